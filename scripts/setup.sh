@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Idempotent installer for everything the page and its tests need on a fresh
+# machine of this kind. Sourced by scripts/serve.sh and scripts/test.sh.
+# Only registry packages by name: crates.io, npm, Debian. Nothing prebuilt from
+# elsewhere (the machine has no other network).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TRUNK_VERSION="0.21.14"
+BINARYEN_VERSION="132.0.0"
+TOOLS_DIR="${CHECKPOINT_LAB_TOOLS:-$HOME/.cache/checkpoint-lab}"
+
+export PATH="$HOME/.cargo/bin:$TOOLS_DIR/npm/node_modules/.bin:$PATH"
+export TRUNK_SKIP_VERSION_CHECK=true
+
+log() { printf '\033[1;34m[setup]\033[0m %s\n' "$*"; }
+
+ensure_wasm_target() {
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    log "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  fi
+}
+
+ensure_trunk() {
+  if ! trunk --version 2>/dev/null | grep -q "$TRUNK_VERSION"; then
+    log "installing trunk $TRUNK_VERSION from crates.io (about 5 minutes)"
+    cargo install trunk --version "$TRUNK_VERSION" --locked
+  fi
+}
+
+# wasm-bindgen-cli must match the wasm-bindgen in Cargo.lock exactly, or trunk
+# would try to download one (and fail offline).
+wasm_bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock"
+}
+
+ensure_wasm_bindgen_cli() {
+  local want
+  want="$(wasm_bindgen_version)"
+  if ! wasm-bindgen --version 2>/dev/null | grep -q " $want\$" \
+     || ! command -v wasm-bindgen-test-runner >/dev/null; then
+    log "installing wasm-bindgen-cli $want from crates.io (about 2 minutes)"
+    # --locked fails here: its lockfile pins a crate version the registry lacks.
+    cargo install wasm-bindgen-cli --version "$want" --force
+  fi
+}
+
+ensure_wasm_opt() {
+  if ! wasm-opt --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION%%.*}"; then
+    log "installing binaryen@$BINARYEN_VERSION (wasm-opt) from npm"
+    mkdir -p "$TOOLS_DIR/npm"
+    npm install --silent --no-audit --no-fund --prefix "$TOOLS_DIR/npm" "binaryen@$BINARYEN_VERSION"
+  fi
+}
+
+APT_UPDATED=0
+apt_install() {
+  local missing=()
+  for p in "$@"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    log "installing Debian packages: ${missing[*]}"
+    if [ "$APT_UPDATED" = 0 ]; then apt-get update -qq; APT_UPDATED=1; fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+
+ensure_browser() {
+  apt_install chromium chromium-driver fonts-noto-cjk
+}
+
+ensure_web_tools() {
+  ensure_wasm_target
+  ensure_trunk
+  ensure_wasm_bindgen_cli
+  ensure_wasm_opt
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Every test: native cargo tests (seeded property loops in release mode), the
+# browser tests in headless Chromium, and an offline release build of the page.
+# Installs whatever is missing first. CI runs exactly this (.ci/run).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+ensure_web_tools
+ensure_browser
+cd "$ROOT"
+
+log "native tests (release: the seeded loops run over hundreds of seeds)"
+cargo test --release --workspace
+
+log "browser tests (wasm-bindgen-test in headless Chromium)"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+CHROMEDRIVER=/usr/bin/chromedriver \
+  cargo test -p checkpoint-lab --target wasm32-unknown-unknown
+
+log "release build of the page (offline)"
+trunk build --release
+ls -l dist/*.wasm
+log "all green"
