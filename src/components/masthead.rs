@@ -1,0 +1,73 @@
+//! The top bar: the logo, the title, and the language switch.
+
+use yew::prelude::*;
+
+use crate::app::use_lang;
+use crate::components::icons;
+use crate::i18n::{Lang, Msg};
+
+/// Logo, `checkpoint-lab · <title>` as the page's only `<h1>`, the tagline, and the
+/// [`LangSwitch`].
+#[component]
+pub fn Masthead() -> Html {
+    let lang = use_lang().lang;
+    html! {
+        <header class="masthead">
+            <div class="masthead__identity">
+                { icons::logo() }
+                <div class="masthead__titles">
+                    <h1 class="masthead__title">
+                        <span class="masthead__brand">{ "checkpoint-lab" }</span>
+                        <span class="masthead__sep" aria-hidden="true">{ " · " }</span>
+                        <span class="masthead__name">{ lang.t(Msg::AppTitle) }</span>
+                    </h1>
+                    <p class="masthead__tagline">{ lang.t(Msg::Tagline) }</p>
+                </div>
+            </div>
+            <LangSwitch />
+        </header>
+    }
+}
+
+/// The 中文 / English switch: one real `<button>` per language, `aria-pressed` on
+/// the current one. Each button shows the language's own name and has an
+/// accessible name in the *current* language that says what pressing it does.
+#[component]
+pub fn LangSwitch() -> Html {
+    let ctx = use_lang();
+    let lang = ctx.lang;
+    let options = Lang::ALL.into_iter().map(|option| {
+        let is_current = option == lang;
+        let action = if is_current {
+            lang.t(Msg::LangIsCurrent)
+        } else {
+            match option {
+                Lang::Zh => lang.t(Msg::LangSwitchToZh),
+                Lang::En => lang.t(Msg::LangSwitchToEn),
+            }
+        };
+        let label = format!("{} — {}", option.native_name(), action);
+        let onclick = {
+            let set_lang = ctx.set_lang.clone();
+            Callback::from(move |_: MouseEvent| set_lang.emit(option))
+        };
+        html! {
+            <button
+                type="button"
+                class="lang-switch__option"
+                data-lang={option.code()}
+                aria-pressed={if is_current { "true" } else { "false" }}
+                aria-label={label.clone()}
+                title={label}
+                {onclick}
+            >
+                <span lang={option.html_lang()}>{ option.native_name() }</span>
+            </button>
+        }
+    });
+    html! {
+        <div class="lang-switch" role="group" aria-label={lang.t(Msg::LangGroupLabel)}>
+            { for options }
+        </div>
+    }
+}

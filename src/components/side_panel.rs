@@ -1,0 +1,149 @@
+//! The side panel: tabs for the checkpoint coordinator, checkpoint storage, the
+//! two-phase-commit sink, and the narration. Each tab shows an empty state that
+//! says what will appear there once a scenario runs.
+//!
+//! The tabs follow the WAI-ARIA tabs pattern: one tab in the Tab order, arrow keys
+//! (and Home / End) move between tabs and select them.
+
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::app::use_lang;
+use crate::components::icons;
+use crate::i18n::Msg;
+
+/// A tab of the side panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Coordinator,
+    Storage,
+    Sink,
+    Narration,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 4] = [Tab::Coordinator, Tab::Storage, Tab::Sink, Tab::Narration];
+
+    /// Stable id fragment (element ids, `data-tab`, tests).
+    pub const fn key(self) -> &'static str {
+        match self {
+            Tab::Coordinator => "coordinator",
+            Tab::Storage => "storage",
+            Tab::Sink => "sink",
+            Tab::Narration => "narration",
+        }
+    }
+
+    fn label(self) -> Msg {
+        match self {
+            Tab::Coordinator => Msg::TabCoordinator,
+            Tab::Storage => Msg::TabStorage,
+            Tab::Sink => Msg::TabSink,
+            Tab::Narration => Msg::TabNarration,
+        }
+    }
+
+    fn heading(self) -> Msg {
+        match self {
+            Tab::Coordinator => Msg::CoordinatorHeading,
+            Tab::Storage => Msg::StorageHeading,
+            Tab::Sink => Msg::SinkHeading,
+            Tab::Narration => Msg::NarrationHeading,
+        }
+    }
+
+    fn empty_text(self) -> Msg {
+        match self {
+            Tab::Coordinator => Msg::CoordinatorEmpty,
+            Tab::Storage => Msg::StorageEmpty,
+            Tab::Sink => Msg::SinkEmpty,
+            Tab::Narration => Msg::NarrationEmpty,
+        }
+    }
+
+    fn icon(self) -> Html {
+        match self {
+            Tab::Coordinator => icons::coordinator(),
+            Tab::Storage => icons::storage(),
+            Tab::Sink => icons::sink(),
+            Tab::Narration => icons::narration(),
+        }
+    }
+
+    /// The tab `step` places away, wrapping around.
+    fn offset(self, step: isize) -> Tab {
+        let n = Tab::ALL.len() as isize;
+        let i = Tab::ALL.iter().position(|t| *t == self).unwrap_or(0) as isize;
+        Tab::ALL[(i + step).rem_euclid(n) as usize]
+    }
+}
+
+#[component]
+pub fn SidePanel() -> Html {
+    let lang = use_lang().lang;
+    let selected = use_state_eq(|| Tab::Coordinator);
+
+    let onkeydown = {
+        let selected = selected.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let next = match e.key().as_str() {
+                "ArrowRight" | "ArrowDown" => selected.offset(1),
+                "ArrowLeft" | "ArrowUp" => selected.offset(-1),
+                "Home" => Tab::ALL[0],
+                "End" => Tab::ALL[Tab::ALL.len() - 1],
+                _ => return,
+            };
+            e.prevent_default();
+            selected.set(next);
+            // Focus follows selection; the tab already exists, only its state changes.
+            let tab = e
+                .current_target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|list| {
+                    list.query_selector(&format!("[data-tab=\"{}\"]", next.key()))
+                        .ok()
+                        .flatten()
+                })
+                .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+            if let Some(tab) = tab {
+                let _ = tab.focus();
+            }
+        })
+    };
+
+    let tabs = Tab::ALL.into_iter().map(|tab| {
+        let is_selected = tab == *selected;
+        let onclick = {
+            let selected = selected.clone();
+            Callback::from(move |_: MouseEvent| selected.set(tab))
+        };
+        html! {
+            <button type="button" role="tab" class="tabs__tab"
+                    id={format!("tab-{}", tab.key())} data-tab={tab.key()}
+                    aria-selected={if is_selected { "true" } else { "false" }}
+                    aria-controls={format!("tabpanel-{}", tab.key())}
+                    tabindex={if is_selected { "0" } else { "-1" }}
+                    {onclick}>
+                { tab.icon() }
+                <span>{ lang.t(tab.label()) }</span>
+            </button>
+        }
+    });
+
+    let tab = *selected;
+    html! {
+        <aside class="side-panel card" aria-label={lang.t(Msg::PanelLabel)}>
+            <div class="tabs" role="tablist" aria-label={lang.t(Msg::PanelLabel)} {onkeydown}>
+                { for tabs }
+            </div>
+            <div class="tabpanel" role="tabpanel" id={format!("tabpanel-{}", tab.key())}
+                 aria-labelledby={format!("tab-{}", tab.key())} tabindex="0">
+                <h2 class="tabpanel__heading">{ lang.t(tab.heading()) }</h2>
+                <div class="empty-note">
+                    <span class="empty-note__icon">{ tab.icon() }</span>
+                    <p>{ lang.t(tab.empty_text()) }</p>
+                </div>
+            </div>
+        </aside>
+    }
+}

@@ -1,0 +1,49 @@
+//! The parts of the browser page outside the app's root element: the URL's
+//! `?lang=`, `<html lang>` and the tab title.
+//!
+//! Every function tolerates a missing `window` (it then does nothing or falls back),
+//! so the crate also links and its pure tests run natively.
+
+use wasm_bindgen::JsValue;
+
+use crate::i18n::{self, Lang, Msg};
+
+/// The language to start in: `?lang=` in the address bar, then `navigator.language`,
+/// then English (see [`i18n::detect`]).
+pub fn initial_lang() -> Lang {
+    let Some(window) = web_sys::window() else {
+        return Lang::default();
+    };
+    let query = window.location().search().unwrap_or_default();
+    let browser = window.navigator().language();
+    i18n::detect(&query, browser.as_deref())
+}
+
+/// Makes the document agree with `lang`: `<html lang>` (which also picks the CJK
+/// font), the tab title, and `?lang=` in the address bar, so that a copied link or
+/// a reload keeps the language. Uses `history.replaceState`: switching language
+/// adds no entry to the back button's history.
+pub fn apply_lang(lang: Lang) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if let Some(document) = window.document() {
+        if let Some(root) = document.document_element() {
+            let _ = root.set_attribute("lang", lang.html_lang());
+        }
+        document.set_title(lang.t(Msg::DocumentTitle));
+    }
+    let Ok(href) = window.location().href() else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::new(&href) else {
+        return;
+    };
+    url.search_params().set("lang", lang.code());
+    let new_href = url.href();
+    if new_href != href {
+        if let Ok(history) = window.history() {
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&new_href));
+        }
+    }
+}

@@ -1,0 +1,321 @@
+//! Languages and the page's wording.
+//!
+//! The words themselves live in `assets/i18n/ui.json` (compiled in with
+//! `include_str!`), so a teacher can correct a sentence without reading Rust. This
+//! module knows only the *keys* ([`Msg`]) and how to choose a [`Lang`]:
+//! `?lang=` in the URL first, then the browser's language, then English.
+//!
+//! Everything here is pure (no `web_sys`), so it is unit-tested natively; the
+//! document side (reading the URL, writing `<html lang>`) is in [`crate::document`].
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+/// A language the interface is written in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Lang {
+    /// Simplified Chinese.
+    Zh,
+    /// English; also the fallback for a browser that prefers neither language, as
+    /// the more widely read second language.
+    #[default]
+    En,
+}
+
+impl Lang {
+    /// Every language, in the order the toggle shows them.
+    pub const ALL: [Lang; 2] = [Lang::Zh, Lang::En];
+
+    /// The value of `?lang=` that selects this language.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Lang::Zh => "zh",
+            Lang::En => "en",
+        }
+    }
+
+    /// The BCP 47 tag for `<html lang>` and `lang` attributes (it picks the font).
+    pub const fn html_lang(self) -> &'static str {
+        match self {
+            Lang::Zh => "zh-CN",
+            Lang::En => "en",
+        }
+    }
+
+    /// The language's name in itself, as a language switch shows it.
+    pub const fn native_name(self) -> &'static str {
+        match self {
+            Lang::Zh => "中文",
+            Lang::En => "English",
+        }
+    }
+
+    /// Reads a language tag such as `zh`, `zh-CN`, `zh_Hans_TW`, `en-GB` or `EN`.
+    /// Only the primary subtag counts; any Chinese variant maps to [`Lang::Zh`].
+    pub fn from_tag(tag: &str) -> Option<Lang> {
+        let primary = tag.trim().split(['-', '_']).next().unwrap_or("");
+        if primary.eq_ignore_ascii_case("zh") {
+            Some(Lang::Zh)
+        } else if primary.eq_ignore_ascii_case("en") {
+            Some(Lang::En)
+        } else {
+            None
+        }
+    }
+
+    /// Looks up `msg` in this language.
+    pub fn t(self, msg: Msg) -> &'static str {
+        let entry = &table()[msg as usize];
+        match self {
+            Lang::Zh => &entry.zh,
+            Lang::En => &entry.en,
+        }
+    }
+}
+
+impl fmt::Display for Lang {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// The language that a URL's query string asks for: the first `lang=` parameter
+/// that names a known language. Accepts the string with or without its `?`.
+///
+/// `?lang=en` → English; `?x=1&lang=zh-CN` → Chinese; `?lang=fr` → `None`.
+pub fn lang_from_query(query: &str) -> Option<Lang> {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .filter(|(key, _)| *key == "lang")
+        .find_map(|(_, value)| Lang::from_tag(value))
+}
+
+/// Chooses the interface language: `?lang=` in `query` wins, then the first of the
+/// browser's preferred languages that we speak, then [`Lang::default`].
+pub fn detect<'a>(query: &str, browser_languages: impl IntoIterator<Item = &'a str>) -> Lang {
+    lang_from_query(query)
+        .or_else(|| browser_languages.into_iter().find_map(Lang::from_tag))
+        .unwrap_or_default()
+}
+
+/// Declares [`Msg`] with the JSON key of each message, so the list of keys exists
+/// once: a key missing from (or unknown to) `ui.json` fails [`parse_table`].
+macro_rules! messages {
+    ($($(#[$doc:meta])* $variant:ident = $key:literal,)*) => {
+        /// A piece of interface wording; its text in each language is in `assets/i18n/ui.json`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Msg {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Msg {
+            /// Every message, in declaration order (the order of the lookup table).
+            pub const ALL: &'static [Msg] = &[$(Msg::$variant,)*];
+
+            /// The message's key in `ui.json`.
+            pub const fn key(self) -> &'static str {
+                match self {
+                    $(Msg::$variant => $key,)*
+                }
+            }
+        }
+    };
+}
+
+messages! {
+    /// The browser tab's title.
+    DocumentTitle = "document_title",
+    /// The page heading, after the `checkpoint-lab` brand.
+    AppTitle = "app_title",
+    /// One line under the heading: what the lab shows.
+    Tagline = "tagline",
+    /// Accessible name of the language switch.
+    LangGroupLabel = "lang_group_label",
+    /// Said of the language button that is already selected.
+    LangIsCurrent = "lang_is_current",
+    /// Said of the 中文 button when English is selected.
+    LangSwitchToZh = "lang_switch_to_zh",
+    /// Said of the English button when Chinese is selected.
+    LangSwitchToEn = "lang_switch_to_en",
+    ToolbarLabel = "toolbar_label",
+    ScenarioLabel = "scenario_label",
+    ScenarioNone = "scenario_none",
+    StepBack = "step_back",
+    Play = "play",
+    StepForward = "step_forward",
+    SpeedLabel = "speed_label",
+    TimelineLabel = "timeline_label",
+    /// Tooltip of the transport controls before a scenario is loaded.
+    ControlsWaiting = "controls_waiting",
+    StageLabel = "stage_label",
+    StageEmptyTitle = "stage_empty_title",
+    StageEmptyHint = "stage_empty_hint",
+    LegendLabel = "legend_label",
+    LegendRecord = "legend_record",
+    LegendEpoch = "legend_epoch",
+    LegendBarrier = "legend_barrier",
+    LegendBlocked = "legend_blocked",
+    LegendPersisted = "legend_persisted",
+    LegendPreCommitted = "legend_pre_committed",
+    LegendCommitted = "legend_committed",
+    LegendAborted = "legend_aborted",
+    LegendFailure = "legend_failure",
+    PanelLabel = "panel_label",
+    TabCoordinator = "tab_coordinator",
+    TabStorage = "tab_storage",
+    TabSink = "tab_sink",
+    TabNarration = "tab_narration",
+    CoordinatorHeading = "coordinator_heading",
+    CoordinatorEmpty = "coordinator_empty",
+    StorageHeading = "storage_heading",
+    StorageEmpty = "storage_empty",
+    SinkHeading = "sink_heading",
+    SinkEmpty = "sink_empty",
+    NarrationHeading = "narration_heading",
+    NarrationEmpty = "narration_empty",
+}
+
+/// The wording file, compiled into the wasm.
+pub const UI_JSON: &str = include_str!("../assets/i18n/ui.json");
+
+/// One message in every language.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    pub zh: String,
+    pub en: String,
+}
+
+/// Parses a wording file into a table indexed by `Msg as usize`. Keys starting with
+/// `_` are comments. The error names the offending key, for the teacher who edited it.
+pub fn parse_table(json: &str) -> Result<Vec<Entry>, String> {
+    let raw: BTreeMap<String, serde_json::Value> =
+        serde_json::from_str(json).map_err(|e| format!("ui.json is not valid JSON: {e}"))?;
+    let mut entries: BTreeMap<&str, Entry> = BTreeMap::new();
+    for (key, value) in &raw {
+        if key.starts_with('_') {
+            continue;
+        }
+        if !Msg::ALL.iter().any(|m| m.key() == key) {
+            return Err(format!("ui.json: unknown key \"{key}\" (a typo?)"));
+        }
+        let entry = Entry::deserialize(value)
+            .map_err(|e| format!("ui.json: \"{key}\" needs {{\"zh\": …, \"en\": …}}: {e}"))?;
+        if entry.zh.trim().is_empty() || entry.en.trim().is_empty() {
+            return Err(format!("ui.json: \"{key}\" has an empty translation"));
+        }
+        entries.insert(key, entry);
+    }
+    Msg::ALL
+        .iter()
+        .map(|m| {
+            entries
+                .remove(m.key())
+                .ok_or_else(|| format!("ui.json: missing key \"{}\"", m.key()))
+        })
+        .collect()
+}
+
+/// The parsed [`UI_JSON`], built on first use. `cargo test` proves it parses, so
+/// the `expect` cannot fire in a tested build.
+fn table() -> &'static [Entry] {
+    static TABLE: OnceLock<Vec<Entry>> = OnceLock::new();
+    TABLE.get_or_init(|| parse_table(UI_JSON).expect("assets/i18n/ui.json"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Guards the teacher-editable file: every key present, none unknown, none empty.
+    #[test]
+    fn shipped_wording_is_complete_in_both_languages() {
+        let table = parse_table(UI_JSON).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(table.len(), Msg::ALL.len());
+        for (i, m) in Msg::ALL.iter().enumerate() {
+            assert_eq!(*m as usize, i, "Msg::ALL must follow declaration order");
+        }
+    }
+
+    #[test]
+    fn lookup_returns_each_language() {
+        assert_eq!(Lang::Zh.t(Msg::AppTitle), "Flink 检查点实验室");
+        assert_eq!(Lang::En.t(Msg::AppTitle), "Flink Checkpointing Lab");
+    }
+
+    #[test]
+    fn a_typo_in_the_wording_file_names_the_key() {
+        let err = parse_table(r#"{"app_titel": {"zh": "x", "en": "y"}}"#).unwrap_err();
+        assert!(err.contains("app_titel"), "{err}");
+        let err = parse_table(r#"{"app_title": {"zh": "x"}}"#).unwrap_err();
+        assert!(err.contains("app_title"), "{err}");
+        let err = parse_table(r#"{"app_title": {"zh": "x", "en": " "}}"#).unwrap_err();
+        assert!(err.contains("empty"), "{err}");
+        let err = parse_table(r#"{"_readme": "comments are fine"}"#).unwrap_err();
+        assert!(err.contains("missing key"), "{err}");
+    }
+
+    #[test]
+    fn query_parameter_picks_the_language() {
+        assert_eq!(lang_from_query("?lang=zh"), Some(Lang::Zh));
+        assert_eq!(lang_from_query("?lang=en"), Some(Lang::En));
+        assert_eq!(lang_from_query("lang=en"), Some(Lang::En));
+        assert_eq!(
+            lang_from_query("?seed=7&lang=zh-CN&speed=2"),
+            Some(Lang::Zh)
+        );
+        assert_eq!(lang_from_query("?lang=EN-us"), Some(Lang::En));
+        assert_eq!(lang_from_query("?lang=fr&lang=en"), Some(Lang::En));
+    }
+
+    #[test]
+    fn query_without_a_known_language_is_none() {
+        assert_eq!(lang_from_query(""), None);
+        assert_eq!(lang_from_query("?"), None);
+        assert_eq!(lang_from_query("?lang="), None);
+        assert_eq!(lang_from_query("?lang=fr"), None);
+        assert_eq!(lang_from_query("?language=en"), None);
+        assert_eq!(lang_from_query("?xlang=en"), None);
+    }
+
+    #[test]
+    fn browser_tags_map_to_languages() {
+        for tag in ["zh", "zh-CN", "zh-TW", "zh_Hans_CN", "ZH"] {
+            assert_eq!(Lang::from_tag(tag), Some(Lang::Zh), "{tag}");
+        }
+        for tag in ["en", "en-US", "en-GB", "EN"] {
+            assert_eq!(Lang::from_tag(tag), Some(Lang::En), "{tag}");
+        }
+        for tag in ["", "de-DE", "zhx", "e"] {
+            assert_eq!(Lang::from_tag(tag), None, "{tag}");
+        }
+    }
+
+    #[test]
+    fn detection_prefers_url_then_browser_then_english() {
+        assert_eq!(detect("?lang=en", ["zh-CN"]), Lang::En);
+        assert_eq!(detect("?lang=zh", ["en-US"]), Lang::Zh);
+        assert_eq!(detect("", ["en-US"]), Lang::En);
+        assert_eq!(detect("?lang=fr", ["de-DE", "en-GB", "zh"]), Lang::En);
+        assert_eq!(detect("", ["zh-TW"]), Lang::Zh);
+        assert_eq!(detect("", ["de-DE"]), Lang::En);
+        assert_eq!(detect("", []), Lang::En);
+        assert_eq!(detect("?lang=zh", []), Lang::Zh);
+    }
+
+    #[test]
+    fn codes_round_trip() {
+        for lang in Lang::ALL {
+            assert_eq!(
+                lang_from_query(&format!("?lang={}", lang.code())),
+                Some(lang)
+            );
+            assert_eq!(Lang::from_tag(lang.html_lang()), Some(lang));
+        }
+    }
+}

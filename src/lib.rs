@@ -1,0 +1,19 @@
+//! checkpoint-lab's web page: Apache Flink's checkpointing, animated for a classroom.
+//!
+//! # Layout
+//! - [`app`]: the root component [`App`] and the language context every component reads.
+//! - [`components`]: the page's regions (masthead, toolbar, stage, side panel) and small parts.
+//! - [`i18n`]: languages, language detection, and lookup of the wording in `assets/i18n/ui.json`.
+//! - [`document`]: the browser page outside the app root (`?lang=`, `<html lang>`, title).
+//! - [`panic`]: the panic hook that shows a bilingual error banner instead of a dead page.
+//!
+//! The wasm binary (`src/main.rs`) installs the panic hook and renders [`App`] into
+//! `#app`; browser tests in `tests/` mount [`App`] into a fresh element instead.
+
+pub mod app;
+pub mod components;
+pub mod document;
+pub mod i18n;
+pub mod panic;
+
+pub use app::App;
