@@ -1,0 +1,695 @@
+//! # The barrier bench (`lab barriers`)
+//!
+//! The barrier handler of one task, alone, fed an exact arrival sequence — the way
+//! Flink's own unit tests drive `SingleCheckpointBarrierHandler` and
+//! `CheckpointBarrierTracker` (contract: scenario-format.md, "The barrier bench").
+//! It drives the same [`BarrierHandler`] as the `World`.
+//!
+//! # Layout
+//! - [`parse_arrivals`]: the text form (`r7@2 B3@1^40:55 X3@1 EOP@1 tick:90`).
+//! - [`run`]: feeds a sequence to a handler and reports, per token, a [`BenchLine`].
+//! - [`run_cli`]: the `lab barriers` command line: arguments in, JSON lines out.
+//!
+//! # Model
+//! - Drain-on-arrival: an element is handled as it arrives, unless its channel is
+//!   blocked; then it waits there (record, barrier, marker or end of partition alike,
+//!   as with Flink's credit-based network) and is handled when the channel is
+//!   released, in global arrival order, skipping channels still blocked.
+//! - A timer due at or before an element's arrival fires first; its effects are
+//!   reported on that element's line.
+//! - Channel state of an unaligned checkpoint: per persisted channel, the records
+//!   queued there at the snapshot or arriving after it, before that channel's barrier
+//!   (or end of partition) — filled in with records that arrive on later lines.
+//!
+//! Simplified: all channels are remote; barrier announcements are not modelled.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::barrier::{AbortReason, BarrierHandler, CheckpointBarrier, HandlerAction, HandlerMode};
+use crate::ids::{ChannelIndex, CheckpointId};
+
+/// The bench's configuration (the `lab barriers` flags).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BenchConfig {
+    /// Which handler: `--mode aligned|unaligned|at-least-once`.
+    pub mode: HandlerMode,
+    /// Input channels of the task: `--channels N`, at least 1.
+    pub channels: u32,
+    /// `--aligned-timeout MS` (unaligned mode only): 0 = unaligned from the start;
+    /// above 0 a checkpoint starts aligned and times out to unaligned.
+    pub aligned_timeout_ms: u64,
+    /// False with `--no-finished-tasks`: an end of partition aborts the pending
+    /// checkpoint instead of counting as that channel's barrier.
+    pub checkpoints_after_tasks_finish: bool,
+}
+
+impl BenchConfig {
+    /// A configuration with the defaults: no aligned timeout, checkpoints after tasks
+    /// finish enabled.
+    pub fn new(mode: HandlerMode, channels: u32) -> Self {
+        BenchConfig {
+            mode,
+            channels,
+            aligned_timeout_ms: 0,
+            checkpoints_after_tasks_finish: true,
+        }
+    }
+
+    /// The barrier a `B`/`S` token stands for in this configuration (Flink:
+    /// `CheckpointOptions.forConfig`).
+    pub fn barrier(&self, checkpoint: CheckpointId, created_at: u64, is_savepoint: bool) -> CheckpointBarrier {
+        CheckpointBarrier::for_config(
+            checkpoint,
+            created_at,
+            is_savepoint,
+            self.mode != HandlerMode::AtLeastOnce,
+            self.mode == HandlerMode::Unaligned,
+            self.aligned_timeout_ms,
+        )
+    }
+}
+
+/// What one token says arrives.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum ArrivalKind {
+    /// `r7@2`: data record `r7` on channel 2.
+    Record {
+        /// The record's name as written (`r` + digits).
+        name: String,
+        /// Its channel.
+        channel: ChannelIndex,
+    },
+    /// `B3@1^40` (checkpoint) or `S3@1` (savepoint): a barrier on channel 1.
+    Barrier {
+        /// The checkpoint id.
+        checkpoint: CheckpointId,
+        /// Its channel.
+        channel: ChannelIndex,
+        /// Creation time (`^T`, default 0).
+        created_at: u64,
+        /// `S`: a savepoint.
+        is_savepoint: bool,
+    },
+    /// `X3@1`: cancellation marker of checkpoint 3 on channel 1.
+    Cancellation {
+        /// The cancelled checkpoint.
+        checkpoint: CheckpointId,
+        /// Its channel.
+        channel: ChannelIndex,
+    },
+    /// `EOP@1`: end of partition on channel 1.
+    EndOfPartition {
+        /// The channel that ends.
+        channel: ChannelIndex,
+    },
+    /// `tick:T`: nothing arrives; the clock advances.
+    Tick,
+}
+
+/// One token of an arrival sequence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arrival {
+    /// The token exactly as given.
+    pub token: String,
+    /// Arrival time (ms): `:T`, else the token's 0-based position, or the previous
+    /// token's time if later.
+    pub at_ms: u64,
+    /// What arrives.
+    pub kind: ArrivalKind,
+}
+
+impl Arrival {
+    /// The channel it arrives on (`None` for a tick).
+    pub fn channel(&self) -> Option<ChannelIndex> {
+        match self.kind {
+            ArrivalKind::Record { channel, .. }
+            | ArrivalKind::Barrier { channel, .. }
+            | ArrivalKind::Cancellation { channel, .. }
+            | ArrivalKind::EndOfPartition { channel } => Some(channel),
+            ArrivalKind::Tick => None,
+        }
+    }
+}
+
+/// A checkpoint triggered on a line (contract: `triggered` entries).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TriggeredCheckpoint {
+    /// The checkpoint.
+    pub checkpoint: CheckpointId,
+    /// Taken unaligned.
+    pub unaligned: bool,
+    /// How many of the line's `processed` records preceded the snapshot.
+    pub processed_before_snapshot: usize,
+    /// Everything persisted for it, per channel (non-empty lists only; `{}` when
+    /// aligned), including records that arrive on later lines. Serialized with the
+    /// channel index as a string key.
+    pub channel_state: BTreeMap<ChannelIndex, Vec<String>>,
+}
+
+/// A checkpoint aborted on a line (contract: `aborted` entries).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AbortedCheckpoint {
+    /// The checkpoint.
+    pub checkpoint: CheckpointId,
+    /// Why.
+    pub reason: AbortReason,
+}
+
+/// What handling one token caused. The first six fields are the contract's output
+/// line; the rest are for the page, which steps through the lines.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BenchLine {
+    /// The token's 0-based index.
+    pub i: usize,
+    /// The token as given.
+    pub token: String,
+    /// Records processed as a consequence of this line, in order (records released
+    /// when a channel unblocks come after the snapshot).
+    pub processed: Vec<String>,
+    /// Channels blocked after this line.
+    pub blocked: Vec<ChannelIndex>,
+    /// Checkpoints triggered on this line.
+    pub triggered: Vec<TriggeredCheckpoint>,
+    /// Checkpoints aborted on this line.
+    pub aborted: Vec<AbortedCheckpoint>,
+    /// The token's arrival time.
+    pub at_ms: u64,
+    /// When the aligned-checkpoint timer fired before the token was handled.
+    pub timer_fired_at: Option<u64>,
+    /// Indices of the tokens handled on this line, in order: this one (unless it had
+    /// to wait) and any released from blocked channels.
+    pub handled: Vec<usize>,
+    /// Indices of the tokens waiting on blocked channels after this line.
+    pub waiting: Vec<usize>,
+    /// Channels persisting in-flight records after this line.
+    pub persisting: Vec<ChannelIndex>,
+    /// Checkpoints pending at the handler after this line.
+    pub pending: Vec<CheckpointId>,
+    /// Everything the handler asked for on this line, in order.
+    pub actions: Vec<HandlerAction>,
+}
+
+/// The last output line (contract: summary).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BenchSummary {
+    /// Always true: tells the summary from a token line.
+    pub summary: bool,
+    /// Every triggered checkpoint, in order.
+    pub triggered: Vec<CheckpointId>,
+    /// Every aborted checkpoint, in order.
+    pub aborted: Vec<AbortedCheckpoint>,
+    /// Every processed record, in order.
+    pub processed: Vec<String>,
+}
+
+/// A whole bench run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BenchOutput {
+    /// One line per token.
+    pub lines: Vec<BenchLine>,
+    /// The summary.
+    pub summary: BenchSummary,
+}
+
+/// The contract's view of a [`BenchLine`]: exactly its fields, in its order.
+#[derive(Serialize)]
+struct ContractLine<'a> {
+    i: usize,
+    token: &'a str,
+    processed: &'a [String],
+    blocked: &'a [ChannelIndex],
+    triggered: &'a [TriggeredCheckpoint],
+    aborted: &'a [AbortedCheckpoint],
+}
+
+impl BenchOutput {
+    /// The lines `lab barriers` prints: one JSON object per token, then the summary.
+    pub fn to_json_lines(&self) -> Result<Vec<String>, String> {
+        let mut lines = Vec::with_capacity(self.lines.len() + 1);
+        for line in &self.lines {
+            let view = ContractLine {
+                i: line.i,
+                token: &line.token,
+                processed: &line.processed,
+                blocked: &line.blocked,
+                triggered: &line.triggered,
+                aborted: &line.aborted,
+            };
+            lines.push(serde_json::to_string(&view).map_err(|e| e.to_string())?);
+        }
+        lines.push(serde_json::to_string(&self.summary).map_err(|e| e.to_string())?);
+        Ok(lines)
+    }
+}
+
+const TOKEN_SYNTAX: &str =
+    "expected r<n>@<ch>, B<id>@<ch>[^<created ms>], S<id>@<ch>, X<id>@<ch>, EOP@<ch> (each optionally followed by :<ms>) or tick:<ms>";
+
+/// Parses an arrival sequence: whitespace-separated tokens, in arrival order. Errors
+/// name the token. Channel ranges are checked by [`run`].
+pub fn parse_arrivals(s: &str) -> Result<Vec<Arrival>, String> {
+    let mut arrivals = Vec::new();
+    let mut previous_at = 0;
+    for (index, token) in s.split_whitespace().enumerate() {
+        let (kind, at) = parse_token(token).map_err(|why| format!("bad token {token:?} (token {index}): {why}"))?;
+        let at_ms = match at {
+            Some(at) if at < previous_at => {
+                return Err(format!(
+                    "bad token {token:?} (token {index}): time {at} is earlier than the previous token's time {previous_at}"
+                ))
+            }
+            Some(at) => at,
+            None => (index as u64).max(previous_at),
+        };
+        previous_at = at_ms;
+        arrivals.push(Arrival {
+            token: token.to_string(),
+            at_ms,
+            kind,
+        });
+    }
+    Ok(arrivals)
+}
+
+/// A non-empty run of ASCII digits as a number.
+fn number<T: std::str::FromStr>(s: &str, what: &str) -> Result<T, String> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("{what} {s:?} is not a number; {TOKEN_SYNTAX}"));
+    }
+    s.parse().map_err(|_| format!("{what} {s} is too large"))
+}
+
+/// One token: what arrives and its explicit time, if any.
+fn parse_token(token: &str) -> Result<(ArrivalKind, Option<u64>), String> {
+    if let Some(at) = token.strip_prefix("tick:") {
+        return Ok((ArrivalKind::Tick, Some(number(at, "time")?)));
+    }
+    let (body, at) = match token.split_once(':') {
+        Some((body, at)) => (body, Some(number(at, "time")?)),
+        None => (token, None),
+    };
+    let Some((head, channel)) = body.split_once('@') else {
+        return Err(TOKEN_SYNTAX.to_string());
+    };
+    let (channel, created_at) = match channel.split_once('^') {
+        Some((channel, created)) => (channel, Some(created)),
+        None => (channel, None),
+    };
+    let channel = ChannelIndex(number(channel, "channel")?);
+    let first = head.chars().next().unwrap_or(' ');
+    if created_at.is_some() && first != 'B' && first != 'S' {
+        return Err(format!("only barriers take ^<created ms>; {TOKEN_SYNTAX}"));
+    }
+    let kind = match (first, &head[first.len_utf8().min(head.len())..]) {
+        ('r', digits) => {
+            number::<u64>(digits, "record number")?;
+            ArrivalKind::Record {
+                name: head.to_string(),
+                channel,
+            }
+        }
+        ('B' | 'S', id) => ArrivalKind::Barrier {
+            checkpoint: CheckpointId(number(id, "checkpoint id")?),
+            channel,
+            created_at: match created_at {
+                Some(created) => number(created, "creation time")?,
+                None => 0,
+            },
+            is_savepoint: first == 'S',
+        },
+        ('X', id) => ArrivalKind::Cancellation {
+            checkpoint: CheckpointId(number(id, "checkpoint id")?),
+            channel,
+        },
+        ('E', "OP") => ArrivalKind::EndOfPartition { channel },
+        _ => return Err(TOKEN_SYNTAX.to_string()),
+    };
+    Ok((kind, at))
+}
+
+/// Checks a sequence against a configuration: at least one channel, channels in
+/// range, times not going backwards, nothing after a channel's end of partition.
+fn validate(config: &BenchConfig, arrivals: &[Arrival]) -> Result<(), String> {
+    if config.channels == 0 {
+        return Err("--channels must be at least 1".to_string());
+    }
+    if config.aligned_timeout_ms > 0 && config.mode != HandlerMode::Unaligned {
+        return Err("--aligned-timeout applies only with --mode unaligned".to_string());
+    }
+    let mut ended = vec![false; config.channels as usize];
+    let mut previous_at = 0;
+    for (index, arrival) in arrivals.iter().enumerate() {
+        let token = &arrival.token;
+        if arrival.at_ms < previous_at {
+            return Err(format!(
+                "bad token {token:?} (token {index}): time {} is earlier than the previous token's time {previous_at}",
+                arrival.at_ms
+            ));
+        }
+        previous_at = arrival.at_ms;
+        let Some(channel) = arrival.channel() else {
+            continue;
+        };
+        let Some(is_ended) = ended.get_mut(channel.0 as usize) else {
+            return Err(format!(
+                "bad token {token:?} (token {index}): channel {channel} is out of range (--channels {})",
+                config.channels
+            ));
+        };
+        if *is_ended {
+            return Err(format!(
+                "bad token {token:?} (token {index}): channel {channel} already ended (EOP); nothing arrives after it"
+            ));
+        }
+        *is_ended = matches!(arrival.kind, ArrivalKind::EndOfPartition { .. });
+    }
+    Ok(())
+}
+
+/// Runs a sequence through a fresh handler. Errors (naming the token) when the
+/// sequence does not fit the configuration.
+pub fn run(config: &BenchConfig, arrivals: &[Arrival]) -> Result<BenchOutput, String> {
+    validate(config, arrivals)?;
+    let mut bench = Bench {
+        config,
+        arrivals,
+        handler: BarrierHandler::new(config.mode, config.channels, config.checkpoints_after_tasks_finish),
+        lines: Vec::with_capacity(arrivals.len()),
+        waiting: Vec::new(),
+        persisting: BTreeMap::new(),
+        persisted_at_snapshot: BTreeSet::new(),
+        handling: None,
+        summary: BenchSummary {
+            summary: true,
+            triggered: Vec::new(),
+            aborted: Vec::new(),
+            processed: Vec::new(),
+        },
+    };
+    for (i, arrival) in arrivals.iter().enumerate() {
+        bench.arrive(i, arrival);
+    }
+    Ok(BenchOutput {
+        lines: bench.lines,
+        summary: bench.summary,
+    })
+}
+
+/// Where a triggered checkpoint is reported: (line, index in its `triggered`).
+type TriggerAt = (usize, usize);
+
+/// A run in progress.
+struct Bench<'a> {
+    config: &'a BenchConfig,
+    arrivals: &'a [Arrival],
+    handler: BarrierHandler,
+    /// Output so far; the last line is the one being handled.
+    lines: Vec<BenchLine>,
+    /// Tokens waiting on blocked channels, in arrival order. Invariant between
+    /// tokens: every one is on a blocked channel.
+    waiting: Vec<usize>,
+    /// Persisting channels and the trigger whose channel state they fill (mirrors
+    /// [`BarrierHandler::is_persisting`]).
+    persisting: BTreeMap<ChannelIndex, TriggerAt>,
+    /// Waiting records already persisted when the snapshot was taken (they were queued
+    /// at the snapshot), so not again when processed.
+    persisted_at_snapshot: BTreeSet<usize>,
+    /// The channel of the token being handled: nothing on it is queued ahead of it.
+    handling: Option<ChannelIndex>,
+    summary: BenchSummary,
+}
+
+impl Bench<'_> {
+    fn line(&mut self) -> &mut BenchLine {
+        self.lines.last_mut().expect("a line is being handled")
+    }
+
+    /// Handles token `i`: due timers, then the token (or it waits), then whatever its
+    /// effects release.
+    fn arrive(&mut self, i: usize, arrival: &Arrival) {
+        let now = arrival.at_ms;
+        self.lines.push(BenchLine {
+            i,
+            token: arrival.token.clone(),
+            processed: Vec::new(),
+            blocked: Vec::new(),
+            triggered: Vec::new(),
+            aborted: Vec::new(),
+            at_ms: now,
+            timer_fired_at: None,
+            handled: Vec::new(),
+            waiting: Vec::new(),
+            persisting: Vec::new(),
+            pending: Vec::new(),
+            actions: Vec::new(),
+        });
+        // At most one timer is registered; a fired timer is gone.
+        for _ in 0..4 {
+            match self.handler.next_timer_at() {
+                Some(due) if due <= now => {
+                    let mut out = Vec::new();
+                    self.handler.fire_timer(due, &mut out);
+                    self.line().timer_fired_at = Some(due);
+                    self.apply(out);
+                    self.drain(due);
+                }
+                _ => break,
+            }
+        }
+        match arrival.channel() {
+            None => {}
+            Some(channel) if self.handler.is_blocked(channel) => self.waiting.push(i),
+            Some(_) => {
+                self.handle(i, now);
+                self.drain(now);
+            }
+        }
+        let channels = (0..self.config.channels).map(ChannelIndex);
+        let blocked = channels.clone().filter(|&c| self.handler.is_blocked(c)).collect();
+        let persisting: Vec<ChannelIndex> = channels.filter(|&c| self.handler.is_persisting(c)).collect();
+        debug_assert_eq!(
+            persisting,
+            self.persisting.keys().copied().collect::<Vec<_>>(),
+            "the bench's persisting channels mirror the handler's"
+        );
+        let waiting = self.waiting.clone();
+        let pending = self.handler.pending_checkpoints();
+        let line = self.line();
+        line.blocked = blocked;
+        line.persisting = persisting;
+        line.waiting = waiting;
+        line.pending = pending;
+    }
+
+    /// Handles the waiting tokens whose channel is no longer blocked, in arrival
+    /// order, until none is left to handle.
+    fn drain(&mut self, now: u64) {
+        while let Some(pos) = self.waiting.iter().position(|&w| {
+            self.arrivals[w]
+                .channel()
+                .is_some_and(|c| !self.handler.is_blocked(c))
+        }) {
+            let w = self.waiting.remove(pos);
+            self.handle(w, now);
+        }
+    }
+
+    /// Handles token `i` on its (unblocked) channel.
+    fn handle(&mut self, i: usize, now: u64) {
+        let arrival = &self.arrivals[i];
+        self.line().handled.push(i);
+        let mut out = Vec::new();
+        match &arrival.kind {
+            ArrivalKind::Record { name, channel } => {
+                self.line().processed.push(name.clone());
+                self.summary.processed.push(name.clone());
+                if !self.persisted_at_snapshot.remove(&i) {
+                    if let Some(&at) = self.persisting.get(channel) {
+                        self.persist(at, *channel, name.clone());
+                    }
+                }
+            }
+            ArrivalKind::Barrier {
+                checkpoint,
+                channel,
+                created_at,
+                is_savepoint,
+            } => {
+                let barrier = self.config.barrier(*checkpoint, *created_at, *is_savepoint);
+                self.handler.process_barrier(*channel, &barrier, now, &mut out);
+            }
+            ArrivalKind::Cancellation { checkpoint, channel } => {
+                self.handler.process_cancellation_barrier(*channel, *checkpoint, now, &mut out);
+            }
+            ArrivalKind::EndOfPartition { channel } => {
+                self.handler.process_end_of_partition(*channel, now, &mut out);
+            }
+            ArrivalKind::Tick => {}
+        }
+        self.handling = arrival.channel();
+        self.apply(out);
+        self.handling = None;
+    }
+
+    /// Reports the handler's actions on the current line and follows persisting.
+    fn apply(&mut self, actions: Vec<HandlerAction>) {
+        for action in &actions {
+            match action {
+                HandlerAction::Trigger { barrier, persist, .. } => {
+                    let line_index = self.lines.len() - 1;
+                    let line = self.line();
+                    let at = (line_index, line.triggered.len());
+                    let processed_before_snapshot = line.processed.len();
+                    line.triggered.push(TriggeredCheckpoint {
+                        checkpoint: barrier.id,
+                        unaligned: barrier.is_unaligned(),
+                        processed_before_snapshot,
+                        channel_state: BTreeMap::new(),
+                    });
+                    self.summary.triggered.push(barrier.id);
+                    for &channel in persist {
+                        self.persisting.insert(channel, at);
+                        self.persist_queued(at, channel, barrier.id);
+                    }
+                }
+                HandlerAction::StopPersisting { channel, .. } => {
+                    self.persisting.remove(channel);
+                }
+                HandlerAction::Abort { checkpoint, reason } => {
+                    let aborted = AbortedCheckpoint {
+                        checkpoint: *checkpoint,
+                        reason: *reason,
+                    };
+                    self.line().aborted.push(aborted.clone());
+                    self.summary.aborted.push(aborted);
+                    self.persisting.clear();
+                }
+                HandlerAction::Blocked { .. } | HandlerAction::Unblocked { .. } => {}
+            }
+        }
+        self.line().actions.extend(actions);
+    }
+
+    /// The records queued on `channel` when checkpoint `checkpoint`'s snapshot is taken
+    /// (those ahead of its barrier or end of partition) are channel state at once.
+    fn persist_queued(&mut self, at: TriggerAt, channel: ChannelIndex, checkpoint: CheckpointId) {
+        if self.handling == Some(channel) {
+            // Its queued tokens are behind the barrier being handled.
+            return;
+        }
+        let queued: Vec<usize> = self.waiting.clone();
+        for w in queued {
+            let arrival = &self.arrivals[w];
+            if arrival.channel() != Some(channel) {
+                continue;
+            }
+            match &arrival.kind {
+                ArrivalKind::Record { name, .. } => {
+                    self.persisted_at_snapshot.insert(w);
+                    self.persist(at, channel, name.clone());
+                }
+                ArrivalKind::Barrier { checkpoint: id, .. } if *id >= checkpoint => break,
+                ArrivalKind::EndOfPartition { .. } => break,
+                _ => {}
+            }
+        }
+    }
+
+    fn persist(&mut self, (line, k): TriggerAt, channel: ChannelIndex, record: String) {
+        self.lines[line].triggered[k]
+            .channel_state
+            .entry(channel)
+            .or_default()
+            .push(record);
+    }
+}
+
+/// Parses the arguments after `lab barriers`: the configuration and the arrival text
+/// (positional arguments joined by spaces).
+pub fn parse_args(args: &[String]) -> Result<(BenchConfig, String), String> {
+    let mut mode = None;
+    let mut channels = None;
+    let mut aligned_timeout = None;
+    let mut finished_tasks = true;
+    let mut arrivals: Option<String> = None;
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) if arg.starts_with("--") => (flag, Some(value.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        let mut value = |flag: &str| -> Result<String, String> {
+            match &inline {
+                Some(v) => Ok(v.clone()),
+                None => args.next().cloned().ok_or_else(|| format!("{flag} needs a value")),
+            }
+        };
+        match flag {
+            "--mode" => {
+                if mode.is_some() {
+                    return Err("--mode given twice".to_string());
+                }
+                let v = value(flag)?;
+                mode = Some(match v.as_str() {
+                    "aligned" => HandlerMode::Aligned,
+                    "unaligned" => HandlerMode::Unaligned,
+                    "at-least-once" => HandlerMode::AtLeastOnce,
+                    _ => return Err(format!("--mode {v:?}: expected aligned, unaligned or at-least-once")),
+                });
+            }
+            "--channels" => {
+                if channels.is_some() {
+                    return Err("--channels given twice".to_string());
+                }
+                let v = value(flag)?;
+                let n: u32 = number(&v, "--channels").map_err(|_| format!("--channels {v:?}: expected a number ≥ 1"))?;
+                if n == 0 {
+                    return Err("--channels 0: expected a number ≥ 1".to_string());
+                }
+                channels = Some(n);
+            }
+            "--aligned-timeout" => {
+                if aligned_timeout.is_some() {
+                    return Err("--aligned-timeout given twice".to_string());
+                }
+                let v = value(flag)?;
+                aligned_timeout =
+                    Some(number::<u64>(&v, "--aligned-timeout").map_err(|_| format!("--aligned-timeout {v:?}: expected milliseconds"))?);
+            }
+            "--no-finished-tasks" if inline.is_none() => finished_tasks = false,
+            _ if flag.starts_with("--") => return Err(format!("unknown flag {arg:?}")),
+            _ => match &mut arrivals {
+                Some(text) => {
+                    text.push(' ');
+                    text.push_str(arg);
+                }
+                None => arrivals = Some(arg.clone()),
+            },
+        }
+    }
+    let mode = mode.ok_or("missing --mode aligned|unaligned|at-least-once")?;
+    let channels = channels.ok_or("missing --channels N")?;
+    if aligned_timeout.is_some() && mode != HandlerMode::Unaligned {
+        return Err("--aligned-timeout applies only with --mode unaligned".to_string());
+    }
+    let arrivals = arrivals.ok_or("missing \"<arrivals>\" (tokens such as \"r1@0 B1@0 B1@1\")")?;
+    let config = BenchConfig {
+        mode,
+        channels,
+        aligned_timeout_ms: aligned_timeout.unwrap_or(0),
+        checkpoints_after_tasks_finish: finished_tasks,
+    };
+    Ok((config, arrivals))
+}
+
+/// `lab barriers`: `args` are the arguments after `barriers`; returns the JSON lines to
+/// print (one per token, then the summary) or an error message naming the problem (the
+/// caller prints it to stderr and exits 2).
+pub fn run_cli(args: &[String]) -> Result<Vec<String>, String> {
+    let (config, text) = parse_args(args)?;
+    let arrivals = parse_arrivals(&text)?;
+    run(&config, &arrivals)?.to_json_lines()
+}
