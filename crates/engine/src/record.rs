@@ -1,0 +1,85 @@
+//! Data records and the interned key table.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Index of a key in the [`KeyTable`]. Records carry this instead of a string so
+/// that they are `Copy` and hashing to a key group happens once per key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct KeyId(pub u32);
+
+/// Where a record came from: its source operator, partition and offset. Derived
+/// records keep the origin of the record that caused them, so the page can point at
+/// a duplicate and say which input it replays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Origin {
+    /// Index of the source operator in the job's operator list.
+    pub source: u16,
+    /// Partition of that source.
+    pub partition: u16,
+    /// Offset in the partition.
+    pub offset: u32,
+}
+
+/// A data record. Flink: a `StreamRecord` (no timestamp: the lab has no event time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// The record's key, if it has one (`hash` partitioning and keyed operators need it).
+    pub key: Option<KeyId>,
+    /// The record's value.
+    pub value: i64,
+    /// The input record this one derives from.
+    pub origin: Origin,
+}
+
+/// Every key the simulation can meet, interned once when the [`crate::World`] is
+/// built (source data and the keys operators produce), with its key group.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct KeyTable {
+    names: Vec<Arc<str>>,
+    key_groups: Vec<u32>,
+    index: BTreeMap<Arc<str>, KeyId>,
+    max_parallelism: u32,
+}
+
+impl KeyTable {
+    /// An empty table whose key groups are computed for `max_parallelism`.
+    pub fn new(max_parallelism: u32) -> Self {
+        KeyTable { max_parallelism, ..Default::default() }
+    }
+
+    /// The id of `name`, adding it if new.
+    pub fn intern(&mut self, name: &str) -> KeyId {
+        if let Some(id) = self.index.get(name) {
+            return *id;
+        }
+        let id = KeyId(self.names.len() as u32);
+        let name: Arc<str> = Arc::from(name);
+        self.names.push(name.clone());
+        self.key_groups.push(crate::keygroup::assign_to_key_group(&name, self.max_parallelism));
+        self.index.insert(name, id);
+        id
+    }
+
+    /// The id of an already interned key.
+    pub fn get(&self, name: &str) -> Option<KeyId> {
+        self.index.get(name).copied()
+    }
+
+    /// The key's text.
+    pub fn name(&self, id: KeyId) -> &Arc<str> {
+        &self.names[id.0 as usize]
+    }
+
+    /// The key's key group (Flink: `KeyGroupRangeAssignment.assignToKeyGroup`).
+    pub fn key_group(&self, id: KeyId) -> u32 {
+        self.key_groups[id.0 as usize]
+    }
+
+    /// Size of the key in the contract's byte model (its UTF-8 length).
+    pub fn len_bytes(&self, id: Option<KeyId>) -> u64 {
+        id.map_or(0, |k| self.names[k.0 as usize].len() as u64)
+    }
+}

@@ -1,0 +1,176 @@
+//! The run summary `lab` prints last (contract: scenario-format.md, "Summary").
+
+use crate::coordinator::CheckpointStatus;
+use crate::event::SnapshotKind;
+use crate::ids::CheckpointId;
+use crate::scenario::{OperatorKind, SinkKind};
+use crate::world::World;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// One checkpoint in the summary.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CheckpointSummary {
+    /// Id.
+    pub id: CheckpointId,
+    /// `checkpoint` or `savepoint`.
+    pub kind: String,
+    /// `completed`, `aborted` or `in_progress`.
+    pub status: CheckpointStatus,
+    /// Trigger time.
+    pub trigger_ms: u64,
+    /// Completion or abort time; `null` while in progress.
+    pub end_ms: Option<u64>,
+    /// Abort reason.
+    pub reason: Option<String>,
+    /// Longest alignment among its subtasks.
+    pub alignment_ms: u64,
+    /// Persisted in-flight records, summed over subtasks.
+    pub persisted_in_flight_records: u64,
+    /// Full size.
+    pub state_bytes: u64,
+    /// What this checkpoint wrote.
+    pub uploaded_bytes: u64,
+    /// `chk-N/_metadata` (with `--metadata`, completed checkpoints only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<serde_json::Value>,
+}
+
+/// One failover in the summary.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FailureSummary {
+    /// When.
+    pub at_ms: u64,
+    /// The failed subtask (`null` for a job-level failure).
+    pub task: Option<Arc<str>>,
+    /// The checkpoint restored from (`null`: fresh start or no restart).
+    pub restored_from: Option<CheckpointId>,
+    /// When the job restarted.
+    pub restarted_ms: Option<u64>,
+    /// Why (extension).
+    pub reason: String,
+}
+
+/// A key/value pair as a consumer reads it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutputRecord {
+    /// Key.
+    pub key: Option<Arc<str>>,
+    /// Value.
+    pub value: i64,
+}
+
+/// What the external system of one sink holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SinkSummary {
+    /// What a `read_committed` consumer sees.
+    pub committed: Vec<OutputRecord>,
+    /// What a `read_uncommitted` consumer sees in addition.
+    pub uncommitted: Vec<OutputRecord>,
+    /// Aborted transactions.
+    pub aborted_transactions: usize,
+    /// Idempotent sink: the upserted table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<BTreeMap<Arc<str>, i64>>,
+}
+
+/// The summary of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Scenario name.
+    pub scenario: String,
+    /// Seed.
+    pub seed: u64,
+    /// End of the run (the finish time if the job finished earlier).
+    pub end_ms: u64,
+    /// `running`, `finished`, `failed` or `canceled`.
+    pub job_status: String,
+    /// Why the job failed (extension).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure_reason: Option<String>,
+    /// Every checkpoint and savepoint.
+    pub checkpoints: Vec<CheckpointSummary>,
+    /// Failovers.
+    pub failures: Vec<FailureSummary>,
+    /// External systems by sink uid.
+    pub sinks: BTreeMap<String, SinkSummary>,
+    /// What Flink would adjust silently.
+    pub warnings: Vec<String>,
+}
+
+impl Summary {
+    /// Summarize `world` at its current time; `with_metadata` adds each completed
+    /// checkpoint's `_metadata`.
+    pub fn of(world: &World, with_metadata: bool) -> Summary {
+        let setup = world.setup();
+        let coord = world.coordinator();
+        let completed: BTreeMap<CheckpointId, _> =
+            coord.store.iter().chain(&coord.savepoints).chain(&coord.all_completed).map(|c| (c.id, c.clone())).collect();
+        let checkpoints = coord
+            .history
+            .values()
+            .map(|h| {
+                let acked = h.subtasks.values().filter(|s| s.ack_at.is_some());
+                let (state_bytes, uploaded_bytes) = acked.fold((0, 0), |(a, b), s| (a + s.state_bytes, b + s.uploaded_bytes));
+                CheckpointSummary {
+                    id: h.id,
+                    kind: if h.kind == SnapshotKind::Checkpoint { "checkpoint" } else { "savepoint" }.into(),
+                    status: h.status,
+                    trigger_ms: h.trigger_at,
+                    end_ms: h.end_at,
+                    reason: h.reason.clone(),
+                    alignment_ms: h.subtasks.values().map(|s| s.alignment_ms()).max().unwrap_or(0),
+                    persisted_in_flight_records: h.subtasks.values().map(|s| s.persisted_records).sum(),
+                    state_bytes,
+                    uploaded_bytes,
+                    metadata: if with_metadata && h.status == CheckpointStatus::Completed {
+                        completed.get(&h.id).map(|c| world.metadata(c))
+                    } else {
+                        None
+                    },
+                }
+            })
+            .collect();
+        let failures = world
+            .failures()
+            .iter()
+            .map(|f| FailureSummary {
+                at_ms: f.at_ms,
+                task: f.task.clone(),
+                restored_from: f.restored_from,
+                restarted_ms: f.restarted_ms,
+                reason: f.reason.clone(),
+            })
+            .collect();
+        let keys = &setup.keys;
+        let show = |r: &crate::record::Record| OutputRecord { key: r.key.map(|k| keys.name(k).clone()), value: r.value };
+        let mut sinks = BTreeMap::new();
+        for (oi, ext) in world.external() {
+            let op = &setup.scenario.job.operators[*oi];
+            debug_assert_eq!(op.kind, OperatorKind::Sink);
+            let table = (op.sink == Some(SinkKind::Idempotent))
+                .then(|| ext.table.iter().map(|(k, v)| (keys.name(*k).clone(), *v)).collect());
+            sinks.insert(
+                op.uid.clone(),
+                SinkSummary {
+                    committed: ext.committed.iter().map(|i| show(&ext.writes[*i].record)).collect(),
+                    uncommitted: ext.uncommitted().map(|w| show(&w.record)).collect(),
+                    aborted_transactions: ext.aborted_transactions(),
+                    table,
+                },
+            );
+        }
+        Summary {
+            scenario: setup.scenario.name.clone(),
+            seed: setup.seed,
+            end_ms: world.finished_at().unwrap_or(world.now()),
+            job_status: world.status().as_str().into(),
+            failure_reason: world.failure_reason().map(String::from),
+            checkpoints,
+            failures,
+            sinks,
+            warnings: setup.warnings.clone(),
+        }
+    }
+}

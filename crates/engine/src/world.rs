@@ -1,0 +1,2006 @@
+//! [`World`]: the whole simulation, as a value.
+//!
+//! `World::new(&Scenario, seed)` builds the job graph; [`World::step`] handles
+//! exactly one agenda item and returns the events it caused; [`World::apply`] carries
+//! out an [`Intervention`]. `World: Clone + Serialize`, random generator included,
+//! so a keyframe of the timeline is a clone.
+//!
+//! # The agenda
+//! Items are ordered by `(time, sequence)`: things due at the same millisecond are
+//! handled in the order they were scheduled (FIFO). Items that belong to one run
+//! attempt of the job carry its number and are skipped once the job has failed over.
+
+use crate::barrier::{Alignment, BarrierHandler, CheckpointBarrier, HandlerAction, HandlerMode};
+use crate::channel::{Channel, Element, InTransit, Queued};
+use crate::coordinator::{AbortCause, CheckpointCoordinator, CompletedCheckpoint, CoordinatorConfig, Decision};
+use crate::event::{Event, SnapshotKind, TaskName, Trace, TraceEvent};
+use crate::ids::{ChannelId, ChannelIndex, CheckpointId, TaskId};
+use crate::keygroup;
+use crate::operators::{self, OpState, Output, SourceState};
+use crate::record::{KeyId, KeyTable, Origin, Record};
+use crate::restart::RestartStrategy;
+use crate::scenario::{
+    BackendKind, CheckpointingMode, FnName, OperatorKind, Partitioning, Scenario, ScenarioError, ScriptStep,
+    SinkKind, StorageKind,
+};
+use crate::sink::{ExternalTopic, TxnStatus};
+use crate::snapshot::{OperatorSnapshot, TaskSnapshot, IN_FLIGHT_RECORD_BYTES, KEYED_ENTRY_BYTES};
+use crate::two_phase_commit::TwoPhaseCommitSink;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+use std::sync::Arc;
+
+/// Marks an agenda item that survives failovers (script actions).
+const ANY_ATTEMPT: u32 = u32::MAX;
+
+/// One thing scheduled on the agenda.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum Item {
+    /// A source's next record is due.
+    SourceEmit(TaskId),
+    /// The element at the head of a channel's wire arrives.
+    Arrive(ChannelId),
+    /// A task takes its next input element.
+    Poll(TaskId),
+    /// A task finished processing its current record.
+    ProcessDone(TaskId),
+    /// A task's aligned-checkpoint timer.
+    HandlerTimer(TaskId),
+    /// A snapshot's asynchronous phase ended.
+    AsyncDone(TaskId, CheckpointId),
+    /// The coordinator's trigger RPC reaches a task.
+    TriggerTask(TaskId, CheckpointId),
+    /// The periodic checkpoint scheduler fires (its generation).
+    PeriodicTrigger(u32),
+    /// A pending checkpoint's timeout.
+    CheckpointTimeout(CheckpointId),
+    /// notifyCheckpointComplete (true) or notifyCheckpointAborted (false) reaches a task.
+    Notify(TaskId, CheckpointId, bool),
+    /// After a stop-with-savepoint completed and was notified: the job ends.
+    StopJob,
+    /// A script step is due.
+    Script(u32),
+    /// The restart delay is over.
+    Restart,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Entry {
+    at: u64,
+    seq: u64,
+    attempt: u32,
+    item: Item,
+}
+
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // BinaryHeap is a max-heap: reverse so the earliest (time, seq) pops first.
+        (other.at, other.seq).cmp(&(self.at, self.seq))
+    }
+}
+
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// The job's status (Flink: `JobStatus`, reduced).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JobStatus {
+    /// Running.
+    Running,
+    /// Failed over, waiting for the restart delay.
+    Restarting,
+    /// Every task finished.
+    Finished,
+    /// The restart strategy gave up.
+    Failed,
+    /// Canceled by a script action or the user.
+    Canceled,
+}
+
+impl JobStatus {
+    /// The contract's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobStatus::Running | JobStatus::Restarting => "running",
+            JobStatus::Finished => "finished",
+            JobStatus::Failed => "failed",
+            JobStatus::Canceled => "canceled",
+        }
+    }
+}
+
+/// A subtask's lifecycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskStatus {
+    /// Processing.
+    Running,
+    /// A sink whose inputs all ended: waits for a final checkpoint so it can commit.
+    Waiting,
+    /// Done.
+    Finished,
+    /// Failed over; waits for the restart.
+    Failed,
+    /// Canceled.
+    Canceled,
+}
+
+/// One failover, for the summary.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailureRecord {
+    /// When the failure happened.
+    pub at_ms: u64,
+    /// The failed subtask (`None` for a job-level failure such as too many failed checkpoints).
+    pub task: Option<TaskName>,
+    /// Why.
+    pub reason: String,
+    /// The checkpoint restored from (`None`: fresh start, or no restart).
+    pub restored_from: Option<CheckpointId>,
+    /// When the job restarted (`None` if it did not).
+    pub restarted_ms: Option<u64>,
+}
+
+/// What a learner or a script does to the running job.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Intervention {
+    /// Fail a subtask (`"uid#i"`).
+    Crash { task: String },
+    /// Trigger a checkpoint now.
+    TriggerCheckpoint,
+    /// Trigger a savepoint.
+    Savepoint,
+    /// Stop the job with a savepoint.
+    StopWithSavepoint,
+    /// Cancel the job.
+    Cancel,
+}
+
+impl Intervention {
+    fn from_step(step: &ScriptStep) -> Self {
+        match step {
+            ScriptStep::Crash { task, .. } => Intervention::Crash { task: task.clone() },
+            ScriptStep::TriggerCheckpoint { .. } => Intervention::TriggerCheckpoint,
+            ScriptStep::Savepoint { .. } => Intervention::Savepoint,
+            ScriptStep::StopWithSavepoint { .. } => Intervention::StopWithSavepoint,
+            ScriptStep::Cancel { .. } => Intervention::Cancel,
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Intervention::Crash { .. } => "crash",
+            Intervention::TriggerCheckpoint => "trigger_checkpoint",
+            Intervention::Savepoint => "savepoint",
+            Intervention::StopWithSavepoint => "stop_with_savepoint",
+            Intervention::Cancel => "cancel",
+        }
+    }
+}
+
+/// One entry of a source partition's log.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogEntry {
+    /// When the record is due (it is emitted no earlier).
+    pub at: u64,
+    /// The record.
+    pub record: Record,
+}
+
+/// A subtask's outputs along one edge.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OutputEdge {
+    /// How records are routed.
+    pub partitioning: Partitioning,
+    /// Channels in downstream subtask order.
+    pub channels: Vec<ChannelId>,
+}
+
+/// The fixed description of a subtask.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TaskInfo {
+    /// `"uid#index"`.
+    pub name: TaskName,
+    /// Index of its operator in the scenario.
+    pub op: usize,
+    /// Subtask index.
+    pub index: u32,
+    /// Input channels by input index.
+    pub inputs: Vec<ChannelId>,
+    /// Outputs, edge by edge.
+    pub outputs: Vec<OutputEdge>,
+    /// Distinct upstream subtasks.
+    pub predecessors: Vec<TaskId>,
+}
+
+/// Everything about the job that never changes during a run; shared by clones.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Setup {
+    /// The scenario as given.
+    pub scenario: Scenario,
+    /// The seed of this run.
+    pub seed: u64,
+    /// Warnings from validation (Flink's silent adjustments).
+    pub warnings: Vec<String>,
+    /// Subtasks, operators in scenario order then by index.
+    pub tasks: Vec<TaskInfo>,
+    /// First subtask of each operator.
+    pub op_first_task: Vec<u32>,
+    /// Every key the run can meet.
+    pub keys: KeyTable,
+    /// Source logs: `logs[op][partition]`; empty for non-sources.
+    pub logs: Vec<Vec<Vec<LogEntry>>>,
+    /// Checkpointing is configured.
+    pub checkpointing: bool,
+    /// The handler mode every task uses.
+    pub handler_mode: HandlerMode,
+}
+
+/// Which part of a task's snapshot is still in flight.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct InProgressSnapshot {
+    snapshot: TaskSnapshot,
+    async_done: bool,
+    /// Keyed entries, kept to compute the next incremental upload.
+    keyed: Option<BTreeMap<KeyId, i64>>,
+}
+
+/// Unaligned: in-flight records being persisted for one checkpoint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Capture {
+    checkpoint: CheckpointId,
+    records: BTreeMap<ChannelIndex, Vec<Record>>,
+    open: BTreeSet<ChannelIndex>,
+}
+
+/// A record being processed (`process_ms > 0`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Busy {
+    record: Record,
+    channel: ChannelIndex,
+    done_at: u64,
+}
+
+/// A subtask's mutable state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Task {
+    /// Lifecycle.
+    pub status: TaskStatus,
+    /// The barrier handler at its input.
+    pub handler: BarrierHandler,
+    /// Operator state.
+    pub op: OpState,
+    busy: Option<Busy>,
+    poll_scheduled: bool,
+    /// Unaligned barriers that arrived while a record was being processed, with the
+    /// number of elements queued ahead of each on its channel (the ones it overtakes).
+    priority: VecDeque<(ChannelIndex, CheckpointBarrier, usize)>,
+    /// While a priority barrier is handled: its channel and how many queued elements it overtook.
+    overtaking: Option<(ChannelIndex, usize)>,
+    /// Barrier announcements that arrived while a record was being processed.
+    announcements: VecDeque<(ChannelIndex, CheckpointBarrier)>,
+    input_ended: Vec<bool>,
+    /// Round-robin position per output edge.
+    rr: Vec<u32>,
+    /// Flink: `lastCheckpointId` of `SubtaskCheckpointCoordinatorImpl`.
+    last_checkpoint: Option<CheckpointId>,
+    /// Checkpoints the coordinator aborted before this task took them.
+    aborted: BTreeSet<CheckpointId>,
+    capture: Option<Capture>,
+    snapshots: BTreeMap<CheckpointId, InProgressSnapshot>,
+    timer_at: Option<u64>,
+    /// A trigger RPC for a task still draining its ended inputs.
+    deferred_trigger: Option<CheckpointBarrier>,
+    /// Waiting sink: finishes when this checkpoint (or a later one) completes.
+    awaiting: Option<CheckpointId>,
+    /// Arrival sequence counter across its input channels.
+    arrivals: u64,
+    /// Keyed entries of the last completed checkpoint (incremental base).
+    incremental_base: BTreeMap<KeyId, i64>,
+    /// Keyed entries of acknowledged snapshots not yet notified complete.
+    incremental_candidates: BTreeMap<CheckpointId, BTreeMap<KeyId, i64>>,
+    /// Records processed so far (this attempt).
+    pub processed: u64,
+}
+
+/// The simulation. See the module documentation.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct World {
+    setup: Arc<Setup>,
+    now: u64,
+    agenda: BinaryHeap<Entry>,
+    seq: u64,
+    attempt: u32,
+    rng: ChaCha8Rng,
+    tasks: Vec<Task>,
+    channels: Vec<Channel>,
+    coordinator: CheckpointCoordinator,
+    external: BTreeMap<usize, ExternalTopic>,
+    next_txn: u64,
+    status: JobStatus,
+    restart: RestartStrategy,
+    failures: Vec<FailureRecord>,
+    failure_reason: Option<String>,
+    trace: Trace,
+    steps: u64,
+    finished_at: Option<u64>,
+    final_requested: bool,
+}
+
+/// Error building a [`World`].
+pub type BuildError = ScenarioError;
+
+impl World {
+    /// Build the job graph of `scenario`, validated, and schedule its start.
+    /// `seed` overrides the scenario's own.
+    pub fn new(scenario: &Scenario, seed: u64) -> Result<World, BuildError> {
+        let warnings = scenario.validate()?;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let job = &scenario.job;
+        let mut keys = KeyTable::new(job.max_parallelism);
+        // Keys operators produce.
+        keys.intern("odd");
+        keys.intern("even");
+
+        // Source logs, drawn partition by partition before the first agenda item.
+        let mut logs = Vec::with_capacity(job.operators.len());
+        for (oi, op) in job.operators.iter().enumerate() {
+            let mut parts = Vec::new();
+            if op.kind == OperatorKind::Source {
+                for (pi, p) in op.partitions.iter().flatten().enumerate() {
+                    let recs = p.materialize(&mut rng);
+                    let entries = recs
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, r)| LogEntry {
+                            at: r.at_ms,
+                            record: Record {
+                                key: r.key.as_deref().map(|k| keys.intern(k)),
+                                value: r.value,
+                                origin: Origin { source: oi as u16, partition: pi as u16, offset: i as u32 },
+                            },
+                        })
+                        .collect();
+                    parts.push(entries);
+                }
+            }
+            logs.push(parts);
+        }
+
+        // Subtasks.
+        let mut tasks_info = Vec::new();
+        let mut op_first_task = Vec::new();
+        for (oi, op) in job.operators.iter().enumerate() {
+            op_first_task.push(tasks_info.len() as u32);
+            for i in 0..op.parallelism {
+                tasks_info.push(TaskInfo {
+                    name: Arc::from(format!("{}#{}", op.uid, i)),
+                    op: oi,
+                    index: i,
+                    inputs: Vec::new(),
+                    outputs: Vec::new(),
+                    predecessors: Vec::new(),
+                });
+            }
+        }
+        let op_index: BTreeMap<&str, usize> =
+            job.operators.iter().enumerate().map(|(i, o)| (o.uid.as_str(), i)).collect();
+
+        // Channels: a receiver's inputs are numbered by edge order, then upstream index.
+        let mut channels = Vec::new();
+        for e in &job.edges {
+            let from = op_index[e.from.as_str()];
+            let to = op_index[e.to.as_str()];
+            let partitioning = e.resolved_partitioning(job);
+            let (pf, pt) = (job.operators[from].parallelism, job.operators[to].parallelism);
+            for u in 0..pf {
+                let ut = TaskId(op_first_task[from] + u);
+                tasks_info[ut.0 as usize].outputs.push(OutputEdge { partitioning, channels: Vec::new() });
+            }
+            for d in 0..pt {
+                let dt = TaskId(op_first_task[to] + d);
+                for u in 0..pf {
+                    if partitioning == Partitioning::Forward && u != d {
+                        continue;
+                    }
+                    let ut = TaskId(op_first_task[from] + u);
+                    let id = ChannelId(channels.len() as u32);
+                    let input = ChannelIndex(tasks_info[dt.0 as usize].inputs.len() as u32);
+                    let up = &mut tasks_info[ut.0 as usize];
+                    let output = up.outputs.iter().map(|o| o.channels.len() as u32).sum();
+                    up.outputs.last_mut().expect("edge pushed above").channels.push(id);
+                    channels.push(Channel::new(ut, dt, input, output, e.latency_ms, e.buffer_capacity));
+                    let down = &mut tasks_info[dt.0 as usize];
+                    down.inputs.push(id);
+                    if !down.predecessors.contains(&ut) {
+                        down.predecessors.push(ut);
+                    }
+                }
+            }
+        }
+
+        let checkpointing = scenario.checkpointing.is_some();
+        let cfg = scenario.checkpointing.clone().unwrap_or_default();
+        let exactly_once = cfg.mode == CheckpointingMode::ExactlyOnce;
+        let handler_mode = match (checkpointing, exactly_once, cfg.unaligned) {
+            // Flink: with checkpointing off, tasks use the at-least-once handler.
+            (false, _, _) | (_, false, _) => HandlerMode::AtLeastOnce,
+            (true, true, false) => HandlerMode::Aligned,
+            (true, true, true) => HandlerMode::Unaligned,
+        };
+        let coordinator = CheckpointCoordinator::new(CoordinatorConfig {
+            exactly_once,
+            unaligned: cfg.unaligned,
+            aligned_timeout_ms: if cfg.unaligned { cfg.aligned_checkpoint_timeout_ms.unwrap_or(0) } else { 0 },
+            interval_ms: if checkpointing { cfg.effective_interval_ms() } else { None },
+            timeout_ms: cfg.timeout_ms,
+            min_pause_ms: cfg.min_pause_ms,
+            max_concurrent: cfg.max_concurrent,
+            tolerable_failures: cfg.tolerable_failures,
+            retained: cfg.retained,
+            max_state_bytes: (cfg.storage == StorageKind::Jobmanager).then_some(cfg.max_state_bytes),
+            incremental: cfg.backend == BackendKind::Rocksdb,
+            async_ms: cfg.async_ms,
+            after_tasks_finish: cfg.checkpoints_after_tasks_finish,
+        });
+        let restart = RestartStrategy::new(&scenario.effective_restart());
+        let external = job
+            .operators
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.kind == OperatorKind::Sink)
+            .map(|(i, _)| (i, ExternalTopic::default()))
+            .collect();
+
+        let setup = Arc::new(Setup {
+            scenario: scenario.clone(),
+            seed,
+            warnings,
+            tasks: tasks_info,
+            op_first_task,
+            keys,
+            logs,
+            checkpointing,
+            handler_mode,
+        });
+        let mut world = World {
+            setup,
+            now: 0,
+            agenda: BinaryHeap::new(),
+            seq: 0,
+            attempt: 0,
+            rng,
+            tasks: Vec::new(),
+            channels,
+            coordinator,
+            external,
+            next_txn: 0,
+            status: JobStatus::Running,
+            restart,
+            failures: Vec::new(),
+            failure_reason: None,
+            trace: Trace::default(),
+            steps: 0,
+            finished_at: None,
+            final_requested: false,
+        };
+        for (i, s) in scenario.script.iter().enumerate() {
+            world.schedule_any(s.at_ms(), Item::Script(i as u32));
+        }
+        world.start_tasks(None);
+        Ok(world)
+    }
+
+    // ----- public read API -------------------------------------------------
+
+    /// Current simulated time.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// The fixed part of the run.
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// Agenda items handled so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// The job's status.
+    pub fn status(&self) -> JobStatus {
+        self.status
+    }
+
+    /// Why the job failed, if it did.
+    pub fn failure_reason(&self) -> Option<&str> {
+        self.failure_reason.as_deref()
+    }
+
+    /// When the job finished, if it did.
+    pub fn finished_at(&self) -> Option<u64> {
+        self.finished_at
+    }
+
+    /// The checkpoint coordinator.
+    pub fn coordinator(&self) -> &CheckpointCoordinator {
+        &self.coordinator
+    }
+
+    /// Subtasks, by [`TaskId`].
+    pub fn tasks(&self) -> &[Task] {
+        &self.tasks
+    }
+
+    /// Channels, by [`ChannelId`].
+    pub fn channels(&self) -> &[Channel] {
+        &self.channels
+    }
+
+    /// External systems by sink operator index.
+    pub fn external(&self) -> &BTreeMap<usize, ExternalTopic> {
+        &self.external
+    }
+
+    /// Failovers so far.
+    pub fn failures(&self) -> &[FailureRecord] {
+        &self.failures
+    }
+
+    /// The subtask called `name`.
+    pub fn task_id(&self, name: &str) -> Option<TaskId> {
+        self.setup.tasks.iter().position(|t| &*t.name == name).map(|i| TaskId(i as u32))
+    }
+
+    /// Record events from now on (off by default: the benchmarks run without).
+    pub fn set_tracing(&mut self, on: bool) {
+        self.trace.enabled = on;
+    }
+
+    /// Keep every completed checkpoint's state, not only the retained ones (for
+    /// printing each checkpoint's `_metadata`).
+    pub fn keep_all_completed(&mut self, on: bool) {
+        self.coordinator.keep_all_completed = on;
+    }
+
+    /// Time of the next agenda item, if any.
+    pub fn next_at(&self) -> Option<u64> {
+        self.agenda.peek().map(|e| e.at)
+    }
+
+    // ----- stepping --------------------------------------------------------
+
+    /// Handle the next live agenda item. Returns the events it caused (empty when
+    /// tracing is off), or `None` when the agenda is empty.
+    pub fn step(&mut self) -> Option<&[TraceEvent]> {
+        self.trace.events.clear();
+        loop {
+            let e = self.agenda.pop()?;
+            if e.attempt != ANY_ATTEMPT && e.attempt != self.attempt {
+                continue; // belongs to an attempt that failed over
+            }
+            debug_assert!(e.at >= self.now, "time never goes back");
+            self.now = e.at;
+            self.trace.now = e.at;
+            self.steps += 1;
+            self.handle(e.item);
+            return Some(&self.trace.events);
+        }
+    }
+
+    /// Step until the next item would be later than `until_ms` (inclusive) or the
+    /// agenda is empty; the clock then stands at `until_ms`. Calls `on_events` with
+    /// each step's events.
+    pub fn run_until(&mut self, until_ms: u64, mut on_events: impl FnMut(&[TraceEvent])) {
+        while self.next_at().is_some_and(|t| t <= until_ms) {
+            if let Some(ev) = self.step() {
+                if !ev.is_empty() {
+                    on_events(ev);
+                }
+            }
+        }
+        self.now = self.now.max(until_ms);
+    }
+
+    /// Carry out an intervention now.
+    pub fn apply(&mut self, intervention: Intervention) -> Result<(), String> {
+        if let Intervention::Crash { task } = &intervention {
+            if self.task_id(task).is_none() {
+                return Err(format!("unknown task {task:?}: subtasks are named \"<uid>#<index>\""));
+            }
+        }
+        self.trace.events.clear();
+        self.trace.now = self.now;
+        self.intervene(intervention);
+        Ok(())
+    }
+
+    /// Events caused by the last [`World::apply`].
+    pub fn last_events(&self) -> &[TraceEvent] {
+        &self.trace.events
+    }
+
+    fn schedule(&mut self, at: u64, item: Item) {
+        self.seq += 1;
+        self.agenda.push(Entry { at, seq: self.seq, attempt: self.attempt, item });
+    }
+
+    fn schedule_any(&mut self, at: u64, item: Item) {
+        self.seq += 1;
+        self.agenda.push(Entry { at, seq: self.seq, attempt: ANY_ATTEMPT, item });
+    }
+
+    fn handle(&mut self, item: Item) {
+        match item {
+            Item::SourceEmit(t) => self.source_emit(t),
+            Item::Arrive(c) => self.arrive(c),
+            Item::Poll(t) => self.poll(t),
+            Item::ProcessDone(t) => self.process_done(t),
+            Item::HandlerTimer(t) => self.handler_timer(t),
+            Item::AsyncDone(t, id) => {
+                if let Some(s) = self.tasks[t.0 as usize].snapshots.get_mut(&id) {
+                    s.async_done = true;
+                    self.maybe_acknowledge(t, id);
+                }
+            }
+            Item::TriggerTask(t, id) => self.trigger_task(t, id),
+            Item::PeriodicTrigger(generation) => self.periodic_trigger(generation),
+            Item::CheckpointTimeout(id) => {
+                if self.coordinator.pending.contains_key(&id) {
+                    self.abort_checkpoint(id, AbortCause::Expired);
+                }
+            }
+            Item::Notify(t, id, complete) => self.notify(t, id, complete),
+            Item::StopJob => self.stop_job(),
+            Item::Script(i) => {
+                let step = &self.setup.scenario.script[i as usize];
+                let iv = Intervention::from_step(step);
+                self.intervene(iv);
+            }
+            Item::Restart => self.restart_job(),
+        }
+    }
+
+    // ----- names and small helpers ------------------------------------------
+
+    fn info(&self, t: TaskId) -> &TaskInfo {
+        &self.setup.tasks[t.0 as usize]
+    }
+
+    fn name(&self, t: TaskId) -> TaskName {
+        self.setup.tasks[t.0 as usize].name.clone()
+    }
+
+    fn op_kind(&self, t: TaskId) -> OperatorKind {
+        self.setup.scenario.job.operators[self.info(t).op].kind
+    }
+
+    fn key_name(&self, k: Option<KeyId>) -> Option<Arc<str>> {
+        k.map(|k| self.setup.keys.name(k).clone())
+    }
+
+    fn is_backpressured(&self, t: TaskId) -> bool {
+        self.info(t).outputs.iter().flat_map(|o| &o.channels).any(|c| !self.channels[c.0 as usize].out_queue.is_empty())
+    }
+
+    fn schedule_poll(&mut self, t: TaskId) {
+        let task = &mut self.tasks[t.0 as usize];
+        if !task.poll_scheduled && task.busy.is_none() {
+            task.poll_scheduled = true;
+            self.schedule(self.now, Item::Poll(t));
+        }
+    }
+
+    // ----- start, sources ----------------------------------------------------
+
+    /// (Re)create every task, restoring from `checkpoint` if given, and start them.
+    fn start_tasks(&mut self, checkpoint: Option<Arc<CompletedCheckpoint>>) {
+        let n = self.setup.tasks.len();
+        let mut tasks = Vec::with_capacity(n);
+        for i in 0..n {
+            let t = TaskId(i as u32);
+            let info = self.info(t).clone();
+            let op = &self.setup.scenario.job.operators[info.op];
+            let restored = checkpoint.as_ref().and_then(|c| c.tasks.get(&t));
+            let name = info.name.clone();
+            let state = match op.kind {
+                OperatorKind::Source => {
+                    let offsets = match restored.map(|s| &s.state) {
+                        Some(OperatorSnapshot::Source { offsets }) => offsets.clone(),
+                        _ => (0..self.setup.logs[info.op].len() as u32)
+                            .filter(|p| p % op.parallelism == info.index)
+                            .map(|p| (p, 0))
+                            .collect(),
+                    };
+                    OpState::Source(SourceState { offsets, emit_scheduled: false, next_allowed_at: 0, stopped: false })
+                }
+                OperatorKind::KeyedCount | OperatorKind::KeyedSum => {
+                    let values = match restored.map(|s| &s.state) {
+                        Some(OperatorSnapshot::Keyed { entries }) => entries.clone(),
+                        _ => BTreeMap::new(),
+                    };
+                    OpState::Keyed { values }
+                }
+                OperatorKind::Sink if op.sink == Some(SinkKind::TwoPhaseCommit) => {
+                    let ext = self.external.get_mut(&info.op).expect("every sink has an external topic");
+                    // Kafka's abortLingeringTransactions: pre-committed transactions of this
+                    // subtask that the restored state does not hold never complete.
+                    let keep: BTreeSet<u64> = match restored.map(|s| &s.state) {
+                        Some(OperatorSnapshot::TwoPhaseCommit { pending_commit, .. }) => {
+                            pending_commit.iter().map(|(_, t)| *t).collect()
+                        }
+                        _ => BTreeSet::new(),
+                    };
+                    let lingering: Vec<u64> = ext
+                        .txns
+                        .iter()
+                        .filter(|(id, x)| x.task == name && x.status == TxnStatus::Precommitted && !keep.contains(id))
+                        .map(|(id, _)| *id)
+                        .collect();
+                    for id in lingering {
+                        ext.abort(id, &mut self.trace);
+                    }
+                    let sink = match (restored, &checkpoint) {
+                        (Some(s), Some(c)) => {
+                            TwoPhaseCommitSink::restore(&name, c.id, &s.state, ext, &mut self.next_txn, &mut self.trace)
+                        }
+                        _ => TwoPhaseCommitSink::start(&name, ext, &mut self.next_txn, &mut self.trace),
+                    };
+                    OpState::TwoPhaseCommit(sink)
+                }
+                OperatorKind::Sink => OpState::Sink,
+                OperatorKind::Map | OperatorKind::Filter => OpState::Stateless,
+            };
+            let incremental_base = match &state {
+                OpState::Keyed { values } => values.clone(),
+                _ => BTreeMap::new(),
+            };
+            let rr = info
+                .outputs
+                .iter()
+                .map(|o| {
+                    // Flink's RebalancePartitioner starts at a random channel.
+                    if o.partitioning == Partitioning::Rebalance && !o.channels.is_empty() {
+                        self.rng.random_range(0..o.channels.len() as u32)
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            tasks.push(Task {
+                status: TaskStatus::Running,
+                handler: BarrierHandler::new(
+                    self.setup.handler_mode,
+                    info.inputs.len() as u32,
+                    self.coordinator.config.after_tasks_finish,
+                ),
+                op: state,
+                busy: None,
+                poll_scheduled: false,
+                priority: VecDeque::new(),
+                overtaking: None,
+                announcements: VecDeque::new(),
+                input_ended: vec![false; info.inputs.len()],
+                rr,
+                last_checkpoint: None,
+                aborted: BTreeSet::new(),
+                capture: None,
+                snapshots: BTreeMap::new(),
+                timer_at: None,
+                deferred_trigger: None,
+                awaiting: None,
+                arrivals: 0,
+                incremental_base,
+                incremental_candidates: BTreeMap::new(),
+                processed: 0,
+            });
+            let cp = checkpoint.as_ref().map(|c| c.id);
+            self.trace.push(|| Event::StateRestored { task: name, checkpoint: cp });
+        }
+        self.tasks = tasks;
+
+        // Unaligned channel state is re-injected ahead of any new data.
+        if let Some(c) = &checkpoint {
+            for (t, snap) in &c.tasks {
+                for (input, recs) in &snap.input_channels {
+                    let ch = self.setup.tasks[t.0 as usize].inputs[input.0 as usize];
+                    for r in recs {
+                        self.enqueue(ch, Element::Record { record: *r });
+                    }
+                }
+                for (output, recs) in &snap.output_channels {
+                    let ch = self.setup.tasks[t.0 as usize]
+                        .outputs
+                        .iter()
+                        .flat_map(|o| &o.channels)
+                        .nth(*output as usize)
+                        .copied();
+                    if let Some(ch) = ch {
+                        let c = &mut self.channels[ch.0 as usize];
+                        c.out_queue.extend(recs.iter().map(|r| Element::Record { record: *r }));
+                    }
+                }
+            }
+            for ch in 0..self.channels.len() {
+                self.flush_out_queue(ChannelId(ch as u32));
+            }
+        }
+
+        for i in 0..n {
+            let t = TaskId(i as u32);
+            if self.op_kind(t) == OperatorKind::Source {
+                self.schedule_source(t);
+            } else if !self.channels_of(t).all(|c| self.channels[c.0 as usize].queue.is_empty()) {
+                self.schedule_poll(t);
+            }
+        }
+        if let Some(interval) = self.coordinator.config.interval_ms {
+            self.coordinator.periodic_gen += 1;
+            let g = self.coordinator.periodic_gen;
+            self.schedule(self.now + interval, Item::PeriodicTrigger(g));
+        }
+    }
+
+    fn channels_of(&self, t: TaskId) -> impl Iterator<Item = ChannelId> + '_ {
+        self.info(t).inputs.iter().copied()
+    }
+
+    /// Schedule the source's next emission, or finish it when its log is read.
+    fn schedule_source(&mut self, t: TaskId) {
+        let info_op = self.info(t).op;
+        let task = &self.tasks[t.0 as usize];
+        let OpState::Source(s) = &task.op else { return };
+        if s.emit_scheduled || s.stopped || task.status != TaskStatus::Running {
+            return;
+        }
+        let logs = &self.setup.logs[info_op];
+        let next_due =
+            s.offsets.iter().filter_map(|(p, o)| logs[*p as usize].get(*o as usize).map(|e| e.at)).min();
+        match next_due {
+            Some(due) => {
+                let at = due.max(s.next_allowed_at).max(self.now);
+                if let OpState::Source(s) = &mut self.tasks[t.0 as usize].op {
+                    s.emit_scheduled = true;
+                }
+                self.schedule(at, Item::SourceEmit(t));
+            }
+            None => self.finish_task(t),
+        }
+    }
+
+    fn source_emit(&mut self, t: TaskId) {
+        let op = self.info(t).op;
+        let interval = self.setup.scenario.job.operators[op].emit_interval_ms();
+        if let OpState::Source(s) = &mut self.tasks[t.0 as usize].op {
+            s.emit_scheduled = false;
+        }
+        if self.tasks[t.0 as usize].status != TaskStatus::Running || self.is_backpressured(t) {
+            return; // woken again when its outputs drain
+        }
+        let now = self.now;
+        let logs = &self.setup.logs[op];
+        let OpState::Source(s) = &mut self.tasks[t.0 as usize].op else { return };
+        if s.stopped {
+            return;
+        }
+        // The partition whose next record is due first; ties: lowest index.
+        let pick = s
+            .offsets
+            .iter()
+            .filter_map(|(p, o)| logs[*p as usize].get(*o as usize).map(|e| (e.at, *p, *o)))
+            .min();
+        let Some((due, p, offset)) = pick else { return };
+        if due > now {
+            self.schedule_source(t);
+            return;
+        }
+        let entry = logs[p as usize][offset as usize];
+        s.offsets.insert(p, offset + 1);
+        s.next_allowed_at = now + interval;
+        let rec = entry.record;
+        let key = self.key_name(rec.key);
+        let name = self.name(t);
+        self.trace.push(|| Event::RecordEmitted { task: name, partition: p, offset, key, value: rec.value });
+        self.route(t, rec);
+        self.schedule_source(t);
+    }
+
+    // ----- channels ----------------------------------------------------------
+
+    /// Send a record along every output edge of `t`, as each edge partitions.
+    fn route(&mut self, t: TaskId, rec: Record) {
+        let n_out = self.info(t).outputs.len();
+        for oi in 0..n_out {
+            let out = &self.setup.tasks[t.0 as usize].outputs[oi];
+            let n = out.channels.len() as u32;
+            match out.partitioning {
+                Partitioning::Forward => {
+                    let c = out.channels[0];
+                    self.send(c, Element::Record { record: rec });
+                }
+                Partitioning::Hash => {
+                    let Some(k) = rec.key else {
+                        let name = self.name(t);
+                        self.failover(Some(name), "a record without a key reached hash partitioning (the key selector failed)".into());
+                        return;
+                    };
+                    let kg = self.setup.keys.key_group(k);
+                    let idx = keygroup::operator_index_for_key_group(self.setup.scenario.job.max_parallelism, n, kg);
+                    let c = out.channels[idx as usize];
+                    self.send(c, Element::Record { record: rec });
+                }
+                Partitioning::Rebalance => {
+                    let pos = self.tasks[t.0 as usize].rr[oi];
+                    self.tasks[t.0 as usize].rr[oi] = (pos + 1) % n;
+                    let c = self.setup.tasks[t.0 as usize].outputs[oi].channels[pos as usize];
+                    self.send(c, Element::Record { record: rec });
+                }
+                Partitioning::Broadcast => {
+                    for ci in 0..n as usize {
+                        let c = self.setup.tasks[t.0 as usize].outputs[oi].channels[ci];
+                        self.send(c, Element::Record { record: rec });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Send an event on every output channel of `t`.
+    fn broadcast(&mut self, t: TaskId, e: &Element) {
+        let n_out = self.info(t).outputs.len();
+        for oi in 0..n_out {
+            for ci in 0..self.setup.tasks[t.0 as usize].outputs[oi].channels.len() {
+                let c = self.setup.tasks[t.0 as usize].outputs[oi].channels[ci];
+                self.send(c, e.clone());
+            }
+        }
+    }
+
+    /// Put an element on a channel: on the wire if it fits, else in the sender's
+    /// output queue. Unaligned barriers overtake the output queue.
+    fn send(&mut self, c: ChannelId, e: Element) {
+        let ch = &mut self.channels[c.0 as usize];
+        let fits = if e.is_record() { ch.has_credit() } else { e.is_priority() || ch.out_queue.is_empty() };
+        if fits {
+            self.put_on_wire(c, e);
+        } else {
+            ch.out_queue.push_back(e);
+        }
+    }
+
+    fn put_on_wire(&mut self, c: ChannelId, e: Element) {
+        let now = self.now;
+        let ch = &mut self.channels[c.0 as usize];
+        if e.is_record() {
+            ch.records += 1;
+        }
+        let arrive_at = now + ch.latency_ms;
+        ch.wire.push_back(InTransit { sent_at: now, arrive_at, element: e });
+        self.schedule(arrive_at, Item::Arrive(c));
+    }
+
+    /// Move what now fits from the sender's output queue onto the wire; wake the
+    /// sender when its outputs are free again.
+    fn flush_out_queue(&mut self, c: ChannelId) {
+        let mut moved = false;
+        loop {
+            let ch = &mut self.channels[c.0 as usize];
+            let Some(front) = ch.out_queue.front() else { break };
+            if front.is_record() && ch.records >= ch.capacity {
+                break;
+            }
+            let e = ch.out_queue.pop_front().expect("front exists");
+            self.put_on_wire(c, e);
+            moved = true;
+        }
+        let sender = self.channels[c.0 as usize].from;
+        if moved && !self.is_backpressured(sender) {
+            if self.op_kind(sender) == OperatorKind::Source {
+                self.schedule_source(sender);
+            } else {
+                self.schedule_poll(sender);
+            }
+        }
+    }
+
+    /// Place an element in the receiver's input queue.
+    fn enqueue(&mut self, c: ChannelId, e: Element) {
+        let to = self.channels[c.0 as usize].to;
+        let task = &mut self.tasks[to.0 as usize];
+        task.arrivals += 1;
+        let seq = task.arrivals;
+        let ch = &mut self.channels[c.0 as usize];
+        if e.is_record() {
+            ch.records += 1;
+        }
+        ch.queue.push_back(Queued { seq, arrived_at: self.now, element: e });
+    }
+
+    fn arrive(&mut self, c: ChannelId) {
+        let Some(it) = self.channels[c.0 as usize].wire.pop_front() else { return };
+        debug_assert_eq!(it.arrive_at, self.now);
+        let (to, input) = (self.channels[c.0 as usize].to, self.channels[c.0 as usize].input);
+        let ti = to.0 as usize;
+        if !matches!(self.tasks[ti].status, TaskStatus::Running) {
+            // A finished receiver only gets what follows its end of input: drop it.
+            if let Element::Record { .. } = it.element {
+                self.channels[c.0 as usize].records -= 1;
+            }
+            return;
+        }
+        match it.element {
+            Element::Record { record } => {
+                let ch = &mut self.channels[c.0 as usize];
+                self.tasks[ti].arrivals += 1;
+                let seq = self.tasks[ti].arrivals;
+                ch.queue.push_back(Queued { seq, arrived_at: self.now, element: Element::Record { record } });
+                let task = &mut self.tasks[ti];
+                // A record behind an arrived (not yet handled) priority barrier is not channel state.
+                let behind_barrier = task.priority.iter().any(|(ch, _, _)| *ch == input);
+                if let Some(cap) = &mut task.capture {
+                    if cap.open.contains(&input) && !behind_barrier {
+                        cap.records.entry(input).or_default().push(record);
+                    }
+                }
+                if task.handler.is_blocked(input) {
+                    let checkpoint = task.handler.pending_checkpoints().last().copied().unwrap_or(CheckpointId(0));
+                    let name = self.name(to);
+                    self.trace.push(|| Event::RecordBuffered { task: name, channel: input, checkpoint });
+                } else {
+                    self.schedule_poll(to);
+                }
+            }
+            Element::Barrier { barrier } if barrier.alignment == Alignment::Unaligned => {
+                // A priority event: handled on arrival, after the record in progress.
+                let ahead = self.channels[c.0 as usize].queue.len();
+                self.tasks[ti].priority.push_back((input, barrier, ahead));
+                if self.tasks[ti].busy.is_none() {
+                    self.handle_priority(to);
+                }
+            }
+            element => {
+                let announce = match &element {
+                    Element::Barrier { barrier } => barrier.is_timeoutable() && !self.channels[c.0 as usize].queue.is_empty(),
+                    _ => false,
+                };
+                let barrier = if let Element::Barrier { barrier } = &element { Some(barrier.clone()) } else { None };
+                self.tasks[ti].arrivals += 1;
+                let seq = self.tasks[ti].arrivals;
+                self.channels[c.0 as usize].queue.push_back(Queued { seq, arrived_at: self.now, element });
+                if let (true, Some(b)) = (announce, barrier) {
+                    // Like every mailbox action, it waits for the record in progress.
+                    self.tasks[ti].announcements.push_back((input, b));
+                    if self.tasks[ti].busy.is_none() {
+                        self.handle_mailbox(to);
+                    }
+                }
+                self.schedule_poll(to);
+            }
+        }
+    }
+
+    // ----- task input --------------------------------------------------------
+
+    fn handle_priority(&mut self, t: TaskId) {
+        while let Some((input, barrier, ahead)) = self.tasks[t.0 as usize].priority.pop_front() {
+            let name = self.name(t);
+            let id = barrier.id;
+            self.trace.push(|| Event::BarrierReceived { task: name, channel: input, checkpoint: id });
+            let mut actions = Vec::new();
+            self.tasks[t.0 as usize].handler.process_barrier(input, &barrier, self.now, &mut actions);
+            self.tasks[t.0 as usize].overtaking = Some((input, ahead));
+            self.apply_actions(t, actions);
+            self.tasks[t.0 as usize].overtaking = None;
+            if self.tasks[t.0 as usize].status != TaskStatus::Running {
+                return;
+            }
+        }
+    }
+
+    fn poll(&mut self, t: TaskId) {
+        let ti = t.0 as usize;
+        self.tasks[ti].poll_scheduled = false;
+        if self.tasks[ti].status != TaskStatus::Running || self.tasks[ti].busy.is_some() {
+            return;
+        }
+        if !self.tasks[ti].priority.is_empty() || !self.tasks[ti].announcements.is_empty() {
+            self.handle_mailbox(t);
+        }
+        if self.is_backpressured(t) {
+            return;
+        }
+        // Global arrival order, skipping blocked channels.
+        let mut best: Option<(u64, usize)> = None;
+        for (i, c) in self.setup.tasks[ti].inputs.iter().enumerate() {
+            if self.tasks[ti].handler.is_blocked(ChannelIndex(i as u32)) {
+                continue;
+            }
+            if let Some(q) = self.channels[c.0 as usize].queue.front() {
+                if best.is_none_or(|(s, _)| q.seq < s) {
+                    best = Some((q.seq, i));
+                }
+            }
+        }
+        let Some((_, i)) = best else { return };
+        let input = ChannelIndex(i as u32);
+        let c = self.setup.tasks[ti].inputs[i];
+        let q = self.channels[c.0 as usize].queue.pop_front().expect("head exists");
+        match q.element {
+            Element::Record { record } => {
+                self.channels[c.0 as usize].records -= 1;
+                self.flush_out_queue(c);
+                let process_ms = self.setup.scenario.job.operators[self.setup.tasks[ti].op].process_ms;
+                if process_ms == 0 {
+                    self.process_record(t, input, record);
+                } else {
+                    let done_at = self.now + process_ms;
+                    self.tasks[ti].busy = Some(Busy { record, channel: input, done_at });
+                    self.schedule(done_at, Item::ProcessDone(t));
+                    return;
+                }
+            }
+            Element::Barrier { barrier } => {
+                let name = self.name(t);
+                let id = barrier.id;
+                self.trace.push(|| Event::BarrierReceived { task: name, channel: input, checkpoint: id });
+                let mut actions = Vec::new();
+                self.tasks[ti].handler.process_barrier(input, &barrier, self.now, &mut actions);
+                self.apply_actions(t, actions);
+            }
+            Element::Cancel { checkpoint } => {
+                let mut actions = Vec::new();
+                self.tasks[ti].handler.process_cancellation_barrier(input, checkpoint, self.now, &mut actions);
+                self.apply_actions(t, actions);
+            }
+            Element::EndOfPartition => {
+                self.tasks[ti].input_ended[i] = true;
+                let mut actions = Vec::new();
+                self.tasks[ti].handler.process_end_of_partition(input, self.now, &mut actions);
+                self.apply_actions(t, actions);
+                if self.tasks[ti].input_ended.iter().all(|e| *e) {
+                    self.end_of_input(t);
+                    return;
+                }
+            }
+        }
+        self.schedule_poll(t);
+    }
+
+    fn process_done(&mut self, t: TaskId) {
+        let Some(b) = self.tasks[t.0 as usize].busy.take() else { return };
+        debug_assert_eq!(b.done_at, self.now);
+        self.process_record(t, b.channel, b.record);
+        if self.tasks[t.0 as usize].status == TaskStatus::Running {
+            self.handle_mailbox(t);
+            self.schedule_poll(t);
+        }
+    }
+
+    /// What waited for the record in progress (Flink's mailbox: a record is
+    /// processed atomically): barrier announcements, priority barriers, and an
+    /// aligned-checkpoint timer that fell due meanwhile.
+    fn handle_mailbox(&mut self, t: TaskId) {
+        let ti = t.0 as usize;
+        while let Some((input, b)) = self.tasks[ti].announcements.pop_front() {
+            let mut actions = Vec::new();
+            self.tasks[ti].handler.process_barrier_announcement(input, &b, self.now, &mut actions);
+            self.apply_actions(t, actions);
+        }
+        self.handle_priority(t);
+        if self.tasks[ti].status == TaskStatus::Running
+            && self.tasks[ti].handler.next_timer_at().is_some_and(|at| at <= self.now)
+        {
+            self.handler_timer(t);
+        }
+    }
+
+    fn process_record(&mut self, t: TaskId, input: ChannelIndex, record: Record) {
+        let ti = t.0 as usize;
+        let op_i = self.setup.tasks[ti].op;
+        let op = &self.setup.scenario.job.operators[op_i];
+        let (kind, f): (OperatorKind, Option<FnName>) = (op.kind, op.r#fn);
+        self.tasks[ti].processed += 1;
+        let out = operators::process(kind, f, &mut self.tasks[ti].op, record, &self.setup.keys);
+        let name = self.name(t);
+        let key = self.key_name(record.key);
+        self.trace.push(|| Event::RecordProcessed { task: name.clone(), channel: input, key, value: record.value, origin: record.origin });
+        match out {
+            Output::Emit(r) => self.route(t, r),
+            Output::Nothing => {}
+            Output::Write(r) => self.sink_write(t, r),
+            Output::Fail(why) => self.failover(Some(name), why),
+        }
+    }
+
+    fn sink_write(&mut self, t: TaskId, r: Record) {
+        let op = self.info(t).op;
+        let now = self.now;
+        let ext = self.external.get_mut(&op).expect("every sink has an external topic");
+        let txn = match &mut self.tasks[t.0 as usize].op {
+            OpState::TwoPhaseCommit(s) => {
+                let txn = s.current;
+                if !s.invoke(r, now, ext) {
+                    let name = self.name(t);
+                    self.failover(Some(name), "write after the sink finished (no open transaction)".into());
+                    return;
+                }
+                txn
+            }
+            _ => {
+                if self.setup.scenario.job.operators[op].sink == Some(SinkKind::Idempotent) {
+                    if let Some(k) = r.key {
+                        ext.table.insert(k, r.value);
+                    }
+                }
+                ext.write_visible(r, now);
+                None
+            }
+        };
+        let name = self.name(t);
+        let key = self.key_name(r.key);
+        self.trace.push(|| Event::RecordWritten { task: name, key, value: r.value, txn, origin: r.origin });
+    }
+
+    /// Every input channel ended and was drained.
+    fn end_of_input(&mut self, t: TaskId) {
+        let is_sink = self.op_kind(t) == OperatorKind::Sink;
+        if is_sink && self.setup.checkpointing && self.status == JobStatus::Running {
+            self.tasks[t.0 as usize].status = TaskStatus::Waiting;
+            if let Some(b) = self.tasks[t.0 as usize].deferred_trigger.take() {
+                self.perform_checkpoint(t, b, Vec::new(), self.now);
+            }
+            self.check_drained();
+        } else {
+            if let Some(b) = self.tasks[t.0 as usize].deferred_trigger.take() {
+                self.perform_checkpoint(t, b, Vec::new(), self.now);
+            }
+            self.finish_task(t);
+        }
+    }
+
+    fn finish_task(&mut self, t: TaskId) {
+        let ti = t.0 as usize;
+        if matches!(self.tasks[ti].status, TaskStatus::Finished | TaskStatus::Failed | TaskStatus::Canceled) {
+            return;
+        }
+        if let OpState::TwoPhaseCommit(s) = &mut self.tasks[ti].op {
+            // close(): whatever was not committed by now is aborted.
+            let ext = self.external.get_mut(&self.setup.tasks[ti].op).expect("sink topic");
+            s.close(ext, &mut self.trace);
+        }
+        self.tasks[ti].status = TaskStatus::Finished;
+        self.broadcast(t, &Element::EndOfPartition);
+        let name = self.name(t);
+        self.trace.push(|| Event::TaskFinished { task: name });
+        if self.tasks.iter().all(|x| x.status == TaskStatus::Finished) {
+            self.status = JobStatus::Finished;
+            self.finished_at = Some(self.now);
+            self.trace.push(|| Event::JobFinished);
+        } else {
+            self.check_drained();
+        }
+    }
+
+    /// A bounded job whose tasks have all drained takes a final checkpoint so that
+    /// two-phase-commit sinks can commit what they hold (FLIP-147).
+    fn check_drained(&mut self) {
+        if self.final_requested || self.status != JobStatus::Running {
+            return;
+        }
+        let all = self.tasks.iter().all(|x| matches!(x.status, TaskStatus::Waiting | TaskStatus::Finished));
+        let any_waiting = self.tasks.iter().any(|x| x.status == TaskStatus::Waiting);
+        if all && any_waiting {
+            self.final_requested = true;
+            self.coordinator.offer(SnapshotKind::Checkpoint, false, true);
+            self.try_trigger();
+        }
+    }
+
+    fn handler_timer(&mut self, t: TaskId) {
+        let ti = t.0 as usize;
+        if self.tasks[ti].status != TaskStatus::Running || self.tasks[ti].busy.is_some() {
+            return; // a busy task checks its timer when the record is done
+        }
+        match self.tasks[ti].handler.next_timer_at() {
+            Some(at) if at <= self.now => {
+                self.tasks[ti].timer_at = None;
+                let mut actions = Vec::new();
+                self.tasks[ti].handler.fire_timer(self.now, &mut actions);
+                if actions.iter().any(|a| matches!(a, HandlerAction::Trigger { .. })) {
+                    if let Some(id) = actions.iter().find_map(|a| match a {
+                        HandlerAction::Trigger { barrier, .. } => Some(barrier.id),
+                        _ => None,
+                    }) {
+                        let name = self.name(t);
+                        self.trace.push(|| Event::AlignmentTimedOut { task: name, checkpoint: id });
+                    }
+                }
+                self.apply_actions(t, actions);
+            }
+            _ => self.sync_timer(t),
+        }
+    }
+
+    fn sync_timer(&mut self, t: TaskId) {
+        let ti = t.0 as usize;
+        let want = self.tasks[ti].handler.next_timer_at();
+        if want != self.tasks[ti].timer_at {
+            self.tasks[ti].timer_at = want;
+            if let Some(at) = want {
+                self.schedule(at.max(self.now), Item::HandlerTimer(t));
+            }
+        }
+    }
+
+    // ----- barrier handler actions ------------------------------------------
+
+    fn apply_actions(&mut self, t: TaskId, actions: Vec<HandlerAction>) {
+        for a in actions {
+            if self.tasks[t.0 as usize].status == TaskStatus::Failed {
+                return;
+            }
+            match a {
+                HandlerAction::Blocked { channel, checkpoint } => {
+                    let name = self.name(t);
+                    self.trace.push(|| Event::ChannelBlocked { task: name, channel, checkpoint });
+                }
+                HandlerAction::Unblocked { channel, checkpoint } => {
+                    let name = self.name(t);
+                    self.trace.push(|| Event::ChannelUnblocked { task: name, channel, checkpoint });
+                    self.schedule_poll(t);
+                }
+                HandlerAction::Trigger { barrier, persist, alignment_started_at } => {
+                    self.perform_checkpoint(t, barrier, persist, alignment_started_at)
+                }
+                HandlerAction::StopPersisting { channel, checkpoint } => self.stop_persisting(t, channel, checkpoint),
+                HandlerAction::Abort { checkpoint, reason } => {
+                    let cause = match reason {
+                        crate::barrier::AbortReason::Subsumed => AbortCause::Subsumed,
+                        crate::barrier::AbortReason::CancellationBarrier => AbortCause::CancellationBarrier,
+                        crate::barrier::AbortReason::EndOfStream => AbortCause::EndOfStream,
+                    };
+                    let ti = t.0 as usize;
+                    if self.tasks[ti].capture.as_ref().is_some_and(|c| c.checkpoint == checkpoint) {
+                        self.tasks[ti].capture = None;
+                    }
+                    // Flink: abortCheckpointOnBarrier declines and broadcasts a cancellation marker.
+                    self.tasks[ti].last_checkpoint = self.tasks[ti].last_checkpoint.max(Some(checkpoint));
+                    let name = self.name(t);
+                    let why = cause.contract_reason();
+                    self.trace.push(|| Event::CheckpointDeclined { task: name.clone(), checkpoint, reason: why });
+                    self.broadcast(t, &Element::Cancel { checkpoint });
+                    if !self.info(t).outputs.is_empty() {
+                        self.trace.push(|| Event::CancellationMarkerSent { task: name, checkpoint });
+                    }
+                    if self.coordinator.pending.contains_key(&checkpoint) {
+                        self.abort_checkpoint(checkpoint, cause);
+                    }
+                }
+            }
+        }
+        self.sync_timer(t);
+    }
+
+    /// Flink: `SubtaskCheckpointCoordinatorImpl.checkpointState` — forward the
+    /// barrier, take the synchronous snapshot, start the asynchronous part.
+    fn perform_checkpoint(&mut self, t: TaskId, barrier: CheckpointBarrier, persist: Vec<ChannelIndex>, first_seen_at: u64) {
+        let ti = t.0 as usize;
+        let id = barrier.id;
+        if self.tasks[ti].last_checkpoint.is_some_and(|l| l >= id) {
+            return; // out of order (aborted previously)
+        }
+        self.tasks[ti].last_checkpoint = Some(id);
+        if self.tasks[ti].aborted.contains(&id) {
+            // Aborted by the coordinator before the barrier got here: no snapshot,
+            // pass the news on (Flink: SubtaskCheckpointCoordinatorImpl.checkpointState).
+            self.broadcast(t, &Element::Cancel { checkpoint: id });
+            let name = self.name(t);
+            self.trace.push(|| Event::CancellationMarkerSent { task: name, checkpoint: id });
+            return;
+        }
+        let unaligned = barrier.alignment == Alignment::Unaligned;
+        let is_source = self.op_kind(t) == OperatorKind::Source;
+
+        // Forward the barrier. Unaligned, it overtakes the output queues, whose
+        // records become this subtask's output channel state.
+        let mut output_channels = BTreeMap::new();
+        let outs: Vec<ChannelId> = self.info(t).outputs.iter().flat_map(|o| o.channels.iter().copied()).collect();
+        for c in &outs {
+            let ch = &self.channels[c.0 as usize];
+            if unaligned {
+                let recs: Vec<Record> = ch
+                    .out_queue
+                    .iter()
+                    .filter_map(|e| if let Element::Record { record } = e { Some(*record) } else { None })
+                    .collect();
+                if !recs.is_empty() {
+                    output_channels.insert(ch.output, recs);
+                }
+            }
+            self.send(*c, Element::Barrier { barrier: barrier.clone() });
+        }
+        if is_source {
+            let name = self.name(t);
+            self.trace.push(|| Event::BarrierInjected { task: name, checkpoint: id });
+            if let OpState::Source(s) = &mut self.tasks[ti].op {
+                // Flink suspends the sources at a synchronous savepoint.
+                if self.coordinator.pending.get(&id).is_some_and(|p| p.kind == SnapshotKind::StopWithSavepoint) {
+                    s.stopped = true;
+                }
+            }
+        }
+
+        // Synchronous phase.
+        let is_finished = self.tasks[ti].status != TaskStatus::Running;
+        let name = self.name(t);
+        let state = match &mut self.tasks[ti].op {
+            OpState::TwoPhaseCommit(s) => {
+                let ext = self.external.get_mut(&self.setup.tasks[ti].op).expect("sink topic");
+                s.snapshot_state(&name, id, is_finished, ext, &mut self.next_txn, &mut self.trace)
+            }
+            other => other.snapshot(),
+        };
+        if self.tasks[ti].status == TaskStatus::Waiting {
+            self.tasks[ti].awaiting = Some(id);
+        }
+        let keys = &self.setup.keys;
+        let op_bytes = TaskSnapshot::operator_bytes(&state, keys);
+        let out_bytes = TaskSnapshot::channel_bytes(output_channels.values().flatten(), keys);
+        let (keyed, uploaded_keyed) = match &state {
+            OperatorSnapshot::Keyed { entries } if self.coordinator.config.incremental => {
+                let base = &self.tasks[ti].incremental_base;
+                let changed: u64 = entries
+                    .iter()
+                    .filter(|(k, v)| base.get(k) != Some(v))
+                    .map(|(k, _)| KEYED_ENTRY_BYTES + keys.len_bytes(Some(*k)))
+                    .sum();
+                (Some(entries.clone()), changed)
+            }
+            _ => (None, op_bytes),
+        };
+        let snapshot = TaskSnapshot {
+            finished: false,
+            state,
+            input_channels: BTreeMap::new(),
+            output_channels,
+            state_bytes: op_bytes + out_bytes,
+            uploaded_bytes: uploaded_keyed + out_bytes,
+        };
+        let bytes = snapshot.state_bytes;
+        self.trace.push(|| Event::SnapshotTaken { task: name, checkpoint: id, state_bytes: bytes });
+        let now = self.now;
+        if let Some(s) = self.coordinator.stats_mut(id, t) {
+            s.first_barrier_at = Some(first_seen_at);
+            s.snapshot_at = Some(now);
+            s.unaligned = unaligned;
+            if !unaligned {
+                s.last_barrier_at = Some(now);
+            }
+        }
+        self.tasks[ti].snapshots.insert(id, InProgressSnapshot { snapshot, async_done: false, keyed });
+        let async_ms = self.coordinator.config.async_ms;
+        self.schedule(now + async_ms, Item::AsyncDone(t, id));
+
+        // Unaligned: persist what is queued in the channels whose barrier has not
+        // been received, and what arrives on them until it is.
+        if !persist.is_empty() {
+            let mut records = BTreeMap::new();
+            // Channels whose priority barrier has arrived (being handled, or waiting
+            // behind the record in progress): exactly the records it overtook.
+            let mut overtaken: BTreeMap<ChannelIndex, usize> =
+                self.tasks[ti].priority.iter().filter(|(_, b, _)| b.id == id).map(|(ch, _, n)| (*ch, *n)).collect();
+            overtaken.extend(self.tasks[ti].overtaking);
+            for ch in &persist {
+                let c = self.setup.tasks[ti].inputs[ch.0 as usize];
+                let queue = &self.channels[c.0 as usize];
+                let recs = match overtaken.get(ch) {
+                    Some(&ahead) => queue
+                        .queue
+                        .iter()
+                        .take(ahead)
+                        .filter_map(|q| if let Element::Record { record } = &q.element { Some(*record) } else { None })
+                        .collect(),
+                    _ => queue.queued_records_before(id),
+                };
+                records.insert(*ch, recs);
+            }
+            self.tasks[ti].capture = Some(Capture { checkpoint: id, records, open: persist.iter().copied().collect() });
+            // Barriers of this checkpoint still queued behind data (aligned-checkpoint
+            // timeout) become priority events: they overtake the queued records.
+            for ch in persist {
+                let c = self.setup.tasks[ti].inputs[ch.0 as usize];
+                let pos = self.channels[c.0 as usize]
+                    .queue
+                    .iter()
+                    .position(|q| matches!(&q.element, Element::Barrier { barrier } if barrier.id == id));
+                if let Some(pos) = pos {
+                    let q = self.channels[c.0 as usize].queue.remove(pos).expect("position found");
+                    if let Element::Barrier { barrier } = q.element {
+                        let name = self.name(t);
+                        self.trace.push(|| Event::BarrierReceived { task: name, channel: ch, checkpoint: id });
+                        let mut actions = Vec::new();
+                        self.tasks[ti].handler.process_barrier(ch, &barrier.to_unaligned(), self.now, &mut actions);
+                        self.apply_actions(t, actions);
+                    }
+                }
+            }
+        }
+    }
+
+    fn stop_persisting(&mut self, t: TaskId, channel: ChannelIndex, checkpoint: CheckpointId) {
+        let ti = t.0 as usize;
+        let Some(cap) = &mut self.tasks[ti].capture else { return };
+        if cap.checkpoint != checkpoint || !cap.open.remove(&channel) {
+            return;
+        }
+        let n = cap.records.get(&channel).map_or(0, |v| v.len() as u32);
+        let done = cap.open.is_empty();
+        let name = self.name(t);
+        self.trace.push(|| Event::BarrierOvertook { task: name, channel, checkpoint, records: n });
+        if done {
+            let cap = self.tasks[ti].capture.take().expect("checked above");
+            let keys = &self.setup.keys;
+            let recs: BTreeMap<ChannelIndex, Vec<Record>> = cap.records.into_iter().filter(|(_, v)| !v.is_empty()).collect();
+            let bytes = TaskSnapshot::channel_bytes(recs.values().flatten(), keys);
+            if let Some(s) = self.tasks[ti].snapshots.get_mut(&checkpoint) {
+                s.snapshot.input_channels = recs;
+                s.snapshot.state_bytes += bytes;
+                s.snapshot.uploaded_bytes += bytes;
+            }
+            let now = self.now;
+            if let Some(s) = self.coordinator.stats_mut(checkpoint, t) {
+                s.last_barrier_at = Some(now);
+            }
+            self.maybe_acknowledge(t, checkpoint);
+        }
+    }
+
+    /// Acknowledge once the asynchronous phase and the channel state are complete.
+    fn maybe_acknowledge(&mut self, t: TaskId, id: CheckpointId) {
+        let ti = t.0 as usize;
+        let capturing = self.tasks[ti].capture.as_ref().is_some_and(|c| c.checkpoint == id);
+        let ready = self.tasks[ti].snapshots.get(&id).is_some_and(|s| s.async_done) && !capturing;
+        if !ready {
+            return;
+        }
+        let s = self.tasks[ti].snapshots.remove(&id).expect("checked above");
+        if let Some(max) = self.coordinator.config.max_state_bytes {
+            if s.snapshot.state_bytes > max {
+                // Flink: MemCheckpointStreamFactory throws in the async phase ⇒ decline.
+                let why = format!(
+                    "Size of the state is larger than the maximum permitted memory-backed state. Size={}, maxSize={}",
+                    s.snapshot.state_bytes, max
+                );
+                let name = self.name(t);
+                let reason = format!("declined: {why}");
+                self.trace.push(|| Event::CheckpointDeclined { task: name, checkpoint: id, reason });
+                if self.coordinator.pending.contains_key(&id) {
+                    self.abort_checkpoint(id, AbortCause::DeclinedAsync(why));
+                }
+                return;
+            }
+        }
+        if let Some(k) = s.keyed {
+            // Kept until notified: a completed checkpoint becomes the incremental base.
+            self.tasks[ti].incremental_candidates.insert(id, k);
+        }
+        if !self.coordinator.pending.contains_key(&id) {
+            return; // Flink: acks for discarded checkpoints are dropped
+        }
+        let name = self.name(t);
+        self.trace.push(|| Event::CheckpointAcknowledged { task: name, checkpoint: id });
+        if self.coordinator.acknowledge(id, t, s.snapshot, self.now) {
+            self.complete_checkpoint(id);
+        }
+    }
+
+    // ----- coordinator side --------------------------------------------------
+
+    fn periodic_trigger(&mut self, generation: u32) {
+        if generation != self.coordinator.periodic_gen || self.status != JobStatus::Running {
+            return;
+        }
+        if let Some(interval) = self.coordinator.config.interval_ms {
+            self.schedule(self.now + interval, Item::PeriodicTrigger(generation));
+        }
+        if self.tasks.iter().all(|x| x.status == TaskStatus::Finished) {
+            return;
+        }
+        self.coordinator.offer(SnapshotKind::Checkpoint, true, false);
+        self.try_trigger();
+    }
+
+    fn try_trigger(&mut self) {
+        if self.status != JobStatus::Running {
+            self.coordinator.queue.clear();
+            return;
+        }
+        loop {
+            match self.coordinator.decide(self.now) {
+                Decision::Start(req) => self.start_checkpoint(req),
+                Decision::DroppedMinPause { reschedule_at } => {
+                    let reason = "minimum time between checkpoints".to_string();
+                    self.trace.push(|| Event::CheckpointSkipped { reason });
+                    self.coordinator.periodic_gen += 1;
+                    let g = self.coordinator.periodic_gen;
+                    self.schedule(reschedule_at, Item::PeriodicTrigger(g));
+                }
+                Decision::Wait => return,
+            }
+        }
+    }
+
+    fn start_checkpoint(&mut self, req: crate::coordinator::TriggerRequest) {
+        // Flink: DefaultCheckpointPlanCalculator. Finished tasks are not waited
+        // for; their final state goes into the checkpoint as it is.
+        let waiting: Vec<TaskId> = (0..self.tasks.len() as u32)
+            .map(TaskId)
+            .filter(|t| matches!(self.tasks[t.0 as usize].status, TaskStatus::Running | TaskStatus::Waiting))
+            .collect();
+        if waiting.is_empty() {
+            return;
+        }
+        let finished: Vec<TaskId> = (0..self.tasks.len() as u32)
+            .map(TaskId)
+            .filter(|t| self.tasks[t.0 as usize].status == TaskStatus::Finished)
+            .collect();
+        let all: Vec<TaskId> = waiting.iter().chain(&finished).copied().collect();
+        let id = self.coordinator.start(&req, self.now, all);
+        let unaligned = self.coordinator.pending[&id].barrier.alignment == Alignment::Unaligned;
+        let kind = req.kind;
+        self.trace.push(|| Event::CheckpointTriggered { checkpoint: id, kind, unaligned });
+        let timeout = self.coordinator.config.timeout_ms;
+        self.schedule(self.now + timeout, Item::CheckpointTimeout(id));
+        // Tasks to trigger: running sources, and running tasks whose predecessors all finished.
+        for t in &waiting {
+            let preds_done = self.info(*t).predecessors.iter().all(|p| self.tasks[p.0 as usize].status == TaskStatus::Finished);
+            if preds_done {
+                self.schedule(self.now, Item::TriggerTask(*t, id));
+            }
+        }
+        for t in finished {
+            let snapshot = self.finished_snapshot(t);
+            if self.coordinator.acknowledge(id, t, snapshot, self.now) {
+                self.complete_checkpoint(id);
+                return;
+            }
+        }
+    }
+
+    fn finished_snapshot(&self, t: TaskId) -> TaskSnapshot {
+        let state = self.tasks[t.0 as usize].op.snapshot();
+        let bytes = TaskSnapshot::operator_bytes(&state, &self.setup.keys);
+        TaskSnapshot {
+            finished: true,
+            state,
+            input_channels: BTreeMap::new(),
+            output_channels: BTreeMap::new(),
+            state_bytes: bytes,
+            uploaded_bytes: 0,
+        }
+    }
+
+    fn trigger_task(&mut self, t: TaskId, id: CheckpointId) {
+        let Some(p) = self.coordinator.pending.get(&id) else { return };
+        let barrier = p.barrier.clone();
+        let ti = t.0 as usize;
+        match self.tasks[ti].status {
+            TaskStatus::Running if self.op_kind(t) == OperatorKind::Source => {
+                self.perform_checkpoint(t, barrier, Vec::new(), self.now)
+            }
+            // Inputs ended but not yet drained: checkpoint at the end of input.
+            TaskStatus::Running => self.tasks[ti].deferred_trigger = Some(barrier),
+            TaskStatus::Waiting => self.perform_checkpoint(t, barrier, Vec::new(), self.now),
+            // It finished after the checkpoint started: its barrier will never go out.
+            TaskStatus::Finished => {
+                let name = self.name(t);
+                let cause = AbortCause::TaskClosing;
+                let reason = cause.contract_reason();
+                self.trace.push(|| Event::CheckpointDeclined { task: name, checkpoint: id, reason });
+                self.abort_checkpoint(id, cause);
+            }
+            TaskStatus::Failed | TaskStatus::Canceled => {}
+        }
+    }
+
+    fn complete_checkpoint(&mut self, id: CheckpointId) {
+        let Some((completed, subsumed)) = self.coordinator.complete(id, self.now) else { return };
+        self.trace.push(|| Event::CheckpointCompleted { checkpoint: id });
+        for s in subsumed {
+            self.abort_checkpoint(s, AbortCause::Subsumed);
+        }
+        if completed.kind != SnapshotKind::Savepoint {
+            for t in 0..self.tasks.len() as u32 {
+                self.schedule(self.now, Item::Notify(TaskId(t), id, true));
+            }
+        }
+        if completed.kind == SnapshotKind::StopWithSavepoint {
+            self.schedule(self.now, Item::StopJob);
+        }
+        self.try_trigger();
+    }
+
+    fn abort_checkpoint(&mut self, id: CheckpointId, cause: AbortCause) {
+        let is_final = self.coordinator.pending.get(&id).is_some_and(|p| p.is_final);
+        let Some(exceeded) = self.coordinator.abort(id, &cause, self.now) else { return };
+        let reason = cause.contract_reason();
+        self.trace.push(|| Event::CheckpointAborted { checkpoint: id, reason });
+        if cause != AbortCause::JobFailover && cause != AbortCause::JobCanceled {
+            for t in 0..self.tasks.len() as u32 {
+                self.schedule(self.now, Item::Notify(TaskId(t), id, false));
+            }
+        }
+        if is_final && self.status == JobStatus::Running {
+            // The next periodic checkpoint takes its place; without one, ask again.
+            self.final_requested = false;
+            if self.coordinator.config.interval_ms.is_none() {
+                self.check_drained();
+            } else {
+                self.final_requested = true;
+            }
+        }
+        if exceeded {
+            let why = format!(
+                "Exceeded checkpoint tolerable failure threshold. The latest checkpoint failed due to {}",
+                cause.contract_reason()
+            );
+            self.failover(None, why);
+            return;
+        }
+        if cause != AbortCause::JobFailover && cause != AbortCause::JobCanceled {
+            self.try_trigger();
+        }
+    }
+
+    fn notify(&mut self, t: TaskId, id: CheckpointId, complete: bool) {
+        let ti = t.0 as usize;
+        if !matches!(self.tasks[ti].status, TaskStatus::Running | TaskStatus::Waiting) {
+            return;
+        }
+        if complete {
+            if let OpState::TwoPhaseCommit(s) = &mut self.tasks[ti].op {
+                let ext = self.external.get_mut(&self.setup.tasks[ti].op).expect("sink topic");
+                s.notify_checkpoint_complete(id, ext, &mut self.trace);
+            }
+            // The completed snapshot becomes the incremental base (Flink: RocksDB's
+            // notifyCheckpointComplete makes its SST set the base).
+            let task = &mut self.tasks[ti];
+            if let Some(base) = task.incremental_candidates.remove(&id) {
+                task.incremental_base = base;
+            }
+            task.incremental_candidates.retain(|k, _| *k > id);
+            if self.tasks[ti].status == TaskStatus::Waiting && self.tasks[ti].awaiting.is_some_and(|a| id >= a) {
+                self.finish_task(t);
+            }
+        } else {
+            if self.tasks[ti].last_checkpoint.is_none_or(|l| l < id) {
+                self.tasks[ti].aborted.insert(id);
+            }
+            // Cancel the asynchronous part; Flink forgets the aborted checkpoint's uploads.
+            self.tasks[ti].snapshots.remove(&id);
+            self.tasks[ti].incremental_candidates.remove(&id);
+            if self.tasks[ti].capture.as_ref().is_some_and(|c| c.checkpoint == id) {
+                self.tasks[ti].capture = None;
+            }
+        }
+    }
+
+    fn stop_job(&mut self) {
+        if self.status != JobStatus::Running {
+            return;
+        }
+        for t in 0..self.tasks.len() {
+            if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
+                let ext = self.external.get_mut(&self.setup.tasks[t].op).expect("sink topic");
+                s.close(ext, &mut self.trace);
+            }
+            if self.tasks[t].status != TaskStatus::Finished {
+                self.tasks[t].status = TaskStatus::Finished;
+                let name = self.name(TaskId(t as u32));
+                self.trace.push(|| Event::TaskFinished { task: name });
+            }
+        }
+        for c in &mut self.channels {
+            c.clear();
+        }
+        self.abort_all_pending(AbortCause::JobCanceled);
+        self.status = JobStatus::Finished;
+        self.finished_at = Some(self.now);
+        self.trace.push(|| Event::JobFinished);
+    }
+
+    fn abort_all_pending(&mut self, cause: AbortCause) {
+        let ids: Vec<CheckpointId> = self.coordinator.pending.keys().copied().collect();
+        for id in ids {
+            self.abort_checkpoint(id, cause.clone());
+        }
+        self.coordinator.queue.clear();
+    }
+
+    // ----- failure and restart -----------------------------------------------
+
+    fn intervene(&mut self, iv: Intervention) {
+        if self.status != JobStatus::Running {
+            let action = iv.name().to_string();
+            let reason = format!("the job is {}", match self.status {
+                JobStatus::Restarting => "restarting",
+                JobStatus::Finished => "finished",
+                JobStatus::Failed => "failed",
+                JobStatus::Canceled => "canceled",
+                JobStatus::Running => "running",
+            });
+            self.trace.push(|| Event::ActionIgnored { action, reason });
+            return;
+        }
+        match iv {
+            Intervention::Crash { task } => {
+                if let Some(t) = self.task_id(&task) {
+                    let name = self.name(t);
+                    self.failover(Some(name), "crashed (script or user)".into());
+                }
+            }
+            Intervention::TriggerCheckpoint => {
+                self.coordinator.offer(SnapshotKind::Checkpoint, false, false);
+                self.try_trigger();
+            }
+            Intervention::Savepoint => {
+                self.coordinator.offer(SnapshotKind::Savepoint, false, false);
+                self.try_trigger();
+            }
+            Intervention::StopWithSavepoint => {
+                self.coordinator.offer(SnapshotKind::StopWithSavepoint, false, false);
+                self.try_trigger();
+            }
+            Intervention::Cancel => self.cancel_job(),
+        }
+    }
+
+    fn close_sinks(&mut self) {
+        for t in 0..self.tasks.len() {
+            if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
+                let ext = self.external.get_mut(&self.setup.tasks[t].op).expect("sink topic");
+                s.close(ext, &mut self.trace);
+            }
+        }
+    }
+
+    fn cancel_job(&mut self) {
+        self.close_sinks();
+        self.abort_all_pending(AbortCause::JobCanceled);
+        for t in &mut self.tasks {
+            t.status = TaskStatus::Canceled;
+        }
+        for c in &mut self.channels {
+            c.clear();
+        }
+        self.attempt += 1;
+        self.status = JobStatus::Canceled;
+        self.finished_at = Some(self.now);
+        self.trace.push(|| Event::JobCanceled);
+    }
+
+    /// The job fails over as a whole (the contract's simplification of region
+    /// failover): in-flight data and un-checkpointed state are lost, open
+    /// transactions are aborted, and the restart strategy decides what follows.
+    fn failover(&mut self, task: Option<TaskName>, reason: String) {
+        if self.status != JobStatus::Running {
+            return;
+        }
+        if let Some(name) = &task {
+            let (name, why) = (name.clone(), reason.clone());
+            self.trace.push(|| Event::TaskFailed { task: name, reason: why });
+        }
+        self.abort_all_pending(AbortCause::JobFailover);
+        self.final_requested = false;
+        self.close_sinks();
+        for t in &mut self.tasks {
+            t.status = TaskStatus::Failed;
+        }
+        for c in &mut self.channels {
+            c.clear();
+        }
+        self.attempt += 1;
+        let now = self.now;
+        self.restart.notify_failure(now);
+        let mut record = FailureRecord { at_ms: now, task, reason: reason.clone(), restored_from: None, restarted_ms: None };
+        if self.restart.can_restart(now) {
+            let delay_ms = self.restart.backoff_ms(now);
+            self.trace.push(|| Event::JobRestarting { delay_ms });
+            self.status = JobStatus::Restarting;
+            self.schedule(now + delay_ms, Item::Restart);
+        } else {
+            let why = format!("Recovery is suppressed by {}", self.restart.describe());
+            self.failure_reason = Some(format!("{why} (last failure: {reason})"));
+            self.status = JobStatus::Failed;
+            self.finished_at = Some(now);
+            record.restored_from = None;
+            let r = why.clone();
+            self.trace.push(|| Event::JobFailed { reason: r });
+        }
+        self.failures.push(record);
+    }
+
+    fn restart_job(&mut self) {
+        if self.status != JobStatus::Restarting {
+            return;
+        }
+        self.status = JobStatus::Running;
+        let latest = self.coordinator.latest_completed().cloned();
+        if let Some(f) = self.failures.last_mut() {
+            f.restored_from = latest.as_ref().map(|c| c.id);
+            f.restarted_ms = Some(self.now);
+        }
+        self.start_tasks(latest);
+    }
+
+    // ----- summary helpers ------------------------------------------------------
+
+    /// `chk-N/_metadata` of a completed checkpoint, keyed by operator uid, as the
+    /// contract's `--metadata` prints it.
+    pub fn metadata(&self, c: &CompletedCheckpoint) -> serde_json::Value {
+        use serde_json::{json, Map, Value};
+        let mut out = Map::new();
+        for (oi, op) in self.setup.scenario.job.operators.iter().enumerate() {
+            let mut entry = Map::new();
+            let first = self.setup.op_first_task[oi];
+            let mut offsets = BTreeMap::new();
+            let mut keyed = BTreeMap::new();
+            let mut channels = Map::new();
+            let mut operator = Vec::new();
+            for i in 0..op.parallelism {
+                let t = TaskId(first + i);
+                let Some(s) = c.tasks.get(&t) else { continue };
+                match &s.state {
+                    OperatorSnapshot::Source { offsets: o } => offsets.extend(o.iter().map(|(p, v)| (*p, *v))),
+                    OperatorSnapshot::Keyed { entries } => {
+                        keyed.extend(entries.iter().map(|(k, v)| (self.setup.keys.name(*k).to_string(), *v)))
+                    }
+                    OperatorSnapshot::TwoPhaseCommit { pending_transaction, pending_commit } => operator.push(json!({
+                        "subtask": i,
+                        "pending_transaction": pending_transaction,
+                        "pending_commit": pending_commit.iter().map(|(c, t)| json!({"checkpoint": c, "txn": t})).collect::<Vec<_>>(),
+                    })),
+                    OperatorSnapshot::Stateless => {}
+                }
+                let show = |r: &Record| json!({"key": self.key_name(r.key), "value": r.value});
+                let mut sub = Map::new();
+                for (ch, recs) in &s.input_channels {
+                    sub.insert(format!("in{}", ch.0), Value::Array(recs.iter().map(show).collect()));
+                }
+                for (ch, recs) in &s.output_channels {
+                    sub.insert(format!("out{ch}"), Value::Array(recs.iter().map(show).collect()));
+                }
+                if !sub.is_empty() {
+                    channels.insert(i.to_string(), Value::Object(sub));
+                }
+            }
+            if op.kind == OperatorKind::Source {
+                entry.insert("offsets".into(), json!(offsets));
+            }
+            if matches!(op.kind, OperatorKind::KeyedCount | OperatorKind::KeyedSum) {
+                entry.insert("keyed".into(), json!(keyed));
+            }
+            if !operator.is_empty() {
+                entry.insert("operator".into(), Value::Array(operator));
+            }
+            if !channels.is_empty() {
+                entry.insert("channels".into(), Value::Object(channels));
+            }
+            if !entry.is_empty() {
+                out.insert(op.uid.clone(), Value::Object(entry));
+            }
+        }
+        Value::Object(out)
+    }
+
+    /// Size in bytes of persisted in-flight data per record (for stats displays).
+    pub const IN_FLIGHT_RECORD_BYTES: u64 = IN_FLIGHT_RECORD_BYTES;
+}
