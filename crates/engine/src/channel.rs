@@ -85,6 +85,9 @@ pub struct Channel {
     pub out_queue: VecDeque<Element>,
     /// Records on the wire plus records queued at the receiver.
     pub records: u32,
+    /// The last barrier the sender put on this channel (records behind it belong to
+    /// the next checkpoint's epoch).
+    pub last_barrier: Option<CheckpointId>,
 }
 
 impl Channel {
@@ -101,6 +104,7 @@ impl Channel {
             queue: VecDeque::new(),
             out_queue: VecDeque::new(),
             records: 0,
+            last_barrier: None,
         }
     }
 

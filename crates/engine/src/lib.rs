@@ -12,6 +12,7 @@
 //! - [`scenario`]: the scenario document (contract v1), parsing and validation.
 //! - [`keygroup`]: Flink's key-group assignment (`KeyGroupRangeAssignment`).
 //! - [`restart`]: restart strategies (`*RestartBackoffTimeStrategy`).
+//! - [`restore`]: assigning snapshot state to a (changed, rescaled) job (`StateAssignmentOperation`).
 //! - [`barrier`]: barrier handlers at a task's input (aligned, unaligned, tracker).
 //! - [`bench`]: the barrier bench behind `lab barriers`.
 //! - [`record`]: records and the interned key table.
@@ -26,6 +27,7 @@
 //! - [`summary`]: the run summary.
 //! - [`timeline`]: keyframes and seeking, for time travel.
 //! - [`runner`]: running a scenario headless (what `lab run` does).
+//! - [`view`]: the projection of the world the page draws.
 //!
 //! # Determinism
 //! Logical time is `u64` milliseconds. Everything due at the same millisecond is
@@ -56,6 +58,7 @@ pub mod keygroup;
 pub mod operators;
 pub mod record;
 pub mod restart;
+pub mod restore;
 pub mod runner;
 pub mod scenario;
 pub mod sink;
@@ -63,6 +66,7 @@ pub mod snapshot;
 pub mod summary;
 pub mod timeline;
 pub mod two_phase_commit;
+pub mod view;
 pub mod world;
 
 pub use scenario::Scenario;

@@ -254,18 +254,18 @@ struct InProgressSnapshot {
 
 /// Unaligned: in-flight records being persisted for one checkpoint.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Capture {
-    checkpoint: CheckpointId,
-    records: BTreeMap<ChannelIndex, Vec<Record>>,
-    open: BTreeSet<ChannelIndex>,
+pub(crate) struct Capture {
+    pub(crate) checkpoint: CheckpointId,
+    pub(crate) records: BTreeMap<ChannelIndex, Vec<Record>>,
+    pub(crate) open: BTreeSet<ChannelIndex>,
 }
 
 /// A record being processed (`process_ms > 0`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Busy {
-    record: Record,
-    channel: ChannelIndex,
-    done_at: u64,
+pub(crate) struct Busy {
+    pub(crate) record: Record,
+    pub(crate) channel: ChannelIndex,
+    pub(crate) done_at: u64,
 }
 
 /// A subtask's mutable state.
@@ -277,11 +277,11 @@ pub struct Task {
     pub handler: BarrierHandler,
     /// Operator state.
     pub op: OpState,
-    busy: Option<Busy>,
+    pub(crate) busy: Option<Busy>,
     poll_scheduled: bool,
     /// Unaligned barriers that arrived while a record was being processed, with the
     /// number of elements queued ahead of each on its channel (the ones it overtakes).
-    priority: VecDeque<(ChannelIndex, CheckpointBarrier, usize)>,
+    pub(crate) priority: VecDeque<(ChannelIndex, CheckpointBarrier, usize)>,
     /// While a priority barrier is handled: its channel and how many queued elements it overtook.
     overtaking: Option<(ChannelIndex, usize)>,
     /// Barrier announcements that arrived while a record was being processed.
@@ -290,10 +290,10 @@ pub struct Task {
     /// Round-robin position per output edge.
     rr: Vec<u32>,
     /// Flink: `lastCheckpointId` of `SubtaskCheckpointCoordinatorImpl`.
-    last_checkpoint: Option<CheckpointId>,
+    pub(crate) last_checkpoint: Option<CheckpointId>,
     /// Checkpoints the coordinator aborted before this task took them.
     aborted: BTreeSet<CheckpointId>,
-    capture: Option<Capture>,
+    pub(crate) capture: Option<Capture>,
     snapshots: BTreeMap<CheckpointId, InProgressSnapshot>,
     timer_at: Option<u64>,
     /// A trigger RPC for a task still draining its ended inputs.
@@ -332,6 +332,7 @@ pub struct World {
     steps: u64,
     finished_at: Option<u64>,
     final_requested: bool,
+    restart_at: Option<u64>,
 }
 
 /// Error building a [`World`].
@@ -490,6 +491,7 @@ impl World {
             steps: 0,
             finished_at: None,
             final_requested: false,
+            restart_at: None,
         };
         for (i, s) in scenario.script.iter().enumerate() {
             world.schedule_any(s.at_ms(), Item::Script(i as u32));
@@ -523,6 +525,11 @@ impl World {
     /// Why the job failed, if it did.
     pub fn failure_reason(&self) -> Option<&str> {
         self.failure_reason.as_deref()
+    }
+
+    /// When a restart is due, while the job is restarting.
+    pub fn restart_at(&self) -> Option<u64> {
+        self.restart_at
     }
 
     /// When the job finished, if it did.
@@ -968,6 +975,9 @@ impl World {
     /// output queue. Unaligned barriers overtake the output queue.
     fn send(&mut self, c: ChannelId, e: Element) {
         let ch = &mut self.channels[c.0 as usize];
+        if let Element::Barrier { barrier } = &e {
+            ch.last_barrier = Some(barrier.id);
+        }
         let fits = if e.is_record() { ch.has_credit() } else { e.is_priority() || ch.out_queue.is_empty() };
         if fits {
             self.put_on_wire(c, e);
@@ -1915,6 +1925,7 @@ impl World {
             let delay_ms = self.restart.backoff_ms(now);
             self.trace.push(|| Event::JobRestarting { delay_ms });
             self.status = JobStatus::Restarting;
+            self.restart_at = Some(now + delay_ms);
             self.schedule(now + delay_ms, Item::Restart);
         } else {
             let why = format!("Recovery is suppressed by {}", self.restart.describe());
@@ -1933,6 +1944,7 @@ impl World {
             return;
         }
         self.status = JobStatus::Running;
+        self.restart_at = None;
         let latest = self.coordinator.latest_completed().cloned();
         if let Some(f) = self.failures.last_mut() {
             f.restored_from = latest.as_ref().map(|c| c.id);

@@ -1,0 +1,479 @@
+//! [`WorldView`]: the serde projection of a [`World`] that the page draws. The page
+//! never sees the `World` itself and never re-implements a rule: everything it
+//! shows — what is blocked, persisted, pre-committed — is read from here.
+
+use crate::channel::Element;
+use crate::coordinator::CheckpointStats;
+use crate::event::{SnapshotKind, TaskName};
+use crate::ids::{ChannelIndex, CheckpointId, TaskId};
+use crate::operators::OpState;
+use crate::record::{Origin, Record};
+use crate::scenario::{OperatorKind, Partitioning};
+use crate::sink::TxnStatus;
+use crate::world::{FailureRecord, JobStatus, TaskStatus, World};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The job graph, which never changes during a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobView {
+    /// Operators in scenario order.
+    pub operators: Vec<OperatorView>,
+    /// Subtasks by [`TaskId`].
+    pub tasks: Vec<TaskStatic>,
+    /// Channels by channel id.
+    pub channels: Vec<ChannelStatic>,
+}
+
+/// One operator.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OperatorView {
+    /// Its uid.
+    pub uid: String,
+    /// Display name (the uid when none is given).
+    pub name: String,
+    /// Its kind.
+    pub kind: OperatorKind,
+    /// Parallelism.
+    pub parallelism: u32,
+    /// Its first subtask's id.
+    pub first_task: u32,
+    /// Topological depth (sources 0): the column the page draws it in.
+    pub depth: u32,
+    /// Per-record processing time.
+    pub process_ms: u64,
+    /// Sink kind / function name, for labels.
+    pub detail: Option<String>,
+}
+
+/// A subtask's fixed description.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TaskStatic {
+    /// `"uid#index"`.
+    pub name: TaskName,
+    /// Operator index.
+    pub op: usize,
+    /// Subtask index.
+    pub index: u32,
+    /// Its input channels (channel ids) by input index.
+    pub inputs: Vec<u32>,
+}
+
+/// A channel's fixed description.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChannelStatic {
+    /// Sender.
+    pub from: TaskId,
+    /// Receiver.
+    pub to: TaskId,
+    /// Index among the receiver's inputs.
+    pub input: ChannelIndex,
+    /// Latency.
+    pub latency_ms: u64,
+    /// Capacity in records.
+    pub capacity: u32,
+    /// Partitioning of its edge.
+    pub partitioning: Partitioning,
+}
+
+/// A record as shown.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordView {
+    /// Key.
+    pub key: Option<Arc<str>>,
+    /// Value.
+    pub value: i64,
+    /// The source record it derives from.
+    pub origin: Origin,
+}
+
+/// Something in a channel.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ElementView {
+    /// A record, with the checkpoint whose snapshot will include it (its epoch).
+    Record { record: RecordView, epoch: u64 },
+    /// A barrier.
+    Barrier { checkpoint: CheckpointId, unaligned: bool, savepoint: bool },
+    /// A cancellation marker.
+    Cancel { checkpoint: CheckpointId },
+    /// End of partition.
+    EndOfPartition,
+}
+
+/// An element on the wire, with its timing (the page interpolates its position).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InTransitView {
+    /// Departure.
+    pub sent_at: u64,
+    /// Arrival.
+    pub arrive_at: u64,
+    /// What.
+    pub element: ElementView,
+}
+
+/// A channel's contents now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChannelView {
+    /// Waiting at the sender for credit (oldest first).
+    pub out_queue: Vec<ElementView>,
+    /// On the wire (oldest first).
+    pub wire: Vec<InTransitView>,
+    /// Arrived, waiting at the receiver (oldest first).
+    pub queue: Vec<ElementView>,
+    /// The receiver has blocked this channel (aligned alignment).
+    pub blocked: bool,
+    /// The receiver is persisting this channel's records (unaligned).
+    pub persisting: bool,
+    /// Records counted against the capacity.
+    pub records: u32,
+}
+
+/// A subtask's operator state, for the state inspector.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum StateView {
+    /// Source offsets: `(partition, next offset, log length)`.
+    Source { offsets: Vec<(u32, u64, u64)> },
+    /// Keyed ValueState: `(key, key group, value)`.
+    Keyed { entries: Vec<(Arc<str>, u32, i64)> },
+    /// Two-phase-commit sink: the open transaction and the pre-committed ones.
+    TwoPhaseCommit { current: Option<u64>, pending: Vec<(CheckpointId, u64)> },
+    /// Nothing.
+    Stateless,
+}
+
+/// A subtask now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskView {
+    /// Lifecycle.
+    pub status: TaskStatus,
+    /// The record in progress and when it is done.
+    pub busy: Option<(RecordView, u64)>,
+    /// Its outputs are full: it takes no input.
+    pub backpressured: bool,
+    /// Checkpoints its barrier handler is aligning.
+    pub aligning: Vec<CheckpointId>,
+    /// The last checkpoint it snapshotted.
+    pub last_checkpoint: Option<CheckpointId>,
+    /// Operator state.
+    pub state: StateView,
+    /// Records processed in this attempt.
+    pub processed: u64,
+}
+
+/// A pending checkpoint.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingView {
+    /// Id.
+    pub id: CheckpointId,
+    /// Kind.
+    pub kind: SnapshotKind,
+    /// Subtasks that acknowledged.
+    pub acknowledged: Vec<TaskId>,
+    /// Subtasks still to acknowledge.
+    pub waiting: Vec<TaskId>,
+}
+
+/// A completed checkpoint in storage.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StoredView {
+    /// Id.
+    pub id: CheckpointId,
+    /// Kind.
+    pub kind: SnapshotKind,
+    /// Completion time.
+    pub completed_at: u64,
+    /// `chk-N/_metadata`, keyed by operator uid (as `lab run --metadata`).
+    pub metadata: serde_json::Value,
+}
+
+/// A transaction of the external system.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TxnView {
+    /// Id.
+    pub id: u64,
+    /// Owning sink subtask.
+    pub task: TaskName,
+    /// Status.
+    pub status: TxnStatus,
+    /// Pre-committed for this checkpoint.
+    pub checkpoint: Option<CheckpointId>,
+    /// Its records.
+    pub records: Vec<RecordView>,
+}
+
+/// A sink's external system.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SinkView {
+    /// The sink's uid.
+    pub uid: String,
+    /// Transactions (two-phase-commit sinks).
+    pub txns: Vec<TxnView>,
+    /// What a `read_committed` consumer sees.
+    pub committed: Vec<RecordView>,
+    /// What a `read_uncommitted` consumer sees in addition.
+    pub uncommitted: Vec<RecordView>,
+}
+
+/// The checkpoint coordinator now.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CoordinatorView {
+    /// Pending checkpoints.
+    pub pending: Vec<PendingView>,
+    /// Every checkpoint so far (Flink's web UI history and details).
+    pub history: Vec<CheckpointStats>,
+    /// Retained completed checkpoints and savepoints.
+    pub storage: Vec<StoredView>,
+    /// Consecutive counted failures.
+    pub failure_counter: u32,
+}
+
+/// Everything the page draws at one moment.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorldView {
+    /// Simulated time.
+    pub now: u64,
+    /// Agenda items handled.
+    pub steps: u64,
+    /// Job status.
+    pub status: JobStatus,
+    /// When a restart is due (the countdown).
+    pub restart_at: Option<u64>,
+    /// Why the job failed.
+    pub failure_reason: Option<String>,
+    /// Subtasks.
+    pub tasks: Vec<TaskView>,
+    /// Channels.
+    pub channels: Vec<ChannelView>,
+    /// Coordinator and storage.
+    pub coordinator: CoordinatorView,
+    /// External systems.
+    pub sinks: Vec<SinkView>,
+    /// Failovers.
+    pub failures: Vec<FailureRecord>,
+}
+
+impl World {
+    fn record_view(&self, r: &Record) -> RecordView {
+        RecordView { key: r.key.map(|k| self.setup().keys.name(k).clone()), value: r.value, origin: r.origin }
+    }
+
+    fn element_view(&self, e: &Element, epoch: u64) -> ElementView {
+        match e {
+            Element::Record { record } => ElementView::Record { record: self.record_view(record), epoch },
+            Element::Barrier { barrier } => ElementView::Barrier {
+                checkpoint: barrier.id,
+                unaligned: barrier.is_unaligned(),
+                savepoint: barrier.is_savepoint,
+            },
+            Element::Cancel { checkpoint } => ElementView::Cancel { checkpoint: *checkpoint },
+            Element::EndOfPartition => ElementView::EndOfPartition,
+        }
+    }
+
+    /// The job graph.
+    pub fn job_view(&self) -> JobView {
+        let setup = self.setup();
+        let job = &setup.scenario.job;
+        // Depth: longest path from a source, so every edge points right.
+        let mut depth = vec![0u32; job.operators.len()];
+        for _ in 0..job.operators.len() {
+            for e in &job.edges {
+                let (f, t) = (job.operator_index(&e.from), job.operator_index(&e.to));
+                if let (Some(f), Some(t)) = (f, t) {
+                    depth[t] = depth[t].max(depth[f] + 1);
+                }
+            }
+        }
+        JobView {
+            operators: job
+                .operators
+                .iter()
+                .enumerate()
+                .map(|(i, o)| OperatorView {
+                    uid: o.uid.clone(),
+                    name: o.display_name().to_string(),
+                    kind: o.kind,
+                    parallelism: o.parallelism,
+                    first_task: setup.op_first_task[i],
+                    depth: depth[i],
+                    process_ms: o.process_ms,
+                    detail: o.sink.map(|s| format!("{s:?}")).or(o.r#fn.map(|f| f.as_str().to_string())),
+                })
+                .collect(),
+            tasks: setup
+                .tasks
+                .iter()
+                .map(|t| TaskStatic {
+                    name: t.name.clone(),
+                    op: t.op,
+                    index: t.index,
+                    inputs: t.inputs.iter().map(|c| c.0).collect(),
+                })
+                .collect(),
+            channels: self
+                .channels()
+                .iter()
+                .map(|c| {
+                    let from = &setup.tasks[c.from.0 as usize];
+                    let partitioning = from
+                        .outputs
+                        .iter()
+                        .find(|o| o.channels.iter().any(|id| self.channels()[id.0 as usize].to == c.to && self.channels()[id.0 as usize].input == c.input))
+                        .map_or(Partitioning::Forward, |o| o.partitioning);
+                    ChannelStatic {
+                        from: c.from,
+                        to: c.to,
+                        input: c.input,
+                        latency_ms: c.latency_ms,
+                        capacity: c.capacity,
+                        partitioning,
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// Everything the page draws now.
+    pub fn view(&self) -> WorldView {
+        let setup = self.setup();
+        let tasks = self
+            .tasks()
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let info = &setup.tasks[i];
+                let state = match &t.op {
+                    OpState::Source(s) => StateView::Source {
+                        offsets: s
+                            .offsets
+                            .iter()
+                            .map(|(p, o)| (*p, *o, setup.logs[info.op][*p as usize].len() as u64))
+                            .collect(),
+                    },
+                    OpState::Keyed { values } => StateView::Keyed {
+                        entries: values
+                            .iter()
+                            .map(|(k, v)| (setup.keys.name(*k).clone(), setup.keys.key_group(*k), *v))
+                            .collect(),
+                    },
+                    OpState::TwoPhaseCommit(s) => StateView::TwoPhaseCommit { current: s.current, pending: s.pending.clone() },
+                    OpState::Stateless | OpState::Sink => StateView::Stateless,
+                };
+                TaskView {
+                    status: t.status,
+                    busy: t.busy.as_ref().map(|b| (self.record_view(&b.record), b.done_at)),
+                    backpressured: info
+                        .outputs
+                        .iter()
+                        .flat_map(|o| &o.channels)
+                        .any(|c| !self.channels()[c.0 as usize].out_queue.is_empty()),
+                    aligning: t.handler.pending_checkpoints(),
+                    last_checkpoint: t.last_checkpoint,
+                    state,
+                    processed: t.processed,
+                }
+            })
+            .collect();
+        let channels = self
+            .channels()
+            .iter()
+            .map(|c| {
+                // Epochs, walking from the sender's side: records behind the last
+                // barrier sent belong to the checkpoint after it.
+                let mut epoch = c.last_barrier.map_or(1, |b| b.0 + 1);
+                let mut step = |e: &Element| {
+                    if let Element::Barrier { barrier } = e {
+                        epoch = barrier.id.0;
+                    }
+                    epoch
+                };
+                let out_epochs: Vec<u64> = c.out_queue.iter().rev().map(&mut step).collect();
+                let wire_epochs: Vec<u64> = c.wire.iter().rev().map(|w| step(&w.element)).collect();
+                let queue_epochs: Vec<u64> = c.queue.iter().rev().map(|q| step(&q.element)).collect();
+                let receiver = &self.tasks()[c.to.0 as usize];
+                ChannelView {
+                    out_queue: c
+                        .out_queue
+                        .iter()
+                        .zip(out_epochs.iter().rev())
+                        .map(|(e, ep)| self.element_view(e, *ep))
+                        .collect(),
+                    wire: c
+                        .wire
+                        .iter()
+                        .zip(wire_epochs.iter().rev())
+                        .map(|(w, ep)| InTransitView {
+                            sent_at: w.sent_at,
+                            arrive_at: w.arrive_at,
+                            element: self.element_view(&w.element, *ep),
+                        })
+                        .collect(),
+                    queue: c
+                        .queue
+                        .iter()
+                        .zip(queue_epochs.iter().rev())
+                        .map(|(q, ep)| self.element_view(&q.element, *ep))
+                        .collect(),
+                    blocked: receiver.handler.is_blocked(c.input),
+                    persisting: receiver.capture.as_ref().is_some_and(|cap| cap.open.contains(&c.input)),
+                    records: c.records,
+                }
+            })
+            .collect();
+        let coord = self.coordinator();
+        let coordinator = CoordinatorView {
+            pending: coord
+                .pending
+                .values()
+                .map(|p| PendingView {
+                    id: p.id,
+                    kind: p.kind,
+                    acknowledged: p.acknowledged.keys().copied().collect(),
+                    waiting: p.not_yet_acknowledged.iter().copied().collect(),
+                })
+                .collect(),
+            history: coord.history.values().cloned().collect(),
+            storage: coord
+                .store
+                .iter()
+                .chain(&coord.savepoints)
+                .map(|c| StoredView { id: c.id, kind: c.kind, completed_at: c.completed_at, metadata: self.metadata(c) })
+                .collect(),
+            failure_counter: coord.failure_counter,
+        };
+        let sinks = self
+            .external()
+            .iter()
+            .map(|(op, ext)| SinkView {
+                uid: setup.scenario.job.operators[*op].uid.clone(),
+                txns: ext
+                    .txns
+                    .iter()
+                    .map(|(id, t)| TxnView {
+                        id: *id,
+                        task: t.task.clone(),
+                        status: t.status,
+                        checkpoint: t.checkpoint,
+                        records: t.writes.iter().map(|w| self.record_view(&ext.writes[*w].record)).collect(),
+                    })
+                    .collect(),
+                committed: ext.committed.iter().map(|i| self.record_view(&ext.writes[*i].record)).collect(),
+                uncommitted: ext.uncommitted().map(|w| self.record_view(&w.record)).collect(),
+            })
+            .collect();
+        WorldView {
+            now: self.now(),
+            steps: self.steps(),
+            status: self.status(),
+            restart_at: self.restart_at(),
+            failure_reason: self.failure_reason().map(String::from),
+            tasks,
+            channels,
+            coordinator,
+            sinks,
+            failures: self.failures().to_vec(),
+        }
+    }
+}
