@@ -8,8 +8,8 @@ ensure_web_tools
 ensure_browser
 cd "$ROOT"
 
-log "native tests (release: the seeded loops run over hundreds of seeds)"
-cargo test --release --workspace
+log "native tests (optimized: the seeded loops run over hundreds of seeds)"
+cargo test --profile ci --workspace
 
 log "browser tests (wasm-bindgen-test in headless Chromium)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

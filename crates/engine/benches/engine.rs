@@ -5,28 +5,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use engine::World;
 
 fn pipeline() -> engine::Scenario {
-    let json = r#"{
-      "version": 1, "name": "bench-pipeline", "seed": 1,
-      "job": {
-        "operators": [
-          {"uid": "src", "kind": "source", "parallelism": 4,
-           "partitions": [
-             {"generate": {"count": 1000000, "every_ms": 1, "keys": ["a","b","c","d","e","f","g","h"], "values": "random"}},
-             {"generate": {"count": 1000000, "every_ms": 1, "keys": ["a","b","c","d","e","f","g","h"], "values": "random"}},
-             {"generate": {"count": 1000000, "every_ms": 1, "keys": ["a","b","c","d","e","f","g","h"], "values": "random"}},
-             {"generate": {"count": 1000000, "every_ms": 1, "keys": ["a","b","c","d","e","f","g","h"], "values": "random"}}]},
-          {"uid": "map", "kind": "map", "fn": "identity", "parallelism": 4},
-          {"uid": "sum", "kind": "keyed_sum", "parallelism": 4},
-          {"uid": "out", "kind": "sink", "sink": "at_least_once", "parallelism": 4}
-        ],
-        "edges": [
-          {"from": "src", "to": "map", "partitioning": "forward"},
-          {"from": "map", "to": "sum", "partitioning": "hash"},
-          {"from": "sum", "to": "out", "partitioning": "forward"}
-        ]
-      },
-      "checkpointing": {"interval_ms": 100}
-    }"#;
+    let json = include_str!("pipeline.json");
     engine::Scenario::from_json(json).expect("bench scenario is valid")
 }
 

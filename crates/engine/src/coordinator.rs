@@ -216,8 +216,10 @@ pub struct CheckpointCoordinator {
     pub failure_counter: u32,
     counted_ids: BTreeSet<CheckpointId>,
     last_succeeded: Option<CheckpointId>,
-    /// Every checkpoint ever triggered, by id.
+    /// Every checkpoint triggered (the last `history_limit` when bounded), by id.
     pub history: BTreeMap<CheckpointId, CheckpointStats>,
+    /// Bound on `history` (`None`: keep all).
+    pub history_limit: Option<usize>,
     /// Generation of the periodic trigger; a rescheduling makes older ones stale.
     pub periodic_gen: u32,
 }
@@ -296,6 +298,7 @@ impl CheckpointCoordinator {
             counted_ids: BTreeSet::new(),
             last_succeeded: None,
             history: BTreeMap::new(),
+            history_limit: None,
             periodic_gen: 0,
         }
     }
@@ -357,6 +360,12 @@ impl CheckpointCoordinator {
                 subtasks: not_yet_acknowledged.iter().map(|t| (*t, SubtaskStats::default())).collect(),
             },
         );
+        if let Some(limit) = self.history_limit {
+            while self.history.len() > limit {
+                let Some((&oldest, _)) = self.history.iter().find(|(k, _)| !self.pending.contains_key(k)) else { break };
+                self.history.remove(&oldest);
+            }
+        }
         self.pending.insert(
             id,
             PendingCheckpoint {

@@ -3,12 +3,14 @@
 //! The external system is a Kafka-like topic with transactions: a `read_committed`
 //! consumer sees a transaction's records when it commits; a `read_uncommitted` one
 //! sees every write at once, including those of transactions later aborted.
+//! Like a Kafka topic it can have a retention limit, so a very long run keeps its
+//! memory bounded (off by default).
 
 use crate::event::{Event, TaskName, Trace};
 use crate::ids::CheckpointId;
-use crate::record::Record;
+use crate::record::{KeyId, Record};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 /// Lifecycle of an external transaction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,62 +37,84 @@ pub struct Transaction {
     pub checkpoint: Option<CheckpointId>,
     /// The last checkpoint the sink had snapshotted when it began this transaction.
     pub begun_after: Option<CheckpointId>,
-    /// Indices of its writes in [`ExternalTopic::writes`].
-    pub writes: Vec<usize>,
-}
-
-/// One write to the external system.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Write {
-    /// What was written.
-    pub record: Record,
-    /// When.
-    pub at: u64,
-    /// Its transaction, for a two-phase-commit sink.
-    pub txn: Option<u64>,
+    /// Its records with their write sequence numbers.
+    pub records: Vec<(u64, Record)>,
 }
 
 /// The external system one sink operator writes to (one per sink `uid`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ExternalTopic {
-    /// Every write, in write order.
-    pub writes: Vec<Write>,
     /// Transactions by id (ids are global, increasing).
     pub txns: BTreeMap<u64, Transaction>,
-    /// What a `read_committed` consumer has read: indices into `writes`, in the order they became visible.
-    pub committed: Vec<usize>,
+    /// What a `read_committed` consumer has read, in the order it became visible.
+    pub committed: VecDeque<Record>,
     /// The idempotent sink's upserted table, by key.
-    pub table: BTreeMap<crate::record::KeyId, i64>,
+    pub table: BTreeMap<KeyId, i64>,
+    /// Writes so far (the next write's sequence number).
+    pub writes: u64,
+    /// Aborted transactions so far (including ones dropped by retention).
+    pub aborted_count: usize,
+    /// Committed records dropped by retention.
+    pub dropped: u64,
+    /// Retention: keep at most this many committed records and finished
+    /// transactions (`None`: keep everything).
+    pub retention: Option<usize>,
 }
 
 impl ExternalTopic {
     /// Number of aborted transactions.
     pub fn aborted_transactions(&self) -> usize {
-        self.txns.values().filter(|t| t.status == TxnStatus::Aborted).count()
+        self.aborted_count
     }
 
-    /// Writes a `read_uncommitted` consumer sees beyond the committed ones: those
-    /// of transactions still open, pre-committed, or aborted.
-    pub fn uncommitted(&self) -> impl Iterator<Item = &Write> {
-        self.writes.iter().filter(move |w| match w.txn {
-            Some(t) => self.txns.get(&t).is_some_and(|x| x.status != TxnStatus::Committed),
-            None => false,
-        })
+    /// Records a `read_uncommitted` consumer sees beyond the committed ones: those
+    /// of transactions still open, pre-committed, or aborted, in write order.
+    pub fn uncommitted(&self) -> Vec<Record> {
+        let mut v: Vec<(u64, Record)> = self
+            .txns
+            .values()
+            .filter(|t| t.status != TxnStatus::Committed)
+            .flat_map(|t| t.records.iter().copied())
+            .collect();
+        v.sort_by_key(|(seq, _)| *seq);
+        v.into_iter().map(|(_, r)| r).collect()
     }
 
     /// A non-transactional write, visible at once.
-    pub fn write_visible(&mut self, record: Record, at: u64) {
-        self.committed.push(self.writes.len());
-        self.writes.push(Write { record, at, txn: None });
+    pub fn write_visible(&mut self, record: Record) {
+        self.writes += 1;
+        self.committed.push_back(record);
+        self.apply_retention();
     }
 
     /// A write into transaction `txn`.
-    pub fn write_in_txn(&mut self, txn: u64, record: Record, at: u64) {
-        let i = self.writes.len();
-        self.writes.push(Write { record, at, txn: Some(txn) });
+    pub fn write_in_txn(&mut self, txn: u64, record: Record) {
+        self.writes += 1;
+        let seq = self.writes;
         if let Some(t) = self.txns.get_mut(&txn) {
             debug_assert_eq!(t.status, TxnStatus::Open, "write into a closed transaction");
-            t.writes.push(i);
+            t.records.push((seq, record));
+        }
+    }
+
+    fn apply_retention(&mut self) {
+        let Some(limit) = self.retention else { return };
+        while self.committed.len() > limit {
+            self.committed.pop_front();
+            self.dropped += 1;
+        }
+        let finished = self.txns.values().filter(|t| matches!(t.status, TxnStatus::Committed | TxnStatus::Aborted)).count();
+        if finished > limit {
+            let old: Vec<u64> = self
+                .txns
+                .iter()
+                .filter(|(_, t)| matches!(t.status, TxnStatus::Committed | TxnStatus::Aborted))
+                .take(finished - limit)
+                .map(|(id, _)| *id)
+                .collect();
+            for id in old {
+                self.txns.remove(&id);
+            }
         }
     }
 
@@ -101,8 +125,13 @@ impl ExternalTopic {
         }
         t.status = status;
         let (task, checkpoint) = (t.task.clone(), t.checkpoint);
-        if status == TxnStatus::Committed {
-            self.committed.extend(t.writes.iter().copied());
+        match status {
+            TxnStatus::Committed => {
+                let recs: Vec<Record> = t.records.iter().map(|(_, r)| *r).collect();
+                self.committed.extend(recs);
+            }
+            TxnStatus::Aborted => self.aborted_count += 1,
+            _ => {}
         }
         trace.push(|| match status {
             TxnStatus::Precommitted => Event::TransactionPrecommitted { task, txn, checkpoint },
@@ -110,6 +139,7 @@ impl ExternalTopic {
             TxnStatus::Aborted => Event::TransactionAborted { task, txn, checkpoint },
             TxnStatus::Open => unreachable!("never set back to open"),
         });
+        self.apply_retention();
     }
 
     /// Pre-commit `txn` for `checkpoint` (flush; no longer written to).

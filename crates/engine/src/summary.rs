@@ -154,8 +154,8 @@ impl Summary {
             sinks.insert(
                 op.uid.clone(),
                 SinkSummary {
-                    committed: ext.committed.iter().map(|i| show(&ext.writes[*i].record)).collect(),
-                    uncommitted: ext.uncommitted().map(|w| show(&w.record)).collect(),
+                    committed: ext.committed.iter().map(show).collect(),
+                    uncommitted: ext.uncommitted().iter().map(show).collect(),
                     aborted_transactions: ext.aborted_transactions(),
                     table,
                 },

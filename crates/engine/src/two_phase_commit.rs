@@ -39,7 +39,7 @@ fn begin_transaction(
     let txn = *next_txn;
     ext.txns.insert(
         txn,
-        Transaction { task: task.clone(), status: TxnStatus::Open, checkpoint: None, begun_after: after, writes: Vec::new() },
+        Transaction { task: task.clone(), status: TxnStatus::Open, checkpoint: None, begun_after: after, records: Vec::new() },
     );
     trace.push(|| Event::TransactionBegun { task: task.clone(), txn, checkpoint: after });
     txn
@@ -77,10 +77,10 @@ impl TwoPhaseCommitSink {
 
     /// `invoke`: write into the current transaction. `false` if there is none
     /// (after `finish()`; Flink throws a NullPointerException).
-    pub fn invoke(&mut self, record: Record, at: u64, ext: &mut ExternalTopic) -> bool {
+    pub fn invoke(&mut self, record: Record, ext: &mut ExternalTopic) -> bool {
         match self.current {
             Some(txn) => {
-                ext.write_in_txn(txn, record, at);
+                ext.write_in_txn(txn, record);
                 true
             }
             None => false,

@@ -456,11 +456,11 @@ impl World {
                         task: t.task.clone(),
                         status: t.status,
                         checkpoint: t.checkpoint,
-                        records: t.writes.iter().map(|w| self.record_view(&ext.writes[*w].record)).collect(),
+                        records: t.records.iter().map(|(_, r)| self.record_view(r)).collect(),
                     })
                     .collect(),
-                committed: ext.committed.iter().map(|i| self.record_view(&ext.writes[*i].record)).collect(),
-                uncommitted: ext.uncommitted().map(|w| self.record_view(&w.record)).collect(),
+                committed: ext.committed.iter().map(|r| self.record_view(r)).collect(),
+                uncommitted: ext.uncommitted().iter().map(|r| self.record_view(r)).collect(),
             })
             .collect();
         WorldView {

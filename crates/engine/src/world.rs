@@ -572,6 +572,18 @@ impl World {
         self.trace.enabled = on;
     }
 
+    /// Bound the memory of a long run: keep the last `n` checkpoints in the
+    /// statistics history (Flink's web UI keeps `web.checkpoints.history` = 10) and
+    /// at most `n` committed records and finished transactions per external topic
+    /// (like a topic's retention). Off by default: `lab` reports everything.
+    pub fn bound_memory(&mut self, n: usize) {
+        self.coordinator.history_limit = Some(n.max(1));
+        self.coordinator.keep_all_completed = false;
+        for ext in self.external.values_mut() {
+            ext.retention = Some(n.max(1));
+        }
+    }
+
     /// Keep every completed checkpoint's state, not only the retained ones (for
     /// printing each checkpoint's `_metadata`).
     pub fn keep_all_completed(&mut self, on: bool) {
@@ -913,9 +925,10 @@ impl World {
         s.offsets.insert(p, offset + 1);
         s.next_allowed_at = now + interval;
         let rec = entry.record;
-        let key = self.key_name(rec.key);
-        let name = self.name(t);
-        self.trace.push(|| Event::RecordEmitted { task: name, partition: p, offset, key, value: rec.value });
+        if self.trace.enabled {
+            let (name, key) = (self.name(t), self.key_name(rec.key));
+            self.trace.push(|| Event::RecordEmitted { task: name, partition: p, offset, key, value: rec.value });
+        }
         self.route(t, rec);
         self.schedule_source(t);
     }
@@ -1219,25 +1232,25 @@ impl World {
         let (kind, f): (OperatorKind, Option<FnName>) = (op.kind, op.r#fn);
         self.tasks[ti].processed += 1;
         let out = operators::process(kind, f, &mut self.tasks[ti].op, record, &self.setup.keys);
-        let name = self.name(t);
-        let key = self.key_name(record.key);
-        self.trace.push(|| Event::RecordProcessed { task: name.clone(), channel: input, key, value: record.value, origin: record.origin });
+        if self.trace.enabled {
+            let (name, key) = (self.name(t), self.key_name(record.key));
+            self.trace.push(|| Event::RecordProcessed { task: name, channel: input, key, value: record.value, origin: record.origin });
+        }
         match out {
             Output::Emit(r) => self.route(t, r),
             Output::Nothing => {}
             Output::Write(r) => self.sink_write(t, r),
-            Output::Fail(why) => self.failover(Some(name), why),
+            Output::Fail(why) => self.failover(Some(self.name(t)), why),
         }
     }
 
     fn sink_write(&mut self, t: TaskId, r: Record) {
         let op = self.info(t).op;
-        let now = self.now;
         let ext = self.external.get_mut(&op).expect("every sink has an external topic");
         let txn = match &mut self.tasks[t.0 as usize].op {
             OpState::TwoPhaseCommit(s) => {
                 let txn = s.current;
-                if !s.invoke(r, now, ext) {
+                if !s.invoke(r, ext) {
                     let name = self.name(t);
                     self.failover(Some(name), "write after the sink finished (no open transaction)".into());
                     return;
@@ -1250,13 +1263,14 @@ impl World {
                         ext.table.insert(k, r.value);
                     }
                 }
-                ext.write_visible(r, now);
+                ext.write_visible(r);
                 None
             }
         };
-        let name = self.name(t);
-        let key = self.key_name(r.key);
-        self.trace.push(|| Event::RecordWritten { task: name, key, value: r.value, txn, origin: r.origin });
+        if self.trace.enabled {
+            let (name, key) = (self.name(t), self.key_name(r.key));
+            self.trace.push(|| Event::RecordWritten { task: name, key, value: r.value, txn, origin: r.origin });
+        }
     }
 
     /// Every input channel ended and was drained.
