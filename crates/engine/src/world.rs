@@ -51,6 +51,9 @@ enum Item {
     HandlerTimer(TaskId),
     /// A snapshot's asynchronous phase ended.
     AsyncDone(TaskId, CheckpointId),
+    /// The output-side aligned-checkpoint timeout of a barrier still waiting in the
+    /// task's output queues (Flink: `PipelinedSubpartition` converts it to a priority event).
+    OutputTimeout(TaskId, CheckpointId),
     /// The coordinator's trigger RPC reaches a task.
     TriggerTask(TaskId, CheckpointId),
     /// The periodic checkpoint scheduler fires (its generation).
@@ -248,6 +251,9 @@ pub struct Setup {
 struct InProgressSnapshot {
     snapshot: TaskSnapshot,
     async_done: bool,
+    /// A timeoutable barrier of this checkpoint still waits in an output queue: its
+    /// output channel state is not final until it leaves (or times out and overtakes).
+    output_pending: bool,
     /// Keyed entries, kept to compute the next incremental upload.
     keyed: Option<BTreeMap<KeyId, i64>>,
 }
@@ -332,6 +338,8 @@ pub struct World {
     steps: u64,
     finished_at: Option<u64>,
     final_requested: bool,
+    /// The final checkpoint of a drained job completed: no more checkpoints.
+    final_completed: bool,
     restart_at: Option<u64>,
 }
 
@@ -491,6 +499,7 @@ impl World {
             steps: 0,
             finished_at: None,
             final_requested: false,
+            final_completed: false,
             restart_at: None,
         };
         for (i, s) in scenario.script.iter().enumerate() {
@@ -670,6 +679,7 @@ impl World {
                     self.maybe_acknowledge(t, id);
                 }
             }
+            Item::OutputTimeout(t, id) => self.output_timeout(t, id),
             Item::TriggerTask(t, id) => self.trigger_task(t, id),
             Item::PeriodicTrigger(generation) => self.periodic_trigger(generation),
             Item::CheckpointTimeout(id) => {
@@ -1021,8 +1031,12 @@ impl World {
                 break;
             }
             let e = ch.out_queue.pop_front().expect("front exists");
+            let left = if let Element::Barrier { barrier } = &e { Some(barrier.id) } else { None };
             self.put_on_wire(c, e);
             moved = true;
+            if let Some(id) = left {
+                self.output_barrier_left(self.channels[c.0 as usize].from, id);
+            }
         }
         let sender = self.channels[c.0 as usize].from;
         if moved && !self.is_backpressured(sender) {
@@ -1081,7 +1095,15 @@ impl World {
                     self.schedule_poll(to);
                 }
             }
-            Element::Barrier { barrier } if barrier.alignment == Alignment::Unaligned => {
+            // An unaligned barrier, or any barrier of a checkpoint this task already
+            // switched to unaligned (Flink converts announced barriers to priority
+            // events): handled on arrival, overtaking the queued records.
+            Element::Barrier { barrier }
+                if barrier.alignment == Alignment::Unaligned
+                    || (self.tasks[ti].handler.is_unaligned()
+                        && self.tasks[ti].handler.pending_checkpoints().contains(&barrier.id)) =>
+            {
+                let barrier = barrier.to_unaligned();
                 // A priority event: handled on arrival, after the record in progress.
                 let ahead = self.channels[c.0 as usize].queue.len();
                 self.tasks[ti].priority.push_back((input, barrier, ahead));
@@ -1276,7 +1298,10 @@ impl World {
     /// Every input channel ended and was drained.
     fn end_of_input(&mut self, t: TaskId) {
         let is_sink = self.op_kind(t) == OperatorKind::Sink;
-        if is_sink && self.setup.checkpointing && self.status == JobStatus::Running {
+        // FLIP-147: a sink waits for a final checkpoint to commit. Without checkpoints
+        // after tasks finish it just closes, aborting its last transaction (FLINK-2491).
+        let waits = self.setup.checkpointing && self.coordinator.config.after_tasks_finish;
+        if is_sink && waits && self.status == JobStatus::Running {
             self.tasks[t.0 as usize].status = TaskStatus::Waiting;
             if let Some(b) = self.tasks[t.0 as usize].deferred_trigger.take() {
                 self.perform_checkpoint(t, b, Vec::new(), self.now);
@@ -1305,6 +1330,8 @@ impl World {
         let name = self.name(t);
         self.trace.push(|| Event::TaskFinished { task: name });
         if self.tasks.iter().all(|x| x.status == TaskStatus::Finished) {
+            // Flink: CheckpointCoordinator#shutdown aborts what is still pending.
+            self.abort_all_pending(AbortCause::JobCanceled);
             self.status = JobStatus::Finished;
             self.finished_at = Some(self.now);
             self.trace.push(|| Event::JobFinished);
@@ -1509,7 +1536,13 @@ impl World {
                 s.last_barrier_at = Some(now);
             }
         }
-        self.tasks[ti].snapshots.insert(id, InProgressSnapshot { snapshot, async_done: false, keyed });
+        let output_pending = barrier.is_timeoutable() && self.barrier_in_out_queues(t, id);
+        self.tasks[ti].snapshots.insert(id, InProgressSnapshot { snapshot, async_done: false, output_pending, keyed });
+        if output_pending {
+            let timeout = barrier.aligned_timeout_ms.unwrap_or(0);
+            // Strict check, as at the input: timed out once more than T has passed since creation.
+            self.schedule((barrier.created_at + timeout + 1).max(now), Item::OutputTimeout(t, id));
+        }
         let async_ms = self.coordinator.config.async_ms;
         self.schedule(now + async_ms, Item::AsyncDone(t, id));
 
@@ -1587,11 +1620,71 @@ impl World {
         }
     }
 
+    fn barrier_in_out_queues(&self, t: TaskId, id: CheckpointId) -> bool {
+        self.info(t).outputs.iter().flat_map(|o| &o.channels).any(|c| {
+            self.channels[c.0 as usize]
+                .out_queue
+                .iter()
+                .any(|e| matches!(e, Element::Barrier { barrier } if barrier.id == id))
+        })
+    }
+
+    /// A barrier of `id` left one of `t`'s output queues for the wire.
+    fn output_barrier_left(&mut self, t: TaskId, id: CheckpointId) {
+        let pending = self.tasks[t.0 as usize].snapshots.get(&id).is_some_and(|s| s.output_pending);
+        if pending && !self.barrier_in_out_queues(t, id) {
+            if let Some(s) = self.tasks[t.0 as usize].snapshots.get_mut(&id) {
+                s.output_pending = false;
+            }
+            self.maybe_acknowledge(t, id);
+        }
+    }
+
+    /// Flink: `PipelinedSubpartition` on the task's own aligned-checkpoint timeout —
+    /// a timeoutable barrier still in an output queue becomes a priority (unaligned)
+    /// barrier and overtakes the records ahead of it, which become output channel state.
+    fn output_timeout(&mut self, t: TaskId, id: CheckpointId) {
+        let ti = t.0 as usize;
+        if !self.tasks[ti].snapshots.get(&id).is_some_and(|s| s.output_pending) {
+            return;
+        }
+        let outs: Vec<ChannelId> = self.info(t).outputs.iter().flat_map(|o| o.channels.iter().copied()).collect();
+        let mut overtaken = BTreeMap::new();
+        for c in outs {
+            let ch = &mut self.channels[c.0 as usize];
+            let Some(pos) = ch.out_queue.iter().position(|e| matches!(e, Element::Barrier { barrier } if barrier.id == id)) else {
+                continue;
+            };
+            let recs: Vec<Record> = ch
+                .out_queue
+                .iter()
+                .take(pos)
+                .filter_map(|e| if let Element::Record { record } = e { Some(*record) } else { None })
+                .collect();
+            let output = ch.output;
+            let Some(Element::Barrier { barrier }) = ch.out_queue.remove(pos) else { continue };
+            if !recs.is_empty() {
+                overtaken.insert(output, recs);
+            }
+            self.put_on_wire(c, Element::Barrier { barrier: barrier.to_unaligned() });
+        }
+        let bytes = TaskSnapshot::channel_bytes(overtaken.values().flatten(), &self.setup.keys);
+        if let Some(s) = self.tasks[ti].snapshots.get_mut(&id) {
+            s.snapshot.output_channels.extend(overtaken);
+            s.snapshot.state_bytes += bytes;
+            s.snapshot.uploaded_bytes += bytes;
+            s.output_pending = false;
+        }
+        let name = self.name(t);
+        self.trace.push(|| Event::AlignmentTimedOut { task: name, checkpoint: id });
+        self.maybe_acknowledge(t, id);
+    }
+
     /// Acknowledge once the asynchronous phase and the channel state are complete.
     fn maybe_acknowledge(&mut self, t: TaskId, id: CheckpointId) {
         let ti = t.0 as usize;
         let capturing = self.tasks[ti].capture.as_ref().is_some_and(|c| c.checkpoint == id);
-        let ready = self.tasks[ti].snapshots.get(&id).is_some_and(|s| s.async_done) && !capturing;
+        let ready = self.tasks[ti].snapshots.get(&id).is_some_and(|s| s.async_done && !s.output_pending) && !capturing;
         if !ready {
             return;
         }
@@ -1643,7 +1736,7 @@ impl World {
     }
 
     fn try_trigger(&mut self) {
-        if self.status != JobStatus::Running {
+        if self.status != JobStatus::Running || self.final_completed {
             self.coordinator.queue.clear();
             return;
         }
@@ -1676,6 +1769,12 @@ impl World {
             .map(TaskId)
             .filter(|t| self.tasks[t.0 as usize].status == TaskStatus::Finished)
             .collect();
+        if !finished.is_empty() && !self.coordinator.config.after_tasks_finish {
+            // Flink: NOT_ALL_REQUIRED_TASKS_RUNNING, a pre-flight failure (never counted).
+            let reason = "not all required tasks are running (checkpoints after tasks finish are off)".to_string();
+            self.trace.push(|| Event::CheckpointSkipped { reason });
+            return;
+        }
         let all: Vec<TaskId> = waiting.iter().chain(&finished).copied().collect();
         let id = self.coordinator.start(&req, self.now, all);
         let unaligned = self.coordinator.pending[&id].barrier.alignment == Alignment::Unaligned;
@@ -1700,14 +1799,14 @@ impl World {
     }
 
     fn finished_snapshot(&self, t: TaskId) -> TaskSnapshot {
-        let state = self.tasks[t.0 as usize].op.snapshot();
-        let bytes = TaskSnapshot::operator_bytes(&state, &self.setup.keys);
+        // Flink: FinishedOperatorSubtaskState carries no state. The final state is
+        // kept (so a restore finishes the task again) but is not counted or uploaded.
         TaskSnapshot {
             finished: true,
-            state,
+            state: self.tasks[t.0 as usize].op.snapshot(),
             input_channels: BTreeMap::new(),
             output_channels: BTreeMap::new(),
-            state_bytes: bytes,
+            state_bytes: 0,
             uploaded_bytes: 0,
         }
     }
@@ -1736,7 +1835,14 @@ impl World {
     }
 
     fn complete_checkpoint(&mut self, id: CheckpointId) {
+        let is_final = self.coordinator.pending.get(&id).is_some_and(|p| p.is_final);
         let Some((completed, subsumed)) = self.coordinator.complete(id, self.now) else { return };
+        if is_final {
+            // Every task has drained and will finish on this notification: nothing
+            // queued is started any more.
+            self.coordinator.queue.clear();
+            self.final_completed = true;
+        }
         self.trace.push(|| Event::CheckpointCompleted { checkpoint: id });
         for s in subsumed {
             self.abort_checkpoint(s, AbortCause::Subsumed);
@@ -1924,6 +2030,7 @@ impl World {
         }
         self.abort_all_pending(AbortCause::JobFailover);
         self.final_requested = false;
+        self.final_completed = false;
         self.close_sinks();
         for t in &mut self.tasks {
             t.status = TaskStatus::Failed;

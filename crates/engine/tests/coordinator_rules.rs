@@ -731,7 +731,6 @@ fn jobmanager_storage_declines_a_too_large_snapshot_and_counts_it() {
 /// (48 vs 16), unaligned-backpressure 4 (586 vs 570) and 5 (120 vs 16),
 /// at-least-once-duplicates 3 (92 vs 0).
 #[test]
-#[ignore = "engine bug: with hashmap, state_bytes != uploaded_bytes for checkpoints taken after a task finished (finished tasks' state counted in state_bytes, 0 uploaded)"]
 fn hashmap_checkpoints_upload_their_full_size() {
     let mut bad = Vec::new();
     for (name, _) in runner::BUILTINS {
@@ -744,6 +743,50 @@ fn hashmap_checkpoints_upload_their_full_size() {
         }
     }
     assert!(bad.is_empty(), "{bad:?}");
+}
+
+/// Mirrors Flink's `CheckpointFailureManagerTest#testIgnoreOneCheckpointRepeatedlyCountMultiTimes`:
+/// two subtasks declining the same checkpoint count once. The keyed sum runs with
+/// parallelism 2; keys "b", "c" (key groups 22, 62) land on subtask 0 (34 bytes),
+/// "a", "flink" (81, 98) on subtask 1 (38 bytes); the limit is 30, so both decline
+/// every checkpoint. With 1 tolerable failure the job fails over at checkpoint 2, not 1.
+#[test]
+fn declines_of_one_checkpoint_by_two_subtasks_count_once() {
+    let records: Vec<Value> = ["b", "a", "c", "flink"]
+        .iter()
+        .enumerate()
+        .map(|(i, k)| json!({"at_ms": 10 + 10 * i as u64, "value": 1, "key": k}))
+        .chain((0..40).map(|i| json!({"at_ms": 100 + 10 * i, "value": 1, "key": "b"})))
+        .collect();
+    let run = Run::of(&json!({
+        "version": 1, "name": "two-declines",
+        "job": {
+            "operators": [
+                {"uid": "src", "kind": "source", "partitions": [{"records": records}]},
+                {"uid": "sum", "kind": "keyed_sum", "parallelism": 2},
+                {"uid": "out", "kind": "sink", "sink": "at_least_once"}
+            ],
+            "edges": [
+                {"from": "src", "to": "sum", "partitioning": "hash", "latency_ms": 1},
+                {"from": "sum", "to": "out", "partitioning": "rebalance", "latency_ms": 1}
+            ]
+        },
+        "checkpointing": {"interval_ms": 100, "storage": "jobmanager", "max_state_bytes": 30, "tolerable_failures": 1},
+        "restart": {"strategy": "none"}
+    }));
+    let declined: Vec<&Value> = run.of_type("checkpoint_declined").filter(|e| e["checkpoint"] == 1).collect();
+    let mut got: Vec<(&str, &str)> =
+        declined.iter().map(|e| (e["task"].as_str().unwrap(), e["reason"].as_str().unwrap())).collect();
+    got.sort();
+    assert_eq!(got.len(), 2, "both subtasks decline checkpoint 1: {got:?}");
+    assert_eq!(got[0].0, "sum#0");
+    assert!(got[0].1.contains("Size=34, maxSize=30"), "{got:?}");
+    assert_eq!(got[1].0, "sum#1");
+    assert!(got[1].1.contains("Size=38, maxSize=30"), "{got:?}");
+    assert_eq!(run.checkpoint(1)["status"], "aborted");
+    let f = run.failures();
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0]["at_ms"], run.checkpoint(2)["end_ms"], "checkpoint 1 counted once, checkpoint 2 exceeds");
 }
 
 // ----- failover and restore (§1.2, §5) --------------------------------------------------
@@ -766,7 +809,7 @@ fn checkpoint_ids_are_never_reset_on_failover() {
     let restart = run.failures()[0]["restarted_ms"].as_u64().unwrap();
     let first_after = run.checkpoints().iter().find(|c| c["trigger_ms"].as_u64().unwrap() > restart).unwrap();
     assert_eq!(first_after["id"], 5, "checkpoints 1-4 before the crash at 450");
-    assert_eq!(run.failures()[1]["restored_from"].as_u64().unwrap() > 5, true);
+    assert!(run.failures()[1]["restored_from"].as_u64().unwrap() > 5, "restored from a checkpoint after the first restart");
 }
 
 /// Mirrors Flink's `SchedulerBase` failover (§1.5, §5.2: pending checkpoints are
@@ -1173,7 +1216,6 @@ fn end_of_partition_counts_as_a_barrier_with_checkpoints_after_tasks_finish() {
 /// `end_of_stream` by merge's end of partition (§2.6), checkpoint 2 (260) and the
 /// final checkpoint complete with `letters` finished.
 #[test]
-#[ignore = "engine bug: with checkpoints_after_tasks_finish false, checkpoints are still triggered (and complete) after a task finished; Flink fails them pre-flight with NOT_ALL_REQUIRED_TASKS_RUNNING (§1.8)"]
 fn no_checkpoint_after_a_task_finished_without_checkpoints_after_tasks_finish() {
     let run = Run::of(&early_finish(false));
     let finished = run.time_of("task_finished", |_| true).expect("letters finishes");
@@ -1195,7 +1237,6 @@ fn no_checkpoint_after_a_task_finished_without_checkpoints_after_tasks_finish() 
 /// which the engine leaves `in_progress` in the summary of the finished job
 /// (without `until_ms`) or declines and aborts *after* `job_finished` (with it).
 #[test]
-#[ignore = "engine bug: after the final checkpoint a queued periodic checkpoint is still triggered; the finished job's summary shows it in_progress, or (with until_ms) it is declined/aborted after job_finished"]
 fn a_finished_job_has_nothing_pending_and_job_finished_is_last() {
     let records: Vec<Value> = (1..=10).map(|i| json!({"at_ms": i, "value": i, "key": "k"})).collect();
     let mut doc = json!({

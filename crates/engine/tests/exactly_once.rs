@@ -60,10 +60,15 @@ fn keyed_sum_final_values_survive_crashes() {
     }
 }
 
+/// Seeds per mode; `EXACTLY_ONCE_SEEDS` raises it for a longer hunt.
+fn seeds() -> u64 {
+    std::env::var("EXACTLY_ONCE_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(500)
+}
+
 /// 500 (seed, crash schedule) pairs, aligned.
 #[test]
 fn aligned_two_phase_commit_is_exactly_once() {
-    for seed in 0..500 {
+    for seed in 0..seeds() {
         check_exactly_once(seed, &Gen { mode: Mode::Aligned, crashes: true, sink: "two_phase_commit", aligned_timeout: false, keyed: None });
     }
 }
@@ -71,7 +76,7 @@ fn aligned_two_phase_commit_is_exactly_once() {
 /// 500 (seed, crash schedule) pairs, unaligned (half with an aligned-checkpoint timeout).
 #[test]
 fn unaligned_two_phase_commit_is_exactly_once() {
-    for seed in 0..500 {
+    for seed in 0..seeds() {
         check_exactly_once(
             seed,
             &Gen { mode: Mode::Unaligned, crashes: true, sink: "two_phase_commit", aligned_timeout: seed % 2 == 1, keyed: None },

@@ -56,7 +56,7 @@ fn scenario_file(name: &str, doc: &Value) -> PathBuf {
     path
 }
 
-fn path_str(p: &PathBuf) -> &str {
+fn path_str(p: &std::path::Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
 
