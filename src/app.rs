@@ -1,16 +1,27 @@
-//! The root component and the language context.
+//! The root component, the language context and the playback loop.
 //!
-//! [`App`] owns the interface language: it starts from [`document::initial_lang`]
-//! and, whenever it changes, an effect brings the document along
-//! ([`document::apply_lang`]). Components read the language through
-//! [`use_lang`] rather than props, so a deep part (a narration line, a tooltip)
-//! needs no plumbing. Later issues add the playback reducer beside it.
+//! [`App`] owns the interface language (it starts from [`document::initial_lang`]
+//! and, whenever it changes, an effect brings the document along) and the one
+//! playback reducer ([`State`]). Components read the language through
+//! [`use_lang`]; they receive views and send [`Action`]s, never touching the
+//! engine's `World`.
+//!
+//! While playing, a `gloo` request-animation-frame loop (held in an effect, so
+//! pausing or unmounting cancels it) sends [`Action::Tick`] with the real time
+//! that passed. Keyboard shortcuts are one `keydown` listener on the document.
 
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use gloo::events::{EventListener, EventListenerOptions};
+use gloo::render::{request_animation_frame, AnimationFrame};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::components::{Masthead, SidePanel, Stage, Toolbar};
+use crate::components::{LiveRegion, Masthead, ShortcutsOverlay, SidePanel, Stage, Toolbar};
 use crate::document;
 use crate::i18n::Lang;
+use crate::playback::{Action, Mode, State, SPEEDS};
 
 /// The interface language and how to change it; provided by [`App`].
 #[derive(Clone, Debug, PartialEq)]
@@ -27,12 +38,72 @@ pub fn use_lang() -> LangContext {
     use_context::<LangContext>().expect("use_lang() is called below <App>")
 }
 
-/// The whole page: masthead, toolbar, then the stage beside the side panel.
+/// Properties of [`Lab`].
+#[derive(Properties, Clone, PartialEq, Default)]
+pub struct LabProps {
+    /// Receives the playback dispatcher once mounted: browser tests drive time
+    /// with it (`Action::Tick`) instead of sleeping.
+    #[prop_or_default]
+    pub on_ready: Option<Callback<UseReducerDispatcher<State>>>,
+}
+
+/// The whole page with default properties (what `main.rs` renders).
 #[component]
 pub fn App() -> Html {
+    html! { <Lab /> }
+}
+
+/// Runs the request-animation-frame loop while `playing`.
+#[hook]
+fn use_frame_loop(playing: bool, dispatcher: UseReducerDispatcher<State>) {
+    use_effect_with(playing, move |playing| {
+        let frame: Rc<RefCell<Option<AnimationFrame>>> = Rc::default();
+        if *playing {
+            fn schedule(
+                frame: Rc<RefCell<Option<AnimationFrame>>>,
+                last: Rc<Cell<Option<f64>>>,
+                d: UseReducerDispatcher<State>,
+            ) {
+                let next = frame.clone();
+                let handle = request_animation_frame(move |ts| {
+                    let dt = last.get().map_or(0.0, |l| ts - l);
+                    last.set(Some(ts));
+                    d.dispatch(Action::Tick(dt));
+                    schedule(next, last, d);
+                });
+                *frame.borrow_mut() = Some(handle);
+            }
+            schedule(frame.clone(), Rc::default(), dispatcher);
+        }
+        move || {
+            frame.borrow_mut().take();
+        }
+    });
+}
+
+/// Whether a key pressed in `target` belongs to that element rather than to the
+/// page's shortcuts (typing, choosing, a tab list's arrows, a button's Space).
+fn key_belongs_to_target(target: Option<web_sys::EventTarget>, key: &str) -> bool {
+    let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+        return false;
+    };
+    let tag = el.tag_name().to_ascii_uppercase();
+    match tag.as_str() {
+        "INPUT" | "SELECT" | "TEXTAREA" => true,
+        "BUTTON" => {
+            key == " "
+                || key == "Enter"
+                || (el.get_attribute("role").as_deref() == Some("tab") && key.starts_with("Arrow"))
+        }
+        _ => false,
+    }
+}
+
+/// The page: masthead, toolbar, then the stage beside the side panel.
+#[component]
+pub fn Lab(props: &LabProps) -> Html {
     let lang = use_state_eq(document::initial_lang);
     use_effect_with(*lang, |lang| document::apply_lang(*lang));
-
     let set_lang = {
         let setter = lang.setter();
         use_callback((), move |next: Lang, _: &()| setter.set(next))
@@ -42,15 +113,138 @@ pub fn App() -> Html {
         set_lang,
     };
 
+    let playback = use_reducer(|| {
+        let scenario = document::query_param("scenario");
+        let seed = document::query_param("seed").and_then(|s| s.parse().ok());
+        let mut state = State::new(scenario.as_deref(), seed);
+        // A link can name a moment: `?mode=unaligned&t=1200` or `&step=925`.
+        if let Some(mode) = document::query_param("mode")
+            .as_deref()
+            .and_then(Mode::from_key)
+        {
+            state = state.apply(Action::SetMode(mode));
+        }
+        if let Some(t) = document::query_param("t").and_then(|t| t.parse().ok()) {
+            state = state.apply(Action::SeekTime(t));
+        }
+        if let Some(step) = document::query_param("step").and_then(|s| s.parse().ok()) {
+            state = state.apply(Action::SeekStep(step));
+        }
+        state
+    });
+    let dispatcher = playback.dispatcher();
+    {
+        let on_ready = props.on_ready.clone();
+        let d = dispatcher.clone();
+        use_effect_with((), move |_| {
+            if let Some(cb) = on_ready {
+                cb.emit(d);
+            }
+        });
+    }
+    use_frame_loop(playback.is_playing, dispatcher.clone());
+    let reduced_motion = use_state(document::prefers_reduced_motion);
+    let help_open = use_state_eq(|| false);
+    let projector = use_state_eq(|| document::query_param("projector").is_some_and(|v| v == "1"));
+    use_effect_with(*projector, |on| {
+        document::apply_projector(*on);
+        || document::apply_projector(false)
+    });
+    let toggle_projector = {
+        let projector = projector.clone();
+        use_callback(*projector, move |_: (), on: &bool| projector.set(!*on))
+    };
+
+    // Keyboard shortcuts.
+    {
+        let d = dispatcher.clone();
+        let help = help_open.setter();
+        let help_now = Rc::new(Cell::new(*help_open));
+        let speed = Rc::new(Cell::new(playback.speed));
+        let deps = (*help_open, playback.speed);
+        use_effect_with(deps, move |_| {
+            let listener = web_sys::window().and_then(|w| w.document()).map(|doc| {
+                EventListener::new_with_options(
+                    &doc,
+                    "keydown",
+                    EventListenerOptions::enable_prevent_default(),
+                    move |e| {
+                        let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                            return;
+                        };
+                        if e.ctrl_key() || e.meta_key() || e.alt_key() {
+                            return;
+                        }
+                        let key = e.key();
+                        if key_belongs_to_target(e.target(), &key) {
+                            return;
+                        }
+                        let action = match key.as_str() {
+                            " " | "k" => Some(Action::TogglePlay),
+                            "ArrowRight" | "l" => Some(Action::StepForward),
+                            "ArrowLeft" | "j" => Some(Action::StepBack),
+                            "-" | "_" => Some(Action::SetSpeed(speed.get().saturating_sub(1))),
+                            "+" | "=" => {
+                                Some(Action::SetSpeed((speed.get() + 1).min(SPEEDS.len() - 1)))
+                            }
+                            "c" => Some(Action::Intervene(engine::Intervention::TriggerCheckpoint)),
+                            "?" => {
+                                help.set(!help_now.get());
+                                None
+                            }
+                            "Escape" => {
+                                help.set(false);
+                                None
+                            }
+                            _ => return,
+                        };
+                        e.prevent_default();
+                        if let Some(a) = action {
+                            d.dispatch(a);
+                        }
+                    },
+                )
+            });
+            move || drop(listener)
+        });
+    }
+
+    let dispatch = {
+        let d = dispatcher.clone();
+        use_callback((), move |a: Action, _: &()| d.dispatch(a))
+    };
+    let toggle_help = {
+        let help = help_open.clone();
+        use_callback(*help_open, move |_: (), open: &bool| help.set(!*open))
+    };
+    let close_help = {
+        let help = help_open.setter();
+        use_callback((), move |_: (), _: &()| help.set(false))
+    };
+
+    let t = if *reduced_motion {
+        playback.view.as_ref().map_or(0.0, |v| v.now as f64)
+    } else {
+        playback.display_t
+    };
+
     html! {
         <ContextProvider<LangContext> {context}>
             <div class="app">
                 <Masthead />
-                <Toolbar />
+                <Toolbar playback={playback.clone()} dispatch={dispatch.clone()} on_help={toggle_help}
+                         is_projector={*projector} on_projector={toggle_projector} />
                 <main class="workspace">
-                    <Stage />
-                    <SidePanel />
+                    <Stage job={playback.job.clone()} view={playback.view.clone()} {t}
+                           dispatch={dispatch.clone()} error={playback.error.clone()} />
+                    <SidePanel job={playback.job.clone()} view={playback.view.clone()}
+                               recent={playback.recent.clone()}
+                               description={playback.with_scenario(|s| s.description.clone()).flatten()} />
                 </main>
+                <LiveRegion recent={playback.recent.clone()} />
+                if *help_open {
+                    <ShortcutsOverlay on_close={close_help} />
+                }
             </div>
         </ContextProvider<LangContext>>
     }

@@ -47,3 +47,35 @@ pub fn apply_lang(lang: Lang) {
         }
     }
 }
+
+/// The value of `name` in the address bar's query string, if present.
+pub fn query_param(name: &str) -> Option<String> {
+    let search = web_sys::window()?.location().search().ok()?;
+    let url = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    url.get(name)
+}
+
+/// Whether the viewer asked the system for less motion.
+pub fn prefers_reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|m| m.matches())
+}
+
+/// Turns projector mode (larger type, see `style.css`) on or off on `<html>`.
+pub fn apply_projector(on: bool) {
+    let root = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element());
+    if let Some(root) = root {
+        let _ = if on {
+            root.class_list().add_1("projector")
+        } else {
+            root.class_list().remove_1("projector")
+        };
+    }
+}

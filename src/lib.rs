@@ -6,14 +6,20 @@
 //! - [`i18n`]: languages, language detection, and lookup of the wording in `assets/i18n/ui.json`.
 //! - [`document`]: the browser page outside the app root (`?lang=`, `<html lang>`, title).
 //! - [`panic`]: the panic hook that shows a bilingual error banner instead of a dead page.
+//! - [`playback`]: the reducer that owns the simulation (timeline, cursor, speed, interventions).
+//! - [`scene`]: pure layout and interpolation of the job graph (unit-tested natively).
+//! - [`describe`]: narration sentences (`assets/i18n/narration.json`) and the storage one-liners.
 //!
 //! The wasm binary (`src/main.rs`) installs the panic hook and renders [`App`] into
 //! `#app`; browser tests in `tests/` mount [`App`] into a fresh element instead.
 
 pub mod app;
 pub mod components;
+pub mod describe;
 pub mod document;
 pub mod i18n;
 pub mod panic;
+pub mod playback;
+pub mod scene;
 
-pub use app::App;
+pub use app::{App, Lab};

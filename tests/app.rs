@@ -10,12 +10,17 @@
 //! another; each mounts into a fresh `<div>`, sets the `?lang=` it needs first,
 //! and puts the URL back when it ends.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use checkpoint_lab::app::LabProps;
 use checkpoint_lab::i18n::{Lang, Msg};
-use checkpoint_lab::App;
+use checkpoint_lab::playback::{Action, State};
+use checkpoint_lab::{App, Lab};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
-use yew::AppHandle;
+use yew::{AppHandle, Callback, UseReducerDispatcher};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -130,7 +135,9 @@ async fn language_switch_changes_title_html_lang_and_url() {
     assert_eq!(app.attr("[data-lang=en]", "aria-pressed"), "true");
     assert_eq!(app.attr("[data-lang=zh]", "aria-pressed"), "false");
     // Everything else switched too, not just the title.
-    assert_eq!(app.text(".stage__empty-title"), "No job loaded yet");
+    assert_eq!(app.text(".stage__hint"), Lang::En.t(Msg::StageHint));
+    assert_eq!(app.attr("#play", "aria-label"), "Play");
+    assert_eq!(app.text("#trigger-checkpoint"), "Trigger checkpoint");
     assert_eq!(app.attr(".lang-switch", "aria-label"), "Interface language");
 
     app.click(".lang-switch [data-lang=zh]").await;
@@ -183,8 +190,8 @@ async fn lang_query_parameter_picks_the_starting_language() {
         assert_eq!(app.text(".masthead__name"), title, "for {query}");
         assert_eq!(html_lang(), html, "for {query}");
         assert_eq!(
-            app.text(".stage__empty-title"),
-            lang.t(Msg::StageEmptyTitle),
+            app.text(".stage__hint"),
+            lang.t(Msg::StageHint),
             "for {query}"
         );
         assert_eq!(
@@ -280,4 +287,348 @@ async fn error_banner_is_a_bilingual_alert_and_keeps_the_page() {
     assert_eq!(app.text(".masthead__name"), "Flink Checkpointing Lab");
 
     banner.remove();
+}
+
+// ── The visualizer ─────────────────────────────────────────────────────────
+
+/// [`Lab`] mounted with its playback dispatcher captured, so a test drives
+/// simulated time by dispatching actions instead of sleeping.
+struct Driven {
+    app: Mounted,
+    root: Element,
+    handle: Option<AppHandle<Lab>>,
+    dispatcher: Rc<RefCell<Option<UseReducerDispatcher<State>>>>,
+}
+
+impl Driven {
+    async fn with_query(query: &str) -> Driven {
+        let original_query = search();
+        set_query(query);
+        let root = document().create_element("div").unwrap();
+        document().body().unwrap().append_child(&root).unwrap();
+        let dispatcher: Rc<RefCell<Option<UseReducerDispatcher<State>>>> = Rc::default();
+        let slot = dispatcher.clone();
+        let props = LabProps {
+            on_ready: Some(Callback::from(move |d| *slot.borrow_mut() = Some(d))),
+        };
+        let handle = yew::Renderer::<Lab>::with_root_and_props(root.clone(), props).render();
+        yew::scheduler::flush().await;
+        // `Mounted` gives the DOM helpers; it owns no app of its own here.
+        let app = Mounted {
+            root: root.clone(),
+            handle: None,
+            original_query,
+        };
+        Driven {
+            app,
+            root,
+            handle: Some(handle),
+            dispatcher,
+        }
+    }
+
+    async fn dispatch(&self, action: Action) {
+        let d = self
+            .dispatcher
+            .borrow()
+            .clone()
+            .expect("dispatcher captured");
+        d.dispatch(action);
+        yew::scheduler::flush().await;
+    }
+
+    /// Sets a `<select>`'s value and fires a bubbling `change`, as a user would.
+    async fn choose(&self, selector: &str, value: &str) {
+        let select: web_sys::HtmlSelectElement = self.app.find(selector).unchecked_into();
+        select.set_value(value);
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        let event = web_sys::Event::new_with_event_init_dict("change", &init).unwrap();
+        select.dispatch_event(&event).unwrap();
+        yew::scheduler::flush().await;
+    }
+
+    fn clock(&self) -> String {
+        self.app.text("#clock")
+    }
+
+    fn exists(&self, selector: &str) -> bool {
+        self.root.query_selector(selector).unwrap().is_some()
+    }
+}
+
+impl Drop for Driven {
+    fn drop(&mut self) {
+        if let Some(handle) = self.handle.take() {
+            handle.destroy();
+        }
+    }
+}
+
+fn press(key: &str) {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_bubbles(true);
+    let event =
+        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    document().body().unwrap().dispatch_event(&event).unwrap();
+}
+
+/// Play starts the clock (time driven by `Tick`s), pause stops it.
+#[wasm_bindgen_test]
+async fn play_advances_time_and_pause_stops_it() {
+    let lab = Driven::with_query("?lang=en&scenario=odd-even-sum").await;
+    assert_eq!(lab.clock(), "t = 0 ms · step 0");
+    assert_eq!(lab.app.attr("#play", "aria-pressed"), "false");
+    lab.app.click("#play").await;
+    assert_eq!(lab.app.attr("#play", "aria-pressed"), "true");
+    assert_eq!(lab.app.attr("#play", "aria-label"), "Pause");
+    for _ in 0..40 {
+        lab.dispatch(Action::Tick(200.0)).await;
+    }
+    let playing = lab.clock();
+    assert_ne!(playing, "t = 0 ms · step 0");
+    assert!(lab.exists(".token"), "records or barriers are on the stage");
+    lab.app.click("#play").await;
+    assert_eq!(lab.app.attr("#play", "aria-pressed"), "false");
+    lab.dispatch(Action::Tick(5_000.0)).await;
+    assert_eq!(lab.clock(), playing, "paused: ticks change nothing");
+}
+
+/// → and ← (buttons and keys) move one event forward and back to the same readout.
+#[wasm_bindgen_test]
+async fn step_forward_and_back_change_the_readout_and_return() {
+    let lab = Driven::with_query("?lang=en&scenario=odd-even-sum").await;
+    let start = lab.clock();
+    lab.app.click("#step-forward").await;
+    let one = lab.clock();
+    assert_ne!(one, start);
+    lab.app.click("#step-forward").await;
+    lab.app.click("#step-forward").await;
+    let three = lab.clock();
+    assert_ne!(three, one);
+    lab.app.click("#step-back").await;
+    lab.app.click("#step-back").await;
+    assert_eq!(lab.clock(), one);
+    lab.app.click("#step-back").await;
+    assert_eq!(lab.clock(), start);
+
+    press("ArrowRight");
+    yew::scheduler::flush().await;
+    assert_eq!(lab.clock(), one, "the → key steps forward");
+    press("ArrowLeft");
+    yew::scheduler::flush().await;
+    assert_eq!(lab.clock(), start, "the ← key steps back");
+    press(" ");
+    yew::scheduler::flush().await;
+    assert_eq!(lab.app.attr("#play", "aria-pressed"), "true", "Space plays");
+    press(" ");
+    yew::scheduler::flush().await;
+    assert_eq!(lab.app.attr("#play", "aria-pressed"), "false");
+    press("?");
+    yew::scheduler::flush().await;
+    assert!(lab.exists("#shortcuts"), "? opens the shortcuts");
+    press("Escape");
+    yew::scheduler::flush().await;
+    assert!(!lab.exists("#shortcuts"));
+}
+
+/// The picker lists the built-ins by title in the current language and loads one.
+#[wasm_bindgen_test]
+async fn choosing_a_scenario_loads_its_job_graph() {
+    let lab = Driven::with_query("?lang=zh").await;
+    let options = lab.app.find("#scenario-select").text_content().unwrap();
+    assert!(options.contains("屏障对齐"), "{options}");
+    assert!(lab.exists("[data-op=sum]"));
+    lab.choose("#scenario-select", "barrier-alignment").await;
+    assert!(lab.exists("[data-op=merge]"));
+    assert!(!lab.exists("[data-op=sum]"));
+    assert!(lab.exists("[data-task=\"numbers#0\"]") && lab.exists("[data-task=\"letters#0\"]"));
+    assert_eq!(lab.clock(), "t = 0 毫秒 · 第 0 步");
+    // Run to the alignment: a channel gets blocked (the lock), records pile up.
+    let mut blocked = false;
+    for _ in 0..400 {
+        lab.app.click("#step-forward").await;
+        if lab.exists(".channel--blocked") {
+            blocked = true;
+            break;
+        }
+    }
+    assert!(blocked, "the numbers channel is blocked while aligning");
+    assert!(lab.exists(".lock"));
+}
+
+/// Crash a subtask from its state popover: it shows failed, the countdown runs,
+/// then the job restarts and the task runs again.
+#[wasm_bindgen_test]
+async fn crashing_a_subtask_fails_it_then_it_restarts() {
+    let lab = Driven::with_query("?lang=en&scenario=odd-even-sum").await;
+    lab.dispatch(Action::SeekTime(400)).await;
+    lab.app.click("[data-task=\"sum#0\"]").await;
+    assert!(lab.exists("[data-popover-task=\"sum#0\"]"));
+    assert!(lab.app.text(".popover").contains("Keyed state"));
+    assert_eq!(lab.app.text("#crash-task"), "⚡ Crash sum#0");
+    lab.app.click("#crash-task").await;
+    assert!(lab.exists("[data-lane=\"sum#0\"].lane--failed"));
+    assert!(lab
+        .app
+        .text("[data-lane=\"sum#0\"] .lane__status")
+        .contains("failed"));
+    assert!(lab
+        .app
+        .attr("[data-task=\"sum#0\"]", "aria-label")
+        .contains("failed"));
+    assert!(
+        lab.exists(".stage__banner--restarting"),
+        "the restart countdown"
+    );
+    assert!(
+        lab.exists(".marker--failure"),
+        "a failure marker on the scrubber"
+    );
+    let mut restarted = false;
+    for _ in 0..300 {
+        lab.app.click("#step-forward").await;
+        if !lab.exists(".lane--failed") {
+            restarted = true;
+            break;
+        }
+    }
+    assert!(restarted, "the job restarted");
+    assert!(lab
+        .app
+        .text("[data-lane=\"sum#0\"] .lane__status")
+        .contains("running"));
+}
+
+/// The mode switch rebuilds the run: unaligned barriers are drawn hollow.
+#[wasm_bindgen_test]
+async fn mode_switch_rebuilds_the_run_with_unaligned_barriers() {
+    let lab = Driven::with_query("?lang=en&scenario=odd-even-sum").await;
+    lab.dispatch(Action::SeekTime(800)).await;
+    assert_ne!(lab.clock(), "t = 0 ms · step 0");
+    lab.choose("#mode-select", "unaligned").await;
+    assert_eq!(lab.clock(), "t = 0 ms · step 0", "a new run");
+    let select: web_sys::HtmlSelectElement = lab.app.find("#mode-select").unchecked_into();
+    assert_eq!(select.value(), "unaligned");
+    let mut seen = false;
+    for _ in 0..400 {
+        lab.app.click("#step-forward").await;
+        if lab.exists(".barrier") {
+            seen = true;
+            break;
+        }
+    }
+    assert!(seen, "a barrier appears");
+    assert!(lab.exists(".barrier--unaligned"));
+    let seed = lab.app.text("#seed");
+    lab.app.click("#restart").await;
+    assert_ne!(lab.app.text("#seed"), seed, "restart uses a new seed");
+    assert_eq!(select.value(), "unaligned", "and keeps the mode");
+}
+
+/// The side panel's tabs show the coordinator's history, storage, the sink's
+/// transactions and the narration, in the current language.
+#[wasm_bindgen_test]
+async fn side_panel_shows_coordinator_storage_sink_and_narration() {
+    let lab = Driven::with_query("?lang=en&scenario=odd-even-sum").await;
+    lab.dispatch(Action::SeekTime(1_200)).await;
+    assert!(lab.exists(".history .hist"));
+    assert!(lab.app.text(".history").contains("completed"));
+    assert!(lab.exists(".marker--completed"));
+    lab.app.click("[data-tab=storage]").await;
+    let stored = lab.app.text(".storage-list");
+    assert!(stored.contains("chk-1: offset (0, 5)"), "{stored}");
+    assert!(stored.contains("sum (even, 6) (odd, 9)"), "{stored}");
+    lab.app.click("[data-tab=sink]").await;
+    assert!(lab.exists(".txn--committed"));
+    assert!(lab.app.text(".sink").contains("read_committed"));
+    lab.app.click("[data-tab=narration]").await;
+    assert!(lab.exists(".narration__item--latest"));
+    assert!(!lab.app.text("#live-narration").is_empty());
+    lab.app.click("[data-lang=zh]").await;
+    assert!(lab.app.text(".log").contains("ms"));
+    assert!(lab
+        .app
+        .text(".narration__list")
+        .chars()
+        .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)));
+}
+
+/// Unknown scenarios and bad interventions give a message, never a panic.
+#[wasm_bindgen_test]
+async fn bad_input_shows_a_message() {
+    let lab = Driven::with_query("?lang=en&scenario=no-such-thing").await;
+    assert!(lab.exists(".stage__error"));
+    assert!(
+        lab.exists("[data-op=sum]"),
+        "the default scenario loaded instead"
+    );
+    lab.dispatch(Action::Intervene(engine::Intervention::Crash {
+        task: "ghost#3".into(),
+    }))
+    .await;
+    assert!(lab.app.text(".stage__error").contains("ghost#3"));
+    lab.app.click(".stage__error button").await;
+    assert!(!lab.exists(".stage__error"));
+}
+
+/// Trigger checkpoint, savepoint, speed, the scrubber and its markers, projector mode.
+#[wasm_bindgen_test]
+async fn interventions_speed_scrubber_and_markers() {
+    let lab = Driven::with_query("?lang=en&scenario=barrier-alignment").await;
+    lab.dispatch(Action::SeekTime(100)).await;
+    lab.app.click("#trigger-checkpoint").await;
+    assert!(
+        lab.app.text(".strip").contains("B1"),
+        "a manual checkpoint is pending"
+    );
+    assert!(lab.app.text(".pending-list").contains("acknowledged 0/4"));
+    lab.app.click("#savepoint").await;
+    // Speed: the select names each speed; choosing one keeps playback state.
+    lab.choose("#speed-select", "6").await;
+    let speed: web_sys::HtmlSelectElement = lab.app.find("#speed-select").unchecked_into();
+    assert_eq!(speed.value(), "6");
+    // The scrubber seeks simulated time.
+    let range: web_sys::HtmlInputElement = lab.app.find("#scrubber").unchecked_into();
+    range.set_value("600");
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    range
+        .dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).unwrap())
+        .unwrap();
+    yew::scheduler::flush().await;
+    assert!(lab.clock().starts_with("t = 600 ms"), "{}", lab.clock());
+    // A completed-checkpoint marker jumps to its moment.
+    let marker = lab.app.find(".marker--completed");
+    let label = marker.get_attribute("aria-label").unwrap();
+    assert!(label.starts_with("Checkpoint 1 completed at"), "{label}");
+    lab.app.click(".marker--completed").await;
+    let at = label
+        .split(" at ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(
+        lab.clock().starts_with(&format!("t = {at} ms")),
+        "{} vs {label}",
+        lab.clock()
+    );
+    // Projector mode is a pressed toggle that marks <html>.
+    lab.app.click("#projector-button").await;
+    assert_eq!(lab.app.attr("#projector-button", "aria-pressed"), "true");
+    assert!(document()
+        .document_element()
+        .unwrap()
+        .class_list()
+        .contains("projector"));
+    lab.app.click("#projector-button").await;
+    assert!(!document()
+        .document_element()
+        .unwrap()
+        .class_list()
+        .contains("projector"));
 }

@@ -117,3 +117,28 @@ pub fn narration() -> Html {
         },
     )
 }
+
+pub fn pause() -> Html {
+    icon(
+        "icon--pause",
+        html! {
+            <>
+                <rect x="6.5" y="5.5" width="3.5" height="13" rx="0.8" fill="currentColor" stroke="none" />
+                <rect x="14" y="5.5" width="3.5" height="13" rx="0.8" fill="currentColor" stroke="none" />
+            </>
+        },
+    )
+}
+
+/// Run again: a circular arrow.
+pub fn restart() -> Html {
+    icon(
+        "icon--restart",
+        html! {
+            <>
+                <path d="M20 12a8 8 0 1 1-2.4-5.7" />
+                <path d="M20 4v5h-5" />
+            </>
+        },
+    )
+}

@@ -23,7 +23,15 @@ pub fn Legend() -> Html {
     let square = |fill: &str| html! { <rect x="6" y="6" width="12" height="12" rx="2.5" fill={fill.to_string()} /> };
     let chip = |class: &'static str| html! { <rect class={class} x="3" y="5" width="18" height="14" rx="4" /> };
     let epochs = (0..LEGEND_EPOCHS).map(|e| {
-        html! { <rect x={(2 + 14 * u32::from(e)).to_string()} y="6" width="11" height="11" rx="2.5" fill={format!("var(--epoch-{e})")} /> }
+        let x = (2 + 14 * u32::from(e)).to_string();
+        html! {
+            <>
+                <rect x={x.clone()} y="6" width="11" height="11" rx="2.5" fill={format!("var(--epoch-{e})")} />
+                if e % 4 != 0 {
+                    <rect {x} y="6" width="11" height="11" rx="2.5" fill={format!("url(#epoch-pattern-{})", e % 4)} />
+                }
+            </>
+        }
     });
     html! {
         <div class="legend" role="group" aria-label={lang.t(Msg::LegendLabel)}>
@@ -37,6 +45,7 @@ pub fn Legend() -> Html {
                     <span>{ lang.t(Msg::LegendEpoch) }</span>
                 </li>
                 { item(html! { <rect x="9.5" y="2" width="5" height="20" rx="1.5" fill="var(--barrier)" /> }, Msg::LegendBarrier) }
+                { item(html! { <rect x="9.5" y="2.5" width="5" height="19" rx="1.5" fill="#ffffff" stroke="var(--barrier)" stroke-width="1.8" stroke-dasharray="3 2" /> }, Msg::LegendUnaligned) }
                 { item(html! {
                     <>
                         <rect x="3" y="7" width="18" height="10" rx="2" fill="var(--blocked-bg)" stroke="var(--blocked)" stroke-width="1.5" />

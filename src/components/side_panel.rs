@@ -1,6 +1,6 @@
 //! The side panel: tabs for the checkpoint coordinator, checkpoint storage, the
-//! two-phase-commit sink, and the narration. Each tab shows an empty state that
-//! says what will appear there once a scenario runs.
+//! two-phase-commit sink, and the narration. Before a scenario is loaded each tab
+//! shows an empty state that says what will appear there.
 //!
 //! The tabs follow the WAI-ARIA tabs pattern: one tab in the Tab order, arrow keys
 //! (and Home / End) move between tabs and select them.
@@ -8,9 +8,23 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use std::rc::Rc;
+
+use engine::scenario::Localized;
+use engine::view::{JobView, WorldView};
+
 use crate::app::use_lang;
-use crate::components::icons;
+use crate::components::{icons, CoordinatorPanel, NarrationPanel, SinkPanel, StoragePanel};
 use crate::i18n::Msg;
+use crate::playback::LoggedEvent;
+
+#[derive(Properties, PartialEq)]
+pub struct SidePanelProps {
+    pub job: Option<Rc<JobView>>,
+    pub view: Option<Rc<WorldView>>,
+    pub recent: Rc<Vec<LoggedEvent>>,
+    pub description: Option<Localized>,
+}
 
 /// A tab of the side panel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,9 +93,13 @@ impl Tab {
 }
 
 #[component]
-pub fn SidePanel() -> Html {
+pub fn SidePanel(props: &SidePanelProps) -> Html {
     let lang = use_lang().lang;
-    let selected = use_state_eq(|| Tab::Coordinator);
+    let selected = use_state_eq(|| {
+        crate::document::query_param("tab")
+            .and_then(|k| Tab::ALL.into_iter().find(|t| t.key() == k))
+            .unwrap_or(Tab::Coordinator)
+    });
 
     let onkeydown = {
         let selected = selected.clone();
@@ -139,10 +157,20 @@ pub fn SidePanel() -> Html {
             <div class="tabpanel" role="tabpanel" id={format!("tabpanel-{}", tab.key())}
                  aria-labelledby={format!("tab-{}", tab.key())} tabindex="0">
                 <h2 class="tabpanel__heading">{ lang.t(tab.heading()) }</h2>
-                <div class="empty-note">
-                    <span class="empty-note__icon">{ tab.icon() }</span>
-                    <p>{ lang.t(tab.empty_text()) }</p>
-                </div>
+                { match (&props.job, &props.view, tab) {
+                    (Some(job), Some(view), Tab::Coordinator) => html! { <CoordinatorPanel job={job.clone()} view={view.clone()} /> },
+                    (Some(job), Some(view), Tab::Storage) => html! { <StoragePanel job={job.clone()} view={view.clone()} /> },
+                    (Some(job), Some(view), Tab::Sink) => html! { <SinkPanel job={job.clone()} view={view.clone()} /> },
+                    (Some(_), Some(_), Tab::Narration) => html! {
+                        <NarrationPanel recent={props.recent.clone()} description={props.description.clone()} />
+                    },
+                    _ => html! {
+                        <div class="empty-note">
+                            <span class="empty-note__icon">{ tab.icon() }</span>
+                            <p>{ lang.t(tab.empty_text()) }</p>
+                        </div>
+                    },
+                } }
             </div>
         </aside>
     }

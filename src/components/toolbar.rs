@@ -1,56 +1,242 @@
-//! The transport bar: scenario, step back / play / step forward, speed, timeline.
+//! The transport bar: scenario, mode, seed and interventions on the first row;
+//! step back / play / step forward, speed, the scrubber with its checkpoint and
+//! failure markers, and the clock on the second.
 //!
-//! Until the engine's scenarios are wired in, every control is present but
-//! disabled, with a tooltip saying when it becomes available, so the page already
-//! shows its final shape.
+//! Every control is a real `<button>`, `<select>` or `<input>` with an accessible
+//! name in the current language.
 
+use engine::Intervention;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::app::use_lang;
 use crate::components::icons;
-use crate::i18n::Msg;
+use crate::i18n::{Lang, Msg};
+use crate::playback::{builtins, Action, MarkerKind, Mode, State, SPEEDS};
+
+#[derive(Properties, PartialEq)]
+pub struct ToolbarProps {
+    /// The playback state (the toolbar reads only its public, view-level fields).
+    pub playback: UseReducerHandle<State>,
+    pub dispatch: Callback<Action>,
+    /// Opens the shortcuts overlay.
+    pub on_help: Callback<()>,
+    /// Projector mode is on.
+    pub is_projector: bool,
+    /// Toggles projector mode.
+    pub on_projector: Callback<()>,
+}
+
+/// The label of a mode.
+pub fn mode_label(lang: Lang, mode: Mode) -> &'static str {
+    lang.t(match mode {
+        Mode::Aligned => Msg::ModeAligned,
+        Mode::Unaligned => Msg::ModeUnaligned,
+        Mode::AtLeastOnce => Msg::ModeAtLeastOnce,
+        Mode::Off => Msg::ModeOff,
+    })
+}
+
+fn select_value(e: &Event) -> Option<String> {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
+        .map(|s| s.value())
+}
 
 #[component]
-pub fn Toolbar() -> Html {
+pub fn Toolbar(props: &ToolbarProps) -> Html {
     let lang = use_lang().lang;
-    let waiting = lang.t(Msg::ControlsWaiting);
-    let control = |msg: Msg, class: &'static str, icon: Html| {
+    let p = &*props.playback;
+    let d = props.dispatch.clone();
+    let has_run = p.view.is_some();
+    let send = |a: Action| {
+        let d = d.clone();
+        Callback::from(move |_: MouseEvent| d.emit(a.clone()))
+    };
+
+    let scenarios = builtins();
+    let on_scenario = {
+        let d = d.clone();
+        Callback::from(move |e: Event| {
+            if let Some(v) = select_value(&e) {
+                d.emit(Action::LoadScenario(v));
+            }
+        })
+    };
+    let on_mode = {
+        let d = d.clone();
+        Callback::from(move |e: Event| {
+            if let Some(m) = select_value(&e).as_deref().and_then(Mode::from_key) {
+                d.emit(Action::SetMode(m));
+            }
+        })
+    };
+    let on_speed = {
+        let d = d.clone();
+        Callback::from(move |e: Event| {
+            if let Some(i) = select_value(&e).and_then(|v| v.parse::<usize>().ok()) {
+                d.emit(Action::SetSpeed(i));
+            }
+        })
+    };
+    let on_scrub = {
+        let d = d.clone();
+        Callback::from(move |e: InputEvent| {
+            let input = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+            if let Some(t) = input.and_then(|i| i.value().parse::<f64>().ok()) {
+                if t.is_finite() && t >= 0.0 {
+                    d.emit(Action::SeekTime(t as u64));
+                }
+            }
+        })
+    };
+    let on_help = {
+        let cb = props.on_help.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(()))
+    };
+
+    let on_projector = {
+        let cb = props.on_projector.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(()))
+    };
+    let horizon = p.horizon.max(1);
+    // The display time: between two steps it runs on while the records glide.
+    let now = p
+        .view
+        .as_ref()
+        .map_or(0, |v| v.now.max(p.display_t.floor() as u64));
+    let pct = |t: u64| (t as f64 / horizon as f64 * 100.0).clamp(0.0, 100.0);
+    let markers = p.markers.iter().map(|m| {
+        let (class, text, label) = match m.kind {
+            MarkerKind::Completed => (
+                "marker marker--completed",
+                format!("✓{}", m.checkpoint.unwrap_or(0)),
+                lang.t(Msg::MarkerCompleted).replace("{id}", &m.checkpoint.unwrap_or(0).to_string()),
+            ),
+            MarkerKind::Aborted => (
+                "marker marker--aborted",
+                format!("✕{}", m.checkpoint.unwrap_or(0)),
+                lang.t(Msg::MarkerAborted).replace("{id}", &m.checkpoint.unwrap_or(0).to_string()),
+            ),
+            MarkerKind::Failure => (
+                "marker marker--failure",
+                "⚡".to_string(),
+                lang.t(Msg::MarkerFailure).replace("{task}", m.task.as_deref().unwrap_or("?")),
+            ),
+        };
+        let label = label.replace("{t}", &m.at.to_string());
         html! {
-            <button type="button" class={classes!("tool-button", class)} disabled=true
-                    aria-label={lang.t(msg)} title={format!("{} — {}", lang.t(msg), waiting)}>
-                { icon }
+            <button type="button" class={class} style={format!("left: {:.2}%", pct(m.at))}
+                    aria-label={label.clone()} title={label} onclick={send(Action::SeekStep(m.step))}>
+                { text }
             </button>
         }
+    });
+
+    let play_label = if p.is_playing {
+        lang.t(Msg::Pause)
+    } else {
+        lang.t(Msg::Play)
     };
+    let clock = lang
+        .t(Msg::Clock)
+        .replace("{t}", &now.to_string())
+        .replace("{step}", &p.step().to_string());
+    let has_checkpointing = p.mode != Mode::Off;
+
     html! {
         <div class="toolbar" role="group" aria-label={lang.t(Msg::ToolbarLabel)}>
-            <div class="toolbar__field">
-                <span class="toolbar__label">{ lang.t(Msg::ScenarioLabel) }</span>
-                <span class="select-placeholder" aria-disabled="true" title={waiting}>
-                    { lang.t(Msg::ScenarioNone) }
-                    <svg class="select-placeholder__chevron" viewBox="0 0 12 12" width="12" height="12" aria-hidden="true">
-                        <path d="m2.5 4.5 3.5 3.5 3.5-3.5" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round" />
-                    </svg>
-                </span>
-            </div>
-            <div class="toolbar__transport">
-                { control(Msg::StepBack, "", icons::step_back()) }
-                { control(Msg::Play, "tool-button--primary", icons::play()) }
-                { control(Msg::StepForward, "", icons::step_forward()) }
-            </div>
-            <div class="toolbar__field">
-                <span class="toolbar__label">{ lang.t(Msg::SpeedLabel) }</span>
-                <span class="pill" aria-disabled="true" title={waiting}>{ "1×" }</span>
-            </div>
-            <div class="timeline" role="group" aria-label={lang.t(Msg::TimelineLabel)} title={waiting}>
-                <div class="timeline__track" aria-hidden="true">
-                    { for (0..=10).map(|i| html! {
-                        <span class="timeline__tick" style={format!("left: {}%", i * 10)} />
-                    }) }
-                    <span class="timeline__thumb" />
+            <div class="toolbar__row">
+                <label class="toolbar__field">
+                    <span class="toolbar__label">{ lang.t(Msg::ScenarioLabel) }</span>
+                    <select class="select" id="scenario-select" onchange={on_scenario}>
+                        { for scenarios.iter().map(|(name, s)| {
+                            let title = s.title.as_ref().map_or_else(|| name.to_string(), |t| match lang {
+                                Lang::Zh => t.zh.clone(),
+                                Lang::En => t.en.clone(),
+                            });
+                            html! { <option value={name.to_string()} selected={*name == p.scenario}>{ title }</option> }
+                        }) }
+                    </select>
+                </label>
+                <label class="toolbar__field">
+                    <span class="toolbar__label">{ lang.t(Msg::ModeLabel) }</span>
+                    <select class="select" id="mode-select" onchange={on_mode} disabled={!has_checkpointing}>
+                        if !has_checkpointing {
+                            <option value="off" selected=true>{ mode_label(lang, Mode::Off) }</option>
+                        }
+                        { for Mode::CHOICES.iter().map(|m| html! {
+                            <option value={m.key()} selected={*m == p.mode}>{ mode_label(lang, *m) }</option>
+                        }) }
+                    </select>
+                </label>
+                <div class="toolbar__field">
+                    <span class="toolbar__label">{ lang.t(Msg::SeedLabel) }</span>
+                    <output class="toolbar__seed" id="seed">{ p.seed }</output>
+                    <button type="button" class="text-button" id="restart" disabled={!has_run}
+                            aria-label={lang.t(Msg::RestartSeed)} title={lang.t(Msg::RestartSeed)}
+                            onclick={send(Action::Restart)}>
+                        { icons::restart() }
+                    </button>
+                </div>
+                <div class="toolbar__actions">
+                    <button type="button" class="text-button text-button--checkpoint" id="trigger-checkpoint"
+                            disabled={!has_run || !has_checkpointing}
+                            onclick={send(Action::Intervene(Intervention::TriggerCheckpoint))}>
+                        { lang.t(Msg::TriggerCheckpoint) }
+                    </button>
+                    <button type="button" class="text-button" id="savepoint" disabled={!has_run || !has_checkpointing}
+                            onclick={send(Action::Intervene(Intervention::Savepoint))}>
+                        { lang.t(Msg::Savepoint) }
+                    </button>
+                    <button type="button" class="text-button" id="projector-button"
+                            aria-pressed={if props.is_projector { "true" } else { "false" }}
+                            aria-label={lang.t(Msg::ProjectorMode)} title={lang.t(Msg::ProjectorMode)} onclick={on_projector}>
+                        { "A⁺" }
+                    </button>
+                    <button type="button" class="text-button text-button--help" id="help-button"
+                            aria-label={lang.t(Msg::Help)} title={lang.t(Msg::Help)} onclick={on_help}>
+                        { "?" }
+                    </button>
                 </div>
             </div>
-            <output class="toolbar__clock">{ "t = 0 ms" }</output>
+            <div class="toolbar__row">
+                <div class="toolbar__transport">
+                    <button type="button" class="tool-button" id="step-back" disabled={!has_run}
+                            aria-label={lang.t(Msg::StepBack)} title={format!("{} (←)", lang.t(Msg::StepBack))}
+                            onclick={send(Action::StepBack)}>
+                        { icons::step_back() }
+                    </button>
+                    <button type="button" class="tool-button tool-button--primary" id="play"
+                            disabled={!has_run || (p.is_at_end && !p.is_playing)}
+                            aria-label={play_label} aria-pressed={if p.is_playing { "true" } else { "false" }}
+                            title={format!("{play_label} (Space)")} onclick={send(Action::TogglePlay)}>
+                        { if p.is_playing { icons::pause() } else { icons::play() } }
+                    </button>
+                    <button type="button" class="tool-button" id="step-forward" disabled={!has_run || p.is_at_end}
+                            aria-label={lang.t(Msg::StepForward)} title={format!("{} (→)", lang.t(Msg::StepForward))}
+                            onclick={send(Action::StepForward)}>
+                        { icons::step_forward() }
+                    </button>
+                </div>
+                <label class="toolbar__field">
+                    <span class="toolbar__label">{ lang.t(Msg::SpeedLabel) }</span>
+                    <select class="select select--speed" id="speed-select" onchange={on_speed}>
+                        { for SPEEDS.iter().enumerate().map(|(i, s)| html! {
+                            <option value={i.to_string()} selected={i == p.speed}>{ format!("{s}×") }</option>
+                        }) }
+                    </select>
+                </label>
+                <div class="scrubber">
+                    <div class="scrubber__markers">{ for markers }</div>
+                    <input type="range" class="scrubber__range" id="scrubber" min="0" max={horizon.to_string()} step="1"
+                           value={now.to_string()} aria-label={lang.t(Msg::ScrubberLabel)}
+                           aria-valuetext={format!("{now} ms")} disabled={!has_run} oninput={on_scrub} />
+                </div>
+                <output class="toolbar__clock" id="clock" aria-live="off">{ clock }</output>
+            </div>
         </div>
     }
 }

@@ -8,6 +8,7 @@
 //! and the `lab` runner, and to wasm for the page.
 //!
 //! # Layout
+//! - [`agenda`]: the timing wheel that orders everything by `(time, sequence)`.
 //! - [`ids`]: identifier newtypes.
 //! - [`scenario`]: the scenario document (contract v1), parsing and validation.
 //! - [`keygroup`]: Flink's key-group assignment (`KeyGroupRangeAssignment`).
@@ -48,6 +49,7 @@
 //! - InputChannel / ResultSubpartition → [`channel::Channel`]
 //! - TaskStateSnapshot → [`snapshot::TaskSnapshot`]
 
+pub mod agenda;
 pub mod barrier;
 pub mod bench;
 pub mod channel;

@@ -10,6 +10,7 @@
 //! handled in the order they were scheduled (FIFO). Items that belong to one run
 //! attempt of the job carry its number and are skipped once the job has failed over.
 
+use crate::agenda::Agenda;
 use crate::barrier::{Alignment, BarrierHandler, CheckpointBarrier, HandlerAction, HandlerMode};
 use crate::channel::{Channel, Element, InTransit, Queued};
 use crate::coordinator::{AbortCause, CheckpointCoordinator, CompletedCheckpoint, CoordinatorConfig, Decision};
@@ -29,8 +30,7 @@ use crate::two_phase_commit::TwoPhaseCommitSink;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 
 /// Marks an agenda item that survives failovers (script actions).
@@ -68,27 +68,6 @@ enum Item {
     Script(u32),
     /// The restart delay is over.
     Restart,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct Entry {
-    at: u64,
-    seq: u64,
-    attempt: u32,
-    item: Item,
-}
-
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // BinaryHeap is a max-heap: reverse so the earliest (time, seq) pops first.
-        (other.at, other.seq).cmp(&(self.at, self.seq))
-    }
-}
-
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
 }
 
 /// The job's status (Flink: `JobStatus`, reduced).
@@ -321,8 +300,8 @@ pub struct Task {
 pub struct World {
     setup: Arc<Setup>,
     now: u64,
-    agenda: BinaryHeap<Entry>,
-    seq: u64,
+    /// Scheduled items with the run attempt they belong to.
+    agenda: Agenda<(u32, Item)>,
     attempt: u32,
     rng: ChaCha8Rng,
     tasks: Vec<Task>,
@@ -482,8 +461,7 @@ impl World {
         let mut world = World {
             setup,
             now: 0,
-            agenda: BinaryHeap::new(),
-            seq: 0,
+            agenda: Agenda::default(),
             attempt: 0,
             rng,
             tasks: Vec::new(),
@@ -601,7 +579,7 @@ impl World {
 
     /// Time of the next agenda item, if any.
     pub fn next_at(&self) -> Option<u64> {
-        self.agenda.peek().map(|e| e.at)
+        self.agenda.peek_at()
     }
 
     // ----- stepping --------------------------------------------------------
@@ -612,14 +590,15 @@ impl World {
         self.trace.events.clear();
         loop {
             let e = self.agenda.pop()?;
-            if e.attempt != ANY_ATTEMPT && e.attempt != self.attempt {
+            let (attempt, item) = e.item;
+            if attempt != ANY_ATTEMPT && attempt != self.attempt {
                 continue; // belongs to an attempt that failed over
             }
             debug_assert!(e.at >= self.now, "time never goes back");
             self.now = e.at;
             self.trace.now = e.at;
             self.steps += 1;
-            self.handle(e.item);
+            self.handle(item);
             return Some(&self.trace.events);
         }
     }
@@ -657,13 +636,11 @@ impl World {
     }
 
     fn schedule(&mut self, at: u64, item: Item) {
-        self.seq += 1;
-        self.agenda.push(Entry { at, seq: self.seq, attempt: self.attempt, item });
+        self.agenda.push(at, (self.attempt, item));
     }
 
     fn schedule_any(&mut self, at: u64, item: Item) {
-        self.seq += 1;
-        self.agenda.push(Entry { at, seq: self.seq, attempt: ANY_ATTEMPT, item });
+        self.agenda.push(at, (ANY_ATTEMPT, item));
     }
 
     fn handle(&mut self, item: Item) {

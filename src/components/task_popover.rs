@@ -1,0 +1,115 @@
+//! The state inspector of one subtask: source offsets per partition with the log
+//! length, keyed state per key with its key group, or the two-phase-commit sink's
+//! open and pre-committed transactions — and the button that crashes it.
+
+use engine::view::{StateView, TaskView};
+use engine::Intervention;
+use yew::prelude::*;
+
+use crate::app::use_lang;
+use crate::components::stage::task_status_label;
+use crate::i18n::Msg;
+use crate::playback::Action;
+
+#[derive(Properties, PartialEq)]
+pub struct TaskPopoverProps {
+    /// `uid#index`.
+    pub name: String,
+    pub task: TaskView,
+    pub dispatch: Callback<Action>,
+    pub on_close: Callback<()>,
+}
+
+#[component]
+pub fn TaskPopover(props: &TaskPopoverProps) -> Html {
+    let lang = use_lang().lang;
+    let t = &props.task;
+    // Keyboard users land in the popover they opened.
+    let close_ref = use_node_ref();
+    {
+        let close_ref = close_ref.clone();
+        use_effect_with(props.name.clone(), move |_| {
+            if let Some(b) = close_ref.cast::<web_sys::HtmlElement>() {
+                let _ = b.focus();
+            }
+        });
+    }
+    let state = match &t.state {
+        StateView::Source { offsets } => html! {
+            <>
+                <h4>{ lang.t(Msg::StateSource) }</h4>
+                <ul class="kv">
+                    { for offsets.iter().map(|(p, next, len)| html! {
+                        <li><span class="kv__k">{ format!("p{p}") }</span><span class="kv__v">{ format!("{next} / {len}") }</span></li>
+                    }) }
+                </ul>
+            </>
+        },
+        StateView::Keyed { entries } => html! {
+            <>
+                <h4>{ lang.t(Msg::StateKeyed) }</h4>
+                if entries.is_empty() {
+                    <p class="muted">{ lang.t(Msg::None) }</p>
+                }
+                <ul class="kv">
+                    { for entries.iter().map(|(k, g, v)| html! {
+                        <li><span class="kv__k">{ k.to_string() }</span><span class="kv__g">{ format!("kg {g}") }</span><span class="kv__v">{ v }</span></li>
+                    }) }
+                </ul>
+            </>
+        },
+        StateView::TwoPhaseCommit { current, pending } => html! {
+            <>
+                <h4>{ lang.t(Msg::State2pc) }</h4>
+                <ul class="kv">
+                    <li><span class="kv__k">{ lang.t(Msg::CurrentTxn) }</span>
+                        <span class="kv__v">{ current.map_or_else(|| lang.t(Msg::None).to_string(), |c| format!("T{c}")) }</span></li>
+                    <li><span class="kv__k">{ lang.t(Msg::PendingTxns) }</span>
+                        <span class="kv__v">{
+                            if pending.is_empty() { lang.t(Msg::None).to_string() }
+                            else { pending.iter().map(|(c, x)| format!("T{x} (chk {c})")).collect::<Vec<_>>().join(", ") }
+                        }</span></li>
+                </ul>
+            </>
+        },
+        StateView::Stateless => html! { <p class="muted">{ lang.t(Msg::Stateless) }</p> },
+    };
+    let crash = {
+        let d = props.dispatch.clone();
+        let name = props.name.clone();
+        Callback::from(move |_: MouseEvent| {
+            d.emit(Action::Intervene(Intervention::Crash {
+                task: name.clone(),
+            }))
+        })
+    };
+    let close = {
+        let cb = props.on_close.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(()))
+    };
+    let onkeydown = {
+        let cb = props.on_close.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                cb.emit(());
+            }
+        })
+    };
+    let heading = lang.t(Msg::StateHeading).replace("{task}", &props.name);
+    html! {
+        <div class="popover" role="dialog" aria-label={heading.clone()} data-popover-task={props.name.clone()} {onkeydown}>
+            <div class="popover__head">
+                <h3>{ heading }</h3>
+                <button type="button" class="text-button popover__close" ref={close_ref} aria-label={lang.t(Msg::Close)} onclick={close}>{ "✕" }</button>
+            </div>
+            <p class="popover__status">{ task_status_label(lang, t.status) }
+                { " · " }{ lang.t(Msg::Processed).replace("{n}", &t.processed.to_string()) }</p>
+            <p class="popover__status">{ lang.t(Msg::LastCheckpoint) }{ ": " }
+                { t.last_checkpoint.map_or_else(|| lang.t(Msg::None).to_string(), |c| c.to_string()) }</p>
+            { state }
+            <button type="button" class="danger-button" id="crash-task" onclick={crash}>
+                { "⚡ " }{ lang.t(Msg::Crash).replace("{task}", &props.name) }
+            </button>
+        </div>
+    }
+}

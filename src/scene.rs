@@ -1,0 +1,238 @@
+//! The scene: where everything on the stage is drawn, computed from a
+//! [`JobView`], a [`WorldView`] and the display time. Pure — no yew, no
+//! `web_sys` — so layout and interpolation are unit-tested natively.
+//!
+//! # Layout
+//! - [`layout`]: operator boxes (column = topological depth), one lane per
+//!   subtask, channel end points.
+//! - [`tokens`]: records, barriers and markers on each channel: out-queue at the
+//!   sender, on the wire (position = `(t - sent_at) / (arrive_at - sent_at)`),
+//!   queued at the receiver.
+
+pub mod layout;
+pub mod tokens;
+
+use engine::view::{JobView, WorldView};
+use engine::world::TaskStatus;
+
+pub use layout::{ChannelPath, Geometry, LaneBox, OperatorBox};
+pub use tokens::{Overflow, Place, Token, TokenKind};
+
+/// Size of a token (a record square) in scene units.
+pub const TOKEN: f64 = 30.0;
+/// Distance between stacked tokens.
+pub const SPACING: f64 = 33.0;
+
+/// The record a subtask is working on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Busy {
+    /// The record's label (its value, or key for letters).
+    pub label: String,
+    /// Done fraction, 0–1.
+    pub progress: f64,
+}
+
+/// A subtask's lane with what it is doing now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lane {
+    /// Where.
+    pub boxed: LaneBox,
+    /// Lifecycle.
+    pub status: TaskStatus,
+    /// The record in progress.
+    pub busy: Option<Busy>,
+    /// Its outputs are full.
+    pub is_backpressured: bool,
+    /// Checkpoints it is aligning.
+    pub aligning: Vec<u64>,
+    /// The last checkpoint it snapshotted.
+    pub last_checkpoint: Option<u64>,
+}
+
+/// A channel with its state now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Channel {
+    /// Where.
+    pub path: ChannelPath,
+    /// Blocked by aligned alignment.
+    pub is_blocked: bool,
+    /// Its records are being persisted (unaligned).
+    pub is_persisting: bool,
+}
+
+/// Everything the stage draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    /// Scene width (the SVG viewBox).
+    pub width: f64,
+    /// Scene height.
+    pub height: f64,
+    /// Operators.
+    pub operators: Vec<OperatorBox>,
+    /// Subtasks.
+    pub lanes: Vec<Lane>,
+    /// Channels.
+    pub channels: Vec<Channel>,
+    /// Records, barriers, markers.
+    pub tokens: Vec<Token>,
+    /// "+N" labels for queues longer than drawn.
+    pub overflows: Vec<Overflow>,
+}
+
+/// The label drawn on a record: its value, or its key when the value is just
+/// that key's character code (the letters stream: key `a`, value 97).
+pub fn record_label(key: Option<&str>, value: i64) -> String {
+    let is_char_code = key.is_some_and(|k| {
+        let mut chars = k.chars();
+        matches!((chars.next(), chars.next()), (Some(c), None) if i64::from(u32::from(c)) == value)
+    });
+    match key {
+        Some(k) if is_char_code => k.to_string(),
+        _ if value.abs() >= 10_000 => format!("{}k", value / 1000),
+        _ => value.to_string(),
+    }
+}
+
+/// The scene at display time `t` (ms, may fall between engine steps).
+pub fn scene(job: &JobView, view: &WorldView, t: f64) -> Scene {
+    let geometry = Geometry::of(job);
+    let lanes = geometry
+        .lanes
+        .iter()
+        .zip(&view.tasks)
+        .map(|(boxed, task)| {
+            let op = &job.operators[job.tasks[boxed.task].op];
+            Lane {
+                boxed: boxed.clone(),
+                status: task.status,
+                busy: task.busy.as_ref().map(|(r, done_at)| {
+                    let progress = if op.process_ms == 0 {
+                        1.0
+                    } else {
+                        (1.0 - (*done_at as f64 - t) / op.process_ms as f64).clamp(0.0, 1.0)
+                    };
+                    Busy {
+                        label: record_label(r.key.as_deref(), r.value),
+                        progress,
+                    }
+                }),
+                is_backpressured: task.backpressured,
+                aligning: task.aligning.iter().map(|c| c.0).collect(),
+                last_checkpoint: task.last_checkpoint.map(|c| c.0),
+            }
+        })
+        .collect();
+    let channels = geometry
+        .channels
+        .iter()
+        .zip(&view.channels)
+        .map(|(path, c)| Channel {
+            path: path.clone(),
+            is_blocked: c.blocked,
+            is_persisting: c.persisting,
+        })
+        .collect();
+    let mut tokens = Vec::new();
+    let mut overflows = Vec::new();
+    for (path, c) in geometry.channels.iter().zip(&view.channels) {
+        tokens::place(path, c, t, &mut tokens, &mut overflows);
+    }
+    Scene {
+        width: geometry.width,
+        height: geometry.height,
+        operators: geometry.operators,
+        lanes,
+        channels,
+        tokens,
+        overflows,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::runner::load;
+    use engine::World;
+
+    fn world(name: &str) -> World {
+        let s = load(name).unwrap();
+        World::new(&s, s.seed).unwrap()
+    }
+
+    #[test]
+    fn every_lane_and_channel_is_placed_inside_the_scene() {
+        for (name, _) in engine::runner::BUILTINS {
+            let mut w = world(name);
+            w.run_until(700, |_| {});
+            let s = scene(&w.job_view(), &w.view(), w.now() as f64);
+            assert_eq!(s.lanes.len(), w.view().tasks.len(), "{name}");
+            for l in &s.lanes {
+                assert!(
+                    l.boxed.x >= 0.0 && l.boxed.x + l.boxed.w <= s.width,
+                    "{name}"
+                );
+                assert!(
+                    l.boxed.y >= 0.0 && l.boxed.y + l.boxed.h <= s.height,
+                    "{name}"
+                );
+            }
+            for tok in &s.tokens {
+                assert!(
+                    tok.x >= 0.0 && tok.x <= s.width && tok.y >= 0.0 && tok.y <= s.height,
+                    "{name}: {tok:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn columns_follow_depth() {
+        let w = world("odd-even-sum");
+        let job = w.job_view();
+        let s = scene(&job, &w.view(), 0.0);
+        let xs: Vec<f64> = s.operators.iter().map(|o| o.x).collect();
+        assert!(
+            xs.windows(2).all(|p| p[0] < p[1]),
+            "a chain goes left to right: {xs:?}"
+        );
+        let w = world("barrier-alignment");
+        let s = scene(&w.job_view(), &w.view(), 0.0);
+        assert_eq!(
+            s.operators[0].x, s.operators[1].x,
+            "both sources in column 0"
+        );
+    }
+
+    #[test]
+    fn busy_progress_is_a_function_of_time() {
+        let mut w = world("unaligned-backpressure");
+        let job = w.job_view();
+        // Find a moment with a busy subtask.
+        for _ in 0..5_000 {
+            if w.view().tasks.iter().any(|t| t.busy.is_some()) {
+                break;
+            }
+            w.step();
+        }
+        let v = w.view();
+        let (i, task) = v
+            .tasks
+            .iter()
+            .enumerate()
+            .find(|(_, t)| t.busy.is_some())
+            .expect("a busy task");
+        let done = task.busy.as_ref().unwrap().1 as f64;
+        let process = job.operators[job.tasks[i].op].process_ms as f64;
+        let at = |t: f64| scene(&job, &v, t).lanes[i].busy.clone().unwrap().progress;
+        assert_eq!(at(done), 1.0);
+        assert!((at(done - process / 2.0) - 0.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn labels_are_short() {
+        assert_eq!(record_label(Some("a"), 97), "a");
+        assert_eq!(record_label(Some("k1"), 97), "97");
+        assert_eq!(record_label(Some("even"), 6), "6");
+        assert_eq!(record_label(None, 123_456), "123k");
+    }
+}

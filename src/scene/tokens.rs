@@ -1,0 +1,289 @@
+//! Records, barriers and markers along a channel.
+//!
+//! A channel is drawn as three stretches: the sender's out-queue (records waiting
+//! for credit: back-pressure) stacked at the sender's port, the wire, and the
+//! receiver's input queue stacked at its port, oldest (the head) nearest the
+//! receiver. An element on the wire sits at `(t - sent_at) / (arrive_at - sent_at)`
+//! of the way from the end of the out-queue to the tail of the input queue.
+
+use engine::view::{ChannelView, ElementView};
+
+use super::layout::ChannelPath;
+use super::{record_label, SPACING};
+
+/// Out-queue elements drawn before "+N".
+pub const MAX_OUT: usize = 3;
+/// Input-queue elements drawn before "+N".
+pub const MAX_IN: usize = 5;
+/// Gap between a port and the first token.
+const END_GAP: f64 = 4.0;
+
+/// Where on a channel a token is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Waiting at the sender for credit.
+    OutQueue,
+    /// Travelling.
+    Wire,
+    /// Arrived, waiting at the receiver.
+    InQueue,
+}
+
+/// What a token is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TokenKind {
+    /// A record, tinted by its epoch.
+    Record {
+        label: String,
+        key: Option<String>,
+        value: i64,
+        epoch: u64,
+    },
+    /// A checkpoint barrier.
+    Barrier {
+        checkpoint: u64,
+        is_unaligned: bool,
+        is_savepoint: bool,
+    },
+    /// A cancellation marker.
+    Cancel { checkpoint: u64 },
+    /// End of partition.
+    End,
+}
+
+/// A token on the stage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Token {
+    /// Channel id.
+    pub channel: usize,
+    /// Which stretch.
+    pub place: Place,
+    /// Centre.
+    pub x: f64,
+    pub y: f64,
+    /// What.
+    pub kind: TokenKind,
+    /// A queued record of a channel being persisted (unaligned checkpoint).
+    pub is_persisting: bool,
+}
+
+/// "+N more" beside a long queue.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Overflow {
+    pub x: f64,
+    pub y: f64,
+    pub count: usize,
+}
+
+fn kind_of(e: &ElementView) -> TokenKind {
+    match e {
+        ElementView::Record { record, epoch } => TokenKind::Record {
+            label: record_label(record.key.as_deref(), record.value),
+            key: record.key.as_deref().map(String::from),
+            value: record.value,
+            epoch: *epoch,
+        },
+        ElementView::Barrier {
+            checkpoint,
+            unaligned,
+            savepoint,
+        } => TokenKind::Barrier {
+            checkpoint: checkpoint.0,
+            is_unaligned: *unaligned,
+            is_savepoint: *savepoint,
+        },
+        ElementView::Cancel { checkpoint } => TokenKind::Cancel {
+            checkpoint: checkpoint.0,
+        },
+        ElementView::EndOfPartition => TokenKind::End,
+    }
+}
+
+/// Fraction of the way an element sent at `sent_at`, due at `arrive_at`, has come at `t`.
+pub fn progress(sent_at: u64, arrive_at: u64, t: f64) -> f64 {
+    if arrive_at <= sent_at {
+        return 1.0;
+    }
+    ((t - sent_at as f64) / (arrive_at - sent_at) as f64).clamp(0.0, 1.0)
+}
+
+/// Places channel `c`'s elements along `path` at time `t`.
+pub fn place(
+    path: &ChannelPath,
+    c: &ChannelView,
+    t: f64,
+    tokens: &mut Vec<Token>,
+    overflows: &mut Vec<Overflow>,
+) {
+    let len = path.length();
+    let ch = path.channel;
+    let mut push = |d: f64, place: Place, e: &ElementView, is_persisting: bool| {
+        let (x, y) = path.at(d);
+        tokens.push(Token {
+            channel: ch,
+            place,
+            x,
+            y,
+            kind: kind_of(e),
+            is_persisting,
+        });
+    };
+    let out_shown = c.out_queue.len().min(MAX_OUT);
+    for (i, e) in c.out_queue.iter().take(out_shown).enumerate() {
+        push(
+            END_GAP + (out_shown as f64 - i as f64 - 0.5) * SPACING,
+            Place::OutQueue,
+            e,
+            false,
+        );
+    }
+    let in_shown = c.queue.len().min(MAX_IN);
+    for (i, e) in c.queue.iter().take(in_shown).enumerate() {
+        let is_persisting = c.persisting && matches!(e, ElementView::Record { .. });
+        push(
+            len - END_GAP - (i as f64 + 0.5) * SPACING,
+            Place::InQueue,
+            e,
+            is_persisting,
+        );
+    }
+    let start = END_GAP + out_shown as f64 * SPACING + SPACING / 2.0;
+    let end = (len - END_GAP - in_shown as f64 * SPACING - SPACING / 2.0).max(start);
+    for w in &c.wire {
+        let d = start + progress(w.sent_at, w.arrive_at, t) * (end - start);
+        push(d, Place::Wire, &w.element, false);
+    }
+    if c.out_queue.len() > out_shown {
+        let (x, y) = path.at(END_GAP + SPACING / 2.0);
+        overflows.push(Overflow {
+            x,
+            y: y - 26.0,
+            count: c.out_queue.len() - out_shown,
+        });
+    }
+    if c.queue.len() > in_shown {
+        let (x, y) = path.at(len - END_GAP - (in_shown as f64 - 0.5) * SPACING);
+        overflows.push(Overflow {
+            x,
+            y: y - 26.0,
+            count: c.queue.len() - in_shown,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::record::Origin;
+    use engine::view::{InTransitView, RecordView};
+
+    fn rec(value: i64, epoch: u64) -> ElementView {
+        ElementView::Record {
+            record: RecordView {
+                key: None,
+                value,
+                origin: Origin {
+                    source: 0,
+                    partition: 0,
+                    offset: value as u32,
+                },
+            },
+            epoch,
+        }
+    }
+
+    fn channel(
+        out: Vec<ElementView>,
+        wire: Vec<(u64, u64, ElementView)>,
+        queue: Vec<ElementView>,
+    ) -> ChannelView {
+        ChannelView {
+            out_queue: out,
+            wire: wire
+                .into_iter()
+                .map(|(s, a, element)| InTransitView {
+                    sent_at: s,
+                    arrive_at: a,
+                    element,
+                })
+                .collect(),
+            queue,
+            blocked: false,
+            persisting: true,
+            records: 0,
+        }
+    }
+
+    const PATH: ChannelPath = ChannelPath {
+        channel: 3,
+        x1: 100.0,
+        y1: 50.0,
+        x2: 400.0,
+        y2: 50.0,
+    };
+
+    /// Position is a pure function of time: halfway in time is halfway along the wire.
+    #[test]
+    fn wire_position_interpolates_between_send_and_arrival() {
+        let c = channel(vec![], vec![(100, 110, rec(1, 1))], vec![]);
+        let at = |t: f64| {
+            let (mut toks, mut over) = (Vec::new(), Vec::new());
+            place(&PATH, &c, t, &mut toks, &mut over);
+            toks[0].x
+        };
+        let (a, m, b) = (at(100.0), at(105.0), at(110.0));
+        assert!((m - (a + b) / 2.0).abs() < 1e-9);
+        assert!(a < m && m < b);
+        assert_eq!(at(50.0), a, "before sending: at the start");
+        assert_eq!(at(500.0), b, "after arrival: at the end");
+        assert_eq!(progress(7, 7, 0.0), 1.0);
+    }
+
+    /// The "r1 r2 |B1| r3" picture: out-queue at the sender, queue at the receiver
+    /// with its head nearest the receiver, "+N" beyond the drawn ones.
+    #[test]
+    fn queues_stack_at_their_ends() {
+        let barrier = ElementView::Barrier {
+            checkpoint: engine::ids::CheckpointId(1),
+            unaligned: true,
+            savepoint: false,
+        };
+        let queue: Vec<ElementView> = std::iter::once(barrier)
+            .chain((1..=7).map(|v| rec(v, 2)))
+            .collect();
+        let c = channel(
+            vec![rec(20, 2), rec(21, 2)],
+            vec![(0, 10, rec(9, 2))],
+            queue,
+        );
+        let (mut toks, mut over) = (Vec::new(), Vec::new());
+        place(&PATH, &c, 5.0, &mut toks, &mut over);
+        let out: Vec<&Token> = toks.iter().filter(|t| t.place == Place::OutQueue).collect();
+        assert_eq!(out.len(), 2);
+        assert!(
+            out[0].x > out[1].x,
+            "the oldest out-queue element is at the front"
+        );
+        let inq: Vec<&Token> = toks.iter().filter(|t| t.place == Place::InQueue).collect();
+        assert_eq!(inq.len(), MAX_IN);
+        assert!(matches!(
+            inq[0].kind,
+            TokenKind::Barrier {
+                is_unaligned: true,
+                ..
+            }
+        ));
+        assert!(
+            inq[0].x > inq[1].x,
+            "the head of the queue is nearest the receiver"
+        );
+        assert!(
+            !inq[0].is_persisting && inq[1].is_persisting,
+            "queued records of a persisting channel"
+        );
+        assert_eq!(over.len(), 1);
+        assert_eq!(over[0].count, 8 - MAX_IN);
+        let wire = toks.iter().find(|t| t.place == Place::Wire).unwrap();
+        assert!(out[0].x < wire.x && wire.x < inq[MAX_IN - 1].x);
+    }
+}
