@@ -788,10 +788,14 @@ impl Scenario {
         let scenario: Scenario =
             serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
                 let field = err.path().to_string();
-                ScenarioError::single(
-                    if field == "." { String::new() } else { field },
-                    err.inner().to_string(),
-                )
+                // serde_path_to_error says "." for the root and "?" where no key was read yet.
+                let field = if field == "." || field.ends_with('?') { field.trim_end_matches(['.', '?']).to_string() } else { field };
+                let message = if err.inner().is_syntax() || err.inner().is_eof() {
+                    format!("not valid JSON: {}", err.inner())
+                } else {
+                    err.inner().to_string()
+                };
+                ScenarioError::single(field, message)
             })?;
         // Trailing characters after the document (`{...} x`) are an error too.
         deserializer
