@@ -113,6 +113,15 @@ impl<T: Eq> Agenda<T> {
         }
     }
 
+    /// Keep only the items `keep` accepts (their order is unchanged).
+    pub fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) {
+        for b in &mut self.buckets {
+            b.retain(|e| keep(&e.item));
+        }
+        self.in_wheel = self.buckets.iter().map(VecDeque::len).sum();
+        self.far.retain(|e| keep(&e.item));
+    }
+
     /// Move the cursor to `t` (nothing is due before it) and pull far items that
     /// now fall inside the window into their buckets, oldest first.
     fn advance_to(&mut self, t: u64) {

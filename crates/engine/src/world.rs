@@ -1970,6 +1970,14 @@ impl World {
         }
     }
 
+    /// Start a new run attempt: what was scheduled for the old one is dropped, so
+    /// [`World::next_at`] tells the time of the next item that will really happen.
+    fn new_attempt(&mut self) {
+        self.attempt += 1;
+        let live = self.attempt;
+        self.agenda.retain(|(attempt, _)| *attempt == live || *attempt == ANY_ATTEMPT);
+    }
+
     fn close_sinks(&mut self) {
         for t in 0..self.tasks.len() {
             if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
@@ -1988,7 +1996,7 @@ impl World {
         for c in &mut self.channels {
             c.clear();
         }
-        self.attempt += 1;
+        self.new_attempt();
         self.status = JobStatus::Canceled;
         self.finished_at = Some(self.now);
         self.trace.push(|| Event::JobCanceled);
@@ -2015,7 +2023,7 @@ impl World {
         for c in &mut self.channels {
             c.clear();
         }
-        self.attempt += 1;
+        self.new_attempt();
         let now = self.now;
         self.restart.notify_failure(now);
         let mut record = FailureRecord { at_ms: now, task, reason: reason.clone(), restored_from: None, restarted_ms: None };
