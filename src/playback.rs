@@ -563,8 +563,8 @@ impl State {
         engine.run.look_ahead(now);
         let view = engine.cursor.view();
         let step = view.steps;
-        // Not clamped to the next item's time: `World::next_at` also sees items of
-        // an attempt that failed over, which `step` skips.
+        // Not clamped to the next item's time (`World::next_at` is exact since a
+        // failover drops the old attempt's items; clamping is left for later).
         self.display_t = self.display_t.max(now as f64);
         if engine.next_at().is_none() {
             self.display_t = now as f64;
