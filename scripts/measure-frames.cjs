@@ -1,0 +1,31 @@
+// Frame timing of the page while playing, in headless Chromium: requestAnimationFrame
+// intervals (p50/p95/max) and the number of tokens on the stage. Not a CI gate.
+// Usage: bash scripts/measure-frames.sh [scenario] [speed-option-value] [seconds]
+const { chromium } = require('playwright-core');
+(async () => {
+  const [url, seconds, speed] = [process.argv[2], Number(process.argv[3] || 8), process.argv[4] || '4'];
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  await page.goto(url);
+  await page.waitForSelector('#play');
+  await page.selectOption('#speed-select', speed); // option index: 0 = 0.25x … 6 = 16x
+  await page.keyboard.press('Space');
+  const result = await page.evaluate((ms) => new Promise((resolve) => {
+    const gaps = []; let last = performance.now(); let maxTokens = 0; const end = last + ms;
+    function frame(now) {
+      gaps.push(now - last); last = now;
+      maxTokens = Math.max(maxTokens, document.querySelectorAll('.token').length);
+      if (now < end) requestAnimationFrame(frame); else resolve({ gaps, maxTokens });
+    }
+    requestAnimationFrame(frame);
+  }), seconds * 1000);
+  const g = result.gaps.slice(1).sort((a, b) => a - b);
+  const q = (p) => g[Math.min(g.length - 1, Math.floor(p * g.length))].toFixed(1);
+  console.log(JSON.stringify({ url, frames: g.length, p50_ms: q(0.5), p95_ms: q(0.95), max_ms: g[g.length - 1].toFixed(1),
+    max_tokens_on_stage: result.maxTokens, clock: await page.textContent('#clock') }));
+  await browser.close();
+})();

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Build the release page, serve it on 127.0.0.1, play a scenario in headless Chromium
+# and print requestAnimationFrame interval percentiles. Not part of CI.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+ensure_web_tools
+ensure_browser
+cd "$ROOT"
+if [ ! -d "$TOOLS_DIR/pw/node_modules/playwright-core" ]; then
+  mkdir -p "$TOOLS_DIR/pw"
+  npm install --silent --no-audit --no-fund --prefix "$TOOLS_DIR/pw" playwright-core@1
+fi
+SCENARIO="${1:-unaligned-backpressure}"
+SPEED="${2:-4}"
+SECONDS_TO_RUN="${3:-8}"
+[ -d dist ] || trunk build --release
+python3 -m http.server 8765 --bind 127.0.0.1 --directory dist >/dev/null 2>&1 &
+SERVER=$!
+trap 'kill $SERVER' EXIT
+sleep 1
+NODE_PATH="$TOOLS_DIR/pw/node_modules" node scripts/measure-frames.cjs \
+  "http://127.0.0.1:8765/?lang=en&scenario=$SCENARIO" "$SECONDS_TO_RUN" "$SPEED"
