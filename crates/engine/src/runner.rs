@@ -13,6 +13,7 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("barrier-alignment", include_str!("../scenarios/barrier-alignment.json")),
     ("unaligned-backpressure", include_str!("../scenarios/unaligned-backpressure.json")),
     ("at-least-once-duplicates", include_str!("../scenarios/at-least-once-duplicates.json")),
+    ("busy-network", include_str!("../scenarios/busy-network.json")),
 ];
 
 /// When no bound is given, a run stops at this simulated time.
