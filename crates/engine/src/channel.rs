@@ -124,14 +124,26 @@ impl Channel {
     /// Records queued at the receiver ahead of the first barrier of `checkpoint`
     /// (all queued records if that barrier is not queued).
     pub fn queued_records_before(&self, checkpoint: CheckpointId) -> Vec<Record> {
-        let mut v = Vec::new();
-        for q in &self.queue {
-            match &q.element {
-                Element::Record { record } => v.push(*record),
-                Element::Barrier { barrier } if barrier.id == checkpoint => break,
-                _ => {}
-            }
-        }
-        v
+        records_before(self.queue.iter().map(|q| &q.element), checkpoint)
     }
+
+    /// Records waiting in the sender's output queue ahead of the barrier of
+    /// `checkpoint` (all of them if that barrier is not there): what an unaligned
+    /// barrier overtakes.
+    pub fn out_records_before(&self, checkpoint: CheckpointId) -> Vec<Record> {
+        records_before(self.out_queue.iter(), checkpoint)
+    }
+}
+
+/// The records among `elements` up to the first barrier of `checkpoint`.
+fn records_before<'a>(elements: impl Iterator<Item = &'a Element>, checkpoint: CheckpointId) -> Vec<Record> {
+    let mut v = Vec::new();
+    for e in elements {
+        match e {
+            Element::Record { record } => v.push(*record),
+            Element::Barrier { barrier } if barrier.id == checkpoint => break,
+            _ => {}
+        }
+    }
+    v
 }

@@ -315,12 +315,13 @@ impl World {
             channels: self
                 .channels()
                 .iter()
-                .map(|c| {
-                    let from = &setup.tasks[c.from.0 as usize];
-                    let partitioning = from
+                .enumerate()
+                .map(|(i, c)| {
+                    let id = crate::ids::ChannelId(i as u32);
+                    let partitioning = setup.tasks[c.from.0 as usize]
                         .outputs
                         .iter()
-                        .find(|o| o.channels.iter().any(|id| self.channels()[id.0 as usize].to == c.to && self.channels()[id.0 as usize].input == c.input))
+                        .find(|o| o.channels.contains(&id))
                         .map_or(Partitioning::Forward, |o| o.partitioning);
                     ChannelStatic {
                         from: c.from,
@@ -364,11 +365,7 @@ impl World {
                 TaskView {
                     status: t.status,
                     busy: t.busy.as_ref().map(|b| (self.record_view(&b.record), b.done_at)),
-                    backpressured: info
-                        .outputs
-                        .iter()
-                        .flat_map(|o| &o.channels)
-                        .any(|c| !self.channels()[c.0 as usize].out_queue.is_empty()),
+                    backpressured: self.is_backpressured(TaskId(i as u32)),
                     aligning: t.handler.pending_checkpoints(),
                     last_checkpoint: t.last_checkpoint,
                     state,

@@ -693,8 +693,9 @@ impl World {
         k.map(|k| self.setup.keys.name(k).clone())
     }
 
-    fn is_backpressured(&self, t: TaskId) -> bool {
-        self.info(t).outputs.iter().flat_map(|o| &o.channels).any(|c| !self.channels[c.0 as usize].out_queue.is_empty())
+    /// Its outputs are full: something waits in an output queue, so it takes no input.
+    pub fn is_backpressured(&self, t: TaskId) -> bool {
+        self.outputs_of(t).any(|c| !self.channels[c.0 as usize].out_queue.is_empty())
     }
 
     fn schedule_poll(&mut self, t: TaskId) {
@@ -823,12 +824,7 @@ impl World {
                     }
                 }
                 for (output, recs) in &snap.output_channels {
-                    let ch = self.setup.tasks[t.0 as usize]
-                        .outputs
-                        .iter()
-                        .flat_map(|o| &o.channels)
-                        .nth(*output as usize)
-                        .copied();
+                    let ch = self.outputs_of(*t).nth(*output as usize);
                     if let Some(ch) = ch {
                         let c = &mut self.channels[ch.0 as usize];
                         c.out_queue.extend(recs.iter().map(|r| Element::Record { record: *r }));
@@ -857,6 +853,11 @@ impl World {
 
     fn channels_of(&self, t: TaskId) -> impl Iterator<Item = ChannelId> + '_ {
         self.info(t).inputs.iter().copied()
+    }
+
+    /// `t`'s output channels, edge by edge (their index is [`Channel::output`]).
+    fn outputs_of(&self, t: TaskId) -> impl Iterator<Item = ChannelId> + '_ {
+        self.info(t).outputs.iter().flat_map(|o| o.channels.iter().copied())
     }
 
     /// Schedule the source's next emission, or finish it when its log is read.
@@ -1025,17 +1026,21 @@ impl World {
         }
     }
 
-    /// Place an element in the receiver's input queue.
+    /// Place re-injected channel state in the receiver's input queue (it counts
+    /// against the channel's capacity like a record on the wire).
     fn enqueue(&mut self, c: ChannelId, e: Element) {
-        let to = self.channels[c.0 as usize].to;
-        let task = &mut self.tasks[to.0 as usize];
+        if e.is_record() {
+            self.channels[c.0 as usize].records += 1;
+        }
+        self.push_arrived(c, e);
+    }
+
+    /// Append an element to the receiver's input queue with its arrival number.
+    fn push_arrived(&mut self, c: ChannelId, element: Element) {
+        let task = &mut self.tasks[self.channels[c.0 as usize].to.0 as usize];
         task.arrivals += 1;
         let seq = task.arrivals;
-        let ch = &mut self.channels[c.0 as usize];
-        if e.is_record() {
-            ch.records += 1;
-        }
-        ch.queue.push_back(Queued { seq, arrived_at: self.now, element: e });
+        self.channels[c.0 as usize].queue.push_back(Queued { seq, arrived_at: self.now, element });
     }
 
     fn arrive(&mut self, c: ChannelId) {
@@ -1052,10 +1057,7 @@ impl World {
         }
         match it.element {
             Element::Record { record } => {
-                let ch = &mut self.channels[c.0 as usize];
-                self.tasks[ti].arrivals += 1;
-                let seq = self.tasks[ti].arrivals;
-                ch.queue.push_back(Queued { seq, arrived_at: self.now, element: Element::Record { record } });
+                self.push_arrived(c, Element::Record { record });
                 let task = &mut self.tasks[ti];
                 // A record behind an arrived (not yet handled) priority barrier is not channel state.
                 let behind_barrier = task.priority.iter().any(|(ch, _, _)| *ch == input);
@@ -1089,15 +1091,17 @@ impl World {
                 }
             }
             element => {
-                let announce = match &element {
-                    Element::Barrier { barrier } => barrier.is_timeoutable() && !self.channels[c.0 as usize].queue.is_empty(),
-                    _ => false,
+                // A timeoutable barrier queued behind data is announced (Flink: EventAnnouncement).
+                let announced = match &element {
+                    Element::Barrier { barrier }
+                        if barrier.is_timeoutable() && !self.channels[c.0 as usize].queue.is_empty() =>
+                    {
+                        Some(barrier.clone())
+                    }
+                    _ => None,
                 };
-                let barrier = if let Element::Barrier { barrier } = &element { Some(barrier.clone()) } else { None };
-                self.tasks[ti].arrivals += 1;
-                let seq = self.tasks[ti].arrivals;
-                self.channels[c.0 as usize].queue.push_back(Queued { seq, arrived_at: self.now, element });
-                if let (true, Some(b)) = (announce, barrier) {
+                self.push_arrived(c, element);
+                if let Some(b) = announced {
                     // Like every mailbox action, it waits for the record in progress.
                     self.tasks[ti].announcements.push_back((input, b));
                     if self.tasks[ti].busy.is_none() {
@@ -1440,15 +1444,11 @@ impl World {
         // Forward the barrier. Unaligned, it overtakes the output queues, whose
         // records become this subtask's output channel state.
         let mut output_channels = BTreeMap::new();
-        let outs: Vec<ChannelId> = self.info(t).outputs.iter().flat_map(|o| o.channels.iter().copied()).collect();
+        let outs: Vec<ChannelId> = self.outputs_of(t).collect();
         for c in &outs {
             let ch = &self.channels[c.0 as usize];
             if unaligned {
-                let recs: Vec<Record> = ch
-                    .out_queue
-                    .iter()
-                    .filter_map(|e| if let Element::Record { record } = e { Some(*record) } else { None })
-                    .collect();
+                let recs = ch.out_records_before(id);
                 if !recs.is_empty() {
                     output_channels.insert(ch.output, recs);
                 }
@@ -1598,7 +1598,7 @@ impl World {
     }
 
     fn barrier_in_out_queues(&self, t: TaskId, id: CheckpointId) -> bool {
-        self.info(t).outputs.iter().flat_map(|o| &o.channels).any(|c| {
+        self.outputs_of(t).any(|c| {
             self.channels[c.0 as usize]
                 .out_queue
                 .iter()
@@ -1625,19 +1625,14 @@ impl World {
         if !self.tasks[ti].snapshots.get(&id).is_some_and(|s| s.output_pending) {
             return;
         }
-        let outs: Vec<ChannelId> = self.info(t).outputs.iter().flat_map(|o| o.channels.iter().copied()).collect();
+        let outs: Vec<ChannelId> = self.outputs_of(t).collect();
         let mut overtaken = BTreeMap::new();
         for c in outs {
             let ch = &mut self.channels[c.0 as usize];
             let Some(pos) = ch.out_queue.iter().position(|e| matches!(e, Element::Barrier { barrier } if barrier.id == id)) else {
                 continue;
             };
-            let recs: Vec<Record> = ch
-                .out_queue
-                .iter()
-                .take(pos)
-                .filter_map(|e| if let Element::Record { record } = e { Some(*record) } else { None })
-                .collect();
+            let recs = ch.out_records_before(id);
             let output = ch.output;
             let Some(Element::Barrier { barrier }) = ch.out_queue.remove(pos) else { continue };
             if !recs.is_empty() {
@@ -1904,11 +1899,8 @@ impl World {
         if self.status != JobStatus::Running {
             return;
         }
+        self.close_sinks();
         for t in 0..self.tasks.len() {
-            if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
-                let ext = self.external.get_mut(&self.setup.tasks[t].op).expect("sink topic");
-                s.close(ext, &mut self.trace);
-            }
             if self.tasks[t].status != TaskStatus::Finished {
                 self.tasks[t].status = TaskStatus::Finished;
                 let name = self.name(TaskId(t as u32));
