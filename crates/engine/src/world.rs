@@ -25,7 +25,7 @@ use crate::scenario::{
     SinkKind, StorageKind,
 };
 use crate::sink::{ExternalTopic, TxnStatus};
-use crate::snapshot::{OperatorSnapshot, TaskSnapshot, IN_FLIGHT_RECORD_BYTES, KEYED_ENTRY_BYTES};
+use crate::snapshot::{OperatorSnapshot, TaskSnapshot, KEYED_ENTRY_BYTES};
 use crate::two_phase_commit::TwoPhaseCommitSink;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -2110,7 +2110,4 @@ impl World {
         }
         Value::Object(out)
     }
-
-    /// Size in bytes of persisted in-flight data per record (for stats displays).
-    pub const IN_FLIGHT_RECORD_BYTES: u64 = IN_FLIGHT_RECORD_BYTES;
 }
