@@ -105,6 +105,9 @@ pub enum Event {
     JobFailed { reason: String },
     /// The job was canceled (extension).
     JobCanceled,
+    /// The job ended and its retention policy deleted these retained checkpoints
+    /// (extension; `status`: `finished`, `canceled` or `failed`).
+    CheckpointsDiscarded { checkpoints: Vec<CheckpointId>, status: String },
     /// A script action or intervention fell while the job was not running (extension).
     ActionIgnored { action: String, reason: String },
 }

@@ -10,7 +10,8 @@
 //! goes back through the same struct, so the exported JSON has the contract's shape.
 
 use super::{
-    GenerateSpec, PartitionSpec, RecordSpec, RestartConfig, ScriptStep, DEFAULT_RESET_THRESHOLD_MS,
+    GenerateSpec, PartitionSpec, RecordSpec, RestartConfig, ScriptStep, SnapshotSelector,
+    DEFAULT_RESET_THRESHOLD_MS,
 };
 use serde::{Deserialize, Serialize};
 
@@ -303,6 +304,43 @@ impl From<ScriptStep> for ScriptStepRepr {
             action,
             at_ms,
             task,
+        }
+    }
+}
+
+/// `restore.snapshot`: a keyword or an id.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+pub(super) enum SnapshotSelectorRepr {
+    Id(u64),
+    Name(String),
+}
+
+impl TryFrom<SnapshotSelectorRepr> for SnapshotSelector {
+    type Error = String;
+
+    fn try_from(repr: SnapshotSelectorRepr) -> Result<Self, String> {
+        match repr {
+            SnapshotSelectorRepr::Id(id) => Ok(SnapshotSelector::Id(id)),
+            SnapshotSelectorRepr::Name(name) => match name.as_str() {
+                "latest" => Ok(SnapshotSelector::Latest),
+                "latest_savepoint" => Ok(SnapshotSelector::LatestSavepoint),
+                "latest_checkpoint" => Ok(SnapshotSelector::LatestCheckpoint),
+                other => Err(format!(
+                    "unknown snapshot \"{other}\": expected \"latest\", \"latest_savepoint\", \"latest_checkpoint\" or a checkpoint id"
+                )),
+            },
+        }
+    }
+}
+
+impl From<SnapshotSelector> for SnapshotSelectorRepr {
+    fn from(selector: SnapshotSelector) -> Self {
+        match selector {
+            SnapshotSelector::Latest => SnapshotSelectorRepr::Name("latest".into()),
+            SnapshotSelector::LatestSavepoint => SnapshotSelectorRepr::Name("latest_savepoint".into()),
+            SnapshotSelector::LatestCheckpoint => SnapshotSelectorRepr::Name("latest_checkpoint".into()),
+            SnapshotSelector::Id(id) => SnapshotSelectorRepr::Id(id),
         }
     }
 }
