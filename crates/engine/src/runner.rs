@@ -14,6 +14,8 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("unaligned-backpressure", include_str!("../scenarios/unaligned-backpressure.json")),
     ("at-least-once-duplicates", include_str!("../scenarios/at-least-once-duplicates.json")),
     ("busy-network", include_str!("../scenarios/busy-network.json")),
+    ("savepoint-rescale", include_str!("../scenarios/savepoint-rescale.json")),
+    ("savepoint-upgrade", include_str!("../scenarios/savepoint-upgrade.json")),
 ];
 
 /// When no bound is given, a run stops at this simulated time.

@@ -826,6 +826,14 @@ pub enum ScriptStep {
         /// When.
         at_ms: u64,
     },
+    /// Lab extension: the JobManager process dies and a new leader recovers the job.
+    /// With `jobmanager` checkpoint storage the completed checkpoints lived in the
+    /// dead process's memory and are gone (the job starts from scratch); with
+    /// `filesystem` storage they survive and the job restores the latest.
+    CrashJobmanager {
+        /// When.
+        at_ms: u64,
+    },
 }
 
 impl ScriptStep {
@@ -836,7 +844,8 @@ impl ScriptStep {
             | ScriptStep::TriggerCheckpoint { at_ms }
             | ScriptStep::Savepoint { at_ms }
             | ScriptStep::StopWithSavepoint { at_ms }
-            | ScriptStep::Cancel { at_ms } => *at_ms,
+            | ScriptStep::Cancel { at_ms }
+            | ScriptStep::CrashJobmanager { at_ms } => *at_ms,
         }
     }
 
@@ -848,6 +857,7 @@ impl ScriptStep {
             ScriptStep::Savepoint { .. } => "savepoint",
             ScriptStep::StopWithSavepoint { .. } => "stop_with_savepoint",
             ScriptStep::Cancel { .. } => "cancel",
+            ScriptStep::CrashJobmanager { .. } => "crash_jobmanager",
         }
     }
 }

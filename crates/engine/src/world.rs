@@ -37,6 +37,11 @@ use std::sync::Arc;
 /// Marks an agenda item that survives failovers (script actions).
 const ANY_ATTEMPT: u32 = u32::MAX;
 
+/// How long a new JobManager leader takes to recover the job after
+/// `crash_jobmanager`. A lab constant: in Flink it depends on the HA service's
+/// lease and election timeouts.
+pub const JOBMANAGER_RECOVERY_MS: u64 = 1000;
+
 mod upgrade;
 pub use upgrade::MAX_RESTORE_DEPTH;
 
@@ -162,6 +167,8 @@ pub enum Intervention {
     StopWithSavepoint,
     /// Cancel the job.
     Cancel,
+    /// Kill the JobManager (lab extension, see [`ScriptStep::CrashJobmanager`]).
+    CrashJobmanager,
 }
 
 impl Intervention {
@@ -172,6 +179,7 @@ impl Intervention {
             ScriptStep::Savepoint { .. } => Intervention::Savepoint,
             ScriptStep::StopWithSavepoint { .. } => Intervention::StopWithSavepoint,
             ScriptStep::Cancel { .. } => Intervention::Cancel,
+            ScriptStep::CrashJobmanager { .. } => Intervention::CrashJobmanager,
         }
     }
 
@@ -182,6 +190,7 @@ impl Intervention {
             Intervention::Savepoint => "savepoint",
             Intervention::StopWithSavepoint => "stop_with_savepoint",
             Intervention::Cancel => "cancel",
+            Intervention::CrashJobmanager => "crash_jobmanager",
         }
     }
 }
@@ -2119,6 +2128,7 @@ impl World {
                 self.try_trigger();
             }
             Intervention::Cancel => self.cancel_job(),
+            Intervention::CrashJobmanager => self.jobmanager_failover(),
         }
     }
 
@@ -2171,17 +2181,39 @@ impl World {
         self.trace.push(|| Event::CheckpointsDiscarded { checkpoints, status });
     }
 
-    /// The job fails over as a whole (the contract's simplification of region
-    /// failover): in-flight data and un-checkpointed state are lost, open
-    /// transactions are aborted, and the restart strategy decides what follows.
-    fn failover(&mut self, task: Option<TaskName>, reason: String) {
-        if self.status != JobStatus::Running {
-            return;
-        }
-        if let Some(name) = &task {
-            let (name, why) = (name.clone(), reason.clone());
-            self.trace.push(|| Event::TaskFailed { task: name, reason: why });
-        }
+    /// The JobManager dies and a new leader recovers the job (Flink with high
+    /// availability: the new JobMaster reads the job graph and the completed-checkpoint
+    /// store's pointers and restores the latest checkpoint). What survives depends on
+    /// the checkpoint storage: `JobManagerCheckpointStorage` keeps snapshots in the
+    /// JobManager's heap, so they die with it and the job starts from scratch;
+    /// `FileSystemCheckpointStorage` keeps them in files. Savepoints always go to
+    /// files. The recovery is not a task failure: the restart strategy neither counts
+    /// it nor delays it; the new JobMaster starts a fresh strategy.
+    fn jobmanager_failover(&mut self) {
+        let storage = self.setup.scenario.checkpointing.as_ref().map(|c| c.storage).unwrap_or_default();
+        let lost: Vec<Arc<CompletedCheckpoint>> =
+            if storage == StorageKind::Jobmanager { self.coordinator.store.drain(..).collect() } else { Vec::new() };
+        let checkpoints_lost: Vec<CheckpointId> = lost.iter().map(|c| c.id).collect();
+        self.coordinator.discarded.extend(lost);
+        let delay_ms = JOBMANAGER_RECOVERY_MS;
+        self.trace.push(|| Event::JobmanagerFailed { delay_ms, checkpoints_lost });
+        self.tear_down();
+        self.restart = RestartStrategy::new(&self.setup.scenario.effective_restart());
+        self.status = JobStatus::Restarting;
+        self.restart_at = Some(self.now + delay_ms);
+        self.schedule(self.now + delay_ms, Item::Restart);
+        self.failures.push(FailureRecord {
+            at_ms: self.now,
+            task: None,
+            reason: "JobManager failed; a new leader recovers the job".into(),
+            restored_from: None,
+            restarted_ms: None,
+        });
+    }
+
+    /// What every failure does to the running attempt: pending checkpoints abort,
+    /// open transactions abort, tasks stop, in-flight data is lost.
+    fn tear_down(&mut self) {
         self.abort_all_pending(AbortCause::JobFailover);
         self.final_requested = false;
         self.final_completed = false;
@@ -2193,6 +2225,20 @@ impl World {
             c.clear();
         }
         self.new_attempt();
+    }
+
+    /// The job fails over as a whole (the contract's simplification of region
+    /// failover): in-flight data and un-checkpointed state are lost, open
+    /// transactions are aborted, and the restart strategy decides what follows.
+    fn failover(&mut self, task: Option<TaskName>, reason: String) {
+        if self.status != JobStatus::Running {
+            return;
+        }
+        if let Some(name) = &task {
+            let (name, why) = (name.clone(), reason.clone());
+            self.trace.push(|| Event::TaskFailed { task: name, reason: why });
+        }
+        self.tear_down();
         let now = self.now;
         self.restart.notify_failure(now);
         let mut record = FailureRecord { at_ms: now, task, reason: reason.clone(), restored_from: None, restarted_ms: None };

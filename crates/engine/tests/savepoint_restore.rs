@@ -413,3 +413,28 @@ fn stop_with_savepoint_and_rescaled_restore_is_exactly_once_over_many_seeds() {
     }
     assert!(restored >= 100, "only {restored} of 200 seeds reached a savepoint");
 }
+
+/// The lesson's built-ins: what the restored job holds at its first moment.
+#[test]
+fn builtin_savepoint_lessons_show_their_key_facts() {
+    let rescale = runner::load("savepoint-rescale").unwrap();
+    let w = World::new(&rescale, rescale.seed).unwrap();
+    let offsets = offsets_of(&w, "kafka");
+    let partitions: Vec<Vec<u32>> = offsets.iter().map(|o| o.keys().copied().collect()).collect();
+    assert_eq!(partitions, vec![vec![0, 2], vec![1], vec![3]], "contiguous chunks of [0, 2, 1, 3]");
+    // The savepoint is consistent: the counts add up to the records read.
+    let counted: i64 = keyed_of(&w, "pv").iter().flat_map(|m| m.values()).sum();
+    let read: u64 = offsets.iter().flat_map(|o| o.values()).sum();
+    assert_eq!(counted as u64, read);
+    assert!(read > 0);
+    assert_eq!(keyed_of(&w, "pv").len(), 3);
+
+    let upgrade = runner::load("savepoint-upgrade").unwrap();
+    let w = World::new(&upgrade, upgrade.seed).unwrap();
+    assert!(keyed_of(&w, "pv-v2").iter().all(BTreeMap::is_empty));
+    assert!(offsets_of(&w, "kafka").iter().flat_map(|o| o.values()).any(|&o| o > 0));
+    let mut strict = upgrade.clone();
+    strict.restore.as_mut().unwrap().allow_non_restored_state = false;
+    let err = World::new(&strict, strict.seed).expect_err("pv cannot be mapped");
+    assert!(err.errors[0].message.contains("allowNonRestoredState"), "{err}");
+}

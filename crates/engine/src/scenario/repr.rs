@@ -247,6 +247,7 @@ enum ActionName {
     Savepoint,
     StopWithSavepoint,
     Cancel,
+    CrashJobmanager,
 }
 
 /// Every field of every script action; `task` belongs to `crash` only.
@@ -287,6 +288,10 @@ impl TryFrom<ScriptStepRepr> for ScriptStep {
                 no_task("cancel")?;
                 ScriptStep::Cancel { at_ms }
             }
+            ActionName::CrashJobmanager => {
+                no_task("crash_jobmanager")?;
+                ScriptStep::CrashJobmanager { at_ms }
+            }
         })
     }
 }
@@ -299,6 +304,7 @@ impl From<ScriptStep> for ScriptStepRepr {
             ScriptStep::Savepoint { at_ms } => (ActionName::Savepoint, at_ms, None),
             ScriptStep::StopWithSavepoint { at_ms } => (ActionName::StopWithSavepoint, at_ms, None),
             ScriptStep::Cancel { at_ms } => (ActionName::Cancel, at_ms, None),
+            ScriptStep::CrashJobmanager { at_ms } => (ActionName::CrashJobmanager, at_ms, None),
         };
         ScriptStepRepr {
             action,
