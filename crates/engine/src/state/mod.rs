@@ -19,6 +19,7 @@
 //! is the World's simulated milliseconds (Flink: processing time, the only TTL time
 //! characteristic).
 
+pub mod convert;
 pub mod descriptor;
 pub mod keyed;
 // pub mod shared_registry;
