@@ -72,6 +72,24 @@ pub fn TaskPopover(props: &TaskPopoverProps) -> Html {
                 </ul>
             </>
         },
+        StateView::KeyedStates { states } => html! {
+            <>
+                { for states.iter().map(|s| html! {
+                    <>
+                        <h4>{ format!("{} · {}{}", s.name, s.kind, s.ttl_ms.map_or(String::new(), |t| format!(" · TTL {t} ms"))) }</h4>
+                        if s.entries.is_empty() {
+                            <p class="muted">{ lang.t(Msg::None) }</p>
+                        }
+                        <ul class="kv">
+                            { for s.entries.iter().map(|e| html! {
+                                <li><span class="kv__k">{ e.key.to_string() }</span><span class="kv__g">{ format!("kg {}", e.key_group) }</span>
+                                    <span class="kv__v">{ if e.expired_units > 0 { format!("{} ⌛{}", e.value, e.expired_units) } else { e.value.clone() } }</span></li>
+                            }) }
+                        </ul>
+                    </>
+                }) }
+            </>
+        },
         StateView::Stateless => html! { <p class="muted">{ lang.t(Msg::Stateless) }</p> },
     };
     let crash = {

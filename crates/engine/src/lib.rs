@@ -21,6 +21,7 @@
 //! - [`operators`]: what each operator kind does with a record.
 //! - [`coordinator`]: the checkpoint coordinator (trigger, ack, complete, abort, failure counting).
 //! - [`snapshot`]: what a subtask snapshot holds and the byte-size model.
+//! - [`state`]: keyed state types (Value, List, Reducing, Aggregating, Map), TTL, and the shared-state registry of incremental checkpoints.
 //! - [`sink`]: the external transactional topic sinks write to.
 //! - [`two_phase_commit`]: the two-phase-commit sink.
 //! - [`event`]: the trace.
@@ -65,6 +66,7 @@ pub mod runner;
 pub mod scenario;
 pub mod sink;
 pub mod snapshot;
+pub mod state;
 pub mod summary;
 pub mod timeline;
 pub mod two_phase_commit;

@@ -2,10 +2,34 @@
 //!
 //! Sans-IO: [`process`] returns what the operator emits; only the
 //! [`crate::World`] touches channels, the agenda and the external systems.
+//!
+//! # Operators with named keyed states (extension of contract v1)
+//! Each registers its descriptors ([`descriptors`]) in a [`KeyedStateStore`]; the
+//! scenario's `ttl` applies to every descriptor of the operator. On each record the
+//! store's current key is set (Flink: `setKeyContextElement`), then:
+//! - `keyed_window_count`: tumbling processing-time windows of `window_ms`
+//!   (`[n·w, (n+1)·w)`, the record's processing time decides). [`WINDOW_STATE`]
+//!   (`ValueState`) holds the start of the key's open window, [`CONTENTS_STATE`]
+//!   (`ListState`) the values of its records — the state Flink's `WindowOperator`
+//!   keeps for a window with a `ProcessWindowFunction`. A record of a later window
+//!   first fires the open one: it emits `{key, value: number of records}` and
+//!   clears it. Simplified: Flink fires at the window's end by a processing-time
+//!   timer; the lab has no timers and fires on the key's next record, so a key's
+//!   last window is never emitted (Flink drops pending processing-time timers at the
+//!   end of a bounded input too).
+//! - `keyed_reduce`: [`REDUCE_STATE`] (`ReducingState`, the `reduce` function); emits
+//!   `{key, reduced value}`.
+//! - `keyed_average`: [`AVERAGE_STATE`] (`AggregatingState`, `(sum, count)` →
+//!   average); emits `{key, average}`.
+//! - `keyed_dedup`: [`SEEN_STATE`] (`MapState` value → time first seen); a value
+//!   already seen for the key is dropped, a new one is remembered and forwarded —
+//!   with `ttl`, the de-duplication forgets a value after the TTL (the Flink
+//!   documentation's de-duplication pattern).
 
 use crate::record::{KeyId, KeyTable, Record};
-use crate::scenario::{FnName, OperatorKind};
+use crate::scenario::{FnName, OperatorKind, OperatorSpec};
 use crate::snapshot::OperatorSnapshot;
+use crate::state::{AggregateFn, KeyedStateStore, StateDescriptor, StateError, StateKind};
 use crate::two_phase_commit::TwoPhaseCommitSink;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -33,6 +57,8 @@ pub enum OpState {
     Stateless,
     /// Keyed ValueState: the count or sum per key.
     Keyed { values: BTreeMap<KeyId, i64> },
+    /// Named keyed states (window count, reduce, average, dedup).
+    KeyedStates(KeyedStateStore),
     /// A two-phase-commit sink.
     TwoPhaseCommit(TwoPhaseCommitSink),
     /// An idempotent or at-least-once sink: nothing.
@@ -42,8 +68,11 @@ pub enum OpState {
 impl OpState {
     /// The synchronous part of a snapshot for everything but the two-phase-commit
     /// sink (whose snapshot has side effects, see [`TwoPhaseCommitSink::snapshot_state`]).
-    pub fn snapshot(&self) -> OperatorSnapshot {
+    /// `now` and `full` (a full snapshot, not incremental rocksdb) decide TTL's
+    /// full-snapshot cleanup ([`KeyedStateStore::snapshot`]).
+    pub fn snapshot(&self, now: u64, full: bool) -> OperatorSnapshot {
         match self {
+            OpState::KeyedStates(store) => OperatorSnapshot::KeyedStates { states: store.snapshot(now, full) },
             OpState::Source(s) => OperatorSnapshot::Source { offsets: s.offsets.clone() },
             OpState::Keyed { values } => OperatorSnapshot::Keyed { entries: values.clone() },
             OpState::TwoPhaseCommit(s) => OperatorSnapshot::TwoPhaseCommit {
@@ -68,8 +97,61 @@ pub enum Output {
     Fail(String),
 }
 
-/// Process `record` in an operator of `kind` with function `f`.
-pub fn process(kind: OperatorKind, f: Option<FnName>, state: &mut OpState, record: Record, keys: &KeyTable) -> Output {
+/// Name of `keyed_window_count`'s `ValueState`: start of the key's open window.
+pub const WINDOW_STATE: &str = "window";
+/// Name of `keyed_window_count`'s `ListState`: the values of the open window.
+pub const CONTENTS_STATE: &str = "contents";
+/// Name of `keyed_reduce`'s `ReducingState`.
+pub const REDUCE_STATE: &str = "reduce";
+/// Name of `keyed_average`'s `AggregatingState`.
+pub const AVERAGE_STATE: &str = "average";
+/// Name of `keyed_dedup`'s `MapState`.
+pub const SEEN_STATE: &str = "seen";
+
+/// The state descriptors an operator registers (empty for kinds without named
+/// keyed states), each with the operator's `ttl`. Names are unique per operator.
+pub fn descriptors(op: &OperatorSpec) -> Vec<StateDescriptor> {
+    let d = |name: &str, kind| StateDescriptor::new(name, kind).with_ttl(op.ttl);
+    match op.kind {
+        OperatorKind::KeyedWindowCount => vec![d(WINDOW_STATE, StateKind::Value), d(CONTENTS_STATE, StateKind::List)],
+        OperatorKind::KeyedReduce => {
+            op.reduce.map(|f| d(REDUCE_STATE, StateKind::Reducing(f))).into_iter().collect()
+        }
+        OperatorKind::KeyedAverage => vec![d(AVERAGE_STATE, StateKind::Aggregating(AggregateFn::Average))],
+        OperatorKind::KeyedDedup => vec![d(SEEN_STATE, StateKind::Map)],
+        _ => Vec::new(),
+    }
+}
+
+/// The working state of a fresh or restored operator with named keyed states:
+/// its descriptors registered, then the snapshot's states restored (timestamps
+/// included, so TTL continues). A registration error (impossible for the built-in
+/// descriptors, whose names are unique) leaves the store empty: the first access
+/// then fails the task with [`StateError::NotRegistered`].
+pub fn keyed_states(op: &OperatorSpec, restored: Option<&OperatorSnapshot>) -> OpState {
+    let mut store = KeyedStateStore::with_descriptors(descriptors(op)).unwrap_or_default();
+    if let Some(OperatorSnapshot::KeyedStates { states }) = restored {
+        store.restore(states);
+    }
+    OpState::KeyedStates(store)
+}
+
+/// Process `record` in operator `op` at simulated time `now`.
+pub fn process(op: &OperatorSpec, state: &mut OpState, record: Record, now: u64, keys: &KeyTable) -> Output {
+    let (kind, f) = (op.kind, op.r#fn);
+    if kind.has_named_state() {
+        let Some(key) = record.key else {
+            return Output::Fail("a record without a key reached a keyed operator".into());
+        };
+        let OpState::KeyedStates(store) = state else {
+            return Output::Fail("keyed operator without keyed state".into());
+        };
+        store.set_current_key(key, now);
+        return match process_keyed(op, store, key, record, now) {
+            Ok(out) => out,
+            Err(e) => Output::Fail(e.to_string()),
+        };
+    }
     match kind {
         OperatorKind::Source => Output::Emit(record),
         OperatorKind::Map => match f {
@@ -102,5 +184,53 @@ pub fn process(kind: OperatorKind, f: Option<FnName>, state: &mut OpState, recor
             Output::Emit(Record { key: Some(key), value: *v, origin: record.origin })
         }
         OperatorKind::Sink => Output::Write(record),
+        // Handled above.
+        OperatorKind::KeyedWindowCount | OperatorKind::KeyedReduce | OperatorKind::KeyedAverage | OperatorKind::KeyedDedup => {
+            Output::Fail("keyed operator without keyed state".into())
+        }
     }
+}
+
+/// One record in an operator with named keyed states; the store's current key is set.
+fn process_keyed(op: &OperatorSpec, store: &mut KeyedStateStore, key: KeyId, record: Record, now: u64) -> Result<Output, StateError> {
+    let emit = |value: i64| Output::Emit(Record { key: Some(key), value, origin: record.origin });
+    Ok(match op.kind {
+        OperatorKind::KeyedWindowCount => {
+            let w = op.window_ms.unwrap_or(1).max(1);
+            let start = i64::try_from(now - now % w).unwrap_or(i64::MAX);
+            let open = store.value(WINDOW_STATE)?.value();
+            let mut out = Output::Nothing;
+            if open.is_some_and(|o| o != start) {
+                // A record of a later window: the open one fires and is purged.
+                let count = store.list(CONTENTS_STATE)?.get().len() as i64;
+                store.list(CONTENTS_STATE)?.clear();
+                if count > 0 {
+                    out = emit(count); // a window without elements (all expired) does not fire
+                }
+            }
+            store.value(WINDOW_STATE)?.update(start);
+            store.list(CONTENTS_STATE)?.add(record.value);
+            out
+        }
+        OperatorKind::KeyedReduce => {
+            let mut r = store.reducing(REDUCE_STATE)?;
+            r.add(record.value);
+            r.get().map_or(Output::Nothing, emit)
+        }
+        OperatorKind::KeyedAverage => {
+            let mut a = store.aggregating(AVERAGE_STATE)?;
+            a.add(record.value);
+            a.get().map_or(Output::Nothing, emit)
+        }
+        OperatorKind::KeyedDedup => {
+            let mut seen = store.map(SEEN_STATE)?;
+            if seen.contains(record.value) {
+                Output::Nothing
+            } else {
+                seen.put(record.value, i64::try_from(now).unwrap_or(i64::MAX));
+                Output::Emit(record)
+            }
+        }
+        _ => Output::Emit(record),
+    })
 }

@@ -115,6 +115,25 @@ pub enum StateValue {
     },
     /// One two-phase-commit sink subtask's transactions.
     Transaction(TxnState),
+    /// A keyed `ListState`'s elements for one key.
+    List(Vec<StateValue>),
+    /// A keyed `MapState`'s entries for one key, by user key.
+    Map(BTreeMap<i64, StateValue>),
+    /// An `AggregatingState`'s accumulator (the average's sum and count).
+    Accumulator {
+        /// Sum of the values added.
+        sum: i64,
+        /// Number of values added.
+        count: i64,
+    },
+    /// A value of a state with TTL and its last-access time. Flink: `TtlValue`,
+    /// written by `TtlSerializer`.
+    Ttl {
+        /// The user value.
+        value: Box<StateValue>,
+        /// When it was last written (or read, with `OnReadAndWrite`).
+        last_access_ms: u64,
+    },
 }
 
 /// The state element a two-phase-commit sink subtask writes at each snapshot.
@@ -424,6 +443,19 @@ impl SubtaskRestore {
             OperatorKind::KeyedCount | OperatorKind::KeyedSum => OperatorSnapshot::Keyed {
                 entries: self.keyed_values(),
             },
+            kind if kind.has_named_state() => OperatorSnapshot::KeyedStates {
+                states: self
+                    .keyed
+                    .iter()
+                    .map(|(name, entries)| {
+                        let entries = entries
+                            .iter()
+                            .filter_map(|(k, v)| Some((*k, crate::state::StoredValue::from_state_value(v)?)))
+                            .collect();
+                        (name.clone(), entries)
+                    })
+                    .collect(),
+            },
             OperatorKind::Sink if op.sink == Some(SinkKind::TwoPhaseCommit) => {
                 let r = self.two_phase_commit_recovery();
                 OperatorSnapshot::TwoPhaseCommit {
@@ -644,7 +676,7 @@ fn output_layout(job: &Job, uid: &str) -> Vec<EdgeLayout> {
         .collect()
 }
 
-fn subtask_state(snap: &TaskSnapshot, setup: &Setup) -> SubtaskState {
+fn subtask_state(snap: &TaskSnapshot, setup: &Setup, op: &OperatorSpec) -> SubtaskState {
     let mut s = SubtaskState {
         finished: snap.finished,
         ..SubtaskState::default()
@@ -695,6 +727,18 @@ fn subtask_state(snap: &TaskSnapshot, setup: &Setup) -> SubtaskState {
                 },
             );
         }
+        OperatorSnapshot::KeyedStates { states } => {
+            for (name, entries) in states {
+                let entries = entries
+                    .iter()
+                    .map(|(k, v)| {
+                        let entry = KeyedEntry { key_group: setup.keys.key_group(*k), value: v.to_state_value(op.ttl.is_some()) };
+                        (setup.keys.name(*k).to_string(), entry)
+                    })
+                    .collect();
+                s.keyed.insert(name.clone(), entries);
+            }
+        }
         OperatorSnapshot::Stateless => {}
     }
     s.input_channels = snap
@@ -727,7 +771,7 @@ pub fn from_completed(c: &CompletedCheckpoint, setup: &Setup) -> SavepointState 
                 let t = crate::ids::TaskId(first.saturating_add(i));
                 c.tasks
                     .get(&t)
-                    .map(|snap| subtask_state(snap, setup))
+                    .map(|snap| subtask_state(snap, setup, op))
                     .unwrap_or_default()
             })
             .collect();

@@ -28,6 +28,7 @@ pub mod generate;
 mod repr;
 pub mod validate;
 
+pub use crate::state::{ReduceFn, TtlConfig};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -186,6 +187,20 @@ pub struct OperatorSpec {
     /// `sink` only (required there): the delivery guarantee of the external system.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sink: Option<SinkKind>,
+    /// `keyed_window_count` only (required there, at least 1): the length of its
+    /// tumbling processing-time windows. Extension of contract v1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_ms: Option<u64>,
+    /// `keyed_reduce` only (required there): the reduce function of its
+    /// `ReducingState` (`sum`, `max`, `min`). Extension of contract v1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reduce: Option<ReduceFn>,
+    /// Operators with named keyed states only (`keyed_window_count`, `keyed_reduce`,
+    /// `keyed_average`, `keyed_dedup`): time-to-live of their state descriptors
+    /// (Flink: `StateDescriptor.enableTimeToLive(StateTtlConfig)`). Extension of
+    /// contract v1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl: Option<TtlConfig>,
 }
 
 fn default_parallelism() -> u32 {
@@ -215,7 +230,7 @@ impl OperatorSpec {
 
     /// Whether this operator keeps keyed state (and so needs `hash` input edges).
     pub fn is_keyed(&self) -> bool {
-        matches!(self.kind, OperatorKind::KeyedCount | OperatorKind::KeyedSum)
+        matches!(self.kind, OperatorKind::KeyedCount | OperatorKind::KeyedSum) || self.kind.has_named_state()
     }
 
     /// The partitions of a source; empty for any other operator.
@@ -263,6 +278,17 @@ pub enum OperatorKind {
     KeyedCount,
     /// Keyed `ValueState` sum per key; emits `{key, sum so far}`.
     KeyedSum,
+    /// Tumbling processing-time window count per key on a `ListState` (extension);
+    /// see [`crate::operators`].
+    KeyedWindowCount,
+    /// `ReducingState` per key with the `reduce` function (extension); emits the
+    /// reduced value.
+    KeyedReduce,
+    /// `AggregatingState` per key: `(sum, count)` → average (extension); emits it.
+    KeyedAverage,
+    /// `MapState` per key of the values seen (extension); drops a value already seen
+    /// for its key.
+    KeyedDedup,
     /// Writes to an external system with the guarantee of its `sink` kind.
     Sink,
 }
@@ -276,8 +302,22 @@ impl OperatorKind {
             OperatorKind::Filter => "filter",
             OperatorKind::KeyedCount => "keyed_count",
             OperatorKind::KeyedSum => "keyed_sum",
+            OperatorKind::KeyedWindowCount => "keyed_window_count",
+            OperatorKind::KeyedReduce => "keyed_reduce",
+            OperatorKind::KeyedAverage => "keyed_average",
+            OperatorKind::KeyedDedup => "keyed_dedup",
             OperatorKind::Sink => "sink",
         }
+    }
+
+    /// Whether the operator keeps named keyed states in a
+    /// [`crate::state::KeyedStateStore`] (the kinds added with the state model; they
+    /// take `ttl`).
+    pub fn has_named_state(self) -> bool {
+        matches!(
+            self,
+            OperatorKind::KeyedWindowCount | OperatorKind::KeyedReduce | OperatorKind::KeyedAverage | OperatorKind::KeyedDedup
+        )
     }
 }
 

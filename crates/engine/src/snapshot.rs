@@ -2,10 +2,13 @@
 
 use crate::ids::{ChannelIndex, CheckpointId};
 use crate::record::{KeyId, KeyTable, Record};
+use crate::state::keyed::KeyedSnapshot;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Bytes of one keyed entry, excluding its key (contract: "16 bytes plus its key's UTF-8 length").
+/// Each list element and each map entry counts as one keyed entry (in RocksDB a map
+/// entry is its own key-value pair, prefixed with the key).
 pub const KEYED_ENTRY_BYTES: u64 = 16;
 /// Bytes of one source offset.
 pub const OFFSET_BYTES: u64 = 16;
@@ -25,6 +28,10 @@ pub enum OperatorSnapshot {
     Stateless,
     /// Keyed ValueState, one entry per key.
     Keyed { entries: BTreeMap<KeyId, i64> },
+    /// Named keyed states (every registered one, even empty), each by key, with
+    /// their TTL timestamps. Flink: `KeyGroupsStateHandle` with one meta-info entry
+    /// per state name.
+    KeyedStates { states: KeyedSnapshot },
     /// Flink: `TwoPhaseCommitSinkFunction.State` — the transaction begun after this
     /// snapshot and the pre-committed transactions awaiting commit, by checkpoint.
     TwoPhaseCommit { pending_transaction: Option<u64>, pending_commit: Vec<(CheckpointId, u64)> },
@@ -61,6 +68,11 @@ impl TaskSnapshot {
             OperatorSnapshot::Keyed { entries } => {
                 entries.keys().map(|k| KEYED_ENTRY_BYTES + keys.len_bytes(Some(*k))).sum()
             }
+            OperatorSnapshot::KeyedStates { states } => states
+                .values()
+                .flatten()
+                .map(|(k, v)| v.units() * (KEYED_ENTRY_BYTES + keys.len_bytes(Some(*k))))
+                .sum(),
             OperatorSnapshot::TwoPhaseCommit { pending_transaction, pending_commit } => {
                 TXN_HANDLE_BYTES * (pending_commit.len() as u64 + u64::from(pending_transaction.is_some()))
             }

@@ -139,8 +139,39 @@ pub enum StateView {
     Keyed { entries: Vec<(Arc<str>, u32, i64)> },
     /// Two-phase-commit sink: the open transaction and the pre-committed ones.
     TwoPhaseCommit { current: Option<u64>, pending: Vec<(CheckpointId, u64)> },
+    /// Named keyed states, in name order.
+    KeyedStates { states: Vec<NamedStateView> },
     /// Nothing.
     Stateless,
+}
+
+/// One named keyed state as the inspector shows it: everything stored, expired
+/// values included until a cleanup removes them (so the configured TTL cleanup
+/// strategy is visible).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NamedStateView {
+    /// The descriptor's name.
+    pub name: String,
+    /// Flink's interface name (`ListState`, …).
+    pub kind: String,
+    /// TTL, if enabled.
+    pub ttl_ms: Option<u64>,
+    /// Per key, in key-id order.
+    pub entries: Vec<NamedEntryView>,
+}
+
+/// One key of a named state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NamedEntryView {
+    /// The key.
+    pub key: Arc<str>,
+    /// Its key group.
+    pub key_group: u32,
+    /// The value as JSON text: `5`, `[1,2]`, `{"3":30}`, `{"count":2,"sum":9}`.
+    pub value: String,
+    /// Stored units (the value, list elements, map entries) already expired but not
+    /// yet cleaned up.
+    pub expired_units: u64,
 }
 
 /// A subtask now.
@@ -360,6 +391,33 @@ impl World {
                             .collect(),
                     },
                     OpState::TwoPhaseCommit(s) => StateView::TwoPhaseCommit { current: s.current, pending: s.pending.clone() },
+                    OpState::KeyedStates(store) => StateView::KeyedStates {
+                        states: store
+                            .tables()
+                            .iter()
+                            .map(|(name, table)| {
+                                let ttl = table.descriptor.ttl;
+                                let now = self.now();
+                                NamedStateView {
+                                    name: name.clone(),
+                                    kind: table.descriptor.kind.as_str().to_string(),
+                                    ttl_ms: ttl.map(|c| c.ttl_ms),
+                                    entries: table
+                                        .entries
+                                        .iter()
+                                        .map(|(k, v)| NamedEntryView {
+                                            key: setup.keys.name(*k).clone(),
+                                            key_group: setup.keys.key_group(*k),
+                                            value: v.display().to_string(),
+                                            expired_units: ttl.map_or(0, |c| {
+                                                v.units() - v.unexpired(&c, now).map_or(0, |u| u.units())
+                                            }),
+                                        })
+                                        .collect(),
+                                }
+                            })
+                            .collect(),
+                    },
                     OpState::Stateless | OpState::Sink => StateView::Stateless,
                 };
                 TaskView {

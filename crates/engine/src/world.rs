@@ -22,7 +22,7 @@ use crate::record::{KeyId, KeyTable, Origin, Record};
 use crate::restart::RestartStrategy;
 use crate::restore::{self, RestoreError, SavepointState};
 use crate::scenario::{
-    BackendKind, CheckpointingMode, FnName, OperatorKind, Partitioning, Scenario, ScenarioError, ScriptStep,
+    BackendKind, CheckpointingMode, OperatorKind, Partitioning, Scenario, ScenarioError, ScriptStep,
     SinkKind, StorageKind,
 };
 use crate::sink::{ExternalTopic, TxnStatus};
@@ -931,6 +931,8 @@ impl World {
                 }
                 OperatorKind::Sink => OpState::Sink,
                 OperatorKind::Map | OperatorKind::Filter => OpState::Stateless,
+                kind if kind.has_named_state() => operators::keyed_states(op, restored.map(|s| &s.state)),
+                _ => OpState::Stateless,
             };
             let incremental_base = match &state {
                 OpState::Keyed { values } => values.clone(),
@@ -1399,9 +1401,8 @@ impl World {
         let ti = t.0 as usize;
         let op_i = self.setup.tasks[ti].op;
         let op = &self.setup.scenario.job.operators[op_i];
-        let (kind, f): (OperatorKind, Option<FnName>) = (op.kind, op.r#fn);
         self.tasks[ti].processed += 1;
-        let out = operators::process(kind, f, &mut self.tasks[ti].op, record, &self.setup.keys);
+        let out = operators::process(op, &mut self.tasks[ti].op, record, self.now, &self.setup.keys);
         if self.trace.enabled {
             let (name, key) = (self.name(t), self.key_name(record.key));
             self.trace.push(|| Event::RecordProcessed { task: name, channel: input, key, value: record.value, origin: record.origin });
@@ -1642,7 +1643,7 @@ impl World {
                 let ext = self.external.get_mut(&self.setup.tasks[ti].op).expect("sink topic");
                 s.snapshot_state(&name, id, is_finished, ext, &mut self.next_txn, &mut self.trace)
             }
-            other => other.snapshot(),
+            other => other.snapshot(self.now, !self.coordinator.config.incremental),
         };
         if self.tasks[ti].status == TaskStatus::Waiting {
             self.tasks[ti].awaiting = Some(id);
@@ -1943,7 +1944,7 @@ impl World {
         // kept (so a restore finishes the task again) but is not counted or uploaded.
         TaskSnapshot {
             finished: true,
-            state: self.tasks[t.0 as usize].op.snapshot(),
+            state: self.tasks[t.0 as usize].op.snapshot(self.now, !self.coordinator.config.incremental),
             input_channels: BTreeMap::new(),
             output_channels: BTreeMap::new(),
             state_bytes: 0,
@@ -2301,6 +2302,7 @@ impl World {
             let first = self.setup.op_first_task[oi];
             let mut offsets = BTreeMap::new();
             let mut keyed = BTreeMap::new();
+            let mut states: BTreeMap<String, BTreeMap<String, Value>> = BTreeMap::new();
             let mut channels = Map::new();
             let mut operator = Vec::new();
             for i in 0..op.parallelism {
@@ -2316,6 +2318,13 @@ impl World {
                         "pending_transaction": pending_transaction,
                         "pending_commit": pending_commit.iter().map(|(c, t)| json!({"checkpoint": c, "txn": t})).collect::<Vec<_>>(),
                     })),
+                    OperatorSnapshot::KeyedStates { states: s } => {
+                        for (name, entries) in s {
+                            states.entry(name.clone()).or_default().extend(
+                                entries.iter().map(|(k, v)| (self.setup.keys.name(*k).to_string(), v.display())),
+                            );
+                        }
+                    }
                     OperatorSnapshot::Stateless => {}
                 }
                 let show = |r: &Record| json!({"key": self.key_name(r.key), "value": r.value});
@@ -2335,6 +2344,9 @@ impl World {
             }
             if matches!(op.kind, OperatorKind::KeyedCount | OperatorKind::KeyedSum) {
                 entry.insert("keyed".into(), json!(keyed));
+            }
+            if op.kind.has_named_state() {
+                entry.insert("states".into(), json!(states));
             }
             if !operator.is_empty() {
                 entry.insert("operator".into(), Value::Array(operator));

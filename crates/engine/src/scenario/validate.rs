@@ -155,6 +155,7 @@ fn check_job(check: &mut Checker, job: &Job) {
             );
         }
         check_operator_fields(check, &path, op);
+        check_state_fields(check, &path, op);
     }
 
     check_edges(check, job, &first_by_uid);
@@ -248,6 +249,59 @@ fn check_operator_fields(check: &mut Checker, path: &str, op: &OperatorSpec) {
             format!("only a sink takes \"sink\" ({} is a {kind})", op.uid),
         ),
         _ => {}
+    }
+}
+
+/// The fields of the operator kinds with named keyed states (an extension of
+/// contract v1): `window_ms`, `reduce`, `ttl`.
+fn check_state_fields(check: &mut Checker, path: &str, op: &OperatorSpec) {
+    let kind = op.kind.as_str();
+    match (op.kind, op.window_ms) {
+        (OperatorKind::KeyedWindowCount, None) => check.error(
+            format!("{path}.window_ms"),
+            "a keyed_window_count needs \"window_ms\": the length of its tumbling windows".to_string(),
+        ),
+        (OperatorKind::KeyedWindowCount, Some(0)) => {
+            check.error(format!("{path}.window_ms"), "must be at least 1 ms".to_string())
+        }
+        (OperatorKind::KeyedWindowCount, Some(_)) | (_, None) => {}
+        (_, Some(_)) => check.error(
+            format!("{path}.window_ms"),
+            format!("only a keyed_window_count takes \"window_ms\" ({} is a {kind})", op.uid),
+        ),
+    }
+    match (op.kind, op.reduce) {
+        (OperatorKind::KeyedReduce, None) => check.error(
+            format!("{path}.reduce"),
+            "a keyed_reduce needs \"reduce\": sum, max or min".to_string(),
+        ),
+        (OperatorKind::KeyedReduce, Some(_)) | (_, None) => {}
+        (_, Some(_)) => check.error(
+            format!("{path}.reduce"),
+            format!("only a keyed_reduce takes \"reduce\" ({} is a {kind})", op.uid),
+        ),
+    }
+    let Some(ttl) = &op.ttl else { return };
+    if !op.kind.has_named_state() {
+        check.error(
+            format!("{path}.ttl"),
+            format!(
+                "only keyed_window_count, keyed_reduce, keyed_average and keyed_dedup take \"ttl\" ({} is a {kind})",
+                op.uid
+            ),
+        );
+        return;
+    }
+    if ttl.ttl_ms == 0 {
+        // Flink: StateTtlConfig.Builder checks the TTL is positive.
+        check.error(format!("{path}.ttl.ttl_ms"), "must be at least 1 ms".to_string());
+    }
+    if ttl.cleanup.incremental.is_some_and(|i| i.cleanup_size == 0) {
+        // Flink: IncrementalCleanupStrategy's checkArgument(cleanupSize > 0).
+        check.error(
+            format!("{path}.ttl.cleanup.incremental.cleanup_size"),
+            "Number of incrementally cleaned up state entries should be positive.".to_string(),
+        );
     }
 }
 
