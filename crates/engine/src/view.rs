@@ -165,8 +165,8 @@ pub struct NamedStateView {
 pub struct NamedEntryView {
     /// The key.
     pub key: Arc<str>,
-    /// Its key group.
-    pub key_group: u32,
+    /// Its key group (`None` for broadcast state, which is not keyed).
+    pub key_group: Option<u32>,
     /// The value as JSON text: `5`, `[1,2]`, `{"3":30}`, `{"count":2,"sum":9}`.
     pub value: String,
     /// Stored units (the value, list elements, map entries) already expired but not
@@ -391,6 +391,23 @@ impl World {
                             .collect(),
                     },
                     OpState::TwoPhaseCommit(s) => StateView::TwoPhaseCommit { current: s.current, pending: s.pending.clone() },
+                    // Broadcast state reads like one named map state without key groups.
+                    OpState::Broadcast { rules } => StateView::KeyedStates {
+                        states: vec![NamedStateView {
+                            name: "rules".into(),
+                            kind: "broadcast".into(),
+                            ttl_ms: None,
+                            entries: rules
+                                .iter()
+                                .map(|(k, v)| NamedEntryView {
+                                    key: setup.keys.name(*k).clone(),
+                                    key_group: None,
+                                    value: v.to_string(),
+                                    expired_units: 0,
+                                })
+                                .collect(),
+                        }],
+                    },
                     OpState::KeyedStates(store) => StateView::KeyedStates {
                         states: store
                             .tables()
@@ -407,7 +424,7 @@ impl World {
                                         .iter()
                                         .map(|(k, v)| NamedEntryView {
                                             key: setup.keys.name(*k).clone(),
-                                            key_group: setup.keys.key_group(*k),
+                                            key_group: Some(setup.keys.key_group(*k)),
                                             value: v.display().to_string(),
                                             expired_units: ttl.map_or(0, |c| {
                                                 v.units() - v.unexpired(&c, now).map_or(0, |u| u.units())
