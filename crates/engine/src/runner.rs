@@ -17,6 +17,11 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("savepoint-rescale", include_str!("../scenarios/savepoint-rescale.json")),
     ("savepoint-upgrade", include_str!("../scenarios/savepoint-upgrade.json")),
     ("broadcast-rules", include_str!("../scenarios/broadcast-rules.json")),
+    ("state-backend-rocksdb", include_str!("../scenarios/state-backend-rocksdb.json")),
+    ("state-backend-hashmap", include_str!("../scenarios/state-backend-hashmap.json")),
+    ("jobmanager-storage-limit", include_str!("../scenarios/jobmanager-storage-limit.json")),
+    ("jobmanager-crash-jobmanager", include_str!("../scenarios/jobmanager-crash-jobmanager.json")),
+    ("jobmanager-crash-filesystem", include_str!("../scenarios/jobmanager-crash-filesystem.json")),
 ];
 
 /// When no bound is given, a run stops at this simulated time.
