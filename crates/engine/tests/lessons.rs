@@ -352,3 +352,37 @@ fn lesson9_a_checkpoint_expires_and_is_tolerated_once() {
     assert!(f.len() > 1 && f.iter().all(|x| x["reason"] == f[0]["reason"]));
     assert_eq!(strict.summary["job_status"], "failed");
 }
+
+/// The figures the guided tours (`assets/tours/*.json`) quote, so that a change to
+/// the engine that makes a narration false fails here, naming the lesson.
+#[test]
+fn figures_quoted_by_the_tours_hold() {
+    let pv = Run::builtin("pv-count");
+    for (id, offset, app1, app2) in [(1, 20, 11, 9), (2, 40, 22, 18)] {
+        let md = &pv.checkpoint(id)["metadata"];
+        assert_eq!(md["kafka"]["offsets"]["0"], offset, "pv-count chk-{id}");
+        assert_eq!((md["pv"]["keyed"]["app1"].as_i64(), md["pv"]["keyed"]["app2"].as_i64()), (Some(app1), Some(app2)), "pv-count chk-{id}");
+    }
+
+    let duration = |c: &Value| c["end_ms"].as_u64().unwrap() - c["trigger_ms"].as_u64().unwrap();
+    let unaligned = Run::builtin("unaligned-backpressure");
+    assert_eq!((duration(unaligned.checkpoint(1)), unaligned.checkpoint(1)["persisted_in_flight_records"].as_u64()), (20, Some(39)));
+    let mut s = lesson("unaligned-backpressure");
+    runner::apply_options(&mut s, &RunOptions { mode: Some(ModeOverride::Aligned), ..Default::default() }).unwrap();
+    assert_eq!(duration(Run::of(&s).checkpoint(1)), 675, "unaligned-backpressure, aligned");
+
+    let alo = Run::builtin("at-least-once-duplicates");
+    assert_eq!(alo.checkpoint(2)["end_ms"], 1020);
+    assert_eq!(alo.failures()[0]["at_ms"], 1320);
+
+    let eo = Run::builtin("exactly-once-kafka");
+    assert_eq!((eo.failures()[0]["at_ms"].as_u64(), eo.failures()[0]["task"].as_str()), (Some(1070), Some("count#0")));
+
+    let cc = Run::builtin("checkpoint-config");
+    assert_eq!((duration(cc.checkpoint(2)), cc.checkpoint(2)["end_ms"].as_u64()), (385, Some(1385)));
+    assert_eq!(cc.checkpoint(3)["trigger_ms"], 1585);
+
+    let fixed = Run::builtin("restart-fixed-delay");
+    let at: Vec<u64> = fixed.failures().iter().map(|f| f["at_ms"].as_u64().unwrap()).collect();
+    assert_eq!(at, vec![500, 2300, 2800]);
+}
