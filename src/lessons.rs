@@ -4,6 +4,8 @@
 //! # Layout
 //! - [`tour`]: the tour data (`assets/tours/*.json`) and where each step goes (pure).
 //! - [`glossary`]: the zh/en glossary of Flink terms (`assets/glossary.json`, pure).
+//! - [`editor`]: the form editor's fields and edits of a scenario document (pure).
+//! - [`form`]: the form editor component.
 //! - [`wording`]: the lesson tools' interface wording (`assets/i18n/lessons.json`, pure).
 //! - [`bar`]: the components: the tour card, the glossary, share, import/export.
 //!
@@ -11,6 +13,8 @@
 //! `include_str!`, so a teacher corrects a sentence without touching Rust.
 
 pub mod bar;
+pub mod editor;
+pub mod form;
 pub mod glossary;
 pub mod tour;
 pub mod wording;

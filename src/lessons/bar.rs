@@ -15,6 +15,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::app::use_lang;
+use crate::lessons::form::ScenarioForm;
 use crate::lessons::glossary;
 use crate::lessons::tour::{self, Target, Tour};
 use crate::lessons::wording::t;
@@ -103,6 +104,7 @@ pub fn LessonBar(props: &LessonBarProps) -> Html {
     };
     let showing = use_state_eq(|| None::<Showing>);
     let glossary_open = use_state_eq(|| false);
+    let editor_open = use_state_eq(|| false);
     let notice = use_state_eq(|| None::<String>);
     let link_error = use_state_eq(|| props.link_error.clone());
     let import_error = use_state_eq(|| None::<String>);
@@ -188,6 +190,10 @@ pub fn LessonBar(props: &LessonBarProps) -> Html {
     };
     let on_glossary = {
         let open = glossary_open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    let on_editor = {
+        let open = editor_open.clone();
         Callback::from(move |_: MouseEvent| open.set(!*open))
     };
     let on_share = {
@@ -289,6 +295,10 @@ pub fn LessonBar(props: &LessonBarProps) -> Html {
                         aria-controls="glossary" onclick={on_glossary}>
                     { t("glossary_button", lang) }
                 </button>
+                <button type="button" class="text-button" id="editor-button" aria-expanded={editor_open.to_string()}
+                        aria-controls="editor" onclick={on_editor}>
+                    { t("editor_button", lang) }
+                </button>
                 <button type="button" class="text-button" id="share-button" onclick={on_share}>
                     { t("share_button", lang) }
                 </button>
@@ -301,7 +311,8 @@ pub fn LessonBar(props: &LessonBarProps) -> Html {
                            class="visually-hidden" />
                 </label>
                 if let Some(name) = saved_name {
-                    <button type="button" class="text-button" id="restore-saved" onclick={on_restore_saved}>
+                    <button type="button" class="text-button" id="restore-saved" onclick={on_restore_saved}
+                            title={t("restore_saved", lang)} aria-label={format!("{} {name}", t("restore_saved", lang))}>
                         { format!("↺ {name}") }
                     </button>
                 }
@@ -325,6 +336,11 @@ pub fn LessonBar(props: &LessonBarProps) -> Html {
                 </p>
             }
             { tour_card }
+            if *editor_open {
+                if let Some(doc) = p.with_scenario(|s| serde_json::to_value(s).expect("a scenario serializes")) {
+                    <ScenarioForm {doc} on_apply={load_json.clone()} />
+                }
+            }
             if *glossary_open {
                 <Glossary />
             }
