@@ -213,3 +213,50 @@ async fn a_bad_link_is_explained_and_the_page_stays_usable() {
         assert!(app.query(".share-error").is_none(), "the message can be dismissed");
     }
 }
+
+/// Sets a form control's value and fires `change`, as a user's edit does.
+async fn change(app: &Mounted, selector: &str, value: &str) {
+    let input = app.find(selector);
+    if let Some(i) = input.dyn_ref::<web_sys::HtmlInputElement>() {
+        i.set_value(value);
+    }
+    let e = web_sys::Event::new_with_event_init_dict("change", &{
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        init
+    })
+    .unwrap();
+    input.dispatch_event(&e).unwrap();
+    yew::scheduler::flush().await;
+}
+
+/// The form editor applies a valid change at once (and keeps it for the next
+/// visit) and refuses an invalid one with the field named.
+#[wasm_bindgen_test]
+async fn the_editor_applies_valid_changes_and_names_the_field_of_invalid_ones() {
+    let storage = window().local_storage().unwrap().unwrap();
+    let app = Mounted::at("?lang=en&scenario=odd-even-sum").await;
+    app.click("#editor-button").await;
+    let latency = "[data-field=\"numbers → parity.latency_ms\"]";
+    assert_eq!(app.find(latency).unchecked_into::<web_sys::HtmlInputElement>().value(), "10");
+    change(&app, latency, "40").await;
+    assert!(app.query(".editor-error").is_none(), "{}", app.text(".editor-error"));
+    assert_eq!(app.find(latency).unchecked_into::<web_sys::HtmlInputElement>().value(), "40");
+    let saved = storage.get_item(checkpoint_lab::lessons::bar::STORAGE_KEY).unwrap().expect("the edit is kept");
+    let s = engine::Scenario::from_json(&saved).unwrap();
+    assert_eq!(s.job.edges[0].latency_ms, 40);
+    // The first record now reaches parity 40 ms after it is emitted, not 10.
+    let t = |app: &Mounted| -> u64 { app.clock().trim_start_matches("t = ").split(' ').next().unwrap().parse().unwrap() };
+    for _ in 0..10 {
+        if t(&app) > 100 {
+            break;
+        }
+        app.click("#step-forward").await;
+    }
+    assert_eq!(t(&app), 140, "{}", app.clock());
+
+    change(&app, "[data-field=\"sum.parallelism\"]", "2").await;
+    let why = app.text(".editor-error");
+    assert!(why.contains("job.edges[2].partitioning"), "{why}");
+    storage.remove_item(checkpoint_lab::lessons::bar::STORAGE_KEY).unwrap();
+}
