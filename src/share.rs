@@ -74,23 +74,42 @@ pub fn decode(fragment: &str) -> Result<Option<Recipe>, String> {
         .ok_or_else(|| "the link has no version (it should start with #lab=1.)".to_string())?;
     match version.parse::<u32>() {
         Ok(VERSION) => {}
-        Ok(v) => return Err(format!("the link's format version {v} is not supported (this page reads version {VERSION})")),
-        Err(_) => return Err(format!("the link's format version {version:?} is not a number")),
+        Ok(v) => return Err(format!(
+            "the link's format version {v} is not supported (this page reads version {VERSION})"
+        )),
+        Err(_) => {
+            return Err(format!(
+                "the link's format version {version:?} is not a number"
+            ))
+        }
     }
     let packed = URL_SAFE_NO_PAD
         .decode(data.trim_end_matches('='))
-        .map_err(|e| format!("the link's data is damaged or cut short (not URL-safe base64: {e})"))?;
+        .map_err(|e| {
+            format!("the link's data is damaged or cut short (not URL-safe base64: {e})")
+        })?;
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_RECIPE_BYTES)
-        .map_err(|e| format!("the link's data is damaged or cut short (cannot be decompressed: {:?})", e.status))?;
-    let recipe: Recipe =
-        serde_json::from_slice(&json).map_err(|e| format!("the link's recipe is not valid: {e}"))?;
+        .map_err(|e| {
+            format!(
+                "the link's data is damaged or cut short (cannot be decompressed: {:?})",
+                e.status
+            )
+        })?;
+    let recipe: Recipe = serde_json::from_slice(&json)
+        .map_err(|e| format!("the link's recipe is not valid: {e}"))?;
     Ok(Some(recipe))
 }
 
 /// The recipe of the moment `state` shows, with the interventions made so far.
 pub fn recipe_of(state: &State, interventions: &[Timed]) -> Option<Recipe> {
-    let scenario = state.with_scenario(|s| serde_json::to_value(s).expect("a scenario serializes"))?;
-    Some(Recipe { scenario, seed: state.seed, interventions: interventions.to_vec(), step: state.step() })
+    let scenario =
+        state.with_scenario(|s| serde_json::to_value(s).expect("a scenario serializes"))?;
+    Some(Recipe {
+        scenario,
+        seed: state.seed,
+        interventions: interventions.to_vec(),
+        step: state.step(),
+    })
 }
 
 /// Rebuilds the moment a recipe describes: the scenario, then each intervention at
@@ -118,7 +137,10 @@ fn seek(state: State, step: u64) -> Result<State, String> {
     if state.step() == step {
         Ok(state)
     } else {
-        Err(format!("{step} is beyond the end of the run (it ends at step {})", state.step()))
+        Err(format!(
+            "{step} is beyond the end of the run (it ends at step {})",
+            state.step()
+        ))
     }
 }
 
@@ -136,7 +158,10 @@ impl Log {
         match action {
             Action::Intervene(i) => {
                 log.retain(|t| t.step <= step);
-                log.push(Timed { step, intervention: i.clone() });
+                log.push(Timed {
+                    step,
+                    intervention: i.clone(),
+                });
             }
             Action::LoadScenario(_) | Action::Restart | Action::SetMode(_) => log.clear(),
             _ => {}
@@ -163,11 +188,19 @@ pub fn location_recipe() -> Option<Result<Recipe, String>> {
 
 /// Puts `fragment` in the address bar without adding a history entry.
 pub fn set_location(fragment: &str) {
-    let Some(window) = web_sys::window() else { return };
-    let Ok(href) = window.location().href() else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(href) = window.location().href() else {
+        return;
+    };
     let base = href.split('#').next().unwrap_or(&href).to_string();
     if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{base}{fragment}")));
+        let _ = history.replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{base}{fragment}")),
+        );
     }
 }
 
@@ -194,7 +227,12 @@ mod tests {
         s = go(s, Action::SetMode(Mode::AtLeastOnce));
         s = go(s, Action::SeekTime(900));
         s = go(s, Action::SeekTime(300));
-        s = go(s, Action::Intervene(Intervention::Crash { task: "sum#0".into() }));
+        s = go(
+            s,
+            Action::Intervene(Intervention::Crash {
+                task: "sum#0".into(),
+            }),
+        );
         s = go(s, Action::SeekTime(2_000));
         s = go(s, Action::Intervene(Intervention::TriggerCheckpoint));
         s = go(s, Action::SeekTime(2_400));
@@ -202,8 +240,16 @@ mod tests {
         let recipe = recipe_of(&s, &log.get()).unwrap();
         assert_eq!(recipe.interventions.len(), 2);
         let link = encode(&recipe);
-        assert!(link.starts_with("#lab=1.") && link.len() < 2_000, "{} chars", link.len());
-        assert!(link.bytes().all(|b| b.is_ascii_alphanumeric() || b"#=.-_".contains(&b)), "{link}");
+        assert!(
+            link.starts_with("#lab=1.") && link.len() < 2_000,
+            "{} chars",
+            link.len()
+        );
+        assert!(
+            link.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"#=.-_".contains(&b)),
+            "{link}"
+        );
         let back = decode(&link).unwrap().unwrap();
         assert_eq!(back, recipe);
         let restored = restore(&back).unwrap();
@@ -219,7 +265,10 @@ mod tests {
         log.note(&Action::Intervene(Intervention::TriggerCheckpoint), 50);
         log.note(&crash("sum#0"), 80);
         log.note(&crash("parity#0"), 60);
-        assert_eq!(log.get().iter().map(|t| t.step).collect::<Vec<_>>(), vec![50, 60]);
+        assert_eq!(
+            log.get().iter().map(|t| t.step).collect::<Vec<_>>(),
+            vec![50, 60]
+        );
         log.note(&Action::LoadScenario("pv-count".into()), 60);
         assert!(log.get().is_empty());
     }
@@ -238,9 +287,16 @@ mod tests {
         assert!(err("#lab=").contains("version"));
         assert!(err("#lab=7.abc").contains("version 7"));
         assert!(err("#lab=x.abc").contains("not a number"));
-        assert!(err("#lab=1.a*b").contains("base64"), "{}", err("#lab=1.a*b"));
+        assert!(
+            err("#lab=1.a*b").contains("base64"),
+            "{}",
+            err("#lab=1.a*b")
+        );
         assert!(err(&good[..good.len() / 2]).contains("damaged"));
-        let not_json = format!("#lab=1.{}", URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(b"[1,2]", 6)));
+        let not_json = format!(
+            "#lab=1.{}",
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(b"[1,2]", 6))
+        );
         assert!(err(&not_json).contains("not valid"));
     }
 
@@ -253,9 +309,17 @@ mod tests {
         let e = restore(&r).err().unwrap();
         assert!(e.contains("interval_ms"), "{e}");
         let mut r = recipe_of(&s, &[]).unwrap();
-        r.interventions.push(Timed { step: 3, intervention: Intervention::Crash { task: "nope#1".into() } });
+        r.interventions.push(Timed {
+            step: 3,
+            intervention: Intervention::Crash {
+                task: "nope#1".into(),
+            },
+        });
         let e = restore(&r).err().unwrap();
-        assert!(e.contains("interventions[0]") && e.contains("nope#1"), "{e}");
+        assert!(
+            e.contains("interventions[0]") && e.contains("nope#1"),
+            "{e}"
+        );
         let mut r = recipe_of(&s, &[]).unwrap();
         r.step = 10_000_000;
         let e = restore(&r).err().unwrap();

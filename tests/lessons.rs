@@ -30,7 +30,11 @@ fn set_url(query_and_hash: &str) {
     window()
         .history()
         .unwrap()
-        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{query_and_hash}")))
+        .replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{path}{query_and_hash}")),
+        )
         .unwrap();
 }
 
@@ -53,7 +57,11 @@ impl Mounted {
         document().body().unwrap().append_child(&root).unwrap();
         let handle = yew::Renderer::<App>::with_root(root.clone()).render();
         yew::scheduler::flush().await;
-        Mounted { root, handle: Some(handle), original }
+        Mounted {
+            root,
+            handle: Some(handle),
+            original,
+        }
     }
 
     fn query(&self, selector: &str) -> Option<Element> {
@@ -61,7 +69,8 @@ impl Mounted {
     }
 
     fn find(&self, selector: &str) -> Element {
-        self.query(selector).unwrap_or_else(|| panic!("no element matches {selector:?}"))
+        self.query(selector)
+            .unwrap_or_else(|| panic!("no element matches {selector:?}"))
     }
 
     fn text(&self, selector: &str) -> String {
@@ -79,7 +88,8 @@ impl Mounted {
         init.set_key(key);
         init.set_bubbles(true);
         init.set_cancelable(true);
-        let e = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+        let e =
+            web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
         document().body().unwrap().dispatch_event(&e).unwrap();
         yew::scheduler::flush().await;
     }
@@ -93,7 +103,14 @@ impl Mounted {
     fn moment(&self) -> (String, Vec<String>, String) {
         let tasks = self.root.query_selector_all("[data-task]").unwrap();
         let labels = (0..tasks.length())
-            .map(|i| tasks.item(i).unwrap().unchecked_into::<Element>().get_attribute("aria-label").unwrap_or_default())
+            .map(|i| {
+                tasks
+                    .item(i)
+                    .unwrap()
+                    .unchecked_into::<Element>()
+                    .get_attribute("aria-label")
+                    .unwrap_or_default()
+            })
             .collect();
         (self.clock(), labels, self.text("#tabpanel-coordinator"))
     }
@@ -124,28 +141,66 @@ async fn tour_next_and_previous_drive_the_playback() {
     let app = Mounted::at("?lang=en&scenario=odd-even-sum").await;
     assert_eq!(app.text("#tour-start"), "Start the guided tour");
     app.click("#tour-start").await;
-    assert_eq!(app.text("#tour-counter"), format!("Step 1 of {}", steps.len()));
-    assert!(app.find("#tour-prev").has_attribute("disabled"), "no previous step on the first");
+    assert_eq!(
+        app.text("#tour-counter"),
+        format!("Step 1 of {}", steps.len())
+    );
+    assert!(
+        app.find("#tour-prev").has_attribute("disabled"),
+        "no previous step on the first"
+    );
     assert!(app.text("#tour-next").contains("Next step"));
-    assert!(app.clock().ends_with(&format!("step {}", steps[0])), "{}", app.clock());
+    assert!(
+        app.clock().ends_with(&format!("step {}", steps[0])),
+        "{}",
+        app.clock()
+    );
 
     app.click("#tour-next").await;
-    assert_eq!(app.text("#tour-counter"), format!("Step 2 of {}", steps.len()));
-    assert!(app.clock().ends_with(&format!("step {}", steps[1])), "{}", app.clock());
-    assert!(app.clock().starts_with("t = 500 ms"), "record 5 is read at 500 ms: {}", app.clock());
+    assert_eq!(
+        app.text("#tour-counter"),
+        format!("Step 2 of {}", steps.len())
+    );
+    assert!(
+        app.clock().ends_with(&format!("step {}", steps[1])),
+        "{}",
+        app.clock()
+    );
+    assert!(
+        app.clock().starts_with("t = 500 ms"),
+        "record 5 is read at 500 ms: {}",
+        app.clock()
+    );
     // A prediction step: the answer is hidden until asked for.
     assert!(app.query("#tour-answer").is_none());
     app.click("#tour-reveal").await;
-    assert!(app.text("#tour-answer").starts_with("5."), "{}", app.text("#tour-answer"));
+    assert!(
+        app.text("#tour-answer").starts_with("5."),
+        "{}",
+        app.text("#tour-answer")
+    );
 
     // → in tour mode turns the step (not the engine's single step).
     app.press("ArrowRight").await;
-    assert_eq!(app.text("#tour-counter"), format!("Step 3 of {}", steps.len()));
-    assert!(app.clock().ends_with(&format!("step {}", steps[2])), "{}", app.clock());
+    assert_eq!(
+        app.text("#tour-counter"),
+        format!("Step 3 of {}", steps.len())
+    );
+    assert!(
+        app.clock().ends_with(&format!("step {}", steps[2])),
+        "{}",
+        app.clock()
+    );
     app.press("ArrowLeft").await;
-    assert_eq!(app.text("#tour-counter"), format!("Step 2 of {}", steps.len()));
+    assert_eq!(
+        app.text("#tour-counter"),
+        format!("Step 2 of {}", steps.len())
+    );
     app.click("#tour-prev").await;
-    assert_eq!(app.text("#tour-counter"), format!("Step 1 of {}", steps.len()));
+    assert_eq!(
+        app.text("#tour-counter"),
+        format!("Step 1 of {}", steps.len())
+    );
 
     // Leave the tour at step 3's moment: the page stays there, → steps the engine again.
     app.press("ArrowRight").await;
@@ -168,7 +223,12 @@ async fn tour_controls_are_named_in_chinese() {
     assert!(app.text("#tour-prev").contains("上一步"));
     assert!(app.text("#tour-counter").starts_with("第 1 步"));
     assert!(app.text("#tour-text").contains("numbers"));
-    assert_eq!(app.find(".tour-card").get_attribute("aria-label").as_deref(), Some("导览"));
+    assert_eq!(
+        app.find(".tour-card")
+            .get_attribute("aria-label")
+            .as_deref(),
+        Some("导览")
+    );
     app.click("#glossary-button").await;
     assert!(app.text("#glossary").contains("两阶段提交"));
 }
@@ -191,26 +251,48 @@ async fn share_link_round_trip_shows_the_same_moment() {
         assert!(hash.starts_with("#lab=1."), "{hash}");
         assert!(app.query(".lesson-bar__notice").is_some());
         let recipe = checkpoint_lab::share::decode(&hash).unwrap().unwrap();
-        assert_eq!(recipe.interventions.len(), 1, "the manual checkpoint is in the recipe");
+        assert_eq!(
+            recipe.interventions.len(),
+            1,
+            "the manual checkpoint is in the recipe"
+        );
         (format!("?lang=en{hash}"), app.moment())
     };
     let app = Mounted::at(&link).await;
-    assert!(app.query(".share-error").is_none(), "{}", app.text(".share-error"));
+    assert!(
+        app.query(".share-error").is_none(),
+        "{}",
+        app.text(".share-error")
+    );
     assert_eq!(app.moment(), before);
 }
 
 /// A damaged link says what is wrong; the default scenario runs and works.
 #[wasm_bindgen_test]
 async fn a_bad_link_is_explained_and_the_page_stays_usable() {
-    for (hash, says) in [("#lab=1.AAAA-bad", "damaged"), ("#lab=9.xyz", "version 9"), ("#lab=1.%%%", "base64")] {
+    for (hash, says) in [
+        ("#lab=1.AAAA-bad", "damaged"),
+        ("#lab=9.xyz", "version 9"),
+        ("#lab=1.%%%", "base64"),
+    ] {
         let app = Mounted::at(&format!("?lang=en{hash}")).await;
         let why = app.text(".share-error");
-        assert!(why.contains("This share link cannot be opened") && why.contains(says), "{hash}: {why}");
+        assert!(
+            why.contains("This share link cannot be opened") && why.contains(says),
+            "{hash}: {why}"
+        );
         assert_eq!(app.clock(), "t = 0 ms · step 0");
         app.click("#step-forward").await;
-        assert_ne!(app.clock(), "t = 0 ms · step 0", "{hash}: the page still plays");
+        assert_ne!(
+            app.clock(),
+            "t = 0 ms · step 0",
+            "{hash}: the page still plays"
+        );
         app.click(".share-error button").await;
-        assert!(app.query(".share-error").is_none(), "the message can be dismissed");
+        assert!(
+            app.query(".share-error").is_none(),
+            "the message can be dismissed"
+        );
     }
 }
 
@@ -238,15 +320,40 @@ async fn the_editor_applies_valid_changes_and_names_the_field_of_invalid_ones() 
     let app = Mounted::at("?lang=en&scenario=odd-even-sum").await;
     app.click("#editor-button").await;
     let latency = "[data-field=\"numbers → parity.latency_ms\"]";
-    assert_eq!(app.find(latency).unchecked_into::<web_sys::HtmlInputElement>().value(), "10");
+    assert_eq!(
+        app.find(latency)
+            .unchecked_into::<web_sys::HtmlInputElement>()
+            .value(),
+        "10"
+    );
     change(&app, latency, "40").await;
-    assert!(app.query(".editor-error").is_none(), "{}", app.text(".editor-error"));
-    assert_eq!(app.find(latency).unchecked_into::<web_sys::HtmlInputElement>().value(), "40");
-    let saved = storage.get_item(checkpoint_lab::lessons::bar::STORAGE_KEY).unwrap().expect("the edit is kept");
+    assert!(
+        app.query(".editor-error").is_none(),
+        "{}",
+        app.text(".editor-error")
+    );
+    assert_eq!(
+        app.find(latency)
+            .unchecked_into::<web_sys::HtmlInputElement>()
+            .value(),
+        "40"
+    );
+    let saved = storage
+        .get_item(checkpoint_lab::lessons::bar::STORAGE_KEY)
+        .unwrap()
+        .expect("the edit is kept");
     let s = engine::Scenario::from_json(&saved).unwrap();
     assert_eq!(s.job.edges[0].latency_ms, 40);
     // The first record now reaches parity 40 ms after it is emitted, not 10.
-    let t = |app: &Mounted| -> u64 { app.clock().trim_start_matches("t = ").split(' ').next().unwrap().parse().unwrap() };
+    let t = |app: &Mounted| -> u64 {
+        app.clock()
+            .trim_start_matches("t = ")
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
     for _ in 0..10 {
         if t(&app) > 100 {
             break;
@@ -258,5 +365,7 @@ async fn the_editor_applies_valid_changes_and_names_the_field_of_invalid_ones() 
     change(&app, "[data-field=\"sum.parallelism\"]", "2").await;
     let why = app.text(".editor-error");
     assert!(why.contains("job.edges[2].partitioning"), "{why}");
-    storage.remove_item(checkpoint_lab::lessons::bar::STORAGE_KEY).unwrap();
+    storage
+        .remove_item(checkpoint_lab::lessons::bar::STORAGE_KEY)
+        .unwrap();
 }

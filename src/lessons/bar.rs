@@ -50,7 +50,12 @@ struct Showing {
 fn typing_in(target: Option<web_sys::EventTarget>) -> bool {
     target
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .is_some_and(|el| matches!(el.tag_name().to_ascii_uppercase().as_str(), "INPUT" | "SELECT" | "TEXTAREA"))
+        .is_some_and(|el| {
+            matches!(
+                el.tag_name().to_ascii_uppercase().as_str(),
+                "INPUT" | "SELECT" | "TEXTAREA"
+            )
+        })
 }
 
 /// The stylesheet that highlights `target` on the stage or the side panel.
@@ -73,7 +78,9 @@ fn download(file: &str, text: &str) -> Result<(), wasm_bindgen::JsValue> {
     opts.set_type("application/json");
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
     let a: web_sys::HtmlAnchorElement = document.create_element("a")?.dyn_into()?;
     a.set_href(&url);
     a.set_download(file);
@@ -97,10 +104,13 @@ pub fn LessonBar(props: &LessonBarProps) -> Html {
     let positions = {
         let scenario = p.with_scenario(|s| s.clone());
         let tour = tour.clone();
-        use_memo((p.scenario.clone(), p.seed, p.mode), move |(_, seed, _)| match (&*tour, scenario) {
-            (Some(t), Some(s)) => Some(tour::positions(t, &s, *seed)),
-            _ => None,
-        })
+        use_memo(
+            (p.scenario.clone(), p.seed, p.mode),
+            move |(_, seed, _)| match (&*tour, scenario) {
+                (Some(t), Some(s)) => Some(tour::positions(t, &s, *seed)),
+                _ => None,
+            },
+        )
     };
     let showing = use_state_eq(|| None::<Showing>);
     let glossary_open = use_state_eq(|| false);
@@ -122,13 +132,22 @@ pub fn LessonBar(props: &LessonBarProps) -> Html {
         let positions = positions.clone();
         let tour = tour.clone();
         Callback::from(move |step: usize| {
-            let (Some(tour), Some(Ok(pos))) = (&*tour, &*positions) else { return };
+            let (Some(tour), Some(Ok(pos))) = (&*tour, &*positions) else {
+                return;
+            };
             let Some(&at) = pos.get(step) else { return };
             d.emit(Action::Pause);
             d.emit(Action::SeekStep(at));
-            showing.set(Some(Showing { step, revealed: false }));
+            showing.set(Some(Showing {
+                step,
+                revealed: false,
+            }));
             // Bring a highlighted side-panel tab to the front.
-            if let Some(panel) = tour.steps[step].highlight.as_ref().and_then(|h| h.panel.clone()) {
+            if let Some(panel) = tour.steps[step]
+                .highlight
+                .as_ref()
+                .and_then(|h| h.panel.clone())
+            {
                 if let Some(tab) = web_sys::window()
                     .and_then(|w| w.document())
                     .and_then(|doc| doc.get_element_by_id(&format!("tab-{panel}")))
@@ -148,39 +167,51 @@ pub fn LessonBar(props: &LessonBarProps) -> Html {
         use_effect_with(showing_now, move |showing| {
             let listener = showing.and_then(|s| {
                 let window = web_sys::window()?;
-                let options = EventListenerOptions { phase: EventListenerPhase::Capture, passive: false };
-                Some(EventListener::new_with_options(&window, "keydown", options, move |e| {
-                    let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
-                    if e.ctrl_key() || e.meta_key() || e.alt_key() || typing_in(e.target()) {
-                        return;
-                    }
-                    let next = match e.key().as_str() {
-                        "ArrowRight" if s.step + 1 < n_steps => s.step + 1,
-                        "ArrowLeft" if s.step > 0 => s.step - 1,
-                        "ArrowRight" | "ArrowLeft" => s.step,
-                        _ => return,
-                    };
-                    e.prevent_default();
-                    e.stop_immediate_propagation();
-                    if next != s.step {
-                        go.emit(next);
-                    }
-                }))
+                let options = EventListenerOptions {
+                    phase: EventListenerPhase::Capture,
+                    passive: false,
+                };
+                Some(EventListener::new_with_options(
+                    &window,
+                    "keydown",
+                    options,
+                    move |e| {
+                        let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                            return;
+                        };
+                        if e.ctrl_key() || e.meta_key() || e.alt_key() || typing_in(e.target()) {
+                            return;
+                        }
+                        let next = match e.key().as_str() {
+                            "ArrowRight" if s.step + 1 < n_steps => s.step + 1,
+                            "ArrowLeft" if s.step > 0 => s.step - 1,
+                            "ArrowRight" | "ArrowLeft" => s.step,
+                            _ => return,
+                        };
+                        e.prevent_default();
+                        e.stop_immediate_propagation();
+                        if next != s.step {
+                            go.emit(next);
+                        }
+                    },
+                ))
             });
             move || drop(listener)
         });
     }
 
     let tour_card = match (&*tour, *showing) {
-        (Some(tour), Some(s)) => html! { <TourCard tour={tour.clone()} showing={s} positions={(*positions).clone()}
-                                                   go={go.clone()} on_reveal={{
-                                                       let showing = showing.setter();
-                                                       Callback::from(move |_| showing.set(Some(Showing { step: s.step, revealed: true })))
-                                                   }}
-                                                   on_exit={{
-                                                       let showing = showing.setter();
-                                                       Callback::from(move |_| showing.set(None))
-                                                   }} /> },
+        (Some(tour), Some(s)) => {
+            html! { <TourCard tour={tour.clone()} showing={s} positions={(*positions).clone()}
+            go={go.clone()} on_reveal={{
+                let showing = showing.setter();
+                Callback::from(move |_| showing.set(Some(Showing { step: s.step, revealed: true })))
+            }}
+            on_exit={{
+                let showing = showing.setter();
+                Callback::from(move |_| showing.set(None))
+            }} /> }
+        }
         _ => html! {},
     };
 
@@ -201,7 +232,9 @@ pub fn LessonBar(props: &LessonBarProps) -> Html {
         let log = props.log.clone();
         let notice = notice.setter();
         Callback::from(move |_: MouseEvent| {
-            let Some(recipe) = share::recipe_of(&playback, &log.get()) else { return };
+            let Some(recipe) = share::recipe_of(&playback, &log.get()) else {
+                return;
+            };
             let fragment = share::encode(&recipe);
             share::set_location(&fragment);
             if let Some(w) = web_sys::window() {
@@ -217,7 +250,10 @@ pub fn LessonBar(props: &LessonBarProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             let Some((name, text)) = playback.with_scenario(|s| {
                 let v = serde_json::to_value(s).expect("a scenario serializes");
-                (s.name.clone(), serde_json::to_string_pretty(&v).expect("JSON"))
+                (
+                    s.name.clone(),
+                    serde_json::to_string_pretty(&v).expect("JSON"),
+                )
             }) else {
                 return;
             };
@@ -228,24 +264,35 @@ pub fn LessonBar(props: &LessonBarProps) -> Html {
         let d = d.clone();
         let import_error = import_error.setter();
         let saved = saved.setter();
-        Callback::from(move |text: String| match engine::Scenario::from_json(&text) {
-            Ok(_) => {
-                import_error.set(None);
-                if let Some(s) = local_storage() {
-                    let _ = s.set_item(STORAGE_KEY, &text);
+        Callback::from(
+            move |text: String| match engine::Scenario::from_json(&text) {
+                Ok(_) => {
+                    import_error.set(None);
+                    if let Some(s) = local_storage() {
+                        let _ = s.set_item(STORAGE_KEY, &text);
+                    }
+                    saved.set(Some(text.clone()));
+                    d.emit(Action::LoadScenario(text));
                 }
-                saved.set(Some(text.clone()));
-                d.emit(Action::LoadScenario(text));
-            }
-            Err(e) => import_error.set(Some(e.to_string())),
-        })
+                Err(e) => import_error.set(Some(e.to_string())),
+            },
+        )
     };
     let on_import = {
         let load_json = load_json.clone();
         Callback::from(move |e: Event| {
-            let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
-            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
-            let Ok(reader) = web_sys::FileReader::new() else { return };
+            let Some(input) = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            else {
+                return;
+            };
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            let Ok(reader) = web_sys::FileReader::new() else {
+                return;
+            };
             let r = reader.clone();
             let load_json = load_json.clone();
             let onload = Closure::once_into_js(move || {
@@ -273,12 +320,18 @@ pub fn LessonBar(props: &LessonBarProps) -> Html {
         .map(|s| s.name)
         .filter(|n| *n != p.scenario);
 
-    let close = |state: UseStateHandle<Option<String>>| Callback::from(move |_: MouseEvent| state.set(None));
+    let close = |state: UseStateHandle<Option<String>>| {
+        Callback::from(move |_: MouseEvent| state.set(None))
+    };
     let css = match (&*tour, *showing, &p.job) {
         (Some(tour), Some(s), Some(job)) => tour.steps[s.step]
             .highlight
             .as_ref()
-            .and_then(|h| tour::selector(h, job).ok().map(|sel| highlight_css(h, &sel)))
+            .and_then(|h| {
+                tour::selector(h, job)
+                    .ok()
+                    .map(|sel| highlight_css(h, &sel))
+            })
             .unwrap_or_default(),
         _ => String::new(),
     };
@@ -366,7 +419,9 @@ fn TourCard(props: &TourCardProps) -> Html {
     let Showing { step, revealed } = props.showing;
     let s = &props.tour.steps[step];
     let n = props.tour.steps.len();
-    let counter = t("tour_step_of", lang).replace("{n}", &(step + 1).to_string()).replace("{total}", &n.to_string());
+    let counter = t("tour_step_of", lang)
+        .replace("{n}", &(step + 1).to_string())
+        .replace("{total}", &n.to_string());
     let nav = |to: usize| {
         let go = props.go.clone();
         Callback::from(move |_: MouseEvent| go.emit(to))

@@ -69,42 +69,104 @@ const CHECKPOINT_COUNTS: &[(&str, &str, u64, bool)] = &[
 ];
 
 fn field(path: Vec<Seg>, label: &'static str, subject: impl Into<String>, kind: Kind) -> Field {
-    Field { path, label, subject: subject.into(), kind }
+    Field {
+        path,
+        label,
+        subject: subject.into(),
+        kind,
+    }
 }
 
 /// The fields the form offers for `doc`.
 pub fn fields(doc: &Value) -> Vec<Field> {
     use Seg::{Index, Key};
     let mut out = Vec::new();
-    let ops = doc["job"]["operators"].as_array().cloned().unwrap_or_default();
+    let ops = doc["job"]["operators"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     for (i, op) in ops.iter().enumerate() {
         let uid = op["uid"].as_str().unwrap_or("?").to_string();
         let at = |k| vec![Key("job"), Key("operators"), Index(i), Key(k)];
-        out.push(field(at("parallelism"), "editor_parallelism", &uid, Kind::Count { default: 1, nullable: false }));
+        out.push(field(
+            at("parallelism"),
+            "editor_parallelism",
+            &uid,
+            Kind::Count {
+                default: 1,
+                nullable: false,
+            },
+        ));
         if op["kind"] != "source" {
-            out.push(field(at("process_ms"), "editor_process_ms", &uid, Kind::Count { default: 0, nullable: false }));
+            out.push(field(
+                at("process_ms"),
+                "editor_process_ms",
+                &uid,
+                Kind::Count {
+                    default: 0,
+                    nullable: false,
+                },
+            ));
         }
     }
     let edges = doc["job"]["edges"].as_array().cloned().unwrap_or_default();
     for (j, e) in edges.iter().enumerate() {
-        let subject = format!("{} → {}", e["from"].as_str().unwrap_or("?"), e["to"].as_str().unwrap_or("?"));
+        let subject = format!(
+            "{} → {}",
+            e["from"].as_str().unwrap_or("?"),
+            e["to"].as_str().unwrap_or("?")
+        );
         let at = |k| vec![Key("job"), Key("edges"), Index(j), Key(k)];
-        out.push(field(at("partitioning"), "editor_partitioning", &subject, Kind::Choice(PARTITIONINGS)));
-        out.push(field(at("latency_ms"), "editor_latency_ms", &subject, Kind::Count { default: 1, nullable: false }));
+        out.push(field(
+            at("partitioning"),
+            "editor_partitioning",
+            &subject,
+            Kind::Choice(PARTITIONINGS),
+        ));
+        out.push(field(
+            at("latency_ms"),
+            "editor_latency_ms",
+            &subject,
+            Kind::Count {
+                default: 1,
+                nullable: false,
+            },
+        ));
     }
     if doc["checkpointing"].is_object() {
         let at = |k| vec![Key("checkpointing"), Key(k)];
         out.push(field(at("mode"), "editor_mode", "", Kind::Choice(MODES)));
         out.push(field(at("unaligned"), "editor_unaligned", "", Kind::Flag));
         for (k, label, default, nullable) in CHECKPOINT_COUNTS {
-            out.push(field(at(k), label, "", Kind::Count { default: *default, nullable: *nullable }));
+            out.push(field(
+                at(k),
+                label,
+                "",
+                Kind::Count {
+                    default: *default,
+                    nullable: *nullable,
+                },
+            ));
         }
     }
-    out.push(field(vec![Key("restart"), Key("strategy")], "editor_restart_strategy", "", Kind::Choice(STRATEGIES)));
+    out.push(field(
+        vec![Key("restart"), Key("strategy")],
+        "editor_restart_strategy",
+        "",
+        Kind::Choice(STRATEGIES),
+    ));
     if let Some(r) = doc["restart"].as_object() {
         for (k, label) in RESTART_COUNTS {
             if r.contains_key(*k) {
-                out.push(field(vec![Key("restart"), Key(k)], label, "", Kind::Count { default: 0, nullable: false }));
+                out.push(field(
+                    vec![Key("restart"), Key(k)],
+                    label,
+                    "",
+                    Kind::Count {
+                        default: 0,
+                        nullable: false,
+                    },
+                ));
             }
         }
     }
@@ -125,11 +187,21 @@ pub fn shown(doc: &Value, f: &Field) -> String {
         (Some(Value::Null), _) => String::new(),
         (Some(Value::String(s)), _) => s.clone(),
         (Some(v), _) => v.to_string(),
-        (None, Kind::Count { default, nullable }) => if nullable { String::new() } else { default.to_string() },
+        (None, Kind::Count { default, nullable }) => {
+            if nullable {
+                String::new()
+            } else {
+                default.to_string()
+            }
+        }
         (None, Kind::Flag) => "false".into(),
         (None, Kind::Choice(c)) if f.label == "editor_restart_strategy" => {
             // Absent: Flink's default (exponential delay with checkpointing, else none).
-            if doc["checkpointing"].is_object() { "exponential_delay".into() } else { c[0].into() }
+            if doc["checkpointing"].is_object() {
+                "exponential_delay".into()
+            } else {
+                c[0].into()
+            }
         }
         (None, Kind::Choice(c)) => c[0].into(),
     }
@@ -143,7 +215,10 @@ fn slot<'a>(doc: &'a mut Value, path: &[Seg]) -> Result<&'a mut Value, String> {
                 if v.is_null() {
                     *v = Value::Object(Map::new());
                 }
-                v.as_object_mut().ok_or("not an object")?.entry(k.to_string()).or_insert(Value::Null)
+                v.as_object_mut()
+                    .ok_or("not an object")?
+                    .entry(k.to_string())
+                    .or_insert(Value::Null)
             }
             Seg::Index(i) => v.get_mut(*i).ok_or("no such element")?,
         };
@@ -184,7 +259,10 @@ pub fn set(doc: &mut Value, f: &Field, raw: &str) -> Result<(), String> {
         }
         Kind::Choice(choices) => {
             if !choices.contains(&raw) {
-                return Err(format!("{}: {raw:?} is not one of {choices:?}", describe(f)));
+                return Err(format!(
+                    "{}: {raw:?} is not one of {choices:?}",
+                    describe(f)
+                ));
             }
             Value::from(raw)
         }
@@ -193,8 +271,12 @@ pub fn set(doc: &mut Value, f: &Field, raw: &str) -> Result<(), String> {
     if f.label == "editor_restart_strategy" {
         doc["restart"] = match raw {
             "fixed_delay" => json!({"strategy": raw, "attempts": 3, "delay_ms": 1000}),
-            "failure_rate" => json!({"strategy": raw, "max_failures": 1, "interval_ms": 60000, "delay_ms": 1000}),
-            "exponential_delay" => json!({"strategy": raw, "initial_ms": 1000, "max_ms": 60000, "multiplier": 1.5}),
+            "failure_rate" => {
+                json!({"strategy": raw, "max_failures": 1, "interval_ms": 60000, "delay_ms": 1000})
+            }
+            "exponential_delay" => {
+                json!({"strategy": raw, "initial_ms": 1000, "max_ms": 60000, "multiplier": 1.5})
+            }
             _ => json!({"strategy": raw}),
         };
         return Ok(());
@@ -221,15 +303,26 @@ pub fn crashes(doc: &Value) -> String {
 /// commas or spaces), keeping its other actions.
 pub fn set_crashes(doc: &mut Value, text: &str) -> Result<(), String> {
     let mut new = Vec::new();
-    for item in text.split([',', ' ', '\n']).map(str::trim).filter(|s| !s.is_empty()) {
+    for item in text
+        .split([',', ' ', '\n'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
         let (task, at) = item
             .rsplit_once('@')
             .ok_or_else(|| format!("script: {item:?} is not task@ms (for example sum#0@710)"))?;
-        let at: u64 = at.parse().map_err(|_| format!("script: {item:?}: {at:?} is not a time in ms"))?;
+        let at: u64 = at
+            .parse()
+            .map_err(|_| format!("script: {item:?}: {at:?} is not a time in ms"))?;
         new.push(json!({"at_ms": at, "action": "crash", "task": task}));
     }
-    let mut script: Vec<Value> =
-        doc["script"].as_array().cloned().unwrap_or_default().into_iter().filter(|a| a["action"] != "crash").collect();
+    let mut script: Vec<Value> = doc["script"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|a| a["action"] != "crash")
+        .collect();
     script.extend(new);
     script.sort_by_key(|a| a["at_ms"].as_u64().unwrap_or(0));
     doc["script"] = Value::Array(script);
@@ -240,7 +333,9 @@ pub fn set_crashes(doc: &mut Value, text: &str) -> Result<(), String> {
 /// message, which names the field.
 pub fn validate(doc: &Value) -> Result<String, String> {
     let json = doc.to_string();
-    Scenario::from_json(&json).map(|_| json).map_err(|e| e.to_string())
+    Scenario::from_json(&json)
+        .map(|_| json)
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -253,7 +348,9 @@ mod tests {
     }
 
     fn find<'a>(fs: &'a [Field], label: &str, subject: &str) -> &'a Field {
-        fs.iter().find(|f| f.label == label && f.subject == subject).unwrap_or_else(|| panic!("no {label} of {subject:?}"))
+        fs.iter()
+            .find(|f| f.label == label && f.subject == subject)
+            .unwrap_or_else(|| panic!("no {label} of {subject:?}"))
     }
 
     #[test]
@@ -261,11 +358,17 @@ mod tests {
         for (name, _) in engine::runner::BUILTINS {
             let d = doc(name);
             for f in fields(&d) {
-                assert!(wording::KEYS.contains(&f.label), "{name}: {} has no wording", f.label);
+                assert!(
+                    wording::KEYS.contains(&f.label),
+                    "{name}: {} has no wording",
+                    f.label
+                );
                 // Writing back what is shown leaves a valid scenario.
                 let mut e = d.clone();
                 set(&mut e, &f, &shown(&d, &f)).unwrap_or_else(|err| panic!("{name}: {err}"));
-                validate(&e).unwrap_or_else(|err| panic!("{name}: {} = {:?}: {err}", describe(&f), shown(&d, &f)));
+                validate(&e).unwrap_or_else(|err| {
+                    panic!("{name}: {} = {:?}: {err}", describe(&f), shown(&d, &f))
+                });
             }
         }
     }
@@ -278,7 +381,12 @@ mod tests {
         // A forward edge to a sink of parallelism 1 no longer fits: the engine says where.
         let err = validate(&d).unwrap_err();
         assert!(err.contains("job.edges[2].partitioning"), "{err}");
-        set(&mut d, find(&fs, "editor_partitioning", "sum → out"), "rebalance").unwrap();
+        set(
+            &mut d,
+            find(&fs, "editor_partitioning", "sum → out"),
+            "rebalance",
+        )
+        .unwrap();
         set(&mut d, find(&fs, "editor_latency_ms", "parity → sum"), "25").unwrap();
         set(&mut d, find(&fs, "editor_interval_ms", ""), "300").unwrap();
         let s = Scenario::from_json(&validate(&d).unwrap()).unwrap();
@@ -297,12 +405,23 @@ mod tests {
     fn switching_the_restart_strategy_brings_its_parameters() {
         let mut d = doc("odd-even-sum");
         let fs = fields(&d);
-        set(&mut d, find(&fs, "editor_restart_strategy", ""), "failure_rate").unwrap();
+        set(
+            &mut d,
+            find(&fs, "editor_restart_strategy", ""),
+            "failure_rate",
+        )
+        .unwrap();
         validate(&d).unwrap();
         let fs = fields(&d);
         assert!(fs.iter().any(|f| f.label == "editor_max_failures"));
         assert!(!fs.iter().any(|f| f.label == "editor_attempts"));
-        assert!(set(&mut d, find(&fs, "editor_restart_strategy", ""), "sometimes").unwrap_err().contains("restart.strategy"));
+        assert!(set(
+            &mut d,
+            find(&fs, "editor_restart_strategy", ""),
+            "sometimes"
+        )
+        .unwrap_err()
+        .contains("restart.strategy"));
     }
 
     #[test]
@@ -314,8 +433,12 @@ mod tests {
         validate(&d).unwrap();
         set_crashes(&mut d, "nosuch#0@300").unwrap();
         assert!(validate(&d).unwrap_err().contains("nosuch#0"));
-        assert!(set_crashes(&mut d, "sum#0").unwrap_err().contains("task@ms"));
-        assert!(set_crashes(&mut d, "sum#0@soon").unwrap_err().contains("soon"));
+        assert!(set_crashes(&mut d, "sum#0")
+            .unwrap_err()
+            .contains("task@ms"));
+        assert!(set_crashes(&mut d, "sum#0@soon")
+            .unwrap_err()
+            .contains("soon"));
         set_crashes(&mut d, "").unwrap();
         assert_eq!(crashes(&d), "");
     }

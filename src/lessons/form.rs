@@ -22,9 +22,15 @@ pub struct ScenarioFormProps {
 fn input_value(e: &Event) -> Option<String> {
     let target = e.target()?;
     if let Some(i) = target.dyn_ref::<web_sys::HtmlInputElement>() {
-        return Some(if i.type_() == "checkbox" { i.checked().to_string() } else { i.value() });
+        return Some(if i.type_() == "checkbox" {
+            i.checked().to_string()
+        } else {
+            i.value()
+        });
     }
-    target.dyn_ref::<web_sys::HtmlSelectElement>().map(|s| s.value())
+    target
+        .dyn_ref::<web_sys::HtmlSelectElement>()
+        .map(|s| s.value())
 }
 
 /// See the module documentation.
@@ -55,7 +61,9 @@ pub fn ScenarioForm(props: &ScenarioFormProps) -> Html {
         let id = format!("editor-field-{i}");
         let shown = editor::shown(doc, f);
         let f2 = f.clone();
-        let onchange = edit(std::rc::Rc::new(move |d: &mut Value, raw: &str| editor::set(d, &f2, raw)));
+        let onchange = edit(std::rc::Rc::new(move |d: &mut Value, raw: &str| {
+            editor::set(d, &f2, raw)
+        }));
         let label = if f.subject.is_empty() {
             t(f.label, lang).to_string()
         } else {

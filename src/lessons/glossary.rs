@@ -30,7 +30,10 @@ pub fn parse(json: &str) -> Result<Vec<Term>, String> {
     for (i, t) in file.terms.iter().enumerate() {
         for (what, l) in [("term", &t.term), ("explain", &t.explain)] {
             if l.zh.trim().is_empty() || l.en.trim().is_empty() {
-                return Err(format!("glossary.json: terms[{}].{what} needs both zh and en", i + 1));
+                return Err(format!(
+                    "glossary.json: terms[{}].{what} needs both zh and en",
+                    i + 1
+                ));
             }
         }
     }
@@ -57,7 +60,10 @@ mod tests {
             ("保存点", "savepoint"),
             ("两阶段提交", "two-phase commit"),
         ] {
-            assert!(terms.iter().any(|t| t.term.zh == zh && t.term.en == en), "{zh} / {en} missing");
+            assert!(
+                terms.iter().any(|t| t.term.zh == zh && t.term.en == en),
+                "{zh} / {en} missing"
+            );
         }
     }
 

@@ -36,13 +36,34 @@ use crate::i18n::Lang;
 /// The tours, by scenario name.
 pub const TOURS: &[(&str, &str)] = &[
     ("pv-count", include_str!("../../assets/tours/pv-count.json")),
-    ("barrier-alignment", include_str!("../../assets/tours/barrier-alignment.json")),
-    ("unaligned-backpressure", include_str!("../../assets/tours/unaligned-backpressure.json")),
-    ("at-least-once-duplicates", include_str!("../../assets/tours/at-least-once-duplicates.json")),
-    ("odd-even-sum", include_str!("../../assets/tours/odd-even-sum.json")),
-    ("exactly-once-kafka", include_str!("../../assets/tours/exactly-once-kafka.json")),
-    ("restart-fixed-delay", include_str!("../../assets/tours/restart-fixed-delay.json")),
-    ("checkpoint-config", include_str!("../../assets/tours/checkpoint-config.json")),
+    (
+        "barrier-alignment",
+        include_str!("../../assets/tours/barrier-alignment.json"),
+    ),
+    (
+        "unaligned-backpressure",
+        include_str!("../../assets/tours/unaligned-backpressure.json"),
+    ),
+    (
+        "at-least-once-duplicates",
+        include_str!("../../assets/tours/at-least-once-duplicates.json"),
+    ),
+    (
+        "odd-even-sum",
+        include_str!("../../assets/tours/odd-even-sum.json"),
+    ),
+    (
+        "exactly-once-kafka",
+        include_str!("../../assets/tours/exactly-once-kafka.json"),
+    ),
+    (
+        "restart-fixed-delay",
+        include_str!("../../assets/tours/restart-fixed-delay.json"),
+    ),
+    (
+        "checkpoint-config",
+        include_str!("../../assets/tours/checkpoint-config.json"),
+    ),
 ];
 
 /// Side-panel tabs a step may point at (the `data-tab` keys of the side panel).
@@ -163,9 +184,14 @@ impl Tour {
                 }
             }
             if let Some(t) = &s.highlight {
-                let n = [&t.task, &t.channel, &t.panel].iter().filter(|x| x.is_some()).count();
+                let n = [&t.task, &t.channel, &t.panel]
+                    .iter()
+                    .filter(|x| x.is_some())
+                    .count();
                 if n != 1 {
-                    return Err(format!("tour {name}: {at}.highlight needs exactly one of task, channel or panel"));
+                    return Err(format!(
+                        "tour {name}: {at}.highlight needs exactly one of task, channel or panel"
+                    ));
                 }
             }
         }
@@ -176,7 +202,10 @@ impl Tour {
 /// The tour of the built-in scenario `scenario`, if it has one. A tour that fails
 /// to parse is absent (the native tests make sure none does).
 pub fn tour_for(scenario: &str) -> Option<Tour> {
-    TOURS.iter().find(|(n, _)| *n == scenario).and_then(|(_, j)| Tour::parse(j).ok())
+    TOURS
+        .iter()
+        .find(|(n, _)| *n == scenario)
+        .and_then(|(_, j)| Tour::parse(j).ok())
 }
 
 /// Whether `event` (a trace event as JSON) has every field of `pattern`.
@@ -193,12 +222,21 @@ pub fn positions(tour: &Tour, scenario: &Scenario, seed: u64) -> Result<Vec<u64>
     let mut found: Vec<Option<u64>> = tour
         .steps
         .iter()
-        .map(|s| if s.goto.at_ms.is_some() { Some(0) } else { None })
+        .map(|s| {
+            if s.goto.at_ms.is_some() {
+                Some(0)
+            } else {
+                None
+            }
+        })
         .collect();
     let mut seen = vec![0u32; n];
     while world.next_at().is_some_and(|t| t <= SEARCH_LIMIT_MS) {
         let Some(events) = world.step() else { break };
-        let events: Vec<Value> = events.iter().filter_map(|e| serde_json::to_value(e).ok()).collect();
+        let events: Vec<Value> = events
+            .iter()
+            .filter_map(|e| serde_json::to_value(e).ok())
+            .collect();
         let (now, steps) = (world.now(), world.steps());
         for (i, s) in tour.steps.iter().enumerate() {
             if let Some(t) = s.goto.at_ms {
@@ -218,7 +256,11 @@ pub fn positions(tour: &Tour, scenario: &Scenario, seed: u64) -> Result<Vec<u64>
         .enumerate()
         .map(|(i, f)| {
             f.ok_or_else(|| {
-                format!("tour {}: steps[{}].goto: that moment never happens in this run", tour.scenario, i + 1)
+                format!(
+                    "tour {}: steps[{}].goto: that moment never happens in this run",
+                    tour.scenario,
+                    i + 1
+                )
             })
         })
         .collect()
@@ -237,9 +279,9 @@ pub fn selector(target: &Target, job: &JobView) -> Result<String, String> {
             .ok_or_else(|| format!("highlight.task: no subtask {task:?} in this job"));
     }
     if let Some(channel) = &target.channel {
-        let (from, to) = channel
-            .split_once("->")
-            .ok_or_else(|| format!("highlight.channel: {channel:?} is not \"sender#i->receiver#j\""))?;
+        let (from, to) = channel.split_once("->").ok_or_else(|| {
+            format!("highlight.channel: {channel:?} is not \"sender#i->receiver#j\"")
+        })?;
         let name = |id: engine::ids::TaskId| &*job.tasks[id.0 as usize].name;
         return job
             .channels
@@ -270,11 +312,15 @@ mod tests {
         for (name, json) in TOURS {
             let tour = Tour::parse(json).unwrap_or_else(|e| panic!("{name}.json: {e}"));
             assert_eq!(&tour.scenario, name, "{name}.json names another scenario");
-            let scenario = runner::load(name).unwrap_or_else(|e| panic!("{name}: not a built-in: {e}"));
+            let scenario =
+                runner::load(name).unwrap_or_else(|e| panic!("{name}: not a built-in: {e}"));
             let world = World::new(&scenario, scenario.seed).unwrap();
             let job = world.job_view();
             let pos = positions(&tour, &scenario, scenario.seed).unwrap_or_else(|e| panic!("{e}"));
-            assert!(pos.windows(2).all(|w| w[0] <= w[1]), "{name}: steps go back in time: {pos:?}");
+            assert!(
+                pos.windows(2).all(|w| w[0] <= w[1]),
+                "{name}: steps go back in time: {pos:?}"
+            );
             for (i, s) in tour.steps.iter().enumerate() {
                 if let Some(t) = &s.highlight {
                     selector(t, &job).unwrap_or_else(|e| panic!("{name} step {}: {e}", i + 1));
@@ -286,14 +332,25 @@ mod tests {
     #[test]
     fn a_bad_tour_names_the_step_and_field() {
         let ok = r#"{"goto": {"at_ms": 0}, "text": {"zh": "x", "en": "y"}}"#;
-        let tour = |steps: &str| format!(r#"{{"scenario": "s", "title": {{"zh": "t", "en": "t"}}, "steps": [{ok}, {steps}]}}"#);
-        let err = Tour::parse(&tour(r#"{"goto": {"at_ms": 0}, "text": {"zh": "", "en": "y"}}"#)).unwrap_err();
+        let tour = |steps: &str| {
+            format!(
+                r#"{{"scenario": "s", "title": {{"zh": "t", "en": "t"}}, "steps": [{ok}, {steps}]}}"#
+            )
+        };
+        let err = Tour::parse(&tour(
+            r#"{"goto": {"at_ms": 0}, "text": {"zh": "", "en": "y"}}"#,
+        ))
+        .unwrap_err();
         assert!(err.contains("steps[2].text") && err.contains("zh"), "{err}");
-        let err = Tour::parse(&tour(r#"{"goto": {}, "text": {"zh": "x", "en": "y"}}"#)).unwrap_err();
+        let err =
+            Tour::parse(&tour(r#"{"goto": {}, "text": {"zh": "x", "en": "y"}}"#)).unwrap_err();
         assert!(err.contains("steps[2].goto"), "{err}");
         let err = Tour::parse(&tour(r#"{"goto": {"at_ms": 1}, "text": {"zh": "x", "en": "y"}, "ask": {"zh": "q", "en": "q"}}"#)).unwrap_err();
         assert!(err.contains("ask and answer"), "{err}");
-        let err = Tour::parse(&tour(r#"{"goto": {"at_ms": 1}, "txt": {"zh": "x", "en": "y"}}"#)).unwrap_err();
+        let err = Tour::parse(&tour(
+            r#"{"goto": {"at_ms": 1}, "txt": {"zh": "x", "en": "y"}}"#,
+        ))
+        .unwrap_err();
         assert!(err.contains("txt"), "{err}");
     }
 
@@ -319,7 +376,11 @@ mod tests {
             while w.steps() < pos[i] {
                 last = w.step().unwrap().to_vec();
             }
-            assert!(last.iter().any(|e| serde_json::to_value(e).unwrap()["type"] == want), "step {i}: {last:?}");
+            assert!(
+                last.iter()
+                    .any(|e| serde_json::to_value(e).unwrap()["type"] == want),
+                "step {i}: {last:?}"
+            );
             if i == 2 {
                 let v = serde_json::to_value(&last[0]).unwrap();
                 assert_eq!(v["value"], 7, "the 7th record emitted is 7");
@@ -336,10 +397,21 @@ mod tests {
             channel: channel.map(Into::into),
             panel: panel.map(Into::into),
         };
-        assert_eq!(selector(&t(Some("sum#0"), None, None), &job).unwrap(), "[data-task=\"sum#0\"]");
-        assert_eq!(selector(&t(None, Some("numbers#0->parity#0"), None), &job).unwrap(), "[data-channel=\"0\"]");
-        assert_eq!(selector(&t(None, None, Some("storage")), &job).unwrap(), "#tab-storage");
-        assert!(selector(&t(Some("sum#9"), None, None), &job).unwrap_err().contains("sum#9"));
+        assert_eq!(
+            selector(&t(Some("sum#0"), None, None), &job).unwrap(),
+            "[data-task=\"sum#0\"]"
+        );
+        assert_eq!(
+            selector(&t(None, Some("numbers#0->parity#0"), None), &job).unwrap(),
+            "[data-channel=\"0\"]"
+        );
+        assert_eq!(
+            selector(&t(None, None, Some("storage")), &job).unwrap(),
+            "#tab-storage"
+        );
+        assert!(selector(&t(Some("sum#9"), None, None), &job)
+            .unwrap_err()
+            .contains("sum#9"));
         assert!(selector(&t(None, Some("sum#0->numbers#0"), None), &job).is_err());
         assert!(selector(&t(None, Some("nonsense"), None), &job).is_err());
         assert!(selector(&t(None, None, Some("\"]*{}")), &job).is_err());

@@ -119,7 +119,9 @@ mod tests {
 
     #[test]
     fn a_typo_names_the_key() {
-        assert!(parse(r#"{"tour_nxt": {"zh": "a", "en": "b"}}"#).unwrap_err().contains("tour_nxt"));
+        assert!(parse(r#"{"tour_nxt": {"zh": "a", "en": "b"}}"#)
+            .unwrap_err()
+            .contains("tour_nxt"));
         assert!(parse(r#"{}"#).unwrap_err().contains("missing key"));
     }
 }
