@@ -614,6 +614,9 @@ impl State {
             Ok(engine) => {
                 let mut next = State::from_engine(engine, None);
                 next.speed = self.speed;
+                // `State`'s equality is the revision: a new run must not compare equal
+                // to the one it replaces, or components keep showing the old one.
+                next.revision = self.revision + 1;
                 next
             }
             Err(e) => {

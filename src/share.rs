@@ -74,9 +74,11 @@ pub fn decode(fragment: &str) -> Result<Option<Recipe>, String> {
         .ok_or_else(|| "the link has no version (it should start with #lab=1.)".to_string())?;
     match version.parse::<u32>() {
         Ok(VERSION) => {}
-        Ok(v) => return Err(format!(
+        Ok(v) => {
+            return Err(format!(
             "the link's format version {v} is not supported (this page reads version {VERSION})"
-        )),
+        ))
+        }
         Err(_) => {
             return Err(format!(
                 "the link's format version {version:?} is not a number"
@@ -184,6 +186,16 @@ impl Log {
 pub fn location_recipe() -> Option<Result<Recipe, String>> {
     let hash = web_sys::window()?.location().hash().ok()?;
     decode(&hash).transpose()
+}
+
+/// Removes a share link from the address bar (leaving any other fragment alone).
+pub fn clear_location() {
+    let is_link = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .is_some_and(|h| h.starts_with(PREFIX));
+    if is_link {
+        set_location("");
+    }
 }
 
 /// Puts `fragment` in the address bar without adding a history entry.

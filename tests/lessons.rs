@@ -301,6 +301,8 @@ async fn change(app: &Mounted, selector: &str, value: &str) {
     let input = app.find(selector);
     if let Some(i) = input.dyn_ref::<web_sys::HtmlInputElement>() {
         i.set_value(value);
+    } else if let Some(s) = input.dyn_ref::<web_sys::HtmlSelectElement>() {
+        s.set_value(value);
     }
     let e = web_sys::Event::new_with_event_init_dict("change", &{
         let init = web_sys::EventInit::new();
@@ -368,4 +370,36 @@ async fn the_editor_applies_valid_changes_and_names_the_field_of_invalid_ones() 
     storage
         .remove_item(checkpoint_lab::lessons::bar::STORAGE_KEY)
         .unwrap();
+}
+
+/// Regression: a new run right after loading compared equal to the old one
+/// (`State`'s equality is its revision, which restarted at 1), so the toolbar and
+/// the lesson bar kept showing the old run.
+#[wasm_bindgen_test]
+async fn a_restart_right_after_loading_shows_the_new_run() {
+    let app = Mounted::at("?lang=en&scenario=odd-even-sum").await;
+    let seed = app.text("#seed");
+    app.click("#restart").await;
+    assert_ne!(app.text("#seed"), seed);
+}
+
+/// Once the learner loads another run, the share link leaves the address bar (a
+/// reload then shows the new run, not the shared moment).
+#[wasm_bindgen_test]
+async fn loading_another_scenario_drops_the_share_link() {
+    let app = Mounted::at("?lang=en&scenario=odd-even-sum").await;
+    app.click("#share-button").await;
+    assert!(window().location().hash().unwrap().starts_with("#lab=1."));
+    change(&app, "#scenario-select", "pv-count").await;
+    assert!(
+        app.query("[data-task=\"kafka#0\"]").is_some(),
+        "pv-count is loaded"
+    );
+    assert_eq!(
+        app.find("#scenario-select")
+            .unchecked_into::<web_sys::HtmlSelectElement>()
+            .value(),
+        "pv-count"
+    );
+    assert_eq!(window().location().hash().unwrap(), "");
 }

@@ -120,10 +120,18 @@ pub fn LessonBar(props: &LessonBarProps) -> Html {
     let import_error = use_state_eq(|| None::<String>);
     let saved = use_state(|| local_storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten()));
 
-    // A tour belongs to its scenario: loading another one ends it.
+    // A tour belongs to its scenario: loading another one ends it. A share link in
+    // the address bar describes the run it was opened with: once the learner loads
+    // another run, it is dropped, so that a reload does not go back to it.
     {
         let showing = showing.setter();
-        use_effect_with(p.scenario.clone(), move |_| showing.set(None));
+        let first = use_mut_ref(|| true);
+        use_effect_with((p.scenario.clone(), p.seed, p.mode), move |_| {
+            showing.set(None);
+            if !std::mem::replace(&mut *first.borrow_mut(), false) {
+                share::clear_location();
+            }
+        });
     }
 
     let go = {

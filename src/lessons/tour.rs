@@ -57,12 +57,28 @@ pub const TOURS: &[(&str, &str)] = &[
         include_str!("../../assets/tours/exactly-once-kafka.json"),
     ),
     (
+        "exactly-once-kafka-plain",
+        include_str!("../../assets/tours/exactly-once-kafka-plain.json"),
+    ),
+    (
         "restart-fixed-delay",
         include_str!("../../assets/tours/restart-fixed-delay.json"),
     ),
     (
+        "restart-failure-rate",
+        include_str!("../../assets/tours/restart-failure-rate.json"),
+    ),
+    (
+        "restart-none",
+        include_str!("../../assets/tours/restart-none.json"),
+    ),
+    (
         "checkpoint-config",
         include_str!("../../assets/tours/checkpoint-config.json"),
+    ),
+    (
+        "checkpoint-config-strict",
+        include_str!("../../assets/tours/checkpoint-config-strict.json"),
     ),
 ];
 
