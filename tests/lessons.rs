@@ -1,7 +1,8 @@
 #![cfg(target_arch = "wasm32")]
 //! Browser tests of the teaching aids (issue 7): the guided tour's previous /
-//! next (buttons and ← / →), a share link's round trip to the same moment, and a
-//! damaged link that names what is wrong while the page stays usable.
+//! next (buttons and ← / →) in both languages, a share link's round trip to the
+//! same moment, damaged links that name what is wrong while the page stays usable,
+//! and the form editor applying a valid change and refusing an invalid one.
 //!
 //! Like `tests/app.rs`: the real [`App`] in headless Chromium, no sleeps
 //! (`yew::scheduler::flush().await`), each test in a fresh `<div>`, and the URL

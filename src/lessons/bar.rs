@@ -100,17 +100,17 @@ pub fn LessonBar(props: &LessonBarProps) -> Html {
     let p = &*props.playback;
     let d = props.dispatch.clone();
     let tour = use_memo(p.scenario.clone(), |name| tour::tour_for(name));
-    // Positions in the run as it is (its seed and mode); recomputed when it changes.
+    // Every new run (load, restart, mode switch, edit) has a new job view: its
+    // address identifies the run cheaply.
+    let run_id = p.job.as_ref().map_or(0, |j| Rc::as_ptr(j) as usize);
+    // Positions in the run as it is (its seed, mode and edits).
     let positions = {
-        let scenario = p.with_scenario(|s| s.clone());
+        let playback = props.playback.clone();
         let tour = tour.clone();
-        use_memo(
-            (p.scenario.clone(), p.seed, p.mode),
-            move |(_, seed, _)| match (&*tour, scenario) {
-                (Some(t), Some(s)) => Some(tour::positions(t, &s, *seed)),
-                _ => None,
-            },
-        )
+        use_memo(run_id, move |_| {
+            let tour = tour.as_ref().as_ref()?;
+            playback.with_scenario(|s| tour::positions(tour, s, playback.seed))
+        })
     };
     let showing = use_state_eq(|| None::<Showing>);
     let glossary_open = use_state_eq(|| false);
@@ -120,13 +120,13 @@ pub fn LessonBar(props: &LessonBarProps) -> Html {
     let import_error = use_state_eq(|| None::<String>);
     let saved = use_state(|| local_storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten()));
 
-    // A tour belongs to its scenario: loading another one ends it. A share link in
+    // A tour belongs to its run: loading another one ends it. A share link in
     // the address bar describes the run it was opened with: once the learner loads
     // another run, it is dropped, so that a reload does not go back to it.
     {
         let showing = showing.setter();
         let first = use_mut_ref(|| true);
-        use_effect_with((p.scenario.clone(), p.seed, p.mode), move |_| {
+        use_effect_with(run_id, move |_| {
             showing.set(None);
             if !std::mem::replace(&mut *first.borrow_mut(), false) {
                 share::clear_location();
