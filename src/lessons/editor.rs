@@ -424,6 +424,25 @@ mod tests {
         .contains("restart.strategy"));
     }
 
+    /// An edit is a new run of the edited document: a mode switch or a restart
+    /// afterwards keeps the edit (they rebuild from the run's scenario, not the
+    /// built-in of the same name).
+    #[test]
+    fn an_edit_survives_a_mode_switch_and_a_restart() {
+        use crate::playback::{Action, Mode, State};
+        let mut d = doc("odd-even-sum");
+        let fs = fields(&d);
+        set(&mut d, find(&fs, "editor_latency_ms", "numbers → parity"), "40").unwrap();
+        let s = State::new(Some("odd-even-sum"), None).apply(Action::LoadScenario(validate(&d).unwrap()));
+        assert!(s.error.is_none(), "{:?}", s.error);
+        let latency = |s: &State| s.with_scenario(|x| x.job.edges[0].latency_ms).unwrap();
+        assert_eq!(latency(&s), 40);
+        let s = s.apply(Action::SetMode(Mode::Unaligned));
+        assert_eq!((s.mode, latency(&s)), (Mode::Unaligned, 40));
+        let s = s.apply(Action::Restart);
+        assert_eq!((s.mode, s.seed, latency(&s)), (Mode::Unaligned, 8, 40));
+    }
+
     #[test]
     fn the_crash_script_is_edited_as_text() {
         let mut d = doc("odd-even-sum");
