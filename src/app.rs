@@ -21,7 +21,9 @@ use yew::prelude::*;
 use crate::components::{LiveRegion, Masthead, ShortcutsOverlay, SidePanel, Stage, Toolbar};
 use crate::document;
 use crate::i18n::Lang;
+use crate::lessons::LessonBar;
 use crate::playback::{Action, Mode, State, SPEEDS};
+use crate::share;
 
 /// The interface language and how to change it; provided by [`App`].
 #[derive(Clone, Debug, PartialEq)]
@@ -113,7 +115,19 @@ pub fn Lab(props: &LabProps) -> Html {
         set_lang,
     };
 
+    // Share links (issue 7): the learner's interventions, and why a link failed.
+    let log = (*use_state(share::Log::default)).clone();
+    let link_error = use_mut_ref(|| None::<String>);
     let playback = use_reducer(|| {
+        // `#lab=…` holds a whole run recipe and wins over the query parameters.
+        match share::location_recipe().map(|r| r.and_then(|r| share::restore(&r).map(|s| (s, r)))) {
+            Some(Ok((state, recipe))) => {
+                log.reset(recipe.interventions);
+                return state;
+            }
+            Some(Err(why)) => *link_error.borrow_mut() = Some(why),
+            None => {}
+        }
         let scenario = document::query_param("scenario");
         let seed = document::query_param("seed").and_then(|s| s.parse().ok());
         let mut state = State::new(scenario.as_deref(), seed);
@@ -155,9 +169,13 @@ pub fn Lab(props: &LabProps) -> Html {
         use_callback(*projector, move |_: (), on: &bool| projector.set(!*on))
     };
 
+    // The cursor's step, for logging interventions (see `dispatch` below).
+    let step_now = use_mut_ref(|| 0u64);
+    *step_now.borrow_mut() = playback.step();
     // Keyboard shortcuts.
     {
         let d = dispatcher.clone();
+        let (log, step_now) = (log.clone(), step_now.clone());
         let help = help_open.setter();
         let help_now = Rc::new(Cell::new(*help_open));
         let speed = Rc::new(Cell::new(playback.speed));
@@ -200,6 +218,7 @@ pub fn Lab(props: &LabProps) -> Html {
                         };
                         e.prevent_default();
                         if let Some(a) = action {
+                            log.note(&a, *step_now.borrow());
                             d.dispatch(a);
                         }
                     },
@@ -211,7 +230,11 @@ pub fn Lab(props: &LabProps) -> Html {
 
     let dispatch = {
         let d = dispatcher.clone();
-        use_callback((), move |a: Action, _: &()| d.dispatch(a))
+        let (log, step_now) = (log.clone(), step_now.clone());
+        use_callback((), move |a: Action, _: &()| {
+            log.note(&a, *step_now.borrow());
+            d.dispatch(a)
+        })
     };
     let toggle_help = {
         let help = help_open.clone();
@@ -234,6 +257,8 @@ pub fn Lab(props: &LabProps) -> Html {
                 <Masthead />
                 <Toolbar playback={playback.clone()} dispatch={dispatch.clone()} on_help={toggle_help}
                          is_projector={*projector} on_projector={toggle_projector} />
+                <LessonBar playback={playback.clone()} dispatch={dispatch.clone()} log={log.clone()}
+                           link_error={link_error.borrow().clone()} />
                 <main class="workspace">
                     <Stage job={playback.job.clone()} view={playback.view.clone()} {t}
                            dispatch={dispatch.clone()} error={playback.error.clone()} />

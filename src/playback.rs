@@ -609,11 +609,21 @@ impl State {
         }
     }
 
+    /// The scenario as run, as JSON: what a restart or a mode switch rebuilds from,
+    /// so that an imported or edited scenario (not a built-in) survives them.
+    fn source(&self) -> String {
+        self.with_scenario(|s| serde_json::to_string(s).expect("a scenario serializes"))
+            .unwrap_or_else(|| self.scenario.clone())
+    }
+
     fn reload(&self, name: &str, seed: Option<u64>, mode: Option<Mode>) -> State {
         match Engine::load(name, seed, mode) {
             Ok(engine) => {
                 let mut next = State::from_engine(engine, None);
                 next.speed = self.speed;
+                // `State`'s equality is the revision: a new run must not compare equal
+                // to the one it replaces, or components keep showing the old one.
+                next.revision = self.revision + 1;
                 next
             }
             Err(e) => {
@@ -635,13 +645,13 @@ impl State {
                     return self.copy();
                 }
                 let mode = Some(self.mode).filter(|m| *m != Mode::Off);
-                return self.reload(&self.scenario, Some(self.seed.wrapping_add(1)), mode);
+                return self.reload(&self.source(), Some(self.seed.wrapping_add(1)), mode);
             }
             Action::SetMode(mode) => {
                 if self.engine.is_none() || mode == self.mode || mode == Mode::Off {
                     return self.copy();
                 }
-                return self.reload(&self.scenario, Some(self.seed), Some(mode));
+                return self.reload(&self.source(), Some(self.seed), Some(mode));
             }
             _ => {}
         }
