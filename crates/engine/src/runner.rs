@@ -19,17 +19,17 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("restart-fixed-delay", include_str!("../scenarios/restart-fixed-delay.json")),
     ("restart-failure-rate", include_str!("../scenarios/restart-failure-rate.json")),
     ("restart-none", include_str!("../scenarios/restart-none.json")),
-    ("checkpoint-config", include_str!("../scenarios/checkpoint-config.json")),
-    ("checkpoint-config-strict", include_str!("../scenarios/checkpoint-config-strict.json")),
-    ("busy-network", include_str!("../scenarios/busy-network.json")),
     ("savepoint-rescale", include_str!("../scenarios/savepoint-rescale.json")),
     ("savepoint-upgrade", include_str!("../scenarios/savepoint-upgrade.json")),
-    ("broadcast-rules", include_str!("../scenarios/broadcast-rules.json")),
+    ("checkpoint-config", include_str!("../scenarios/checkpoint-config.json")),
+    ("checkpoint-config-strict", include_str!("../scenarios/checkpoint-config-strict.json")),
     ("state-backend-rocksdb", include_str!("../scenarios/state-backend-rocksdb.json")),
     ("state-backend-hashmap", include_str!("../scenarios/state-backend-hashmap.json")),
     ("jobmanager-storage-limit", include_str!("../scenarios/jobmanager-storage-limit.json")),
     ("jobmanager-crash-jobmanager", include_str!("../scenarios/jobmanager-crash-jobmanager.json")),
     ("jobmanager-crash-filesystem", include_str!("../scenarios/jobmanager-crash-filesystem.json")),
+    ("broadcast-rules", include_str!("../scenarios/broadcast-rules.json")),
+    ("busy-network", include_str!("../scenarios/busy-network.json")),
 ];
 
 /// When no bound is given, a run stops at this simulated time.
