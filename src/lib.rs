@@ -8,12 +8,14 @@
 //! - [`panic`]: the panic hook that shows a bilingual error banner instead of a dead page.
 //! - [`playback`]: the reducer that owns the simulation (timeline, cursor, speed, interventions).
 //! - [`scene`]: pure layout and interpolation of the job graph (unit-tested natively).
+//! - [`barrier_bench`]: the barrier bench's form, run and per-line channel pictures (pure).
 //! - [`describe`]: narration sentences (`assets/i18n/narration.json`) and the storage one-liners.
 //!
 //! The wasm binary (`src/main.rs`) installs the panic hook and renders [`App`] into
 //! `#app`; browser tests in `tests/` mount [`App`] into a fresh element instead.
 
 pub mod app;
+pub mod barrier_bench;
 pub mod components;
 pub mod describe;
 pub mod document;

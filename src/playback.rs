@@ -98,6 +98,16 @@ impl Mode {
             .find(|m| m.key() == key)
     }
 
+    /// The mode a twin view runs beside this one: aligned and unaligned face
+    /// each other; at-least-once is compared with aligned exactly-once.
+    pub fn twin(self) -> Mode {
+        match self {
+            Mode::Aligned => Mode::Unaligned,
+            Mode::Unaligned | Mode::AtLeastOnce => Mode::Aligned,
+            Mode::Off => Mode::Off,
+        }
+    }
+
     fn as_override(self) -> Option<ModeOverride> {
         match self {
             Mode::Aligned => Some(ModeOverride::Aligned),
@@ -483,6 +493,19 @@ pub enum Action {
     Restart,
     /// Rebuild the run with another checkpointing mode.
     SetMode(Mode),
+    /// Load a built-in scenario with exactly this seed and mode (a twin view
+    /// mirroring another run); an unknown name is an error message.
+    Load {
+        /// Built-in scenario name.
+        scenario: String,
+        /// Seed.
+        seed: u64,
+        /// Checkpointing mode ([`Mode::Off`]: as the scenario says).
+        mode: Mode,
+    },
+    /// Move the cursor to display time `t` (simulated ms) without dwelling on
+    /// highlights: a twin view follows the main run's clock with it.
+    Follow(f64),
     /// A crash, a trigger, a savepoint.
     Intervene(Intervention),
     /// Dismiss the error message.
@@ -504,6 +527,11 @@ impl State {
                 }
             }
         }
+    }
+
+    /// A state with no run (a twin view before it is switched on).
+    pub fn idle() -> State {
+        State::empty(None)
     }
 
     fn empty(error: Option<String>) -> State {
@@ -643,6 +671,20 @@ impl State {
                 }
                 return self.reload(&self.scenario, Some(self.seed), Some(mode));
             }
+            Action::Load {
+                scenario,
+                seed,
+                mode,
+            } => {
+                if self.engine.is_some()
+                    && scenario == self.scenario
+                    && seed == self.seed
+                    && (mode == self.mode || mode == Mode::Off)
+                {
+                    return self.copy();
+                }
+                return self.reload(&scenario, Some(seed), Some(mode).filter(|m| *m != Mode::Off));
+            }
             _ => {}
         }
         let mut next = self.copy();
@@ -680,10 +722,12 @@ impl State {
                         self.display_t + dt / 1000.0 * SIM_MS_PER_SECOND * self.speed_factor();
                     let mut budget = HEAD_BUDGET;
                     next.display_t = target;
+                    let mut has_stepped = false;
                     while budget > 0 && engine.next_at().is_some_and(|t| (t as f64) <= target) {
                         if !engine.step_cursor() {
                             break;
                         }
+                        has_stepped = true;
                         if engine.last_highlight {
                             next.display_t = engine.cursor.now() as f64;
                             next.dwell_ms = DWELL_MS / self.speed_factor();
@@ -693,6 +737,13 @@ impl State {
                     }
                     if engine.next_at().is_none() {
                         next.is_playing = false;
+                    }
+                    if !has_stepped {
+                        // Only the display time moved: the world, its view, the log
+                        // and the markers are those of the previous frame, so the
+                        // projection (the costly part of a frame) is not redone.
+                        next.revision += 1;
+                        return next;
                     }
                 }
                 Action::StepForward => {
@@ -736,6 +787,24 @@ impl State {
                     engine.seek(step);
                     next.display_t = (t as f64).max(engine.cursor.now() as f64);
                 }
+                Action::Follow(t) => {
+                    next.is_playing = false;
+                    next.dwell_ms = 0.0;
+                    let t = if t.is_finite() { t.max(0.0) } else { 0.0 };
+                    if t < engine.cursor.now() as f64 {
+                        let step = engine.run.steps_until(t as u64);
+                        engine.seek(step);
+                    } else {
+                        let mut budget = HEAD_BUDGET * 4;
+                        while budget > 0 && engine.next_at().is_some_and(|at| (at as f64) <= t) {
+                            if !engine.step_cursor() {
+                                break;
+                            }
+                            budget -= 1;
+                        }
+                    }
+                    next.display_t = t.max(engine.cursor.now() as f64);
+                }
                 Action::SeekStep(step) => {
                     engine.seek(step);
                     next.display_t = engine.cursor.now() as f64;
@@ -753,7 +822,10 @@ impl State {
                     next.display_t = engine.cursor.now() as f64;
                 }
                 Action::ClearError => next.error = None,
-                Action::LoadScenario(_) | Action::Restart | Action::SetMode(_) => {}
+                Action::LoadScenario(_)
+                | Action::Restart
+                | Action::SetMode(_)
+                | Action::Load { .. } => {}
             }
         }
         next.refresh();
@@ -783,12 +855,18 @@ impl Reducible for State {
     }
 }
 
-/// The built-in scenarios: `(name, parsed scenario)`, those that parse.
-pub fn builtins() -> Vec<(&'static str, Scenario)> {
-    BUILTINS
-        .iter()
-        .filter_map(|(name, json)| Scenario::from_json(json).ok().map(|s| (*name, s)))
-        .collect()
+/// The built-in scenarios: `(name, parsed scenario)`, those that parse. Parsed
+/// once per thread: the toolbar asks on every render.
+pub fn builtins() -> Rc<Vec<(&'static str, Scenario)>> {
+    thread_local! {
+        static PARSED: Rc<Vec<(&'static str, Scenario)>> = Rc::new(
+            BUILTINS
+                .iter()
+                .filter_map(|(name, json)| Scenario::from_json(json).ok().map(|s| (*name, s)))
+                .collect(),
+        );
+    }
+    PARSED.with(Rc::clone)
 }
 
 #[cfg(test)]
@@ -814,7 +892,7 @@ mod tests {
 
     #[test]
     fn every_builtin_loads_and_plays_to_its_end() {
-        for (name, _) in builtins() {
+        for (name, _) in builtins().iter() {
             let mut s = state(name).apply(Action::SetSpeed(SPEEDS.len() - 1));
             s = play_until(s, |_| false);
             assert!(s.is_at_end, "{name} should end");
@@ -948,6 +1026,45 @@ mod tests {
         let s = State::new(Some("no-such-scenario"), None);
         assert!(s.error.is_some());
         assert_eq!(s.scenario, DEFAULT_SCENARIO);
+    }
+
+    /// A twin follows the main run's clock forward and back, and shows the same
+    /// moment of the same seed under the other mode.
+    #[test]
+    fn twin_follows_the_clock_in_the_other_mode() {
+        let main = state("unaligned-backpressure").apply(Action::SeekTime(1_500));
+        let twin = State::new(None, None).apply(Action::Load {
+            scenario: main.scenario.clone(),
+            seed: main.seed,
+            mode: main.mode.twin(),
+        });
+        assert_eq!(twin.mode, Mode::Aligned);
+        assert_eq!(twin.scenario, "unaligned-backpressure");
+        let ahead = twin.apply(Action::Follow(1_500.0));
+        assert_eq!(ahead.display_t, 1_500.0);
+        let v = ahead.view.clone().unwrap();
+        assert!(v.now <= 1_500 && v.now > 1_400, "cursor at {}", v.now);
+        // Following is seeking: the same world as a seek to that time.
+        let sought = twin.apply(Action::SeekTime(1_500));
+        assert_eq!(*sought.view.unwrap(), *v);
+        let back = ahead.apply(Action::Follow(700.0));
+        assert!(back.view.clone().unwrap().now <= 700);
+        assert_eq!(*back.view.unwrap(), *twin.apply(Action::SeekTime(700)).view.unwrap());
+        // Loading what is already loaded keeps the run (and its cursor).
+        let same = ahead.apply(Action::Load {
+            scenario: "unaligned-backpressure".into(),
+            seed: main.seed,
+            mode: Mode::Aligned,
+        });
+        assert_eq!(same.step(), ahead.step());
+        let bad = ahead.apply(Action::Load {
+            scenario: "nope".into(),
+            seed: 1,
+            mode: Mode::Aligned,
+        });
+        assert!(bad.error.is_some());
+        assert_eq!(Mode::AtLeastOnce.twin(), Mode::Aligned);
+        assert_eq!(Mode::Aligned.twin(), Mode::Unaligned);
     }
 
     #[test]
