@@ -313,6 +313,15 @@ messages! {
     BenchAborted = "bench_aborted",
     BenchTimer = "bench_timer",
     BenchSummary = "bench_summary",
+    BranchLabel = "branch_label",
+    BranchCurrent = "branch_current",
+    BranchWith = "branch_with",
+    BranchWithout = "branch_without",
+    BranchCrash = "branch_crash",
+    BranchTrigger = "branch_trigger",
+    BranchSavepoint = "branch_savepoint",
+    BranchStopWithSavepoint = "branch_stop_with_savepoint",
+    BranchCancel = "branch_cancel",
 }
 
 /// The wording file, compiled into the wasm.

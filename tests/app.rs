@@ -752,3 +752,31 @@ async fn barrier_bench_steps_through_the_handler() {
     lab.app.click("[data-lang=zh]").await;
     assert!(lab.app.text("#bench-position").starts_with("第 1 / 6 行"));
 }
+
+/// A crash in the past keeps the future it replaced as a branch; the branch picker
+/// switches between "with" and "without" the crash at the same moment.
+#[wasm_bindgen_test]
+async fn branch_picker_switches_between_futures() {
+    let lab = Driven::with_query("?lang=en&scenario=odd-even-sum").await;
+    assert!(!lab.exists("#branch-select"), "no branch before an intervention");
+    lab.dispatch(Action::SeekTime(2_000)).await;
+    lab.dispatch(Action::SeekTime(300)).await;
+    lab.dispatch(Action::Intervene(engine::Intervention::Crash {
+        task: "sum#0".into(),
+    }))
+    .await;
+    assert!(lab.exists(".lane--failed"));
+    let picker = lab.app.text("#branch-select");
+    assert!(picker.contains("without the crash of sum#0 at 300 ms"), "{picker}");
+    lab.choose("#branch-select", "0").await;
+    assert!(!lab.exists(".lane--failed"), "the future without the crash");
+    assert!(lab.clock().starts_with("t = 300 ms"), "{}", lab.clock());
+    let picker = lab.app.text("#branch-select");
+    assert!(picker.contains("with the crash of sum#0 at 300 ms"), "{picker}");
+    let select: web_sys::HtmlSelectElement = lab.app.find("#branch-select").unchecked_into();
+    assert_eq!(select.value(), "current");
+    lab.choose("#branch-select", "0").await;
+    assert!(lab.exists(".lane--failed"), "back to the crash");
+    lab.app.click("[data-lang=zh]").await;
+    assert!(lab.app.text("#branch-select").contains("没有「sum#0 崩溃」的分支"));
+}

@@ -14,7 +14,7 @@ use crate::components::icons;
 use crate::i18n::{Lang, Msg};
 use std::rc::Rc;
 
-use crate::playback::{builtins, Action, Marker, MarkerKind, Mode, State, SPEEDS};
+use crate::playback::{builtins, Action, BranchInfo, Marker, MarkerKind, Mode, State, SPEEDS};
 
 #[derive(Properties, PartialEq)]
 pub struct ToolbarProps {
@@ -43,6 +43,29 @@ pub fn mode_label(lang: Lang, mode: Mode) -> &'static str {
         Mode::AtLeastOnce => Msg::ModeAtLeastOnce,
         Mode::Off => Msg::ModeOff,
     })
+}
+
+/// How the branch picker names an intervention.
+fn intervention_label(lang: Lang, i: &Intervention) -> String {
+    match i {
+        Intervention::Crash { task } => lang.t(Msg::BranchCrash).replace("{task}", task),
+        Intervention::TriggerCheckpoint => lang.t(Msg::BranchTrigger).to_string(),
+        Intervention::Savepoint => lang.t(Msg::BranchSavepoint).to_string(),
+        Intervention::StopWithSavepoint => lang.t(Msg::BranchStopWithSavepoint).to_string(),
+        Intervention::Cancel => lang.t(Msg::BranchCancel).to_string(),
+    }
+}
+
+/// The label of a kept branch in the picker.
+pub fn branch_label(lang: Lang, b: &BranchInfo) -> String {
+    let msg = if b.has_intervention {
+        Msg::BranchWith
+    } else {
+        Msg::BranchWithout
+    };
+    lang.t(msg)
+        .replace("{what}", &intervention_label(lang, &b.intervention))
+        .replace("{t}", &b.at.to_string())
 }
 
 fn select_value(e: &Event) -> Option<String> {
@@ -152,6 +175,23 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
             }
         })
     };
+    let on_branch = {
+        let d = d.clone();
+        Callback::from(move |e: Event| {
+            let select = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok());
+            if let Some(select) = select {
+                let chosen = select.value().parse::<usize>().ok();
+                // The picker always shows the current branch: the one chosen becomes
+                // current, and the one left is listed in its place.
+                select.set_value("current");
+                if let Some(i) = chosen {
+                    d.emit(Action::SwitchBranch(i));
+                }
+            }
+        })
+    };
     let on_help = {
         let cb = props.on_help.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))
@@ -217,6 +257,17 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                         { icons::restart() }
                     </button>
                 </div>
+                if !p.branches.is_empty() {
+                    <label class="toolbar__field">
+                        <span class="toolbar__label">{ lang.t(Msg::BranchLabel) }</span>
+                        <select class="select select--branch" id="branch-select" onchange={on_branch}>
+                            <option value="current" selected=true>{ lang.t(Msg::BranchCurrent) }</option>
+                            { for p.branches.iter().enumerate().rev().map(|(i, b)| html! {
+                                <option value={i.to_string()} selected=false>{ branch_label(lang, b) }</option>
+                            }) }
+                        </select>
+                    </label>
+                }
                 <div class="toolbar__actions">
                     <button type="button" class="text-button text-button--checkpoint" id="trigger-checkpoint"
                             disabled={!has_run || !has_checkpointing}
