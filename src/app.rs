@@ -317,7 +317,8 @@ pub fn Lab(props: &LabProps) -> Html {
                         if show_twin {
                             <Stage job={twin.job.clone()} view={twin.view.clone()} t={twin_t}
                                    dispatch={twin_dispatch} error={twin.error.clone()}
-                                   caption={AttrValue::from(mode_label(lang_now, twin.mode))} />
+                                   caption={AttrValue::from(mode_label(lang_now, twin.mode))}
+                                   show_legend={false} />
                         }
                     </div>
                     <SidePanel job={playback.job.clone()} view={playback.view.clone()}

@@ -31,8 +31,8 @@ pub struct StageProps {
     /// In the twin view: which run this stage shows (its checkpointing mode).
     #[prop_or_default]
     pub caption: Option<AttrValue>,
-    /// The colour legend under the graph (the twin view shows it once, under
-    /// the lower stage, so both graphs get the same height).
+    /// The colour legend under the graph (the twin view leaves it out, so the
+    /// two graphs get the height they need and the same height).
     #[prop_or(true)]
     pub show_legend: bool,
 }
