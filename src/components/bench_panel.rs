@@ -94,7 +94,7 @@ fn channels_picture(run: &BenchRun, channels: u32, line: usize, lang: Lang) -> H
                         { for c.waiting.iter().map(|t| html! { <span class="bench-token">{ t.clone() }</span> }) }
                     </span>
                     if c.is_blocked {
-                        <span class="bench-channel__flag">{ "🔒 " }{ lang.t(Msg::BenchBlocked) }</span>
+                        <span class="bench-channel__flag">{ lang.t(Msg::BenchBlocked) }</span>
                     }
                     if c.is_persisting {
                         <span class="bench-channel__flag">{ lang.t(Msg::Persisting) }</span>
