@@ -10,12 +10,14 @@
 //! - [`scene`]: pure layout and interpolation of the job graph (unit-tested natively).
 //! - [`lessons`]: guided tours, the glossary, import/export (issue 7's teaching aids).
 //! - [`share`]: share links — the run recipe in the URL fragment.
+//! - [`barrier_bench`]: the barrier bench's form, run and per-line channel pictures (pure).
 //! - [`describe`]: narration sentences (`assets/i18n/narration.json`) and the storage one-liners.
 //!
 //! The wasm binary (`src/main.rs`) installs the panic hook and renders [`App`] into
 //! `#app`; browser tests in `tests/` mount [`App`] into a fresh element instead.
 
 pub mod app;
+pub mod barrier_bench;
 pub mod components;
 pub mod describe;
 pub mod document;

@@ -232,7 +232,7 @@ mod tests {
     fn a_recipe_round_trips_to_the_same_moment() {
         let log = Log::default();
         let mut s = State::new(Some("odd-even-sum"), None);
-        let mut go = |s: State, a: Action| {
+        let go = |s: State, a: Action| {
             log.note(&a, s.step());
             s.apply(a)
         };

@@ -217,6 +217,10 @@ pub struct StoredView {
     pub completed_at: u64,
     /// `chk-N/_metadata`, keyed by operator uid (as `lab run --metadata`).
     pub metadata: serde_json::Value,
+    /// Deleted: by the retention policy when the job ended, or lost with the
+    /// JobManager's memory (`jobmanager` storage). Shown struck through.
+    #[serde(default)]
+    pub discarded: bool,
 }
 
 /// A transaction of the external system.
@@ -256,6 +260,9 @@ pub struct CoordinatorView {
     pub history: Vec<CheckpointStats>,
     /// Retained completed checkpoints and savepoints.
     pub storage: Vec<StoredView>,
+    /// Checkpoints live in the JobManager's memory (`jobmanager` storage) rather
+    /// than in files.
+    pub in_jobmanager_memory: bool,
     /// Consecutive counted failures.
     pub failure_counter: u32,
 }
@@ -511,8 +518,21 @@ impl World {
                 .store
                 .iter()
                 .chain(&coord.savepoints)
-                .map(|c| StoredView { id: c.id, kind: c.kind, completed_at: c.completed_at, metadata: self.metadata(c) })
+                .map(|c| (c, false))
+                .chain(coord.discarded.iter().map(|c| (c, true)))
+                .map(|(c, discarded)| StoredView {
+                    id: c.id,
+                    kind: c.kind,
+                    completed_at: c.completed_at,
+                    metadata: self.metadata(c),
+                    discarded,
+                })
                 .collect(),
+            in_jobmanager_memory: setup
+                .scenario
+                .checkpointing
+                .as_ref()
+                .is_some_and(|c| c.storage == crate::scenario::StorageKind::Jobmanager),
             failure_counter: coord.failure_counter,
         };
         let sinks = self
