@@ -328,6 +328,8 @@ messages! {
     StorageInMemory = "storage_in_memory",
     StorageInFiles = "storage_in_files",
     StorageDiscarded = "storage_discarded",
+    StorageBrowse = "storage_browse",
+    ColUploaded = "col_uploaded",
 }
 
 /// The wording file, compiled into the wasm.

@@ -165,6 +165,9 @@ pub fn CoordinatorPanel(props: &PanelProps) -> Html {
             CheckpointStatus::Aborted => "✕",
         };
         let size: u64 = h.subtasks.values().map(|s| s.state_bytes).sum();
+        // Flink's web UI: "Checkpointed Data Size" (what this checkpoint wrote;
+        // less with incremental rocksdb) next to "Full Checkpoint Data Size".
+        let uploaded: u64 = h.subtasks.values().map(|s| s.uploaded_bytes).sum();
         let alignment = h.subtasks.values().map(|s| s.alignment_ms()).max().unwrap_or(0);
         let persisted: u64 = h.subtasks.values().map(|s| s.persisted_records).sum();
         let duration = h.end_at.map_or_else(|| "—".to_string(), |e| format!("{} ms", e.saturating_sub(h.trigger_at)));
@@ -186,6 +189,7 @@ pub fn CoordinatorPanel(props: &PanelProps) -> Html {
                     { field(Msg::ColTrigger, format!("{} ms", h.trigger_at)) }
                     { field(Msg::ColDuration, duration) }
                     { field(Msg::ColSize, bytes(size)) }
+                    { field(Msg::ColUploaded, bytes(uploaded)) }
                     { field(Msg::ColAlignment, format!("{alignment} ms")) }
                     { field(Msg::ColPersisted, persisted.to_string()) }
                 </dl>

@@ -4,6 +4,7 @@
 //! button that shows why that matters.
 
 use engine::Intervention;
+use serde_json::Value;
 use yew::prelude::*;
 
 use crate::app::use_lang;
@@ -50,11 +51,42 @@ pub fn StoragePanel(props: &PanelProps) -> Html {
                                     <span class="muted">{ lang.t(Msg::CompletedAt).replace("{t}", &s.completed_at.to_string()) }</span>
                                 </div>
                                 <p class="stored__line"><strong>{ format!("{dir}: ") }</strong>{ parts.join(", ") }</p>
+                                <details class="stored__tree">
+                                    <summary>{ lang.t(Msg::StorageBrowse) }</summary>
+                                    { tree(&s.metadata) }
+                                </details>
                             </li>
                         }
                     }) }
                 </ul>
             }
         </>
+    }
+}
+
+/// `_metadata` as a browsable tree: objects nest (operator uid → offsets, keyed,
+/// states, operator, channels → …), lists and scalars are leaves. Generic over the
+/// JSON, so whatever the engine stores is shown without the page knowing its shape.
+fn tree(value: &Value) -> Html {
+    match value {
+        Value::Object(map) if !map.is_empty() => html! {
+            <ul class="tree">
+                { for map.iter().map(|(k, v)| match v {
+                    Value::Object(inner) if !inner.is_empty() => html! {
+                        <li><details open={inner.len() <= 4}><summary class="tree__key">{ k.clone() }</summary>{ tree(v) }</details></li>
+                    },
+                    _ => html! { <li><span class="tree__key">{ format!("{k}: ") }</span><span class="tree__leaf">{ leaf(v) }</span></li> },
+                }) }
+            </ul>
+        },
+        other => html! { <span class="tree__leaf">{ leaf(other) }</span> },
+    }
+}
+
+fn leaf(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Object(m) if m.is_empty() => "{}".into(),
+        other => other.to_string(),
     }
 }
