@@ -780,3 +780,29 @@ async fn branch_picker_switches_between_futures() {
     lab.app.click("[data-lang=zh]").await;
     assert!(lab.app.text("#branch-select").contains("没有「sum#0 崩溃」的分支"));
 }
+
+/// The storage tab says where checkpoints live, shows each `_metadata` as a tree,
+/// strikes through what a JobManager crash took with it, and its button crashes
+/// the JobManager of the running job.
+#[wasm_bindgen_test]
+async fn storage_tab_shows_the_tree_and_the_jobmanager_crash() {
+    let lab = Driven::with_query("?lang=en&scenario=jobmanager-crash-jobmanager").await;
+    lab.dispatch(Action::SeekTime(3_200)).await;
+    lab.app.click("[data-tab=storage]").await;
+    assert!(lab.app.text(".storage-head").contains("the JobManager's memory"));
+    assert!(lab.exists(".stored__tree .tree"), "a browsable _metadata tree");
+    assert!(lab.app.text(".stored__tree").contains("kafka"), "{}", lab.app.text(".stored__tree"));
+    assert!(!lab.exists(".stored--discarded"));
+    lab.dispatch(Action::SeekTime(3_600)).await;
+    assert!(lab.exists(".stored--discarded"), "the crash at 3500 ms took chk-3 with it");
+
+    let lab = Driven::with_query("?lang=en&scenario=jobmanager-crash-filesystem").await;
+    lab.dispatch(Action::SeekTime(2_100)).await;
+    lab.app.click("[data-tab=storage]").await;
+    assert!(lab.app.text(".storage-head").contains("files in the checkpoint directory"));
+    lab.app.click("#crash-jobmanager").await;
+    lab.app.click("[data-tab=narration]").await;
+    assert!(lab.app.text(".narration__list").contains("JobManager crashed"), "{}", lab.app.text(".narration__list"));
+    lab.app.click("[data-tab=storage]").await;
+    assert!(!lab.exists(".stored--discarded"), "filesystem checkpoints survive");
+}
