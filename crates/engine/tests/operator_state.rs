@@ -7,6 +7,8 @@ use engine::{JobStatus, Scenario, World};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
+mod common;
+
 fn rules_job(filter_p: u32) -> Value {
     json!({
         "operators": [
@@ -39,12 +41,10 @@ fn world(d: &Value) -> World {
 }
 
 fn rules_of(w: &World, uid: &str) -> Vec<BTreeMap<String, i64>> {
-    let setup = w.setup();
-    let op = setup.scenario.job.operators.iter().position(|o| o.uid == uid).unwrap();
-    let first = setup.op_first_task[op] as usize;
-    (0..setup.scenario.job.operators[op].parallelism as usize)
-        .map(|i| match &w.tasks()[first + i].op {
-            OpState::Broadcast { rules } => rules.iter().map(|(k, v)| (setup.keys.name(*k).to_string(), *v)).collect(),
+    common::subtask_states(w, uid)
+        .into_iter()
+        .map(|op| match op {
+            OpState::Broadcast { rules } => rules.iter().map(|(k, v)| (w.setup().keys.name(*k).to_string(), *v)).collect(),
             other => panic!("not broadcast: {other:?}"),
         })
         .collect()
@@ -117,9 +117,9 @@ fn offsets_job(source_p: u32, mode: &str) -> Value {
 }
 
 fn offsets_of(w: &World) -> Vec<BTreeMap<u32, u64>> {
-    let n = w.setup().scenario.job.operators[0].parallelism as usize;
-    (0..n)
-        .map(|i| match &w.tasks()[i].op {
+    common::subtask_states(w, "kafka")
+        .into_iter()
+        .map(|op| match op {
             OpState::Source(s) => s.offsets.clone(),
             other => panic!("{other:?}"),
         })
