@@ -151,6 +151,8 @@ impl Category {
             | Event::JobFinished
             | Event::JobFailed { .. }
             | Event::JobCanceled
+            | Event::JobmanagerFailed { .. }
+            | Event::CheckpointsDiscarded { .. }
             | Event::ActionIgnored { .. } => Category::Failures,
             _ => Category::Checkpoints,
         }

@@ -204,6 +204,9 @@ pub struct CheckpointCoordinator {
     pub pending: BTreeMap<CheckpointId, PendingCheckpoint>,
     /// Retained completed checkpoints, oldest first (savepoints never enter it).
     pub store: Vec<Arc<CompletedCheckpoint>>,
+    /// Retained checkpoints deleted when the job ended (the `externalized` policy);
+    /// kept here only so that the page can show what was lost.
+    pub discarded: Vec<Arc<CompletedCheckpoint>>,
     /// Completed savepoints (kept for restore; Flink never deletes them).
     pub savepoints: Vec<Arc<CompletedCheckpoint>>,
     /// Every completed checkpoint, including subsumed ones, when `keep_all_completed`
@@ -296,6 +299,7 @@ impl CheckpointCoordinator {
             pending: BTreeMap::new(),
             store: Vec::new(),
             savepoints: Vec::new(),
+            discarded: Vec::new(),
             all_completed: Vec::new(),
             keep_all_completed: false,
             last_completion_at: 0,

@@ -105,6 +105,13 @@ pub enum Event {
     JobFailed { reason: String },
     /// The job was canceled (extension).
     JobCanceled,
+    /// The JobManager died; a new leader recovers the job after `delay_ms`
+    /// (extension). `checkpoints_lost`: completed checkpoints that lived in its
+    /// memory (`jobmanager` storage).
+    JobmanagerFailed { delay_ms: u64, checkpoints_lost: Vec<CheckpointId> },
+    /// The job ended and its retention policy deleted these retained checkpoints
+    /// (extension; `status`: `finished`, `canceled` or `failed`).
+    CheckpointsDiscarded { checkpoints: Vec<CheckpointId>, status: String },
     /// A script action or intervention fell while the job was not running (extension).
     ActionIgnored { action: String, reason: String },
 }

@@ -78,6 +78,11 @@ impl KeyTable {
         self.key_groups[id.0 as usize]
     }
 
+    /// How many keys are interned (ids are `0..count`).
+    pub fn count(&self) -> usize {
+        self.names.len()
+    }
+
     /// Size of the key in the contract's byte model (its UTF-8 length).
     pub fn len_bytes(&self, id: Option<KeyId>) -> u64 {
         id.map_or(0, |k| self.names[k.0 as usize].len() as u64)

@@ -4,7 +4,7 @@
 use crate::event::TraceEvent;
 use crate::scenario::{CheckpointingMode, Scenario, ScenarioError, ScriptStep};
 use crate::summary::Summary;
-use crate::world::{JobStatus, World};
+use crate::world::World;
 
 /// The built-in scenarios: `(name, JSON)`, compiled in.
 pub const BUILTINS: &[(&str, &str)] = &[
@@ -14,6 +14,8 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("unaligned-backpressure", include_str!("../scenarios/unaligned-backpressure.json")),
     ("at-least-once-duplicates", include_str!("../scenarios/at-least-once-duplicates.json")),
     ("busy-network", include_str!("../scenarios/busy-network.json")),
+    ("savepoint-rescale", include_str!("../scenarios/savepoint-rescale.json")),
+    ("savepoint-upgrade", include_str!("../scenarios/savepoint-upgrade.json")),
 ];
 
 /// When no bound is given, a run stops at this simulated time.
@@ -104,21 +106,7 @@ pub fn run(scenario: &Scenario, opts: &RunOptions, mut on_event: impl FnMut(&Tra
     let mut world = World::new(scenario, seed)?;
     world.set_tracing(opts.trace);
     world.keep_all_completed(opts.metadata);
-    match opts.until_ms.or(scenario.until_ms) {
-        Some(until) => world.run_until(until, |evs| evs.iter().for_each(&mut on_event)),
-        None => {
-            while matches!(world.status(), JobStatus::Running | JobStatus::Restarting)
-                && world.next_at().is_some_and(|t| t <= DEFAULT_LIMIT_MS)
-            {
-                if let Some(evs) = world.step() {
-                    evs.iter().for_each(&mut on_event);
-                }
-            }
-            if matches!(world.status(), JobStatus::Running | JobStatus::Restarting) {
-                world.run_until(DEFAULT_LIMIT_MS, |_| {});
-            }
-        }
-    }
+    world.run_to_end(opts.until_ms.or(scenario.until_ms), DEFAULT_LIMIT_MS, |evs| evs.iter().for_each(&mut on_event));
     Ok(world)
 }
 

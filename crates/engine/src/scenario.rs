@@ -71,6 +71,53 @@ pub struct Scenario {
     /// 600000 ms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until_ms: Option<u64>,
+    /// Lab extension: start this job from a snapshot of an earlier job, as
+    /// `flink run -s <path> [-n]` does. Absent: a fresh start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restore: Option<RestoreSpec>,
+}
+
+/// Where a job's initial state comes from (lab extension of contract v1).
+///
+/// The earlier job is embedded whole, so one document describes the upgrade: the
+/// lab runs `from` with this document's seed until it stops (stop-with-savepoint,
+/// cancel, finish, failure) or reaches its own `until_ms`, picks `snapshot` among
+/// what that run completed, and assigns its state to this document's job by
+/// operator uid. This job's clock starts where the earlier run ended, its
+/// checkpoint ids continue from the restored id + 1, and its sinks keep writing to
+/// the external topic of the earlier sink with the same uid.
+///
+/// Flink: `flink run -s <savepoint> [--allowNonRestoredState]`,
+/// `CheckpointCoordinator.restoreSavepoint`, `Checkpoints.loadAndValidateCheckpoint`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RestoreSpec {
+    /// The earlier job (a whole scenario document; it may itself restore).
+    pub from: Box<Scenario>,
+    /// Which of its snapshots. Default `"latest"`.
+    #[serde(default)]
+    pub snapshot: SnapshotSelector,
+    /// Skip state of operators this job no longer has instead of failing.
+    /// Flink: `--allowNonRestoredState` (`-n`).
+    #[serde(default)]
+    pub allow_non_restored_state: bool,
+}
+
+/// Which snapshot of the earlier run a [`RestoreSpec`] restores. In JSON:
+/// `"latest"`, `"latest_savepoint"`, `"latest_checkpoint"` or a number (an id).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "repr::SnapshotSelectorRepr", into = "repr::SnapshotSelectorRepr")]
+pub enum SnapshotSelector {
+    /// The newest completed savepoint or retained checkpoint.
+    #[default]
+    Latest,
+    /// The newest completed savepoint (or stop-with-savepoint).
+    LatestSavepoint,
+    /// The newest retained checkpoint (externalized: it survives the earlier job
+    /// only as its retention policy allows).
+    LatestCheckpoint,
+    /// A savepoint or retained checkpoint by id.
+    Id(u64),
 }
 
 /// A text in the page's two languages.
@@ -562,6 +609,45 @@ pub struct CheckpointingConfig {
     /// Flink: `execution.checkpointing.checkpoints-after-tasks-finish`.
     #[serde(default = "default_true")]
     pub checkpoints_after_tasks_finish: bool,
+    /// What happens to retained checkpoints when the job ends. Default `"none"`.
+    /// Flink: `execution.checkpointing.externalized-checkpoint-retention`.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub externalized: Externalized,
+}
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+
+/// Retention of completed checkpoints after the job ends (flink-semantics.md §1.7).
+/// Savepoints are never deleted.
+///
+/// Flink: `ExternalizedCheckpointRetention` mapped to `CheckpointRetentionPolicy`
+/// (`StreamGraph.createJobCheckpointingSettingsInternal`) and applied by
+/// `DefaultCompletedCheckpointStore.shutdown`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Externalized {
+    /// `NO_EXTERNALIZED_CHECKPOINTS`: deleted when the job finishes, is canceled or fails.
+    #[default]
+    None,
+    /// `DELETE_ON_CANCELLATION` (policy `RETAIN_ON_FAILURE`): kept only when the job fails.
+    DeleteOnCancellation,
+    /// `RETAIN_ON_CANCELLATION`: kept when the job is canceled or fails; deleted when it finishes.
+    RetainOnCancellation,
+}
+
+impl Externalized {
+    /// Whether retained checkpoints are deleted when the job reaches `status`
+    /// (`"finished"`, `"canceled"`, `"failed"`).
+    pub fn discards_on(self, status: &str) -> bool {
+        match (self, status) {
+            (_, "finished") => true,
+            (Externalized::None, _) => true,
+            (Externalized::DeleteOnCancellation, "canceled") => true,
+            _ => false,
+        }
+    }
 }
 
 fn default_timeout_ms() -> u64 {
@@ -602,6 +688,7 @@ impl Default for CheckpointingConfig {
             backend: BackendKind::default(),
             async_ms: 0,
             checkpoints_after_tasks_finish: true,
+            externalized: Externalized::None,
         }
     }
 }
@@ -779,6 +866,14 @@ pub enum ScriptStep {
         /// When.
         at_ms: u64,
     },
+    /// Lab extension: the JobManager process dies and a new leader recovers the job.
+    /// With `jobmanager` checkpoint storage the completed checkpoints lived in the
+    /// dead process's memory and are gone (the job starts from scratch); with
+    /// `filesystem` storage they survive and the job restores the latest.
+    CrashJobmanager {
+        /// When.
+        at_ms: u64,
+    },
 }
 
 impl ScriptStep {
@@ -789,7 +884,8 @@ impl ScriptStep {
             | ScriptStep::TriggerCheckpoint { at_ms }
             | ScriptStep::Savepoint { at_ms }
             | ScriptStep::StopWithSavepoint { at_ms }
-            | ScriptStep::Cancel { at_ms } => *at_ms,
+            | ScriptStep::Cancel { at_ms }
+            | ScriptStep::CrashJobmanager { at_ms } => *at_ms,
         }
     }
 
@@ -801,6 +897,7 @@ impl ScriptStep {
             ScriptStep::Savepoint { .. } => "savepoint",
             ScriptStep::StopWithSavepoint { .. } => "stop_with_savepoint",
             ScriptStep::Cancel { .. } => "cancel",
+            ScriptStep::CrashJobmanager { .. } => "crash_jobmanager",
         }
     }
 }

@@ -20,6 +20,7 @@ use crate::keygroup;
 use crate::operators::{self, OpState, Output, SourceState};
 use crate::record::{KeyId, KeyTable, Origin, Record};
 use crate::restart::RestartStrategy;
+use crate::restore::{self, RestoreError, SavepointState};
 use crate::scenario::{
     BackendKind, CheckpointingMode, OperatorKind, Partitioning, Scenario, ScenarioError, ScriptStep,
     SinkKind, StorageKind,
@@ -36,6 +37,29 @@ use std::sync::Arc;
 
 /// Marks an agenda item that survives failovers (script actions).
 const ANY_ATTEMPT: u32 = u32::MAX;
+
+/// How long a new JobManager leader takes to recover the job after
+/// `crash_jobmanager`. A lab constant: in Flink it depends on the HA service's
+/// lease and election timeouts.
+pub const JOBMANAGER_RECOVERY_MS: u64 = 1000;
+
+mod upgrade;
+pub use upgrade::MAX_RESTORE_DEPTH;
+
+/// State assigned to the subtasks of a new attempt (Flink: the
+/// `JobManagerTaskRestore`s that `StateAssignmentOperation` hands out).
+struct Restore {
+    /// The checkpoint or savepoint restored.
+    checkpoint: CheckpointId,
+    /// Per restored subtask, its state in the form the tasks read.
+    tasks: BTreeMap<TaskId, TaskSnapshot>,
+    /// Two-phase-commit sinks that received several elements (scale-in): the
+    /// pending transactions beyond the first, aborted on restore (`recoverAndAbort`).
+    abort: BTreeMap<TaskId, Vec<u64>>,
+    /// Source operators whose offsets were restored, with every partition some
+    /// subtask got back (the others are new and start at offset 0).
+    source_partitions: BTreeMap<usize, BTreeSet<u32>>,
+}
 
 /// One thing scheduled on the agenda.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -144,6 +168,8 @@ pub enum Intervention {
     StopWithSavepoint,
     /// Cancel the job.
     Cancel,
+    /// Kill the JobManager (lab extension, see [`ScriptStep::CrashJobmanager`]).
+    CrashJobmanager,
 }
 
 impl Intervention {
@@ -154,6 +180,7 @@ impl Intervention {
             ScriptStep::Savepoint { .. } => Intervention::Savepoint,
             ScriptStep::StopWithSavepoint { .. } => Intervention::StopWithSavepoint,
             ScriptStep::Cancel { .. } => Intervention::Cancel,
+            ScriptStep::CrashJobmanager { .. } => Intervention::CrashJobmanager,
         }
     }
 
@@ -164,6 +191,7 @@ impl Intervention {
             Intervention::Savepoint => "savepoint",
             Intervention::StopWithSavepoint => "stop_with_savepoint",
             Intervention::Cancel => "cancel",
+            Intervention::CrashJobmanager => "crash_jobmanager",
         }
     }
 }
@@ -321,6 +349,9 @@ pub struct World {
     /// The final checkpoint of a drained job completed: no more checkpoints.
     final_completed: bool,
     restart_at: Option<u64>,
+    /// What restoring from an earlier job's snapshot did while the World was built
+    /// (`state_restored`, recovered transactions); handed out with the first step.
+    startup_events: Vec<TraceEvent>,
 }
 
 /// Error building a [`World`].
@@ -331,9 +362,23 @@ impl World {
     /// `seed` overrides the scenario's own.
     pub fn new(scenario: &Scenario, seed: u64) -> Result<World, BuildError> {
         let warnings = scenario.validate()?;
+        let earlier = match &scenario.restore {
+            Some(spec) => Some(upgrade::run_earlier(spec, seed)?),
+            None => None,
+        };
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let job = &scenario.job;
         let mut keys = KeyTable::new(job.max_parallelism);
+        if let Some(e) = &earlier {
+            // The earlier run's key ids first, so that records carried over in its
+            // external topics keep naming the same keys; then every key its state names.
+            for k in 0..e.world.setup.keys.count() {
+                keys.intern(e.world.setup.keys.name(KeyId(k as u32)));
+            }
+            for name in e.state.key_names() {
+                keys.intern(name);
+            }
+        }
         // Keys operators produce.
         keys.intern("odd");
         keys.intern("even");
@@ -440,12 +485,19 @@ impl World {
             after_tasks_finish: cfg.checkpoints_after_tasks_finish,
         });
         let restart = RestartStrategy::new(&scenario.effective_restart());
+        // A sink keeps writing to the topic of the earlier sink with its uid.
         let external = job
             .operators
             .iter()
             .enumerate()
             .filter(|(_, o)| o.kind == OperatorKind::Sink)
-            .map(|(i, _)| (i, ExternalTopic::default()))
+            .map(|(i, o)| {
+                let carried = earlier.as_ref().and_then(|e| {
+                    let old = e.world.setup.scenario.job.operators.iter().position(|x| x.uid == o.uid)?;
+                    e.world.external.get(&old).cloned()
+                });
+                (i, carried.unwrap_or_default())
+            })
             .collect();
 
         let setup = Arc::new(Setup {
@@ -480,11 +532,50 @@ impl World {
             final_requested: false,
             final_completed: false,
             restart_at: None,
+            startup_events: Vec::new(),
+        };
+        let restore = match earlier {
+            None => None,
+            Some(e) => {
+                let spec = scenario.restore.as_ref().expect("earlier implies restore");
+                let plan = world
+                    .plan_restore(&e.state, spec.allow_non_restored_state)
+                    .map_err(|err| upgrade::single("restore", err.to_string()))?;
+                // The new job starts where the earlier one stopped; ids continue after
+                // the restored one, which enters the store as the first retained
+                // checkpoint (Flink: CheckpointCoordinator.restoreSavepoint).
+                world.now = e.world.now;
+                world.next_txn = e.world.next_txn;
+                world.coordinator.continue_ids_after(e.snapshot.id);
+                world.coordinator.store.push(Arc::new(CompletedCheckpoint {
+                    id: e.snapshot.id,
+                    kind: e.snapshot.kind,
+                    trigger_at: e.snapshot.trigger_at,
+                    completed_at: e.snapshot.completed_at,
+                    tasks: plan.tasks.clone(),
+                }));
+                Some(plan)
+            }
         };
         for (i, s) in scenario.script.iter().enumerate() {
+            if s.at_ms() < world.now {
+                return Err(upgrade::single(
+                    &format!("script[{i}].at_ms"),
+                    format!("{} ms is before the restored job starts ({} ms, where the earlier job stopped)", s.at_ms(), world.now),
+                ));
+            }
             world.schedule_any(s.at_ms(), Item::Script(i as u32));
         }
-        world.start_tasks(None);
+        let restoring = restore.is_some();
+        if restoring {
+            world.trace.enabled = true;
+            world.trace.now = world.now;
+        }
+        world.start_tasks(restore);
+        if restoring {
+            world.startup_events = std::mem::take(&mut world.trace.events);
+            world.trace.enabled = false;
+        }
         Ok(world)
     }
 
@@ -589,6 +680,9 @@ impl World {
     /// tracing is off), or `None` when the agenda is empty.
     pub fn step(&mut self) -> Option<&[TraceEvent]> {
         self.trace.events.clear();
+        if !self.startup_events.is_empty() && self.trace.enabled {
+            self.trace.events.append(&mut self.startup_events);
+        }
         loop {
             let e = self.agenda.pop()?;
             let (attempt, item) = e.item;
@@ -616,6 +710,28 @@ impl World {
             }
         }
         self.now = self.now.max(until_ms);
+    }
+
+    /// Run until the job stops (finished, failed, canceled) or, when `until_ms` is
+    /// given, to exactly that time; without it never past `limit_ms`.
+    pub fn run_to_end(&mut self, until_ms: Option<u64>, limit_ms: u64, mut on_events: impl FnMut(&[TraceEvent])) {
+        match until_ms {
+            Some(until) => self.run_until(until, on_events),
+            None => {
+                while matches!(self.status, JobStatus::Running | JobStatus::Restarting)
+                    && self.next_at().is_some_and(|t| t <= limit_ms)
+                {
+                    if let Some(evs) = self.step() {
+                        if !evs.is_empty() {
+                            on_events(evs);
+                        }
+                    }
+                }
+                if matches!(self.status, JobStatus::Running | JobStatus::Restarting) {
+                    self.run_until(limit_ms, |_| {});
+                }
+            }
+        }
     }
 
     /// Carry out an intervention now.
@@ -709,25 +825,66 @@ impl World {
 
     // ----- start, sources ----------------------------------------------------
 
-    /// (Re)create every task, restoring from `checkpoint` if given, and start them.
-    fn start_tasks(&mut self, checkpoint: Option<Arc<CompletedCheckpoint>>) {
+    /// Assign `state` to this job's subtasks as Flink's `StateAssignmentOperation`
+    /// does — on a failover (the same job, `state` from its own latest checkpoint)
+    /// and on a start from a savepoint of a possibly changed or rescaled job.
+    fn plan_restore(&self, state: &SavepointState, allow_non_restored_state: bool) -> Result<Restore, RestoreError> {
+        let job = &self.setup.scenario.job;
+        let assigned = restore::assign(state, job, allow_non_restored_state, &self.setup.keys)?;
+        let mut plan = Restore {
+            checkpoint: state.checkpoint,
+            tasks: BTreeMap::new(),
+            abort: BTreeMap::new(),
+            source_partitions: BTreeMap::new(),
+        };
+        for ((op, index), sub) in &assigned {
+            let spec = &job.operators[*op];
+            let t = TaskId(self.setup.op_first_task[*op] + index);
+            plan.tasks.insert(t, sub.to_task_snapshot(spec, &self.setup.keys));
+            if spec.kind == OperatorKind::Source {
+                plan.source_partitions.entry(*op).or_default().extend(sub.offsets().into_keys());
+            }
+            let extra: Vec<u64> = sub.two_phase_commit_recovery().abort.into_iter().skip(1).collect();
+            if !extra.is_empty() {
+                plan.abort.insert(t, extra);
+            }
+        }
+        Ok(plan)
+    }
+
+    /// The partitions a fresh or partly restored source subtask reads from offset 0:
+    /// partition p goes to subtask p mod parallelism, unless a restored subtask of
+    /// the operator already got p back.
+    fn fresh_partitions(&self, info: &TaskInfo, restored: Option<&BTreeSet<u32>>) -> BTreeMap<u32, u64> {
+        let parallelism = self.setup.scenario.job.operators[info.op].parallelism;
+        (0..self.setup.logs[info.op].len() as u32)
+            .filter(|p| p % parallelism == info.index && !restored.is_some_and(|r| r.contains(p)))
+            .map(|p| (p, 0))
+            .collect()
+    }
+
+    /// (Re)create every task, restoring what `restore` assigns, and start them.
+    fn start_tasks(&mut self, restore: Option<Restore>) {
         let n = self.setup.tasks.len();
         let mut tasks = Vec::with_capacity(n);
         for i in 0..n {
             let t = TaskId(i as u32);
             let info = self.info(t).clone();
             let op = &self.setup.scenario.job.operators[info.op];
-            let restored = checkpoint.as_ref().and_then(|c| c.tasks.get(&t));
+            let restored = restore.as_ref().and_then(|r| r.tasks.get(&t));
             let name = info.name.clone();
             let state = match op.kind {
                 OperatorKind::Source => {
-                    let offsets = match restored.map(|s| &s.state) {
-                        Some(OperatorSnapshot::Source { offsets }) => offsets.clone(),
-                        _ => (0..self.setup.logs[info.op].len() as u32)
-                            .filter(|p| p % op.parallelism == info.index)
-                            .map(|p| (p, 0))
-                            .collect(),
+                    let partitions = self.setup.logs[info.op].len() as u32;
+                    let mut offsets = match restored.map(|s| &s.state) {
+                        // A partition the new job's source no longer has is dropped.
+                        Some(OperatorSnapshot::Source { offsets }) => {
+                            offsets.iter().filter(|(p, _)| **p < partitions).map(|(p, o)| (*p, *o)).collect()
+                        }
+                        _ => BTreeMap::new(),
                     };
+                    let got_back = restore.as_ref().and_then(|r| r.source_partitions.get(&info.op));
+                    offsets.extend(self.fresh_partitions(&info, got_back));
                     OpState::Source(SourceState { offsets, emit_scheduled: false, next_allowed_at: 0, stopped: false })
                 }
                 OperatorKind::KeyedCount | OperatorKind::KeyedSum => {
@@ -756,10 +913,19 @@ impl World {
                     for id in lingering {
                         ext.abort(id, &mut self.trace);
                     }
-                    let sink = match (restored, &checkpoint) {
-                        (Some(s), Some(c)) => {
-                            TwoPhaseCommitSink::restore(&name, c.id, &s.state, ext, &mut self.next_txn, &mut self.trace)
-                        }
+                    // recoverAndAbort for the elements beyond the first (scale-in).
+                    for txn in restore.as_ref().and_then(|r| r.abort.get(&t)).into_iter().flatten() {
+                        ext.abort(*txn, &mut self.trace);
+                    }
+                    let sink = match (restored, &restore) {
+                        (Some(s), Some(r)) => TwoPhaseCommitSink::restore(
+                            &name,
+                            r.checkpoint,
+                            &s.state,
+                            ext,
+                            &mut self.next_txn,
+                            &mut self.trace,
+                        ),
                         _ => TwoPhaseCommitSink::start(&name, ext, &mut self.next_txn, &mut self.trace),
                     };
                     OpState::TwoPhaseCommit(sink)
@@ -809,14 +975,15 @@ impl World {
                 incremental_candidates: BTreeMap::new(),
                 processed: 0,
             });
-            let cp = checkpoint.as_ref().map(|c| c.id);
+            // A subtask that got no state starts fresh (Flink: no JobManagerTaskRestore).
+            let cp = restore.as_ref().filter(|r| r.tasks.contains_key(&t)).map(|r| r.checkpoint);
             self.trace.push(|| Event::StateRestored { task: name, checkpoint: cp });
         }
         self.tasks = tasks;
 
         // Unaligned channel state is re-injected ahead of any new data.
-        if let Some(c) = &checkpoint {
-            for (t, snap) in &c.tasks {
+        if let Some(r) = &restore {
+            for (t, snap) in &r.tasks {
                 for (input, recs) in &snap.input_channels {
                     let ch = self.setup.tasks[t.0 as usize].inputs[input.0 as usize];
                     for r in recs {
@@ -1314,6 +1481,7 @@ impl World {
             self.abort_all_pending(AbortCause::JobCanceled);
             self.status = JobStatus::Finished;
             self.finished_at = Some(self.now);
+            self.apply_retention();
             self.trace.push(|| Event::JobFinished);
         } else {
             self.check_drained();
@@ -1916,6 +2084,7 @@ impl World {
         self.abort_all_pending(AbortCause::JobCanceled);
         self.status = JobStatus::Finished;
         self.finished_at = Some(self.now);
+        self.apply_retention();
         self.trace.push(|| Event::JobFinished);
     }
 
@@ -1962,6 +2131,7 @@ impl World {
                 self.try_trigger();
             }
             Intervention::Cancel => self.cancel_job(),
+            Intervention::CrashJobmanager => self.jobmanager_failover(),
         }
     }
 
@@ -1994,7 +2164,70 @@ impl World {
         self.new_attempt();
         self.status = JobStatus::Canceled;
         self.finished_at = Some(self.now);
+        self.apply_retention();
         self.trace.push(|| Event::JobCanceled);
+    }
+
+    /// On a terminal job status, the completed-checkpoint store deletes its retained
+    /// checkpoints or keeps them, as the `externalized` policy says; savepoints are
+    /// never deleted. Flink: `DefaultCompletedCheckpointStore.shutdown` with the
+    /// job's `CheckpointRetentionPolicy` (flink-semantics.md §1.7).
+    fn apply_retention(&mut self) {
+        let policy = self.setup.scenario.checkpointing.as_ref().map(|c| c.externalized).unwrap_or_default();
+        if self.coordinator.store.is_empty() || !policy.discards_on(self.status.as_str()) {
+            return;
+        }
+        let gone: Vec<Arc<CompletedCheckpoint>> = self.coordinator.store.drain(..).collect();
+        let checkpoints: Vec<CheckpointId> = gone.iter().map(|c| c.id).collect();
+        self.coordinator.discarded.extend(gone);
+        let status = self.status.as_str().to_string();
+        self.trace.push(|| Event::CheckpointsDiscarded { checkpoints, status });
+    }
+
+    /// The JobManager dies and a new leader recovers the job (Flink with high
+    /// availability: the new JobMaster reads the job graph and the completed-checkpoint
+    /// store's pointers and restores the latest checkpoint). What survives depends on
+    /// the checkpoint storage: `JobManagerCheckpointStorage` keeps snapshots in the
+    /// JobManager's heap, so they die with it and the job starts from scratch;
+    /// `FileSystemCheckpointStorage` keeps them in files. Savepoints always go to
+    /// files. The recovery is not a task failure: the restart strategy neither counts
+    /// it nor delays it; the new JobMaster starts a fresh strategy.
+    fn jobmanager_failover(&mut self) {
+        let storage = self.setup.scenario.checkpointing.as_ref().map(|c| c.storage).unwrap_or_default();
+        let lost: Vec<Arc<CompletedCheckpoint>> =
+            if storage == StorageKind::Jobmanager { self.coordinator.store.drain(..).collect() } else { Vec::new() };
+        let checkpoints_lost: Vec<CheckpointId> = lost.iter().map(|c| c.id).collect();
+        self.coordinator.discarded.extend(lost);
+        let delay_ms = JOBMANAGER_RECOVERY_MS;
+        self.trace.push(|| Event::JobmanagerFailed { delay_ms, checkpoints_lost });
+        self.tear_down();
+        self.restart = RestartStrategy::new(&self.setup.scenario.effective_restart());
+        self.status = JobStatus::Restarting;
+        self.restart_at = Some(self.now + delay_ms);
+        self.schedule(self.now + delay_ms, Item::Restart);
+        self.failures.push(FailureRecord {
+            at_ms: self.now,
+            task: None,
+            reason: "JobManager failed; a new leader recovers the job".into(),
+            restored_from: None,
+            restarted_ms: None,
+        });
+    }
+
+    /// What every failure does to the running attempt: pending checkpoints abort,
+    /// open transactions abort, tasks stop, in-flight data is lost.
+    fn tear_down(&mut self) {
+        self.abort_all_pending(AbortCause::JobFailover);
+        self.final_requested = false;
+        self.final_completed = false;
+        self.close_sinks();
+        for t in &mut self.tasks {
+            t.status = TaskStatus::Failed;
+        }
+        for c in &mut self.channels {
+            c.clear();
+        }
+        self.new_attempt();
     }
 
     /// The job fails over as a whole (the contract's simplification of region
@@ -2008,17 +2241,7 @@ impl World {
             let (name, why) = (name.clone(), reason.clone());
             self.trace.push(|| Event::TaskFailed { task: name, reason: why });
         }
-        self.abort_all_pending(AbortCause::JobFailover);
-        self.final_requested = false;
-        self.final_completed = false;
-        self.close_sinks();
-        for t in &mut self.tasks {
-            t.status = TaskStatus::Failed;
-        }
-        for c in &mut self.channels {
-            c.clear();
-        }
-        self.new_attempt();
+        self.tear_down();
         let now = self.now;
         self.restart.notify_failure(now);
         let mut record = FailureRecord { at_ms: now, task, reason: reason.clone(), restored_from: None, restarted_ms: None };
@@ -2035,6 +2258,7 @@ impl World {
             self.finished_at = Some(now);
             record.restored_from = None;
             let r = why.clone();
+            self.apply_retention();
             self.trace.push(|| Event::JobFailed { reason: r });
         }
         self.failures.push(record);
@@ -2051,7 +2275,21 @@ impl World {
             f.restored_from = latest.as_ref().map(|c| c.id);
             f.restarted_ms = Some(self.now);
         }
-        self.start_tasks(latest);
+        // The job's own checkpoint fits the job: assignment cannot fail, but if it
+        // ever did, the job fails with the reason rather than the lab panicking.
+        let plan = match latest.map(|c| self.plan_restore(&restore::from_completed(&c, &self.setup), false)) {
+            None => None,
+            Some(Ok(plan)) => Some(plan),
+            Some(Err(err)) => {
+                let reason = format!("restore failed: {err}");
+                self.failure_reason = Some(reason.clone());
+                self.status = JobStatus::Failed;
+                self.finished_at = Some(self.now);
+                self.trace.push(|| Event::JobFailed { reason });
+                return;
+            }
+        };
+        self.start_tasks(plan);
     }
 
     // ----- summary helpers ------------------------------------------------------

@@ -10,7 +10,8 @@
 //! goes back through the same struct, so the exported JSON has the contract's shape.
 
 use super::{
-    GenerateSpec, PartitionSpec, RecordSpec, RestartConfig, ScriptStep, DEFAULT_RESET_THRESHOLD_MS,
+    GenerateSpec, PartitionSpec, RecordSpec, RestartConfig, ScriptStep, SnapshotSelector,
+    DEFAULT_RESET_THRESHOLD_MS,
 };
 use serde::{Deserialize, Serialize};
 
@@ -246,6 +247,7 @@ enum ActionName {
     Savepoint,
     StopWithSavepoint,
     Cancel,
+    CrashJobmanager,
 }
 
 /// Every field of every script action; `task` belongs to `crash` only.
@@ -286,6 +288,10 @@ impl TryFrom<ScriptStepRepr> for ScriptStep {
                 no_task("cancel")?;
                 ScriptStep::Cancel { at_ms }
             }
+            ActionName::CrashJobmanager => {
+                no_task("crash_jobmanager")?;
+                ScriptStep::CrashJobmanager { at_ms }
+            }
         })
     }
 }
@@ -298,11 +304,49 @@ impl From<ScriptStep> for ScriptStepRepr {
             ScriptStep::Savepoint { at_ms } => (ActionName::Savepoint, at_ms, None),
             ScriptStep::StopWithSavepoint { at_ms } => (ActionName::StopWithSavepoint, at_ms, None),
             ScriptStep::Cancel { at_ms } => (ActionName::Cancel, at_ms, None),
+            ScriptStep::CrashJobmanager { at_ms } => (ActionName::CrashJobmanager, at_ms, None),
         };
         ScriptStepRepr {
             action,
             at_ms,
             task,
+        }
+    }
+}
+
+/// `restore.snapshot`: a keyword or an id.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+pub(super) enum SnapshotSelectorRepr {
+    Id(u64),
+    Name(String),
+}
+
+impl TryFrom<SnapshotSelectorRepr> for SnapshotSelector {
+    type Error = String;
+
+    fn try_from(repr: SnapshotSelectorRepr) -> Result<Self, String> {
+        match repr {
+            SnapshotSelectorRepr::Id(id) => Ok(SnapshotSelector::Id(id)),
+            SnapshotSelectorRepr::Name(name) => match name.as_str() {
+                "latest" => Ok(SnapshotSelector::Latest),
+                "latest_savepoint" => Ok(SnapshotSelector::LatestSavepoint),
+                "latest_checkpoint" => Ok(SnapshotSelector::LatestCheckpoint),
+                other => Err(format!(
+                    "unknown snapshot \"{other}\": expected \"latest\", \"latest_savepoint\", \"latest_checkpoint\" or a checkpoint id"
+                )),
+            },
+        }
+    }
+}
+
+impl From<SnapshotSelector> for SnapshotSelectorRepr {
+    fn from(selector: SnapshotSelector) -> Self {
+        match selector {
+            SnapshotSelector::Latest => SnapshotSelectorRepr::Name("latest".into()),
+            SnapshotSelector::LatestSavepoint => SnapshotSelectorRepr::Name("latest_savepoint".into()),
+            SnapshotSelector::LatestCheckpoint => SnapshotSelectorRepr::Name("latest_checkpoint".into()),
+            SnapshotSelector::Id(id) => SnapshotSelectorRepr::Id(id),
         }
     }
 }

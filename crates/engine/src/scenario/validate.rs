@@ -13,10 +13,11 @@
 
 use super::{
     parse_task_name, CheckpointingConfig, CheckpointingMode, FieldError, FnName, Job, OperatorKind,
-    OperatorSpec, PartitionSpec, Partitioning, RestartConfig, Scenario, ScenarioError, ScriptStep,
+    OperatorSpec, PartitionSpec, Partitioning, RestartConfig, RestoreSpec, Scenario, ScenarioError, ScriptStep,
     CONTRACT_VERSION, MINIMAL_CHECKPOINT_TIME_MS,
 };
 use crate::keygroup::UPPER_BOUND_MAX_PARALLELISM;
+use crate::world::MAX_RESTORE_DEPTH;
 use std::collections::BTreeMap;
 
 /// The most records one generator may produce. A lab limit, not Flink's: the whole
@@ -34,6 +35,12 @@ impl Scenario {
     /// `CheckpointCoordinatorConfiguration`, `StreamGraph`/`StreamingJobGraphGenerator`
     /// and the restart strategies' constructors, done before the job starts.
     pub fn validate(&self) -> Result<Vec<String>, ScenarioError> {
+        self.validate_at_depth(0)
+    }
+
+    /// [`Scenario::validate`] for a document nested `depth` levels deep in
+    /// `restore.from`.
+    fn validate_at_depth(&self, depth: usize) -> Result<Vec<String>, ScenarioError> {
         let mut check = Checker::default();
         if self.version != CONTRACT_VERSION {
             check.error(
@@ -55,6 +62,9 @@ impl Scenario {
             check_restart(&mut check, restart);
         }
         check_script(&mut check, self);
+        if let Some(restore) = &self.restore {
+            check_restore(&mut check, restore, depth + 1);
+        }
         if check.errors.is_empty() {
             Ok(check.warnings)
         } else {
@@ -709,6 +719,30 @@ fn check_restart(check: &mut Checker, restart: &RestartConfig) {
                 );
             }
         }
+    }
+}
+
+/// `restore.from` must itself be valid (its errors are reported under
+/// `restore.from.`), and chains of restores are bounded.
+fn check_restore(check: &mut Checker, restore: &RestoreSpec, depth: usize) {
+    if depth >= MAX_RESTORE_DEPTH {
+        check.error(
+            "restore.from.restore",
+            format!("restores nest at most {MAX_RESTORE_DEPTH} jobs deep (each earlier job is a whole run)"),
+        );
+        return;
+    }
+    if let Err(err) = restore.from.validate_at_depth(depth) {
+        for e in err.errors {
+            let field = if e.field.is_empty() { "restore.from".to_string() } else { format!("restore.from.{}", e.field) };
+            check.error(field, e.message);
+        }
+    }
+    if restore.from.checkpointing.is_none() {
+        check.error(
+            "restore.from.checkpointing",
+            "the earlier job takes no checkpoints or savepoints, so there is nothing to restore (Flink: savepoints need checkpointing enabled)".to_string(),
+        );
     }
 }
 

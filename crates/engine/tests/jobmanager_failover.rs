@@ -1,0 +1,98 @@
+//! `crash_jobmanager`: what survives the JobManager depends on the checkpoint
+//! storage (issue 6, "the state backend must be highly available").
+
+use engine::runner::{self, RunOptions};
+use engine::{JobStatus, Scenario, World};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+fn doc(storage: &str, restart: Value) -> Value {
+    json!({
+        "version": 1, "name": "jm", "seed": 2,
+        "job": {
+            "operators": [
+                {"uid": "kafka", "kind": "source", "parallelism": 1,
+                 "partitions": [{"generate": {"count": 100, "every_ms": 10, "keys": ["app1", "app2"], "values": "sequence"}}]},
+                {"uid": "pv", "kind": "keyed_count", "parallelism": 2},
+                {"uid": "out", "kind": "sink", "sink": "two_phase_commit"}
+            ],
+            "edges": [
+                {"from": "kafka", "to": "pv", "partitioning": "hash", "latency_ms": 2},
+                {"from": "pv", "to": "out", "partitioning": "rebalance", "latency_ms": 2}
+            ]
+        },
+        "checkpointing": {"interval_ms": 100, "storage": storage},
+        "restart": restart,
+        "script": [{"at_ms": 450, "action": "crash_jobmanager"}]
+    })
+}
+
+fn run(d: &Value) -> (World, Vec<Value>) {
+    let s = Scenario::from_json(&d.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let mut events = Vec::new();
+    let w = runner::run(&s, &RunOptions { trace: true, ..RunOptions::default() }, |e| {
+        events.push(serde_json::to_value(e).unwrap())
+    })
+    .unwrap();
+    (w, events)
+}
+
+fn committed_per_key(w: &World) -> BTreeMap<String, Vec<i64>> {
+    let mut m: BTreeMap<String, Vec<i64>> = BTreeMap::new();
+    for r in &w.external().values().next().unwrap().committed {
+        m.entry(w.setup().keys.name(r.key.unwrap()).to_string()).or_default().push(r.value);
+    }
+    m
+}
+
+#[test]
+fn with_filesystem_storage_the_new_leader_restores_the_latest_checkpoint() {
+    let (w, events) = run(&doc("filesystem", json!({"strategy": "none"})));
+    let jm: Vec<&Value> = events.iter().filter(|e| e["type"] == "jobmanager_failed").collect();
+    assert_eq!(jm.len(), 1);
+    assert_eq!(jm[0]["checkpoints_lost"], json!([]));
+    assert_eq!(jm[0]["delay_ms"], json!(engine::world::JOBMANAGER_RECOVERY_MS));
+    let restored: Vec<&Value> =
+        events.iter().filter(|e| e["type"] == "state_restored" && e["task"] == "pv#0").collect();
+    assert_eq!(restored.last().unwrap()["checkpoint"], json!(4), "latest completed before 450 ms");
+    // Not a task failure: even the `none` strategy lets the job go on.
+    assert_eq!(w.status(), JobStatus::Finished);
+    assert_eq!(w.failures().len(), 1);
+    assert_eq!(w.failures()[0].restored_from.map(|c| c.0), Some(4));
+    // Exactly once: each key counted 1..n once.
+    for (k, v) in committed_per_key(&w) {
+        assert_eq!(v, (1..=v.len() as i64).collect::<Vec<_>>(), "{k}");
+    }
+}
+
+#[test]
+fn with_jobmanager_storage_the_checkpoints_die_with_it_and_the_job_starts_from_scratch() {
+    let (w, events) = run(&doc("jobmanager", json!({"strategy": "fixed_delay", "attempts": 1, "delay_ms": 10})));
+    let jm = events.iter().find(|e| e["type"] == "jobmanager_failed").unwrap();
+    assert_eq!(jm["checkpoints_lost"], json!([4]), "the retained checkpoint lived in the JobManager");
+    let after: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "state_restored" && e["t"].as_u64().unwrap() > 450)
+        .collect();
+    assert!(!after.is_empty());
+    assert!(after.iter().all(|e| e["checkpoint"].is_null()), "fresh start: {after:?}");
+    // The source reads from offset 0 again: committed counts start over, so the
+    // output holds every count up to the crash twice — the lesson's duplicates.
+    let out = committed_per_key(&w);
+    let twice = out.values().any(|v| v.iter().filter(|&&x| x == 1).count() == 2);
+    assert!(twice, "{out:?}");
+    assert_eq!(w.status(), JobStatus::Finished);
+}
+
+#[test]
+fn crash_jobmanager_takes_no_task_and_is_ignored_when_the_job_is_not_running() {
+    let mut d = doc("filesystem", json!({"strategy": "none"}));
+    d["script"] = json!([{"at_ms": 450, "action": "crash_jobmanager", "task": "pv#0"}]);
+    let err = Scenario::from_json(&d.to_string()).expect_err("no task field");
+    assert_eq!(err.errors[0].field, "script[0]", "{err}");
+    d["script"] = json!([{"at_ms": 100, "action": "cancel"}, {"at_ms": 450, "action": "crash_jobmanager"}]);
+    d["until_ms"] = json!(1000);
+    let (w, events) = run(&d);
+    assert_eq!(w.status(), JobStatus::Canceled);
+    assert!(events.iter().any(|e| e["type"] == "action_ignored" && e["action"] == "crash_jobmanager"));
+}
