@@ -935,7 +935,7 @@ impl World {
                 kind if kind.has_named_state() => operators::keyed_states(op, restored.map(|s| &s.state)),
                 _ => OpState::Stateless,
             };
-            let incremental_base = checkpoint.as_ref().map(|c| self.coordinator.shared.base_of(c.id, t)).unwrap_or_default();
+            let incremental_base = restore.as_ref().map(|r| self.coordinator.shared.base_of(r.checkpoint, t)).unwrap_or_default();
             let rr = info
                 .outputs
                 .iter()
