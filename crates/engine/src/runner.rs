@@ -16,6 +16,7 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("busy-network", include_str!("../scenarios/busy-network.json")),
     ("savepoint-rescale", include_str!("../scenarios/savepoint-rescale.json")),
     ("savepoint-upgrade", include_str!("../scenarios/savepoint-upgrade.json")),
+    ("state-types", include_str!("../scenarios/state-types.json")),
 ];
 
 /// When no bound is given, a run stops at this simulated time.

@@ -9,7 +9,8 @@
 //! flink-semantics.md §7.
 //!
 //! # The file model (contract: Sizes)
-//! A subtask's keyed state is a set of *entries*: one per (state name, key). At a
+//! A subtask's keyed state is a set of *entries*: one per (state name, key), and
+//! for a `MapState` one per (state name, key, map key), as RocksDB stores them. At a
 //! checkpoint, the entries that differ from the subtask's last completed checkpoint
 //! (its *base*) form one new shared file, `shared/<subtask>-<checkpoint>`, uploaded
 //! once; the unchanged entries are referenced where they already are. The checkpoint
@@ -37,26 +38,43 @@ use crate::snapshot::{OperatorSnapshot, KEYED_ENTRY_BYTES};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// One keyed entry: state name and key.
-pub type EntryId = (String, KeyId);
+/// One keyed entry as RocksDB stores it: state name, key and, for a `MapState`,
+/// the user key (each map entry is its own key-value pair; a list is one value).
+pub type EntryId = (String, KeyId, Option<i64>);
 
 /// Where each entry lives: its value and the shared file holding it.
 pub type Placement = BTreeMap<EntryId, (StoredValue, String)>;
 
 /// The keyed entries of an operator snapshot (`keyed_count` / `keyed_sum`'s value
-/// state under [`VALUE_STATE`]; every named state). Empty for other state.
+/// state under [`VALUE_STATE`]; every named state, a map split into one entry per
+/// user key, each a one-entry map). Empty for other state.
 pub fn keyed_entries(state: &OperatorSnapshot) -> BTreeMap<EntryId, StoredValue> {
+    let mut out = BTreeMap::new();
     match state {
-        OperatorSnapshot::Keyed { entries } => entries
-            .iter()
-            .map(|(k, v)| ((VALUE_STATE.to_string(), *k), StoredValue::Value(TtlValue::new(*v, 0))))
-            .collect(),
-        OperatorSnapshot::KeyedStates { states } => states
-            .iter()
-            .flat_map(|(name, entries)| entries.iter().map(move |(k, v)| ((name.clone(), *k), v.clone())))
-            .collect(),
-        _ => BTreeMap::new(),
+        OperatorSnapshot::Keyed { entries } => {
+            for (k, v) in entries {
+                out.insert((VALUE_STATE.to_string(), *k, None), StoredValue::Value(TtlValue::new(*v, 0)));
+            }
+        }
+        OperatorSnapshot::KeyedStates { states } => {
+            for (name, entries) in states {
+                for (k, v) in entries {
+                    match v {
+                        StoredValue::Map(m) => {
+                            for (uk, uv) in m {
+                                out.insert((name.clone(), *k, Some(*uk)), StoredValue::Map(BTreeMap::from([(*uk, *uv)])));
+                            }
+                        }
+                        other => {
+                            out.insert((name.clone(), *k, None), other.clone());
+                        }
+                    }
+                }
+            }
+        }
+        _ => {}
     }
+    out
 }
 
 /// Bytes of one entry in the contract's model: each unit (value, list element, map
@@ -276,7 +294,7 @@ mod tests {
     }
 
     fn entries(vals: &[(u32, i64)]) -> BTreeMap<EntryId, StoredValue> {
-        vals.iter().map(|(k, v)| (("value".to_string(), KeyId(*k)), StoredValue::Value(TtlValue::new(*v, 0)))).collect()
+        vals.iter().map(|(k, v)| (("value".to_string(), KeyId(*k), None), StoredValue::Value(TtlValue::new(*v, 0)))).collect()
     }
 
     /// Mirrors RocksIncrementalSnapshotStrategy: unchanged entries are referenced in
@@ -293,6 +311,24 @@ mod tests {
         assert_eq!(second.referenced, BTreeSet::from(["shared/s#0-1".to_string(), "shared/s#0-2".to_string()]));
         let third = base.snapshot("s#0", CheckpointId(3), entries(&[(0, 1)]), &keys);
         assert_eq!((third.new_file, third.referenced.len()), (None, 1), "a deletion uploads nothing");
+    }
+
+    /// RocksDB keeps each map entry as its own key-value pair: one new entry in a
+    /// big MapState uploads one entry, not the whole map.
+    #[test]
+    fn a_new_map_entry_uploads_that_entry_only() {
+        let keys = keys();
+        let map = |n: i64| {
+            let m: BTreeMap<i64, TtlValue<i64>> = (0..n).map(|i| (i, TtlValue::new(i, 0))).collect();
+            OperatorSnapshot::KeyedStates {
+                states: BTreeMap::from([("seen".to_string(), BTreeMap::from([(KeyId(0), StoredValue::Map(m))]))]),
+            }
+        };
+        let first = IncrementalBase::default().snapshot("d#0", CheckpointId(1), keyed_entries(&map(10)), &keys);
+        assert_eq!((first.keyed_bytes, first.uploaded_bytes()), (170, 170));
+        let base = IncrementalBase { checkpoint: Some(CheckpointId(1)), placement: first.placement };
+        let second = base.snapshot("d#0", CheckpointId(2), keyed_entries(&map(11)), &keys);
+        assert_eq!((second.keyed_bytes, second.uploaded_bytes()), (187, 17));
     }
 
     /// Mirrors SharedStateRegistryImplTest#testUnregisterUnusedState: a file is
