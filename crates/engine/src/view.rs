@@ -217,6 +217,10 @@ pub struct StoredView {
     pub completed_at: u64,
     /// `chk-N/_metadata`, keyed by operator uid (as `lab run --metadata`).
     pub metadata: serde_json::Value,
+    /// Its files besides `_metadata`: private `chk-N/<subtask>` files and, with
+    /// incremental rocksdb, the shared files it refers to ([`World::storage_files`]).
+    #[serde(default)]
+    pub files: Vec<crate::state::shared_registry::StorageFile>,
 }
 
 /// A transaction of the external system.
@@ -494,7 +498,13 @@ impl World {
                 .store
                 .iter()
                 .chain(&coord.savepoints)
-                .map(|c| StoredView { id: c.id, kind: c.kind, completed_at: c.completed_at, metadata: self.metadata(c) })
+                .map(|c| StoredView {
+                    id: c.id,
+                    kind: c.kind,
+                    completed_at: c.completed_at,
+                    metadata: self.metadata(c),
+                    files: self.storage_files(c),
+                })
                 .collect(),
             failure_counter: coord.failure_counter,
         };
