@@ -45,6 +45,22 @@ pub type EntryId = (String, KeyId, Option<i64>);
 /// Where each entry lives: its value and the shared file holding it.
 pub type Placement = BTreeMap<EntryId, (StoredValue, String)>;
 
+/// A [`Placement`] in JSON: a list of `[entry, [value, file]]` (its keys are tuples,
+/// which JSON objects cannot have).
+mod placement_serde {
+    use super::{EntryId, Placement, StoredValue};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(p: &Placement, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(p.iter())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Placement, D::Error> {
+        let v: Vec<(EntryId, (StoredValue, String))> = Vec::deserialize(d)?;
+        Ok(v.into_iter().collect())
+    }
+}
+
 /// The keyed entries of an operator snapshot (`keyed_count` / `keyed_sum`'s value
 /// state under [`VALUE_STATE`]; every named state, a map split into one entry per
 /// user key, each a one-entry map). Empty for other state.
@@ -109,6 +125,7 @@ pub struct IncrementalUpload {
     /// Size of all keyed entries (what a full snapshot would write).
     pub keyed_bytes: u64,
     /// Where each entry lives; the subtask's base once the checkpoint completes.
+    #[serde(with = "placement_serde")]
     pub placement: Placement,
 }
 
@@ -127,6 +144,7 @@ pub struct IncrementalBase {
     /// The checkpoint the base is, if any.
     pub checkpoint: Option<CheckpointId>,
     /// Its entries.
+    #[serde(with = "placement_serde")]
     pub placement: Placement,
 }
 
@@ -180,6 +198,7 @@ pub struct TaskFiles {
     /// Size of its private file `chk-<n>/<subtask>` (operator and channel state).
     pub private_bytes: u64,
     /// Where each entry lives (the base after a restore from this checkpoint).
+    #[serde(with = "placement_serde")]
     placement: Placement,
 }
 
