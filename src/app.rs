@@ -6,6 +6,11 @@
 //! [`use_lang`]; they receive views and send [`Action`]s, never touching the
 //! engine's `World`.
 //!
+//! The twin view is a second playback reducer that runs the same scenario and
+//! seed under the other mode ([`Mode::twin`]); it never plays on its own but
+//! follows the main run's display time ([`Action::Follow`]), and the main run's
+//! interventions are sent to it too.
+//!
 //! While playing, a `gloo` request-animation-frame loop (held in an effect, so
 //! pausing or unmounting cancels it) sends [`Action::Tick`] with the real time
 //! that passed. Keyboard shortcuts are one `keydown` listener on the document.
@@ -18,10 +23,13 @@ use gloo::render::{request_animation_frame, AnimationFrame};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::components::toolbar::mode_label;
 use crate::components::{LiveRegion, Masthead, ShortcutsOverlay, SidePanel, Stage, Toolbar};
 use crate::document;
 use crate::i18n::Lang;
+use crate::lessons::LessonBar;
 use crate::playback::{Action, Mode, State, SPEEDS};
+use crate::share;
 
 /// The interface language and how to change it; provided by [`App`].
 #[derive(Clone, Debug, PartialEq)]
@@ -113,7 +121,19 @@ pub fn Lab(props: &LabProps) -> Html {
         set_lang,
     };
 
+    // Share links (issue 7): the learner's interventions, and why a link failed.
+    let log = (*use_state(share::Log::default)).clone();
+    let link_error = use_mut_ref(|| None::<String>);
     let playback = use_reducer(|| {
+        // `#lab=…` holds a whole run recipe and wins over the query parameters.
+        match share::location_recipe().map(|r| r.and_then(|r| share::restore(&r).map(|s| (s, r)))) {
+            Some(Ok((state, recipe))) => {
+                log.reset(recipe.interventions);
+                return state;
+            }
+            Some(Err(why)) => *link_error.borrow_mut() = Some(why),
+            None => {}
+        }
         let scenario = document::query_param("scenario");
         let seed = document::query_param("seed").and_then(|s| s.parse().ok());
         let mut state = State::new(scenario.as_deref(), seed);
@@ -143,6 +163,49 @@ pub fn Lab(props: &LabProps) -> Html {
         });
     }
     use_frame_loop(playback.is_playing, dispatcher.clone());
+
+    // The twin view: the same scenario and seed under the other mode, following
+    // the main run's clock (it never plays on its own).
+    let is_twin = use_state_eq(|| document::query_param("twin").is_some_and(|v| v == "1"));
+    let twin = use_reducer(State::idle);
+    let twin_dispatcher = twin.dispatcher();
+    {
+        let d = twin_dispatcher.clone();
+        let deps = (
+            *is_twin && playback.mode != Mode::Off,
+            playback.scenario.clone(),
+            playback.seed,
+            playback.mode,
+        );
+        let t = playback.display_t;
+        use_effect_with(deps, move |(on, scenario, seed, mode)| {
+            if *on {
+                d.dispatch(Action::Load {
+                    scenario: scenario.clone(),
+                    seed: *seed,
+                    mode: mode.twin(),
+                });
+                d.dispatch(Action::Follow(t));
+            }
+        });
+    }
+    {
+        let d = twin_dispatcher.clone();
+        let deps = (*is_twin, playback.display_t.to_bits(), playback.step());
+        let t = playback.display_t;
+        use_effect_with(deps, move |(on, _, _)| {
+            if *on {
+                d.dispatch(Action::Follow(t));
+            }
+        });
+    }
+    let toggle_twin = {
+        let is_twin = is_twin.clone();
+        use_callback(*is_twin, move |_: (), on: &bool| is_twin.set(!*on))
+    };
+    // The main run's display time, for interventions mirrored into the twin.
+    let main_t = use_mut_ref(|| 0.0_f64);
+    *main_t.borrow_mut() = playback.display_t;
     let reduced_motion = use_state(document::prefers_reduced_motion);
     let help_open = use_state_eq(|| false);
     let projector = use_state_eq(|| document::query_param("projector").is_some_and(|v| v == "1"));
@@ -155,9 +218,13 @@ pub fn Lab(props: &LabProps) -> Html {
         use_callback(*projector, move |_: (), on: &bool| projector.set(!*on))
     };
 
+    // The cursor's step, for logging interventions (see `dispatch` below).
+    let step_now = use_mut_ref(|| 0u64);
+    *step_now.borrow_mut() = playback.step();
     // Keyboard shortcuts.
     {
         let d = dispatcher.clone();
+        let (log, step_now) = (log.clone(), step_now.clone());
         let help = help_open.setter();
         let help_now = Rc::new(Cell::new(*help_open));
         let speed = Rc::new(Cell::new(playback.speed));
@@ -200,6 +267,7 @@ pub fn Lab(props: &LabProps) -> Html {
                         };
                         e.prevent_default();
                         if let Some(a) = action {
+                            log.note(&a, *step_now.borrow());
                             d.dispatch(a);
                         }
                     },
@@ -209,8 +277,26 @@ pub fn Lab(props: &LabProps) -> Html {
         });
     }
 
+    // A crash, a manual checkpoint or a savepoint happens in both runs of a twin
+    // view, at the same moment.
     let dispatch = {
         let d = dispatcher.clone();
+        let twin_d = twin_dispatcher.clone();
+        let main_t = main_t.clone();
+        let (log, step_now) = (log.clone(), step_now.clone());
+        use_callback(*is_twin, move |a: Action, on: &bool| {
+            log.note(&a, *step_now.borrow());
+            if *on {
+                if let Action::Intervene(i) = &a {
+                    twin_d.dispatch(Action::Follow(*main_t.borrow()));
+                    twin_d.dispatch(Action::Intervene(i.clone()));
+                }
+            }
+            d.dispatch(a)
+        })
+    };
+    let twin_dispatch = {
+        let d = twin_dispatcher.clone();
         use_callback((), move |a: Action, _: &()| d.dispatch(a))
     };
     let toggle_help = {
@@ -228,18 +314,40 @@ pub fn Lab(props: &LabProps) -> Html {
         playback.display_t
     };
 
+    let show_twin = *is_twin && playback.mode != Mode::Off;
+    let lang_now = context.lang;
+    let twin_t = if *reduced_motion {
+        twin.view.as_ref().map_or(0.0, |v| v.now as f64)
+    } else {
+        twin.display_t
+    };
+
     html! {
         <ContextProvider<LangContext> {context}>
             <div class="app">
                 <Masthead />
                 <Toolbar playback={playback.clone()} dispatch={dispatch.clone()} on_help={toggle_help}
-                         is_projector={*projector} on_projector={toggle_projector} />
-                <main class="workspace">
-                    <Stage job={playback.job.clone()} view={playback.view.clone()} {t}
-                           dispatch={dispatch.clone()} error={playback.error.clone()} />
+                         is_projector={*projector} on_projector={toggle_projector}
+                         is_twin={*is_twin} on_twin={toggle_twin} />
+                <LessonBar playback={playback.clone()} dispatch={dispatch.clone()} log={log.clone()}
+                           link_error={link_error.borrow().clone()} />
+                <main class={classes!("workspace", show_twin.then_some("workspace--twin"))}>
+                    <div class="stages">
+                        <Stage job={playback.job.clone()} view={playback.view.clone()} {t}
+                               dispatch={dispatch.clone()} error={playback.error.clone()}
+                               caption={show_twin.then(|| AttrValue::from(mode_label(lang_now, playback.mode)))}
+                               show_legend={!show_twin} />
+                        if show_twin {
+                            <Stage job={twin.job.clone()} view={twin.view.clone()} t={twin_t}
+                                   dispatch={twin_dispatch} error={twin.error.clone()}
+                                   caption={AttrValue::from(mode_label(lang_now, twin.mode))}
+                                   show_legend={false} />
+                        }
+                    </div>
                     <SidePanel job={playback.job.clone()} view={playback.view.clone()}
                                recent={playback.recent.clone()}
-                               description={playback.with_scenario(|s| s.description.clone()).flatten()} />
+                               description={playback.with_scenario(|s| s.description.clone()).flatten()}
+                               dispatch={dispatch.clone()} />
                 </main>
                 <LiveRegion recent={playback.recent.clone()} />
                 if *help_open {

@@ -2,15 +2,16 @@
 //!
 //! # Layout
 //! - [`masthead`]: logo, title and the 中文 / English switch.
-//! - [`toolbar`]: the transport bar (scenario, mode, seed, interventions, step, play, speed, scrubber).
+//! - [`toolbar`]: the transport bar (scenario, mode, seed, interventions, twin view, step, play, speed, scrubber).
 //! - [`stage`]: the SVG job graph drawn from a [`crate::scene::Scene`], banners, the state popover.
 //! - [`legend`]: what each colour and shape on the stage means.
 //! - [`side_panel`]: tabs for the coordinator, storage, sink and narration.
 //! - [`task_popover`]: a subtask's state (offsets, keyed state, transactions) and its crash button.
-//! - [`coordinator_panel`], [`storage_panel`], [`sink_panel`], [`narration_panel`]: the side panel's tabs.
+//! - [`coordinator_panel`], [`storage_panel`], [`sink_panel`], [`narration_panel`], [`bench_panel`]: the side panel's tabs.
 //! - [`shortcuts`]: the `?` overlay listing keyboard shortcuts.
 //! - [`icons`]: inline SVG icons (no icon font, no CDN).
 
+pub mod bench_panel;
 pub mod coordinator_panel;
 pub mod icons;
 pub mod legend;
@@ -24,6 +25,7 @@ pub mod storage_panel;
 pub mod task_popover;
 pub mod toolbar;
 
+pub use bench_panel::BenchPanel;
 pub use coordinator_panel::CoordinatorPanel;
 pub use legend::Legend;
 pub use masthead::{LangSwitch, Masthead};

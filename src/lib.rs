@@ -8,18 +8,24 @@
 //! - [`panic`]: the panic hook that shows a bilingual error banner instead of a dead page.
 //! - [`playback`]: the reducer that owns the simulation (timeline, cursor, speed, interventions).
 //! - [`scene`]: pure layout and interpolation of the job graph (unit-tested natively).
+//! - [`lessons`]: guided tours, the glossary, import/export (issue 7's teaching aids).
+//! - [`share`]: share links — the run recipe in the URL fragment.
+//! - [`barrier_bench`]: the barrier bench's form, run and per-line channel pictures (pure).
 //! - [`describe`]: narration sentences (`assets/i18n/narration.json`) and the storage one-liners.
 //!
 //! The wasm binary (`src/main.rs`) installs the panic hook and renders [`App`] into
 //! `#app`; browser tests in `tests/` mount [`App`] into a fresh element instead.
 
 pub mod app;
+pub mod barrier_bench;
 pub mod components;
 pub mod describe;
 pub mod document;
 pub mod i18n;
+pub mod lessons;
 pub mod panic;
 pub mod playback;
 pub mod scene;
+pub mod share;
 
 pub use app::{App, Lab};

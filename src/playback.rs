@@ -11,11 +11,12 @@
 //! channels; the scene computes positions from it, so scrubbing costs nothing.
 //!
 //! # Branches
-//! An intervention while the cursor is behind the head discards the future beyond
-//! the cursor and continues from the changed world (a new [`Segment`]). Branches
-//! are not kept yet: the engine's [`Timeline`] has no fork of its own, and it
-//! offers no mutable head, so each intervention starts a segment whose first
-//! keyframe is the changed world.
+//! An intervention while the cursor is behind the head continues from the changed
+//! world (a new [`Segment`], whose first keyframe is that world: the engine's
+//! [`Timeline`] has no fork of its own). The future it replaced is kept as a
+//! branch ([`BranchInfo`], up to [`MAX_BRANCHES`]); [`Action::SwitchBranch`] makes
+//! a kept branch current at the same simulated time and keeps the current one in
+//! its place, so a class can compare "with the crash" and "without it".
 //!
 //! No `web_sys` here: everything is unit-tested natively.
 
@@ -98,6 +99,16 @@ impl Mode {
             .find(|m| m.key() == key)
     }
 
+    /// The mode a twin view runs beside this one: aligned and unaligned face
+    /// each other; at-least-once is compared with aligned exactly-once.
+    pub fn twin(self) -> Mode {
+        match self {
+            Mode::Aligned => Mode::Unaligned,
+            Mode::Unaligned | Mode::AtLeastOnce => Mode::Aligned,
+            Mode::Off => Mode::Off,
+        }
+    }
+
     fn as_override(self) -> Option<ModeOverride> {
         match self {
             Mode::Aligned => Some(ModeOverride::Aligned),
@@ -146,9 +157,36 @@ pub struct Marker {
 }
 
 /// A stretch of the current branch that starts with an intervention (or the start).
+#[derive(Clone)]
 struct Segment {
     start: u64,
     timeline: Timeline,
+}
+
+/// Branches kept besides the current one (the oldest is dropped beyond this).
+pub const MAX_BRANCHES: usize = 6;
+
+/// What the branch picker shows of a kept branch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BranchInfo {
+    /// Simulated time of the fork.
+    pub at: u64,
+    /// The intervention made at the fork.
+    pub intervention: Intervention,
+    /// This branch has the intervention (false: it is the future that went on
+    /// without it).
+    pub has_intervention: bool,
+}
+
+/// A branch that is not the current one: its timeline, log and markers.
+struct SavedBranch {
+    info: BranchInfo,
+    segments: Vec<Segment>,
+    step_times: Vec<u64>,
+    log: Vec<LoggedEvent>,
+    next_seq: u64,
+    markers: Vec<Marker>,
+    ended: bool,
 }
 
 /// One run of a scenario: the timeline and everything learnt while advancing it.
@@ -171,6 +209,8 @@ pub struct Run {
     markers: Vec<Marker>,
     /// The head can advance no further (job over, bound or step limit reached).
     pub ended: bool,
+    /// Other branches: futures an intervention replaced, or that one replaced.
+    saved: Vec<SavedBranch>,
 }
 
 impl Run {
@@ -195,6 +235,7 @@ impl Run {
             next_seq: 0,
             markers: Vec::new(),
             ended: false,
+            saved: Vec::new(),
         })
     }
 
@@ -308,11 +349,52 @@ impl Run {
         self.step_times.partition_point(|&x| x <= t) as u64
     }
 
-    /// Applies `intervention` to `cursor`, discarding the branch's future beyond it.
+    /// The kept branches, oldest first.
+    pub fn branches(&self) -> Vec<BranchInfo> {
+        self.saved.iter().map(|b| b.info.clone()).collect()
+    }
+
+    /// Makes kept branch `i` the current one; the current one is kept in its
+    /// place (so switching twice comes back). False when there is no branch `i`.
+    fn switch_branch(&mut self, i: usize) -> bool {
+        let Some(b) = self.saved.get_mut(i) else {
+            return false;
+        };
+        std::mem::swap(&mut self.segments, &mut b.segments);
+        std::mem::swap(&mut self.step_times, &mut b.step_times);
+        std::mem::swap(&mut self.log, &mut b.log);
+        std::mem::swap(&mut self.next_seq, &mut b.next_seq);
+        std::mem::swap(&mut self.markers, &mut b.markers);
+        std::mem::swap(&mut self.ended, &mut b.ended);
+        b.info.has_intervention = !b.info.has_intervention;
+        true
+    }
+
+    /// Applies `intervention` to `cursor`; the branch's future beyond it is kept
+    /// as a branch of its own (up to [`MAX_BRANCHES`]).
     fn fork(&mut self, cursor: &World, intervention: Intervention) -> Result<World, String> {
         let mut world = cursor.clone();
-        world.apply(intervention)?;
+        world.apply(intervention.clone())?;
         let step = world.steps();
+        // Only a future is worth keeping: an intervention at the head replaces nothing.
+        if self.head_steps() > cursor.steps() {
+            if self.saved.len() == MAX_BRANCHES {
+                self.saved.remove(0);
+            }
+            self.saved.push(SavedBranch {
+                info: BranchInfo {
+                    at: cursor.now(),
+                    intervention,
+                    has_intervention: false,
+                },
+                segments: self.segments.clone(),
+                step_times: self.step_times.clone(),
+                log: self.log.clone(),
+                next_seq: self.next_seq,
+                markers: self.markers.clone(),
+                ended: self.ended,
+            });
+        }
         self.segments.retain(|s| s.start < step);
         self.step_times.truncate(step as usize);
         self.log.retain(|e| e.step <= step);
@@ -454,6 +536,8 @@ pub struct State {
     pub recent: Rc<Vec<LoggedEvent>>,
     /// The last error (a bad scenario, an intervention the engine refused).
     pub error: Option<String>,
+    /// Branches kept besides the current one.
+    pub branches: Rc<Vec<BranchInfo>>,
     /// Bumped on every change; lets components skip work.
     pub revision: u64,
 }
@@ -483,6 +567,21 @@ pub enum Action {
     Restart,
     /// Rebuild the run with another checkpointing mode.
     SetMode(Mode),
+    /// Load a built-in scenario with exactly this seed and mode (a twin view
+    /// mirroring another run); an unknown name is an error message.
+    Load {
+        /// Built-in scenario name.
+        scenario: String,
+        /// Seed.
+        seed: u64,
+        /// Checkpointing mode ([`Mode::Off`]: as the scenario says).
+        mode: Mode,
+    },
+    /// Make kept branch `i` ([`State::branches`]) the current one, at the same time.
+    SwitchBranch(usize),
+    /// Move the cursor to display time `t` (simulated ms) without dwelling on
+    /// highlights: a twin view follows the main run's clock with it.
+    Follow(f64),
     /// A crash, a trigger, a savepoint.
     Intervene(Intervention),
     /// Dismiss the error message.
@@ -506,6 +605,11 @@ impl State {
         }
     }
 
+    /// A state with no run (a twin view before it is switched on).
+    pub fn idle() -> State {
+        State::empty(None)
+    }
+
     fn empty(error: Option<String>) -> State {
         State {
             engine: None,
@@ -523,6 +627,7 @@ impl State {
             markers: Rc::default(),
             recent: Rc::default(),
             error,
+            branches: Rc::default(),
             revision: 0,
         }
     }
@@ -584,6 +689,15 @@ impl State {
         {
             self.markers = Rc::new(engine.run.markers().to_vec());
         }
+        if self.branches.len() != engine.run.saved.len()
+            || self
+                .branches
+                .iter()
+                .zip(&engine.run.saved)
+                .any(|(a, b)| *a != b.info)
+        {
+            self.branches = Rc::new(engine.run.branches());
+        }
         self.view = Some(Rc::new(view));
         self.revision += 1;
     }
@@ -605,8 +719,16 @@ impl State {
             markers: self.markers.clone(),
             recent: self.recent.clone(),
             error: self.error.clone(),
+            branches: self.branches.clone(),
             revision: self.revision,
         }
+    }
+
+    /// The scenario as run, as JSON: what a restart or a mode switch rebuilds from,
+    /// so that an imported or edited scenario (not a built-in) survives them.
+    fn source(&self) -> String {
+        self.with_scenario(|s| serde_json::to_string(s).expect("a scenario serializes"))
+            .unwrap_or_else(|| self.scenario.clone())
     }
 
     fn reload(&self, name: &str, seed: Option<u64>, mode: Option<Mode>) -> State {
@@ -614,6 +736,9 @@ impl State {
             Ok(engine) => {
                 let mut next = State::from_engine(engine, None);
                 next.speed = self.speed;
+                // `State`'s equality is the revision: a new run must not compare equal
+                // to the one it replaces, or components keep showing the old one.
+                next.revision = self.revision + 1;
                 next
             }
             Err(e) => {
@@ -635,13 +760,27 @@ impl State {
                     return self.copy();
                 }
                 let mode = Some(self.mode).filter(|m| *m != Mode::Off);
-                return self.reload(&self.scenario, Some(self.seed.wrapping_add(1)), mode);
+                return self.reload(&self.source(), Some(self.seed.wrapping_add(1)), mode);
             }
             Action::SetMode(mode) => {
                 if self.engine.is_none() || mode == self.mode || mode == Mode::Off {
                     return self.copy();
                 }
-                return self.reload(&self.scenario, Some(self.seed), Some(mode));
+                return self.reload(&self.source(), Some(self.seed), Some(mode));
+            }
+            Action::Load {
+                scenario,
+                seed,
+                mode,
+            } => {
+                if self.engine.is_some()
+                    && scenario == self.scenario
+                    && seed == self.seed
+                    && (mode == self.mode || mode == Mode::Off)
+                {
+                    return self.copy();
+                }
+                return self.reload(&scenario, Some(seed), Some(mode).filter(|m| *m != Mode::Off));
             }
             _ => {}
         }
@@ -680,10 +819,12 @@ impl State {
                         self.display_t + dt / 1000.0 * SIM_MS_PER_SECOND * self.speed_factor();
                     let mut budget = HEAD_BUDGET;
                     next.display_t = target;
+                    let mut has_stepped = false;
                     while budget > 0 && engine.next_at().is_some_and(|t| (t as f64) <= target) {
                         if !engine.step_cursor() {
                             break;
                         }
+                        has_stepped = true;
                         if engine.last_highlight {
                             next.display_t = engine.cursor.now() as f64;
                             next.dwell_ms = DWELL_MS / self.speed_factor();
@@ -693,6 +834,13 @@ impl State {
                     }
                     if engine.next_at().is_none() {
                         next.is_playing = false;
+                    }
+                    if !has_stepped {
+                        // Only the display time moved: the world, its view, the log
+                        // and the markers are those of the previous frame, so the
+                        // projection (the costly part of a frame) is not redone.
+                        next.revision += 1;
+                        return next;
                     }
                 }
                 Action::StepForward => {
@@ -736,6 +884,37 @@ impl State {
                     engine.seek(step);
                     next.display_t = (t as f64).max(engine.cursor.now() as f64);
                 }
+                Action::Follow(t) => {
+                    next.is_playing = false;
+                    next.dwell_ms = 0.0;
+                    let t = if t.is_finite() { t.max(0.0) } else { 0.0 };
+                    if t < engine.cursor.now() as f64 {
+                        let step = engine.run.steps_until(t as u64);
+                        engine.seek(step);
+                    } else {
+                        let mut budget = HEAD_BUDGET * 4;
+                        while budget > 0 && engine.next_at().is_some_and(|at| (at as f64) <= t) {
+                            if !engine.step_cursor() {
+                                break;
+                            }
+                            budget -= 1;
+                        }
+                    }
+                    next.display_t = t.max(engine.cursor.now() as f64);
+                }
+                Action::SwitchBranch(i) => {
+                    let t = engine.cursor.now();
+                    if engine.run.switch_branch(i) {
+                        let mut budget = HEAD_BUDGET * 4;
+                        while engine.run.head_now() < t && budget > 0 && engine.run.advance_head() {
+                            budget -= 1;
+                        }
+                        let step = engine.run.steps_until(t);
+                        engine.seek(step);
+                        next.display_t = engine.cursor.now() as f64;
+                        next.is_playing = false;
+                    }
+                }
                 Action::SeekStep(step) => {
                     engine.seek(step);
                     next.display_t = engine.cursor.now() as f64;
@@ -753,7 +932,10 @@ impl State {
                     next.display_t = engine.cursor.now() as f64;
                 }
                 Action::ClearError => next.error = None,
-                Action::LoadScenario(_) | Action::Restart | Action::SetMode(_) => {}
+                Action::LoadScenario(_)
+                | Action::Restart
+                | Action::SetMode(_)
+                | Action::Load { .. } => {}
             }
         }
         next.refresh();
@@ -783,12 +965,18 @@ impl Reducible for State {
     }
 }
 
-/// The built-in scenarios: `(name, parsed scenario)`, those that parse.
-pub fn builtins() -> Vec<(&'static str, Scenario)> {
-    BUILTINS
-        .iter()
-        .filter_map(|(name, json)| Scenario::from_json(json).ok().map(|s| (*name, s)))
-        .collect()
+/// The built-in scenarios: `(name, parsed scenario)`, those that parse. Parsed
+/// once per thread: the toolbar asks on every render.
+pub fn builtins() -> Rc<Vec<(&'static str, Scenario)>> {
+    thread_local! {
+        static PARSED: Rc<Vec<(&'static str, Scenario)>> = Rc::new(
+            BUILTINS
+                .iter()
+                .filter_map(|(name, json)| Scenario::from_json(json).ok().map(|s| (*name, s)))
+                .collect(),
+        );
+    }
+    PARSED.with(Rc::clone)
 }
 
 #[cfg(test)]
@@ -814,7 +1002,7 @@ mod tests {
 
     #[test]
     fn every_builtin_loads_and_plays_to_its_end() {
-        for (name, _) in builtins() {
+        for (name, _) in builtins().iter() {
             let mut s = state(name).apply(Action::SetSpeed(SPEEDS.len() - 1));
             s = play_until(s, |_| false);
             assert!(s.is_at_end, "{name} should end");
@@ -939,6 +1127,59 @@ mod tests {
             .all(|t| t.status != engine::world::TaskStatus::Failed));
     }
 
+    /// An intervention in the past keeps the replaced future as a branch; switching
+    /// goes back and forth between them at the same moment.
+    #[test]
+    fn branches_are_kept_and_switched() {
+        let failed = |s: &State| {
+            s.view
+                .as_ref()
+                .unwrap()
+                .tasks
+                .iter()
+                .any(|t| t.status == engine::world::TaskStatus::Failed)
+        };
+        let s = state("odd-even-sum").apply(Action::SeekTime(2_000));
+        let markers_before = s.markers.len();
+        let s = s.apply(Action::SeekTime(300));
+        let crashed = s.apply(Action::Intervene(Intervention::Crash {
+            task: "sum#0".into(),
+        }));
+        assert_eq!(crashed.branches.len(), 1);
+        let b = &crashed.branches[0];
+        assert_eq!((b.at, b.has_intervention), (300, false));
+        assert!(matches!(b.intervention, Intervention::Crash { .. }));
+        assert!(failed(&crashed));
+        // The future without the crash, at the same moment.
+        let without = crashed.apply(Action::SwitchBranch(0));
+        assert_eq!(without.view.as_ref().unwrap().now, 300);
+        assert!(!failed(&without));
+        assert!(without.branches[0].has_intervention);
+        assert_eq!(without.markers.len(), markers_before, "its markers came back");
+        // Its future plays on without that failure (the scenario's own scripted
+        // crash at 710 ms still happens).
+        let failed_at_300 =
+            |s: &State| s.markers.iter().any(|m| m.kind == MarkerKind::Failure && m.at == 300);
+        let later = without.apply(Action::SeekTime(1_500));
+        assert!(!failed_at_300(&later));
+        // And back to the crash.
+        let with = later.apply(Action::SwitchBranch(0));
+        let (t_later, t_with) = (later.view.as_ref().unwrap().now, with.view.as_ref().unwrap().now);
+        assert!(t_with <= t_later && t_with > 1_000, "same moment: {t_with} vs {t_later}");
+        assert!(failed_at_300(&with));
+        assert!(!with.branches[0].has_intervention);
+        // No such branch: nothing changes.
+        assert_eq!(with.apply(Action::SwitchBranch(7)).step(), with.step());
+        // At most MAX_BRANCHES are kept.
+        let mut many = with;
+        for i in 0..(MAX_BRANCHES + 2) as u64 {
+            many = many
+                .apply(Action::SeekTime(200 + 50 * i))
+                .apply(Action::Intervene(Intervention::TriggerCheckpoint));
+        }
+        assert_eq!(many.branches.len(), MAX_BRANCHES);
+    }
+
     #[test]
     fn unknown_task_and_scenario_are_messages() {
         let s = state("odd-even-sum").apply(Action::Intervene(Intervention::Crash {
@@ -948,6 +1189,45 @@ mod tests {
         let s = State::new(Some("no-such-scenario"), None);
         assert!(s.error.is_some());
         assert_eq!(s.scenario, DEFAULT_SCENARIO);
+    }
+
+    /// A twin follows the main run's clock forward and back, and shows the same
+    /// moment of the same seed under the other mode.
+    #[test]
+    fn twin_follows_the_clock_in_the_other_mode() {
+        let main = state("unaligned-backpressure").apply(Action::SeekTime(1_500));
+        let twin = State::new(None, None).apply(Action::Load {
+            scenario: main.scenario.clone(),
+            seed: main.seed,
+            mode: main.mode.twin(),
+        });
+        assert_eq!(twin.mode, Mode::Aligned);
+        assert_eq!(twin.scenario, "unaligned-backpressure");
+        let ahead = twin.apply(Action::Follow(1_500.0));
+        assert_eq!(ahead.display_t, 1_500.0);
+        let v = ahead.view.clone().unwrap();
+        assert!(v.now <= 1_500 && v.now > 1_400, "cursor at {}", v.now);
+        // Following is seeking: the same world as a seek to that time.
+        let sought = twin.apply(Action::SeekTime(1_500));
+        assert_eq!(*sought.view.unwrap(), *v);
+        let back = ahead.apply(Action::Follow(700.0));
+        assert!(back.view.clone().unwrap().now <= 700);
+        assert_eq!(*back.view.unwrap(), *twin.apply(Action::SeekTime(700)).view.unwrap());
+        // Loading what is already loaded keeps the run (and its cursor).
+        let same = ahead.apply(Action::Load {
+            scenario: "unaligned-backpressure".into(),
+            seed: main.seed,
+            mode: Mode::Aligned,
+        });
+        assert_eq!(same.step(), ahead.step());
+        let bad = ahead.apply(Action::Load {
+            scenario: "nope".into(),
+            seed: 1,
+            mode: Mode::Aligned,
+        });
+        assert!(bad.error.is_some());
+        assert_eq!(Mode::AtLeastOnce.twin(), Mode::Aligned);
+        assert_eq!(Mode::Aligned.twin(), Mode::Unaligned);
     }
 
     #[test]

@@ -93,6 +93,19 @@ pub fn record_label(key: Option<&str>, value: i64) -> String {
     }
 }
 
+/// Suffixes `#n` to the n-th repeat of an id, so stage keys are unique even when
+/// one origin appears twice on a channel (a record and a duplicate of it, say).
+fn make_ids_unique(tokens: &mut [Token]) {
+    let mut seen: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for tok in tokens.iter_mut() {
+        let n = seen.entry(tok.id.clone()).or_insert(0);
+        if *n > 0 {
+            tok.id = format!("{}#{n}", tok.id);
+        }
+        *n += 1;
+    }
+}
+
 /// The scene at display time `t` (ms, may fall between engine steps).
 pub fn scene(job: &JobView, view: &WorldView, t: f64) -> Scene {
     let geometry = Geometry::of(job);
@@ -137,6 +150,7 @@ pub fn scene(job: &JobView, view: &WorldView, t: f64) -> Scene {
     for (path, c) in geometry.channels.iter().zip(&view.channels) {
         tokens::place(path, c, t, &mut tokens, &mut overflows);
     }
+    make_ids_unique(&mut tokens);
     Scene {
         width: geometry.width,
         height: geometry.height,
@@ -183,6 +197,55 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The stage keys tokens by id: ids are unique in every frame, and a record
+    /// keeps its id while it travels along its channel.
+    #[test]
+    fn token_ids_are_unique_and_stable() {
+        for (name, _) in engine::runner::BUILTINS {
+            let mut w = world(name);
+            let job = w.job_view();
+            let mut moved_keeping_id = 0;
+            let mut before: Option<Scene> = None;
+            for _ in 0..3_000 {
+                if w.step().is_none() {
+                    break;
+                }
+                let s = scene(&job, &w.view(), w.now() as f64);
+                let ids: std::collections::BTreeSet<&str> =
+                    s.tokens.iter().map(|t| t.id.as_str()).collect();
+                assert_eq!(ids.len(), s.tokens.len(), "{name} at step {}: duplicate token id", w.steps());
+                if let Some(prev) = &before {
+                    moved_keeping_id += s
+                        .tokens
+                        .iter()
+                        .filter(|t| {
+                            prev.tokens
+                                .iter()
+                                .any(|p| p.id == t.id && p.kind == t.kind && p.place != t.place)
+                        })
+                        .count();
+                }
+                before = Some(s);
+            }
+            assert!(moved_keeping_id > 0, "{name}: some token moved from one stretch to another");
+        }
+    }
+
+    #[test]
+    fn make_ids_unique_suffixes_repeats() {
+        let s = {
+            let mut w = world("odd-even-sum");
+            w.run_until(300, |_| {});
+            scene(&w.job_view(), &w.view(), w.now() as f64)
+        };
+        let mut toks = vec![s.tokens[0].clone(), s.tokens[0].clone(), s.tokens[0].clone()];
+        make_ids_unique(&mut toks);
+        let base = &s.tokens[0].id;
+        assert_eq!(toks[0].id, *base);
+        assert_eq!(toks[1].id, format!("{base}#1"));
+        assert_eq!(toks[2].id, format!("{base}#2"));
     }
 
     #[test]

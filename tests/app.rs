@@ -252,13 +252,17 @@ async fn side_panel_tabs_follow_clicks_and_arrow_keys() {
         .and_then(|e| e.get_attribute("data-tab"));
     assert_eq!(focused.as_deref(), Some("narration"));
 
+    press("ArrowRight");
+    yew::scheduler::flush().await;
+    assert_eq!(app.text(".tabpanel__heading"), "Barrier bench");
+
     press("ArrowRight"); // wraps around
     yew::scheduler::flush().await;
     assert_eq!(app.text(".tabpanel__heading"), "Checkpoint coordinator");
 
     press("End");
     yew::scheduler::flush().await;
-    assert_eq!(app.attr("[data-tab=narration]", "aria-selected"), "true");
+    assert_eq!(app.attr("[data-tab=bench]", "aria-selected"), "true");
 }
 
 /// The panic hook's banner: a bilingual `role="alert"` above the page, which stays.
@@ -631,4 +635,174 @@ async fn interventions_speed_scrubber_and_markers() {
         .unwrap()
         .class_list()
         .contains("projector"));
+}
+
+/// The coordinator tab's subtask timeline: each bar is a button named in the
+/// current language, and clicking one moves the cursor to its moment.
+#[wasm_bindgen_test]
+async fn clicking_a_subtask_timeline_bar_moves_the_cursor_there() {
+    let lab = Driven::with_query("?lang=en&scenario=barrier-alignment").await;
+    // To the end of the (bounded) job: two checkpoints, #1 with a real alignment.
+    lab.dispatch(Action::SeekTime(5_000)).await;
+    let end = lab.clock();
+    let first = ".history .hist[data-checkpoint='1']";
+    assert!(lab.exists(first), "checkpoint 1 in the history");
+    // The alignment bar of checkpoint 1: jump to the subtask's first barrier.
+    let align = lab.app.find(&format!("{first} .subtask__align"));
+    let at = align.get_attribute("data-at").unwrap();
+    let label = align.get_attribute("aria-label").unwrap();
+    assert!(label.contains(&format!("first barrier at {at} ms")), "{label}");
+    assert!(!end.starts_with(&format!("t = {at} ms")), "{end}: the bar is elsewhere in time");
+    lab.app.click(&format!("{first} .subtask__align")).await;
+    assert!(
+        lab.clock().starts_with(&format!("t = {at} ms")),
+        "{} vs {at}",
+        lab.clock()
+    );
+    // A ✓ jumps to that subtask's acknowledgement.
+    lab.dispatch(Action::SeekTime(5_000)).await;
+    let ack_at = lab.app.attr(&format!("{first} .subtask__ack"), "data-at");
+    lab.app.click(&format!("{first} .subtask__ack")).await;
+    assert!(
+        lab.clock().starts_with(&format!("t = {ack_at} ms")),
+        "{} vs {ack_at}",
+        lab.clock()
+    );
+    // In Chinese the same button is named in Chinese.
+    lab.dispatch(Action::SeekTime(5_000)).await;
+    lab.app.click("[data-lang=zh]").await;
+    let label = lab.app.attr(&format!("{first} .subtask__ack"), "aria-label");
+    assert!(label.contains("点击跳到这一刻"), "{label}");
+}
+
+/// The twin view: the same scenario and seed under the other mode, below the
+/// main stage, on the main run's clock; interventions happen in both.
+#[wasm_bindgen_test]
+async fn twin_view_runs_the_other_mode_on_the_same_clock() {
+    let lab = Driven::with_query("?lang=en&scenario=unaligned-backpressure").await;
+    assert_eq!(lab.root.query_selector_all(".stages > .stage").unwrap().length(), 1);
+    lab.app.click("#twin-button").await;
+    // The twin loads in an effect after the render; let it render too.
+    yew::scheduler::flush().await;
+    assert_eq!(lab.app.attr("#twin-button", "aria-pressed"), "true");
+    assert_eq!(lab.root.query_selector_all(".stages > .stage").unwrap().length(), 2);
+    let main = ".stages > .stage:nth-child(1)";
+    let twin = ".stages > .stage:nth-child(2)";
+    assert!(lab.app.text(&format!("{main} .stage__caption")).contains("Unaligned"));
+    assert!(lab.app.text(&format!("{twin} .stage__caption")).starts_with("Aligned"));
+    assert!(lab.exists(&format!("{twin} [data-op]")), "the twin draws its job graph");
+    // Scrub through the first checkpoints: the aligned twin blocks channels
+    // while aligning; the unaligned main run never does.
+    let (mut twin_blocked, mut main_blocked) = (false, false);
+    for t in (500..=3_000).step_by(25) {
+        lab.dispatch(Action::SeekTime(t)).await;
+        yew::scheduler::flush().await;
+        twin_blocked |= lab.exists(&format!("{twin} .channel--blocked"));
+        main_blocked |= lab.exists(&format!("{main} .channel--blocked"));
+    }
+    assert!(twin_blocked, "aligned checkpoints block channels in the twin");
+    assert!(!main_blocked, "unaligned checkpoints never block");
+    // A manual checkpoint is triggered in both runs.
+    lab.dispatch(Action::SeekTime(100)).await;
+    yew::scheduler::flush().await;
+    lab.app.click("#trigger-checkpoint").await;
+    yew::scheduler::flush().await;
+    assert!(lab.exists(&format!("{main} .strip__pending")));
+    assert!(lab.exists(&format!("{twin} .strip__pending")), "{}", lab.app.text(twin));
+    // Off again: one stage.
+    lab.app.click("#twin-button").await;
+    assert_eq!(lab.root.query_selector_all(".stages > .stage").unwrap().length(), 1);
+}
+
+/// The barrier-bench tab: an example, stepping line by line, a typed sequence,
+/// and a bad token named in the message.
+#[wasm_bindgen_test]
+async fn barrier_bench_steps_through_the_handler() {
+    let lab = Driven::with_query("?lang=en").await;
+    lab.app.click("[data-tab=bench]").await;
+    // The first example (aligned) is loaded: line 1 of 6.
+    assert!(lab.app.text("#bench-position").starts_with("Line 1 of 6"));
+    lab.app.click("#bench-next").await;
+    // After B1@1 channel 1 is blocked.
+    assert!(lab.exists(".bench-channel--blocked[data-channel='1']"));
+    lab.app.click("#bench-next").await;
+    assert_eq!(lab.app.text(".bench-channel[data-channel='1'] .bench-channel__queue"), "r2@1");
+    // Clicking the line of B1@0 jumps there: the aligned snapshot, channel released.
+    lab.app.click(".bench-line[data-line='4']").await;
+    assert!(lab.app.text(".bench-line--current").contains("checkpoint 1: aligned snapshot"));
+    assert!(!lab.exists(".bench-channel--blocked"));
+    // The unaligned example persists channel state.
+    lab.app.click("[data-example='1']").await;
+    let mode: web_sys::HtmlSelectElement = lab.app.find("#bench-mode").unchecked_into();
+    assert_eq!(mode.value(), "unaligned");
+    assert!(lab.app.text(".bench-lines").contains("unaligned snapshot, channel state #1 ["));
+    // Typing a bad token: a message naming it, no table.
+    let input: web_sys::HtmlInputElement = lab.app.find("#bench-arrivals").unchecked_into();
+    input.set_value("r1@0 Q7@1");
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    input
+        .dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).unwrap())
+        .unwrap();
+    yew::scheduler::flush().await;
+    assert!(lab.app.text(".bench__error").contains("Q7@1"), "{}", lab.app.text(".bench"));
+    assert!(!lab.exists(".bench-lines"));
+    // In Chinese.
+    lab.app.click("[data-example='0']").await;
+    lab.app.click("[data-lang=zh]").await;
+    assert!(lab.app.text("#bench-position").starts_with("第 1 / 6 行"));
+}
+
+/// A crash in the past keeps the future it replaced as a branch; the branch picker
+/// switches between "with" and "without" the crash at the same moment.
+#[wasm_bindgen_test]
+async fn branch_picker_switches_between_futures() {
+    let lab = Driven::with_query("?lang=en&scenario=odd-even-sum").await;
+    assert!(!lab.exists("#branch-select"), "no branch before an intervention");
+    lab.dispatch(Action::SeekTime(2_000)).await;
+    lab.dispatch(Action::SeekTime(300)).await;
+    lab.dispatch(Action::Intervene(engine::Intervention::Crash {
+        task: "sum#0".into(),
+    }))
+    .await;
+    assert!(lab.exists(".lane--failed"));
+    let picker = lab.app.text("#branch-select");
+    assert!(picker.contains("without the crash of sum#0 at 300 ms"), "{picker}");
+    lab.choose("#branch-select", "0").await;
+    assert!(!lab.exists(".lane--failed"), "the future without the crash");
+    assert!(lab.clock().starts_with("t = 300 ms"), "{}", lab.clock());
+    let picker = lab.app.text("#branch-select");
+    assert!(picker.contains("with the crash of sum#0 at 300 ms"), "{picker}");
+    let select: web_sys::HtmlSelectElement = lab.app.find("#branch-select").unchecked_into();
+    assert_eq!(select.value(), "current");
+    lab.choose("#branch-select", "0").await;
+    assert!(lab.exists(".lane--failed"), "back to the crash");
+    lab.app.click("[data-lang=zh]").await;
+    assert!(lab.app.text("#branch-select").contains("没有「sum#0 崩溃」的分支"));
+}
+
+/// The storage tab says where checkpoints live, shows each `_metadata` as a tree,
+/// strikes through what a JobManager crash took with it, and its button crashes
+/// the JobManager of the running job.
+#[wasm_bindgen_test]
+async fn storage_tab_shows_the_tree_and_the_jobmanager_crash() {
+    let lab = Driven::with_query("?lang=en&scenario=jobmanager-crash-jobmanager").await;
+    lab.dispatch(Action::SeekTime(3_200)).await;
+    lab.app.click("[data-tab=storage]").await;
+    assert!(lab.app.text(".storage-head").contains("the JobManager's memory"));
+    assert!(lab.exists(".stored__tree .tree"), "a browsable _metadata tree");
+    assert!(lab.app.text(".stored__tree").contains("kafka"), "{}", lab.app.text(".stored__tree"));
+    assert!(!lab.exists(".stored--discarded"));
+    lab.dispatch(Action::SeekTime(3_600)).await;
+    assert!(lab.exists(".stored--discarded"), "the crash at 3500 ms took chk-3 with it");
+
+    let lab = Driven::with_query("?lang=en&scenario=jobmanager-crash-filesystem").await;
+    lab.dispatch(Action::SeekTime(2_100)).await;
+    lab.app.click("[data-tab=storage]").await;
+    assert!(lab.app.text(".storage-head").contains("files in the checkpoint directory"));
+    lab.app.click("#crash-jobmanager").await;
+    lab.app.click("[data-tab=narration]").await;
+    assert!(lab.app.text(".narration__list").contains("JobManager crashed"), "{}", lab.app.text(".narration__list"));
+    lab.app.click("[data-tab=storage]").await;
+    assert!(!lab.exists(".stored--discarded"), "filesystem checkpoints survive");
 }

@@ -12,12 +12,32 @@ use engine::view::{JobView, WorldView};
 use yew::prelude::*;
 
 use crate::app::use_lang;
-use crate::i18n::Msg;
+use crate::i18n::{Lang, Msg};
+use crate::playback::Action;
 
-#[derive(Properties, PartialEq)]
+/// Properties of the coordinator, storage and sink tabs.
+#[derive(Properties)]
 pub struct PanelProps {
+    /// The job graph (subtask names).
     pub job: Rc<JobView>,
+    /// The world now; the tabs draw only its coordinator and sinks.
     pub view: Rc<WorldView>,
+    /// Playback actions: a bar of the subtask timeline moves the cursor to its moment.
+    #[prop_or_default]
+    pub dispatch: Callback<Action>,
+}
+
+/// Equal when what the tabs draw is equal: the view changes on every step while
+/// playing (records move), but the coordinator and the sinks change rarely, so a
+/// tab is not rebuilt on every animation frame.
+impl PartialEq for PanelProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.dispatch == other.dispatch
+            && (Rc::ptr_eq(&self.job, &other.job) || self.job == other.job)
+            && (Rc::ptr_eq(&self.view, &other.view)
+                || (self.view.coordinator == other.view.coordinator
+                    && self.view.sinks == other.view.sinks))
+    }
 }
 
 /// `1234` → `1.2 KB`.
@@ -38,10 +58,13 @@ fn name(job: &JobView, t: &TaskId) -> String {
 /// One bar per subtask from the trigger to the checkpoint's end: when its first
 /// barrier arrived, when it snapshotted (alignment in between), when it
 /// acknowledged (the asynchronous part), like the subtask view of Flink's web UI.
+/// Each piece is a button that moves the cursor to its moment: the alignment bar
+/// to the first barrier, the asynchronous bar to the snapshot, ✓ to the ack.
 fn subtask_timeline(
     job: &JobView,
     h: &engine::coordinator::CheckpointStats,
-    lang: crate::i18n::Lang,
+    lang: Lang,
+    dispatch: &Callback<Action>,
 ) -> Html {
     let end = h.end_at.unwrap_or_else(|| {
         h.subtasks
@@ -52,36 +75,50 @@ fn subtask_timeline(
     });
     let span = end.saturating_sub(h.trigger_at).max(1) as f64;
     let pct = |t: u64| (t.saturating_sub(h.trigger_at) as f64 / span * 100.0).clamp(0.0, 100.0);
+    let jump = |msg: Msg, task: &str, at: u64| {
+        let label = lang
+            .t(msg)
+            .replace("{task}", task)
+            .replace("{t}", &at.to_string());
+        let d = dispatch.clone();
+        (label, Callback::from(move |_: MouseEvent| d.emit(Action::SeekTime(at))))
+    };
     html! {
         <details class="timeline-details">
             <summary>{ lang.t(Msg::SubtaskTimeline) }</summary>
             <ul class="subtasks">
                 { for h.subtasks.iter().map(|(t, s)| {
-                    let first = s.first_barrier_at.map(pct);
-                    let snap = s.snapshot_at.map(pct);
-                    let ack = s.ack_at.map(pct);
+                    let task = name(job, t);
                     let title = format!(
                         "{}: {} {} / {} {} / ack {}",
-                        name(job, t),
+                        task,
                         s.first_barrier_at.map_or("—".into(), |v| format!("{v} ms")),
                         if s.unaligned { "(unaligned)" } else { "" },
                         s.snapshot_at.map_or("—".into(), |v| format!("{v} ms")),
                         bytes(s.state_bytes),
                         s.ack_at.map_or("—".into(), |v| format!("{v} ms")),
                     );
+                    let align = s.first_barrier_at.zip(s.snapshot_at).map(|(a, b)| {
+                        let (label, onclick) = jump(Msg::JumpFirstBarrier, &task, a);
+                        let style = format!("left: {:.1}%; width: {:.1}%", pct(a), (pct(b) - pct(a)).max(0.8));
+                        html! { <button type="button" class="subtask__align" data-at={a.to_string()} {style} aria-label={label.clone()} title={label} {onclick} /> }
+                    });
+                    let asynchronous = s.snapshot_at.zip(s.ack_at).map(|(a, b)| {
+                        let (label, onclick) = jump(Msg::JumpSnapshot, &task, a);
+                        let style = format!("left: {:.1}%; width: {:.1}%", pct(a), (pct(b) - pct(a)).max(0.8));
+                        html! { <button type="button" class="subtask__async" data-at={a.to_string()} {style} aria-label={label.clone()} title={label} {onclick} /> }
+                    });
+                    let ack = s.ack_at.map(|b| {
+                        let (label, onclick) = jump(Msg::JumpAck, &task, b);
+                        html! { <button type="button" class="subtask__ack" data-at={b.to_string()} style={format!("left: {:.1}%", pct(b))} aria-label={label.clone()} title={label} {onclick}>{ "✓" }</button> }
+                    });
                     html! {
-                        <li class="subtask" title={title}>
-                            <span class="subtask__name">{ name(job, t) }</span>
+                        <li class="subtask" {title}>
+                            <span class="subtask__name">{ task.clone() }</span>
                             <span class="subtask__track">
-                                if let (Some(a), Some(b)) = (first, snap) {
-                                    <span class="subtask__align" style={format!("left: {a:.1}%; width: {:.1}%", (b - a).max(0.8))} />
-                                }
-                                if let (Some(a), Some(b)) = (snap, ack) {
-                                    <span class="subtask__async" style={format!("left: {a:.1}%; width: {:.1}%", (b - a).max(0.8))} />
-                                }
-                                if let Some(b) = ack {
-                                    <span class="subtask__ack" style={format!("left: {b:.1}%")}>{ "✓" }</span>
-                                }
+                                { align.unwrap_or_default() }
+                                { asynchronous.unwrap_or_default() }
+                                { ack.unwrap_or_default() }
                             </span>
                         </li>
                     }
@@ -128,6 +165,9 @@ pub fn CoordinatorPanel(props: &PanelProps) -> Html {
             CheckpointStatus::Aborted => "✕",
         };
         let size: u64 = h.subtasks.values().map(|s| s.state_bytes).sum();
+        // Flink's web UI: "Checkpointed Data Size" (what this checkpoint wrote;
+        // less with incremental rocksdb) next to "Full Checkpoint Data Size".
+        let uploaded: u64 = h.subtasks.values().map(|s| s.uploaded_bytes).sum();
         let alignment = h.subtasks.values().map(|s| s.alignment_ms()).max().unwrap_or(0);
         let persisted: u64 = h.subtasks.values().map(|s| s.persisted_records).sum();
         let duration = h.end_at.map_or_else(|| "—".to_string(), |e| format!("{} ms", e.saturating_sub(h.trigger_at)));
@@ -149,13 +189,14 @@ pub fn CoordinatorPanel(props: &PanelProps) -> Html {
                     { field(Msg::ColTrigger, format!("{} ms", h.trigger_at)) }
                     { field(Msg::ColDuration, duration) }
                     { field(Msg::ColSize, bytes(size)) }
+                    { field(Msg::ColUploaded, bytes(uploaded)) }
                     { field(Msg::ColAlignment, format!("{alignment} ms")) }
                     { field(Msg::ColPersisted, persisted.to_string()) }
                 </dl>
                 if let Some(reason) = &h.reason {
                     <p class="hist__reason">{ reason.clone() }</p>
                 }
-                { subtask_timeline(job, h, lang) }
+                { subtask_timeline(job, h, lang, &props.dispatch) }
             </li>
         }
     });

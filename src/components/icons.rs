@@ -118,6 +118,19 @@ pub fn narration() -> Html {
     )
 }
 
+/// The barrier bench: two input channels meeting a barrier bar.
+pub fn bench() -> Html {
+    icon(
+        "icon--bench",
+        html! {
+            <>
+                <path d="M3 7h9M3 17h9M12 7l4 5-4 5" />
+                <path d="M18 4v16" />
+            </>
+        },
+    )
+}
+
 pub fn pause() -> Html {
     icon(
         "icon--pause",

@@ -1,6 +1,7 @@
 //! The side panel: tabs for the checkpoint coordinator, checkpoint storage, the
-//! two-phase-commit sink, and the narration. Before a scenario is loaded each tab
-//! shows an empty state that says what will appear there.
+//! two-phase-commit sink, the narration, and the barrier bench. Before a scenario
+//! is loaded each run tab shows an empty state that says what will appear there
+//! (the bench needs no run).
 //!
 //! The tabs follow the WAI-ARIA tabs pattern: one tab in the Tab order, arrow keys
 //! (and Home / End) move between tabs and select them.
@@ -14,9 +15,9 @@ use engine::scenario::Localized;
 use engine::view::{JobView, WorldView};
 
 use crate::app::use_lang;
-use crate::components::{icons, CoordinatorPanel, NarrationPanel, SinkPanel, StoragePanel};
+use crate::components::{icons, BenchPanel, CoordinatorPanel, NarrationPanel, SinkPanel, StoragePanel};
 use crate::i18n::Msg;
-use crate::playback::LoggedEvent;
+use crate::playback::{Action, LoggedEvent};
 
 #[derive(Properties, PartialEq)]
 pub struct SidePanelProps {
@@ -24,6 +25,9 @@ pub struct SidePanelProps {
     pub view: Option<Rc<WorldView>>,
     pub recent: Rc<Vec<LoggedEvent>>,
     pub description: Option<Localized>,
+    /// Playback actions (the coordinator tab's timeline bars seek with it).
+    #[prop_or_default]
+    pub dispatch: Callback<Action>,
 }
 
 /// A tab of the side panel.
@@ -33,10 +37,12 @@ pub enum Tab {
     Storage,
     Sink,
     Narration,
+    /// The barrier bench (needs no run).
+    Bench,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 4] = [Tab::Coordinator, Tab::Storage, Tab::Sink, Tab::Narration];
+    pub const ALL: [Tab; 5] = [Tab::Coordinator, Tab::Storage, Tab::Sink, Tab::Narration, Tab::Bench];
 
     /// Stable id fragment (element ids, `data-tab`, tests).
     pub const fn key(self) -> &'static str {
@@ -45,6 +51,7 @@ impl Tab {
             Tab::Storage => "storage",
             Tab::Sink => "sink",
             Tab::Narration => "narration",
+            Tab::Bench => "bench",
         }
     }
 
@@ -54,6 +61,7 @@ impl Tab {
             Tab::Storage => Msg::TabStorage,
             Tab::Sink => Msg::TabSink,
             Tab::Narration => Msg::TabNarration,
+            Tab::Bench => Msg::TabBench,
         }
     }
 
@@ -63,6 +71,7 @@ impl Tab {
             Tab::Storage => Msg::StorageHeading,
             Tab::Sink => Msg::SinkHeading,
             Tab::Narration => Msg::NarrationHeading,
+            Tab::Bench => Msg::TabBench,
         }
     }
 
@@ -72,6 +81,7 @@ impl Tab {
             Tab::Storage => Msg::StorageEmpty,
             Tab::Sink => Msg::SinkEmpty,
             Tab::Narration => Msg::NarrationEmpty,
+            Tab::Bench => Msg::BenchIntro,
         }
     }
 
@@ -81,6 +91,7 @@ impl Tab {
             Tab::Storage => icons::storage(),
             Tab::Sink => icons::sink(),
             Tab::Narration => icons::narration(),
+            Tab::Bench => icons::bench(),
         }
     }
 
@@ -158,8 +169,9 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                  aria-labelledby={format!("tab-{}", tab.key())} tabindex="0">
                 <h2 class="tabpanel__heading">{ lang.t(tab.heading()) }</h2>
                 { match (&props.job, &props.view, tab) {
-                    (Some(job), Some(view), Tab::Coordinator) => html! { <CoordinatorPanel job={job.clone()} view={view.clone()} /> },
-                    (Some(job), Some(view), Tab::Storage) => html! { <StoragePanel job={job.clone()} view={view.clone()} /> },
+                    (_, _, Tab::Bench) => html! { <BenchPanel /> },
+                    (Some(job), Some(view), Tab::Coordinator) => html! { <CoordinatorPanel job={job.clone()} view={view.clone()} dispatch={props.dispatch.clone()} /> },
+                    (Some(job), Some(view), Tab::Storage) => html! { <StoragePanel job={job.clone()} view={view.clone()} dispatch={props.dispatch.clone()} /> },
                     (Some(job), Some(view), Tab::Sink) => html! { <SinkPanel job={job.clone()} view={view.clone()} /> },
                     (Some(_), Some(_), Tab::Narration) => html! {
                         <NarrationPanel recent={props.recent.clone()} description={props.description.clone()} />

@@ -28,6 +28,13 @@ pub struct StageProps {
     pub dispatch: Callback<Action>,
     /// The last error, shown above the stage.
     pub error: Option<String>,
+    /// In the twin view: which run this stage shows (its checkpointing mode).
+    #[prop_or_default]
+    pub caption: Option<AttrValue>,
+    /// The colour legend under the graph (the twin view leaves it out, so the
+    /// two graphs get the height they need and the same height).
+    #[prop_or(true)]
+    pub show_legend: bool,
 }
 
 /// Number of epoch colours in `style.css` (`--epoch-0` …).
@@ -66,8 +73,14 @@ fn status_glyph(status: TaskStatus) -> &'static str {
     }
 }
 
+/// A scene coordinate with one decimal, as SVG attribute text. Formats tenths as
+/// integers: Rust's exact float formatting showed up as several per cent of a
+/// frame's time in a profile of a stage with ~300 moving tokens.
 fn f(v: f64) -> String {
-    format!("{v:.1}")
+    let tenths = (v * 10.0).round() as i64;
+    let sign = if tenths < 0 { "-" } else { "" };
+    let a = tenths.unsigned_abs();
+    format!("{sign}{}.{}", a / 10, a % 10)
 }
 
 fn defs() -> Html {
@@ -136,6 +149,8 @@ fn draw_channels(scene: &Scene, lang: Lang) -> Html {
     }
 }
 
+/// Records, barriers and markers, keyed by [`scene::Token::id`] so an element
+/// follows its token from frame to frame (only its `transform` changes).
 fn draw_tokens(scene: &Scene, lang: Lang) -> Html {
     let h = TOKEN / 2.0;
     html! {
@@ -152,7 +167,7 @@ fn draw_tokens(scene: &Scene, lang: Lang) -> Html {
                         let pattern = epoch % EPOCH_PATTERNS;
                         let title = lang.t(Msg::EpochTitle).replace("{label}", label).replace("{epoch}", &epoch.to_string());
                         html! {
-                            <g class={classes!("token", "token--record", place, tok.is_persisting.then_some("token--persisting"))}
+                            <g key={tok.id.clone()} class={classes!("token", "token--record", place, tok.is_persisting.then_some("token--persisting"))}
                                transform={at} data-epoch={epoch.to_string()}>
                                 <title>{ title }</title>
                                 if tok.is_persisting {
@@ -174,7 +189,7 @@ fn draw_tokens(scene: &Scene, lang: Lang) -> Html {
                             title = format!("{title} · {}", lang.t(Msg::UnalignedBarrier));
                         }
                         html! {
-                            <g class={classes!("token", "barrier", place, is_unaligned.then_some("barrier--unaligned"))}
+                            <g key={tok.id.clone()} class={classes!("token", "barrier", place, is_unaligned.then_some("barrier--unaligned"))}
                                transform={at} data-checkpoint={checkpoint.to_string()}>
                                 <title>{ title }</title>
                                 <rect class="barrier__bar" x="-5" y="-25" width="10" height="50" rx="2" />
@@ -184,13 +199,13 @@ fn draw_tokens(scene: &Scene, lang: Lang) -> Html {
                         }
                     }
                     TokenKind::Cancel { checkpoint } => html! {
-                        <g class={classes!("token", "cancel", place)} transform={at}>
+                        <g key={tok.id.clone()} class={classes!("token", "cancel", place)} transform={at}>
                             <rect x="-11" y="-11" width="22" height="22" rx="11" class="cancel__body" />
                             <text class="cancel__label" text-anchor="middle" dominant-baseline="central">{ format!("✕{checkpoint}") }</text>
                         </g>
                     },
                     TokenKind::End => html! {
-                        <g class={classes!("token", "eop", place)} transform={at}>
+                        <g key={tok.id.clone()} class={classes!("token", "eop", place)} transform={at}>
                             <rect x="-3" y="-14" width="6" height="28" rx="2" class="eop__bar" />
                             <text class="eop__label" y="-20" text-anchor="middle">{ "EOP" }</text>
                         </g>
@@ -435,9 +450,14 @@ pub fn Stage(props: &StageProps) -> Html {
         Callback::from(move |_: MouseEvent| d.emit(Action::ClearError))
     };
     html! {
-        <section class="stage card" aria-label={lang.t(Msg::StageLabel)}>
+        <section class="stage card" aria-label={props.caption.as_ref().map_or_else(|| lang.t(Msg::StageLabel).to_string(), |c| format!("{} · {c}", lang.t(Msg::StageLabel)))}>
             <div class="stage__header">
-                <h2 class="card__title">{ lang.t(Msg::StageLabel) }</h2>
+                <h2 class="card__title">
+                    { lang.t(Msg::StageLabel) }
+                    if let Some(caption) = &props.caption {
+                        <span class="stage__caption">{ caption.clone() }</span>
+                    }
+                </h2>
                 <span class="stage__hint">{ lang.t(Msg::StageHint) }</span>
             </div>
             if let Some(error) = &props.error {
@@ -449,7 +469,27 @@ pub fn Stage(props: &StageProps) -> Html {
             <div class="stage__viewport">
                 { body }
             </div>
-            <Legend />
+            if props.show_legend {
+                <Legend />
+            }
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::f;
+
+    /// `f` writes what `format!("{:.1}")` writes (ties aside, which the scene's
+    /// sums of binary fractions do not hit exactly).
+    #[test]
+    fn coordinates_have_one_decimal() {
+        for v in [0.0, 0.04, 0.06, 1.0, 12.34, 99.96, -0.6, -12.34, -19.0, 1234.5678] {
+            assert_eq!(f(v), format!("{v:.1}"), "{v}");
+        }
+        for i in -2_000..2_000 {
+            let v = i as f64 * 0.37 + 0.013;
+            assert_eq!(f(v), format!("{v:.1}"), "{v}");
+        }
     }
 }

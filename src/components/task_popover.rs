@@ -82,7 +82,7 @@ pub fn TaskPopover(props: &TaskPopoverProps) -> Html {
                         }
                         <ul class="kv">
                             { for s.entries.iter().map(|e| html! {
-                                <li><span class="kv__k">{ e.key.to_string() }</span><span class="kv__g">{ format!("kg {}", e.key_group) }</span>
+                                <li><span class="kv__k">{ e.key.to_string() }</span>if let Some(g) = e.key_group { <span class="kv__g">{ format!("kg {g}") }</span> }
                                     <span class="kv__v">{ if e.expired_units > 0 { format!("{} ⌛{}", e.value, e.expired_units) } else { e.value.clone() } }</span></li>
                             }) }
                         </ul>

@@ -12,7 +12,9 @@ use yew::prelude::*;
 use crate::app::use_lang;
 use crate::components::icons;
 use crate::i18n::{Lang, Msg};
-use crate::playback::{builtins, Action, MarkerKind, Mode, State, SPEEDS};
+use std::rc::Rc;
+
+use crate::playback::{builtins, Action, BranchInfo, Marker, MarkerKind, Mode, State, SPEEDS};
 
 #[derive(Properties, PartialEq)]
 pub struct ToolbarProps {
@@ -25,6 +27,12 @@ pub struct ToolbarProps {
     pub is_projector: bool,
     /// Toggles projector mode.
     pub on_projector: Callback<()>,
+    /// The twin view (the other mode beside this one) is on.
+    #[prop_or_default]
+    pub is_twin: bool,
+    /// Toggles the twin view.
+    #[prop_or_default]
+    pub on_twin: Callback<()>,
 }
 
 /// The label of a mode.
@@ -37,10 +45,86 @@ pub fn mode_label(lang: Lang, mode: Mode) -> &'static str {
     })
 }
 
+/// How the branch picker names an intervention.
+fn intervention_label(lang: Lang, i: &Intervention) -> String {
+    match i {
+        Intervention::Crash { task } => lang.t(Msg::BranchCrash).replace("{task}", task),
+        Intervention::TriggerCheckpoint => lang.t(Msg::BranchTrigger).to_string(),
+        Intervention::Savepoint => lang.t(Msg::BranchSavepoint).to_string(),
+        Intervention::StopWithSavepoint => lang.t(Msg::BranchStopWithSavepoint).to_string(),
+        Intervention::Cancel => lang.t(Msg::BranchCancel).to_string(),
+        Intervention::CrashJobmanager => lang.t(Msg::BranchCrashJobmanager).to_string(),
+    }
+}
+
+/// The label of a kept branch in the picker.
+pub fn branch_label(lang: Lang, b: &BranchInfo) -> String {
+    let msg = if b.has_intervention {
+        Msg::BranchWith
+    } else {
+        Msg::BranchWithout
+    };
+    lang.t(msg)
+        .replace("{what}", &intervention_label(lang, &b.intervention))
+        .replace("{t}", &b.at.to_string())
+}
+
 fn select_value(e: &Event) -> Option<String> {
     e.target()
         .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
         .map(|s| s.value())
+}
+
+/// Properties of [`ScrubberMarkers`].
+#[derive(Properties, PartialEq)]
+pub struct ScrubberMarkersProps {
+    /// Checkpoint and failure marks found so far.
+    pub markers: Rc<Vec<Marker>>,
+    /// The scrubber's right end (simulated ms).
+    pub horizon: u64,
+    /// Receives the jump to a marker's step.
+    pub dispatch: Callback<Action>,
+}
+
+/// The ✓n / ✕n / ⚡ buttons above the scrubber. A component of its own so the
+/// marks are rebuilt when they or the horizon change, not on every frame.
+#[component]
+pub fn ScrubberMarkers(props: &ScrubberMarkersProps) -> Html {
+    let lang = use_lang().lang;
+    let horizon = props.horizon.max(1);
+    let send = |a: Action| {
+        let d = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.emit(a.clone()))
+    };
+    let pct = |t: u64| (t as f64 / horizon as f64 * 100.0).clamp(0.0, 100.0);
+    let markers = props.markers.iter().map(|m| {
+        let (class, text, label) = match m.kind {
+            MarkerKind::Completed => (
+                "marker marker--completed",
+                format!("✓{}", m.checkpoint.unwrap_or(0)),
+                lang.t(Msg::MarkerCompleted).replace("{id}", &m.checkpoint.unwrap_or(0).to_string()),
+            ),
+            MarkerKind::Aborted => (
+                "marker marker--aborted",
+                format!("✕{}", m.checkpoint.unwrap_or(0)),
+                lang.t(Msg::MarkerAborted).replace("{id}", &m.checkpoint.unwrap_or(0).to_string()),
+            ),
+            MarkerKind::Failure => (
+                "marker marker--failure",
+                "⚡".to_string(),
+                lang.t(Msg::MarkerFailure).replace("{task}", m.task.as_deref().unwrap_or("?")),
+            ),
+        };
+        let label = label.replace("{t}", &m.at.to_string());
+        html! {
+            <button type="button" class={class} style={format!("left: {:.2}%", pct(m.at))}
+                    aria-label={label.clone()} title={label} onclick={send(Action::SeekStep(m.step))}>
+                { text }
+            </button>
+        }
+    });
+
+    html! { <div class="scrubber__markers">{ for markers }</div> }
 }
 
 #[component]
@@ -92,6 +176,23 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
             }
         })
     };
+    let on_branch = {
+        let d = d.clone();
+        Callback::from(move |e: Event| {
+            let select = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok());
+            if let Some(select) = select {
+                let chosen = select.value().parse::<usize>().ok();
+                // The picker always shows the current branch: the one chosen becomes
+                // current, and the one left is listed in its place.
+                select.set_value("current");
+                if let Some(i) = chosen {
+                    d.emit(Action::SwitchBranch(i));
+                }
+            }
+        })
+    };
     let on_help = {
         let cb = props.on_help.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))
@@ -101,40 +202,16 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
         let cb = props.on_projector.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))
     };
+    let on_twin = {
+        let cb = props.on_twin.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(()))
+    };
     let horizon = p.horizon.max(1);
     // The display time: between two steps it runs on while the records glide.
     let now = p
         .view
         .as_ref()
         .map_or(0, |v| v.now.max(p.display_t.floor() as u64));
-    let pct = |t: u64| (t as f64 / horizon as f64 * 100.0).clamp(0.0, 100.0);
-    let markers = p.markers.iter().map(|m| {
-        let (class, text, label) = match m.kind {
-            MarkerKind::Completed => (
-                "marker marker--completed",
-                format!("✓{}", m.checkpoint.unwrap_or(0)),
-                lang.t(Msg::MarkerCompleted).replace("{id}", &m.checkpoint.unwrap_or(0).to_string()),
-            ),
-            MarkerKind::Aborted => (
-                "marker marker--aborted",
-                format!("✕{}", m.checkpoint.unwrap_or(0)),
-                lang.t(Msg::MarkerAborted).replace("{id}", &m.checkpoint.unwrap_or(0).to_string()),
-            ),
-            MarkerKind::Failure => (
-                "marker marker--failure",
-                "⚡".to_string(),
-                lang.t(Msg::MarkerFailure).replace("{task}", m.task.as_deref().unwrap_or("?")),
-            ),
-        };
-        let label = label.replace("{t}", &m.at.to_string());
-        html! {
-            <button type="button" class={class} style={format!("left: {:.2}%", pct(m.at))}
-                    aria-label={label.clone()} title={label} onclick={send(Action::SeekStep(m.step))}>
-                { text }
-            </button>
-        }
-    });
-
     let play_label = if p.is_playing {
         lang.t(Msg::Pause)
     } else {
@@ -181,6 +258,17 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                         { icons::restart() }
                     </button>
                 </div>
+                if !p.branches.is_empty() {
+                    <label class="toolbar__field">
+                        <span class="toolbar__label">{ lang.t(Msg::BranchLabel) }</span>
+                        <select class="select select--branch" id="branch-select" onchange={on_branch}>
+                            <option value="current" selected=true>{ lang.t(Msg::BranchCurrent) }</option>
+                            { for p.branches.iter().enumerate().rev().map(|(i, b)| html! {
+                                <option value={i.to_string()} selected=false>{ branch_label(lang, b) }</option>
+                            }) }
+                        </select>
+                    </label>
+                }
                 <div class="toolbar__actions">
                     <button type="button" class="text-button text-button--checkpoint" id="trigger-checkpoint"
                             disabled={!has_run || !has_checkpointing}
@@ -190,6 +278,12 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                     <button type="button" class="text-button" id="savepoint" disabled={!has_run || !has_checkpointing}
                             onclick={send(Action::Intervene(Intervention::Savepoint))}>
                         { lang.t(Msg::Savepoint) }
+                    </button>
+                    <button type="button" class="text-button" id="twin-button" disabled={!has_run || !has_checkpointing}
+                            aria-pressed={if props.is_twin { "true" } else { "false" }}
+                            title={lang.t(Msg::TwinViewHint).replace("{mode}", mode_label(lang, p.mode.twin()))}
+                            onclick={on_twin}>
+                        { lang.t(Msg::TwinView) }
                     </button>
                     <button type="button" class="text-button" id="projector-button"
                             aria-pressed={if props.is_projector { "true" } else { "false" }}
@@ -230,7 +324,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                     </select>
                 </label>
                 <div class="scrubber">
-                    <div class="scrubber__markers">{ for markers }</div>
+                    <ScrubberMarkers markers={p.markers.clone()} {horizon} dispatch={d.clone()} />
                     <input type="range" class="scrubber__range" id="scrubber" min="0" max={horizon.to_string()} step="1"
                            value={now.to_string()} aria-label={lang.t(Msg::ScrubberLabel)}
                            aria-valuetext={format!("{now} ms")} disabled={!has_run} oninput={on_scrub} />

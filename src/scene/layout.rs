@@ -123,12 +123,17 @@ pub fn short_detail(detail: &str) -> String {
     }
 }
 
+/// Most distance between two ports of a lane: queues of neighbouring channels
+/// (tokens are [`super::TOKEN`] high) then sit apart instead of overlapping where
+/// crossing channels converge on a receiver.
+const PORT_STEP: f64 = 56.0;
+
 /// Offset of port `i` of `n` around a lane's centre.
 fn port_offset(i: usize, n: usize) -> f64 {
     if n <= 1 {
         return 0.0;
     }
-    let step = ((LANE_H - 24.0) / (n - 1) as f64).min(30.0);
+    let step = ((LANE_H - 24.0) / (n - 1) as f64).min(PORT_STEP);
     (i as f64 - (n - 1) as f64 / 2.0) * step
 }
 
@@ -253,6 +258,11 @@ mod tests {
         assert_eq!(port_offset(0, 1), 0.0);
         assert_eq!(port_offset(0, 2), -port_offset(1, 2));
         assert!(port_offset(2, 3) <= (LANE_H - 18.0) / 2.0);
+        // Two inputs: their queues do not overlap (a token is TOKEN high), and a
+        // token at either port stays inside its lane.
+        let gap = port_offset(1, 2) - port_offset(0, 2);
+        assert!(gap > super::super::TOKEN, "ports {gap} apart");
+        assert!(port_offset(1, 2) + super::super::TOKEN / 2.0 <= LANE_H / 2.0);
     }
 
     #[test]

@@ -54,6 +54,11 @@ pub enum TokenKind {
 /// A token on the stage.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Token {
+    /// Stable identity from frame to frame (channel plus the record's origin, or
+    /// the barrier's checkpoint), unique within a scene: the stage keys its SVG
+    /// elements by it, so a record that moves from the wire into the queue keeps
+    /// its element instead of every later token being rewritten.
+    pub id: String,
     /// Channel id.
     pub channel: usize,
     /// Which stretch.
@@ -73,6 +78,19 @@ pub struct Overflow {
     pub x: f64,
     pub y: f64,
     pub count: usize,
+}
+
+/// The identity of element `e` on channel `ch` (before de-duplication).
+fn id_of(ch: usize, e: &ElementView) -> String {
+    match e {
+        ElementView::Record { record, .. } => {
+            let o = record.origin;
+            format!("{ch}:r{}.{}.{}", o.source, o.partition, o.offset)
+        }
+        ElementView::Barrier { checkpoint, .. } => format!("{ch}:b{}", checkpoint.0),
+        ElementView::Cancel { checkpoint } => format!("{ch}:c{}", checkpoint.0),
+        ElementView::EndOfPartition => format!("{ch}:e"),
+    }
 }
 
 fn kind_of(e: &ElementView) -> TokenKind {
@@ -120,6 +138,7 @@ pub fn place(
     let mut push = |d: f64, place: Place, e: &ElementView, is_persisting: bool| {
         let (x, y) = path.at(d);
         tokens.push(Token {
+            id: id_of(ch, e),
             channel: ch,
             place,
             x,

@@ -59,6 +59,8 @@ pub enum OpState {
     Keyed { values: BTreeMap<KeyId, i64> },
     /// Named keyed states (window count, reduce, average, dedup).
     KeyedStates(KeyedStateStore),
+    /// `broadcast_filter`: this subtask's copy of the broadcast rules, by name.
+    Broadcast { rules: BTreeMap<KeyId, i64> },
     /// A two-phase-commit sink.
     TwoPhaseCommit(TwoPhaseCommitSink),
     /// An idempotent or at-least-once sink: nothing.
@@ -75,6 +77,7 @@ impl OpState {
             OpState::KeyedStates(store) => OperatorSnapshot::KeyedStates { states: store.snapshot(now, full) },
             OpState::Source(s) => OperatorSnapshot::Source { offsets: s.offsets.clone() },
             OpState::Keyed { values } => OperatorSnapshot::Keyed { entries: values.clone() },
+            OpState::Broadcast { rules } => OperatorSnapshot::Broadcast { rules: rules.clone() },
             OpState::TwoPhaseCommit(s) => OperatorSnapshot::TwoPhaseCommit {
                 pending_transaction: s.current,
                 pending_commit: s.pending.clone(),
@@ -136,6 +139,26 @@ pub fn keyed_states(op: &OperatorSpec, restored: Option<&OperatorSnapshot>) -> O
     OpState::KeyedStates(store)
 }
 
+/// Rule name of `broadcast_filter`'s lower bound (a main record passes when its value is at least this).
+pub const RULE_MIN: &str = "min";
+/// Rule name of `broadcast_filter`'s upper bound.
+pub const RULE_MAX: &str = "max";
+
+/// `processBroadcastElement` of a `broadcast_filter`: a rule record `{key: name,
+/// value}` is put into the broadcast state (every subtask receives it and updates
+/// its own copy identically, which is what makes the copies equal). A rule without a
+/// name fails the task, as a null map key would.
+pub fn apply_rule(state: &mut OpState, record: Record) -> Output {
+    match (state, record.key) {
+        (OpState::Broadcast { rules }, Some(name)) => {
+            rules.insert(name, record.value);
+            Output::Nothing
+        }
+        (OpState::Broadcast { .. }, None) => Output::Fail("a rule without a key (its name) reached the broadcast state".into()),
+        _ => Output::Fail("broadcast_filter without broadcast state".into()),
+    }
+}
+
 /// Process `record` in operator `op` at simulated time `now`.
 pub fn process(op: &OperatorSpec, state: &mut OpState, record: Record, now: u64, keys: &KeyTable) -> Output {
     let (kind, f) = (op.kind, op.r#fn);
@@ -182,6 +205,16 @@ pub fn process(op: &OperatorSpec, state: &mut OpState, record: Record, now: u64,
             let v = values.entry(key).or_insert(0);
             *v = if kind == OperatorKind::KeyedCount { v.wrapping_add(1) } else { v.wrapping_add(record.value) };
             Output::Emit(Record { key: Some(key), value: *v, origin: record.origin })
+        }
+        OperatorKind::BroadcastFilter => {
+            let OpState::Broadcast { rules } = state else {
+                return Output::Fail("broadcast_filter without broadcast state".into());
+            };
+            // `processElement`: the broadcast state is read-only on the main input.
+            let bound = |name: &str| keys.get(name).and_then(|k| rules.get(&k)).copied();
+            let above_min = bound(RULE_MIN).is_none_or(|min| record.value >= min);
+            let below_max = bound(RULE_MAX).is_none_or(|max| record.value <= max);
+            if above_min && below_max { Output::Emit(record) } else { Output::Nothing }
         }
         OperatorKind::Sink => Output::Write(record),
         // Handled above.

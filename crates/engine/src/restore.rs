@@ -58,7 +58,7 @@ use crate::event::SnapshotKind;
 use crate::ids::{ChannelIndex, CheckpointId};
 use crate::keygroup;
 use crate::record::{KeyId, KeyTable, Origin, Record};
-use crate::scenario::{Job, OperatorKind, OperatorSpec, Partitioning, SinkKind};
+use crate::scenario::{Job, ListStateMode, OperatorKind, OperatorSpec, Partitioning, SinkKind};
 use crate::snapshot::{OperatorSnapshot, TaskSnapshot};
 use crate::world::Setup;
 use serde::{Deserialize, Serialize};
@@ -70,6 +70,9 @@ use std::ops::RangeInclusive;
 /// Flink: the legacy Kafka consumer's `"topic-partition-offset-states"`; the lab
 /// declares it split-distribute (contract: even split).
 pub const SOURCE_OFFSETS_STATE: &str = "offsets";
+
+/// Name of `broadcast_filter`'s broadcast state (redistributed `BROADCAST`).
+pub const BROADCAST_STATE: &str = "rules";
 
 /// Name of the two-phase-commit sink's list state.
 /// Flink: `TwoPhaseCommitSinkFunction`'s `ListStateDescriptor("state", …)`.
@@ -115,6 +118,13 @@ pub enum StateValue {
     },
     /// One two-phase-commit sink subtask's transactions.
     Transaction(TxnState),
+    /// An entry of a map-shaped operator state: broadcast state's rules.
+    Entry {
+        /// The map key (a rule name).
+        key: String,
+        /// Its value.
+        value: i64,
+    },
     /// A keyed `ListState`'s elements for one key.
     List(Vec<StateValue>),
     /// A keyed `MapState`'s entries for one key, by user key.
@@ -317,6 +327,12 @@ impl SavepointState {
                 for entries in s.keyed.values() {
                     out.extend(entries.keys().map(String::as_str));
                 }
+                for list in s.operator.values() {
+                    out.extend(list.elements.iter().filter_map(|v| match v {
+                        StateValue::Entry { key, .. } => Some(key.as_str()),
+                        _ => None,
+                    }));
+                }
                 for r in s
                     .input_channels
                     .values()
@@ -453,6 +469,16 @@ impl SubtaskRestore {
                             .filter_map(|(k, v)| Some((*k, crate::state::StoredValue::from_state_value(v)?)))
                             .collect();
                         (name.clone(), entries)
+                    })
+                    .collect(),
+            },
+            OperatorKind::BroadcastFilter => OperatorSnapshot::Broadcast {
+                rules: self
+                    .list(BROADCAST_STATE)
+                    .iter()
+                    .filter_map(|v| match v {
+                        StateValue::Entry { key, value } => Some((keys.get(key)?, *value)),
+                        _ => None,
                     })
                     .collect(),
             },
@@ -682,6 +708,13 @@ fn subtask_state(snap: &TaskSnapshot, setup: &Setup, op: &OperatorSpec) -> Subta
         ..SubtaskState::default()
     };
     match &snap.state {
+        OperatorSnapshot::Broadcast { rules } => {
+            let elements = rules
+                .iter()
+                .map(|(k, v)| StateValue::Entry { key: setup.keys.name(*k).to_string(), value: *v })
+                .collect();
+            s.operator.insert(BROADCAST_STATE.to_string(), ListState { mode: DistributionMode::Broadcast, elements });
+        }
         OperatorSnapshot::Source { offsets } => {
             let elements = offsets
                 .iter()
@@ -690,13 +723,12 @@ fn subtask_state(snap: &TaskSnapshot, setup: &Setup, op: &OperatorSpec) -> Subta
                     offset: *o,
                 })
                 .collect();
-            s.operator.insert(
-                SOURCE_OFFSETS_STATE.to_string(),
-                ListState {
-                    mode: DistributionMode::SplitDistribute,
-                    elements,
-                },
-            );
+            // The source declares its offsets even-split (contract) or union.
+            let mode = match op.offsets_state {
+                ListStateMode::EvenSplit => DistributionMode::SplitDistribute,
+                ListStateMode::Union => DistributionMode::Union,
+            };
+            s.operator.insert(SOURCE_OFFSETS_STATE.to_string(), ListState { mode, elements });
         }
         OperatorSnapshot::Keyed { entries } => {
             let entries = entries

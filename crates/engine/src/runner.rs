@@ -8,15 +8,29 @@ use crate::world::World;
 
 /// The built-in scenarios: `(name, JSON)`, compiled in.
 pub const BUILTINS: &[(&str, &str)] = &[
-    ("odd-even-sum", include_str!("../scenarios/odd-even-sum.json")),
+    // The classroom library, in lesson order (issue 7); pairs sit side by side.
     ("pv-count", include_str!("../scenarios/pv-count.json")),
     ("barrier-alignment", include_str!("../scenarios/barrier-alignment.json")),
     ("unaligned-backpressure", include_str!("../scenarios/unaligned-backpressure.json")),
     ("at-least-once-duplicates", include_str!("../scenarios/at-least-once-duplicates.json")),
-    ("busy-network", include_str!("../scenarios/busy-network.json")),
+    ("odd-even-sum", include_str!("../scenarios/odd-even-sum.json")),
+    ("exactly-once-kafka", include_str!("../scenarios/exactly-once-kafka.json")),
+    ("exactly-once-kafka-plain", include_str!("../scenarios/exactly-once-kafka-plain.json")),
+    ("restart-fixed-delay", include_str!("../scenarios/restart-fixed-delay.json")),
+    ("restart-failure-rate", include_str!("../scenarios/restart-failure-rate.json")),
+    ("restart-none", include_str!("../scenarios/restart-none.json")),
     ("savepoint-rescale", include_str!("../scenarios/savepoint-rescale.json")),
     ("savepoint-upgrade", include_str!("../scenarios/savepoint-upgrade.json")),
+    ("checkpoint-config", include_str!("../scenarios/checkpoint-config.json")),
+    ("checkpoint-config-strict", include_str!("../scenarios/checkpoint-config-strict.json")),
+    ("state-backend-rocksdb", include_str!("../scenarios/state-backend-rocksdb.json")),
+    ("state-backend-hashmap", include_str!("../scenarios/state-backend-hashmap.json")),
+    ("jobmanager-storage-limit", include_str!("../scenarios/jobmanager-storage-limit.json")),
+    ("jobmanager-crash-jobmanager", include_str!("../scenarios/jobmanager-crash-jobmanager.json")),
+    ("jobmanager-crash-filesystem", include_str!("../scenarios/jobmanager-crash-filesystem.json")),
+    ("broadcast-rules", include_str!("../scenarios/broadcast-rules.json")),
     ("state-types", include_str!("../scenarios/state-types.json")),
+    ("busy-network", include_str!("../scenarios/busy-network.json")),
 ];
 
 /// When no bound is given, a run stops at this simulated time.

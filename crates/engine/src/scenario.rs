@@ -201,6 +201,16 @@ pub struct OperatorSpec {
     /// contract v1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ttl: Option<TtlConfig>,
+    /// `broadcast_filter` only: the uid of the operator whose records are rules; its
+    /// edge to this operator must be `broadcast` (extension).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules_from: Option<String>,
+    /// Sources only: how the offsets list state is redistributed on a rescaled
+    /// restore. Default `even_split` (contract v1; Flink's `getListState`); `union`
+    /// gives every subtask all offsets and each keeps its own partitions, as the
+    /// legacy `FlinkKafkaConsumer` does with `getUnionListState` (extension).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub offsets_state: ListStateMode,
 }
 
 fn default_parallelism() -> u32 {
@@ -289,6 +299,12 @@ pub enum OperatorKind {
     /// `MapState` per key of the values seen (extension); drops a value already seen
     /// for its key.
     KeyedDedup,
+    /// Filters its main input by rules that arrive on a second, broadcast input
+    /// (`rules_from`) and are kept in broadcast state (extension): a rule record
+    /// `{key: "min"|"max", value}` sets a bound; a main record passes when it is
+    /// within every bound set. Flink: `BroadcastProcessFunction` with a
+    /// `MapStateDescriptor` — the "dynamic configuration" pattern.
+    BroadcastFilter,
     /// Writes to an external system with the guarantee of its `sink` kind.
     Sink,
 }
@@ -306,6 +322,7 @@ impl OperatorKind {
             OperatorKind::KeyedReduce => "keyed_reduce",
             OperatorKind::KeyedAverage => "keyed_average",
             OperatorKind::KeyedDedup => "keyed_dedup",
+            OperatorKind::BroadcastFilter => "broadcast_filter",
             OperatorKind::Sink => "sink",
         }
     }
@@ -617,6 +634,18 @@ pub struct CheckpointingConfig {
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
     *value == T::default()
+}
+
+/// How a list state is redistributed when the parallelism changes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ListStateMode {
+    /// `getListState`: contiguous chunks of the concatenated lists (Flink's
+    /// `SPLIT_DISTRIBUTE`).
+    #[default]
+    EvenSplit,
+    /// `getUnionListState`: every subtask gets every element (Flink's `UNION`).
+    Union,
 }
 
 /// Retention of completed checkpoints after the job ends (flink-semantics.md §1.7).

@@ -32,6 +32,9 @@ pub enum OperatorSnapshot {
     /// their TTL timestamps. Flink: `KeyGroupsStateHandle` with one meta-info entry
     /// per state name.
     KeyedStates { states: KeyedSnapshot },
+    /// Broadcast state: the rules by name (Flink: a `BroadcastState` of a
+    /// `MapStateDescriptor`, written by every subtask, redistributed `BROADCAST`).
+    Broadcast { rules: BTreeMap<KeyId, i64> },
     /// Flink: `TwoPhaseCommitSinkFunction.State` — the transaction begun after this
     /// snapshot and the pre-committed transactions awaiting commit, by checkpoint.
     TwoPhaseCommit { pending_transaction: Option<u64>, pending_commit: Vec<(CheckpointId, u64)> },
@@ -73,6 +76,9 @@ impl TaskSnapshot {
                 .flatten()
                 .map(|(k, v)| v.units() * (KEYED_ENTRY_BYTES + keys.len_bytes(Some(*k))))
                 .sum(),
+            OperatorSnapshot::Broadcast { rules } => {
+                rules.keys().map(|k| KEYED_ENTRY_BYTES + keys.len_bytes(Some(*k))).sum()
+            }
             OperatorSnapshot::TwoPhaseCommit { pending_transaction, pending_commit } => {
                 TXN_HANDLE_BYTES * (pending_commit.len() as u64 + u64::from(pending_transaction.is_some()))
             }

@@ -165,8 +165,8 @@ pub struct NamedStateView {
 pub struct NamedEntryView {
     /// The key.
     pub key: Arc<str>,
-    /// Its key group.
-    pub key_group: u32,
+    /// Its key group (`None` for broadcast state, which is not keyed).
+    pub key_group: Option<u32>,
     /// The value as JSON text: `5`, `[1,2]`, `{"3":30}`, `{"count":2,"sum":9}`.
     pub value: String,
     /// Stored units (the value, list elements, map entries) already expired but not
@@ -221,6 +221,10 @@ pub struct StoredView {
     /// incremental rocksdb, the shared files it refers to ([`World::storage_files`]).
     #[serde(default)]
     pub files: Vec<crate::state::shared_registry::StorageFile>,
+    /// Deleted: by the retention policy when the job ended, or lost with the
+    /// JobManager's memory (`jobmanager` storage). Shown struck through.
+    #[serde(default)]
+    pub discarded: bool,
 }
 
 /// A transaction of the external system.
@@ -260,6 +264,9 @@ pub struct CoordinatorView {
     pub history: Vec<CheckpointStats>,
     /// Retained completed checkpoints and savepoints.
     pub storage: Vec<StoredView>,
+    /// Checkpoints live in the JobManager's memory (`jobmanager` storage) rather
+    /// than in files.
+    pub in_jobmanager_memory: bool,
     /// Consecutive counted failures.
     pub failure_counter: u32,
 }
@@ -395,6 +402,23 @@ impl World {
                             .collect(),
                     },
                     OpState::TwoPhaseCommit(s) => StateView::TwoPhaseCommit { current: s.current, pending: s.pending.clone() },
+                    // Broadcast state reads like one named map state without key groups.
+                    OpState::Broadcast { rules } => StateView::KeyedStates {
+                        states: vec![NamedStateView {
+                            name: "rules".into(),
+                            kind: "broadcast".into(),
+                            ttl_ms: None,
+                            entries: rules
+                                .iter()
+                                .map(|(k, v)| NamedEntryView {
+                                    key: setup.keys.name(*k).clone(),
+                                    key_group: None,
+                                    value: v.to_string(),
+                                    expired_units: 0,
+                                })
+                                .collect(),
+                        }],
+                    },
                     OpState::KeyedStates(store) => StateView::KeyedStates {
                         states: store
                             .tables()
@@ -411,7 +435,7 @@ impl World {
                                         .iter()
                                         .map(|(k, v)| NamedEntryView {
                                             key: setup.keys.name(*k).clone(),
-                                            key_group: setup.keys.key_group(*k),
+                                            key_group: Some(setup.keys.key_group(*k)),
                                             value: v.display().to_string(),
                                             expired_units: ttl.map_or(0, |c| {
                                                 v.units() - v.unexpired(&c, now).map_or(0, |u| u.units())
@@ -498,14 +522,22 @@ impl World {
                 .store
                 .iter()
                 .chain(&coord.savepoints)
-                .map(|c| StoredView {
+                .map(|c| (c, false))
+                .chain(coord.discarded.iter().map(|c| (c, true)))
+                .map(|(c, discarded)| StoredView {
                     id: c.id,
                     kind: c.kind,
                     completed_at: c.completed_at,
                     metadata: self.metadata(c),
                     files: self.storage_files(c),
+                    discarded,
                 })
                 .collect(),
+            in_jobmanager_memory: setup
+                .scenario
+                .checkpointing
+                .as_ref()
+                .is_some_and(|c| c.storage == crate::scenario::StorageKind::Jobmanager),
             failure_counter: coord.failure_counter,
         };
         let sinks = self

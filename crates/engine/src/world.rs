@@ -22,7 +22,7 @@ use crate::record::{KeyId, KeyTable, Origin, Record};
 use crate::restart::RestartStrategy;
 use crate::restore::{self, RestoreError, SavepointState};
 use crate::scenario::{
-    BackendKind, CheckpointingMode, OperatorKind, Partitioning, Scenario, ScenarioError, ScriptStep,
+    BackendKind, CheckpointingMode, ListStateMode, OperatorKind, Partitioning, Scenario, ScenarioError, ScriptStep,
     SinkKind, StorageKind,
 };
 use crate::sink::{ExternalTopic, TxnStatus};
@@ -878,9 +878,17 @@ impl World {
                     let partitions = self.setup.logs[info.op].len() as u32;
                     let mut offsets = match restored.map(|s| &s.state) {
                         // A partition the new job's source no longer has is dropped.
-                        Some(OperatorSnapshot::Source { offsets }) => {
-                            offsets.iter().filter(|(p, _)| **p < partitions).map(|(p, o)| (*p, *o)).collect()
-                        }
+                        // Union list state hands every subtask every offset; it keeps the
+                        // partitions assigned to it (the legacy FlinkKafkaConsumer's
+                        // initializeState; simplified: assigned p mod parallelism).
+                        Some(OperatorSnapshot::Source { offsets }) => offsets
+                            .iter()
+                            .filter(|(p, _)| **p < partitions)
+                            .filter(|(p, _)| {
+                                op.offsets_state != ListStateMode::Union || **p % op.parallelism == info.index
+                            })
+                            .map(|(p, o)| (*p, *o))
+                            .collect(),
                         _ => BTreeMap::new(),
                     };
                     let got_back = restore.as_ref().and_then(|r| r.source_partitions.get(&info.op));
@@ -932,6 +940,12 @@ impl World {
                 }
                 OperatorKind::Sink => OpState::Sink,
                 OperatorKind::Map | OperatorKind::Filter => OpState::Stateless,
+                OperatorKind::BroadcastFilter => OpState::Broadcast {
+                    rules: match restored.map(|s| &s.state) {
+                        Some(OperatorSnapshot::Broadcast { rules }) => rules.clone(),
+                        _ => BTreeMap::new(),
+                    },
+                },
                 kind if kind.has_named_state() => operators::keyed_states(op, restored.map(|s| &s.state)),
                 _ => OpState::Stateless,
             };
@@ -1400,7 +1414,15 @@ impl World {
         let op_i = self.setup.tasks[ti].op;
         let op = &self.setup.scenario.job.operators[op_i];
         self.tasks[ti].processed += 1;
-        let out = operators::process(op, &mut self.tasks[ti].op, record, self.now, &self.setup.keys);
+        let from_rules = op.rules_from.as_deref().is_some_and(|rules| {
+            let sender = self.channels[self.setup.tasks[ti].inputs[input.0 as usize].0 as usize].from;
+            self.setup.scenario.job.operators[self.setup.tasks[sender.0 as usize].op].uid == rules
+        });
+        let out = if from_rules {
+            operators::apply_rule(&mut self.tasks[ti].op, record)
+        } else {
+            operators::process(op, &mut self.tasks[ti].op, record, self.now, &self.setup.keys)
+        };
         if self.trace.enabled {
             let (name, key) = (self.name(t), self.key_name(record.key));
             self.trace.push(|| Event::RecordProcessed { task: name, channel: input, key, value: record.value, origin: record.origin });
@@ -2363,6 +2385,10 @@ impl World {
                             );
                         }
                     }
+                    OperatorSnapshot::Broadcast { rules } => operator.push(json!({
+                        "subtask": i,
+                        "rules": rules.iter().map(|(k, v)| (self.setup.keys.name(*k).to_string(), *v)).collect::<BTreeMap<_, _>>(),
+                    })),
                     OperatorSnapshot::Stateless => {}
                 }
                 let show = |r: &Record| json!({"key": self.key_name(r.key), "value": r.value});

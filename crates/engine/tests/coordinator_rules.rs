@@ -736,7 +736,7 @@ fn hashmap_checkpoints_upload_their_full_size() {
     for (name, _) in runner::BUILTINS {
         let s = runner::load(name).unwrap();
         if s.checkpointing.as_ref().is_some_and(|c| c.backend == engine::scenario::BackendKind::Rocksdb) {
-            continue; // incremental: tests/incremental_backend.rs
+            continue; // incremental: uploads less on purpose
         }
         let run = Run::scenario(&s, RunOptions::default());
         for c in run.checkpoints() {

@@ -96,3 +96,54 @@ fn crash_jobmanager_takes_no_task_and_is_ignored_when_the_job_is_not_running() {
     assert_eq!(w.status(), JobStatus::Canceled);
     assert!(events.iter().any(|e| e["type"] == "action_ignored" && e["action"] == "crash_jobmanager"));
 }
+
+fn summary(name: &str) -> Value {
+    let s = runner::load(name).unwrap();
+    let lines = runner::run_lines(&s, &RunOptions::default()).unwrap();
+    serde_json::from_str(lines.last().unwrap()).unwrap()
+}
+
+/// Lesson 10's twins: the same run, one storage each.
+#[test]
+fn builtin_jobmanager_crash_twins_differ_exactly_in_what_survives() {
+    let jm = summary("jobmanager-crash-jobmanager");
+    let fs = summary("jobmanager-crash-filesystem");
+    assert_eq!(jm["failures"][0]["restored_from"], Value::Null);
+    assert_eq!(fs["failures"][0]["restored_from"], json!(3));
+    let count = |s: &Value| s["sinks"]["out"]["committed"].as_array().unwrap().len();
+    assert_eq!(count(&fs), 100, "filesystem: every record counted once");
+    assert!(count(&jm) > 100, "jobmanager: the replay from offset 0 commits counts again");
+}
+
+#[test]
+fn builtin_storage_limit_declines_with_both_sizes_and_fails_over_after_the_tolerated_two() {
+    let s = summary("jobmanager-storage-limit");
+    let cps = s["checkpoints"].as_array().unwrap();
+    assert_eq!(cps[0]["status"], "completed");
+    assert_eq!(cps[1]["status"], "completed");
+    let failed_at = s["failures"][0]["at_ms"].as_u64().unwrap();
+    let declined: Vec<&Value> = cps.iter().skip(2).filter(|c| c["trigger_ms"].as_u64().unwrap() < failed_at).collect();
+    assert_eq!(declined.len(), 3, "two tolerated declines, the third fails the job over");
+    for c in &declined {
+        let reason = c["reason"].as_str().unwrap();
+        assert!(reason.contains("Size=") && reason.contains("maxSize=200"), "{reason}");
+    }
+    assert_eq!(s["failures"][0]["restored_from"], json!(2));
+}
+
+#[test]
+fn builtin_backend_twins_upload_full_versus_incremental() {
+    let rocks = summary("state-backend-rocksdb");
+    let heap = summary("state-backend-hashmap");
+    let sizes = |s: &Value| -> Vec<(u64, u64)> {
+        s["checkpoints"].as_array().unwrap().iter().map(|c| (c["state_bytes"].as_u64().unwrap(), c["uploaded_bytes"].as_u64().unwrap())).collect()
+    };
+    let (r, h) = (sizes(&rocks), sizes(&heap));
+    assert_eq!(r.iter().map(|x| x.0).collect::<Vec<_>>(), h.iter().map(|x| x.0).collect::<Vec<_>>(), "same full sizes");
+    assert!(h.iter().all(|(full, up)| full == up), "hashmap uploads everything");
+    // Every checkpoint after the first, while keyed state is large (the last ones
+    // are taken after the keyed count finished), uploads less than its full size.
+    let keyed: Vec<&(u64, u64)> = r.iter().skip(1).filter(|(full, _)| *full > 100).collect();
+    assert!(keyed.len() >= 5);
+    assert!(keyed.iter().all(|(full, up)| up < full), "rocksdb uploads only what changed: {r:?}");
+}

@@ -71,25 +71,21 @@ fn savepoint_metadata(w: &World) -> Value {
 }
 
 fn keyed_of(w: &World, uid: &str) -> Vec<BTreeMap<String, i64>> {
-    let setup = w.setup();
-    let op = setup.scenario.job.operators.iter().position(|o| o.uid == uid).unwrap();
-    let first = setup.op_first_task[op] as usize;
-    (0..setup.scenario.job.operators[op].parallelism as usize)
-        .map(|i| match &w.tasks()[first + i].op {
-            OpState::Keyed { values } => values.iter().map(|(k, v)| (setup.keys.name(*k).to_string(), *v)).collect(),
-            other => panic!("{uid}#{i} is not keyed: {other:?}"),
+    common::subtask_states(w, uid)
+        .into_iter()
+        .map(|op| match op {
+            OpState::Keyed { values } => values.iter().map(|(k, v)| (w.setup().keys.name(*k).to_string(), *v)).collect(),
+            other => panic!("{uid} is not keyed: {other:?}"),
         })
         .collect()
 }
 
 fn offsets_of(w: &World, uid: &str) -> Vec<BTreeMap<u32, u64>> {
-    let setup = w.setup();
-    let op = setup.scenario.job.operators.iter().position(|o| o.uid == uid).unwrap();
-    let first = setup.op_first_task[op] as usize;
-    (0..setup.scenario.job.operators[op].parallelism as usize)
-        .map(|i| match &w.tasks()[first + i].op {
+    common::subtask_states(w, uid)
+        .into_iter()
+        .map(|op| match op {
             OpState::Source(s) => s.offsets.clone(),
-            other => panic!("{uid}#{i} is not a source: {other:?}"),
+            other => panic!("{uid} is not a source: {other:?}"),
         })
         .collect()
 }

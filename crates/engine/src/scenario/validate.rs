@@ -13,7 +13,7 @@
 
 use super::{
     parse_task_name, CheckpointingConfig, CheckpointingMode, FieldError, FnName, Job, OperatorKind,
-    OperatorSpec, PartitionSpec, Partitioning, RestartConfig, RestoreSpec, Scenario, ScenarioError, ScriptStep,
+    OperatorSpec, PartitionSpec, Partitioning, EdgeSpec, ListStateMode, RestartConfig, RestoreSpec, Scenario, ScenarioError, ScriptStep,
     CONTRACT_VERSION, MINIMAL_CHECKPOINT_TIME_MS,
 };
 use crate::keygroup::UPPER_BOUND_MAX_PARALLELISM;
@@ -159,6 +159,7 @@ fn check_job(check: &mut Checker, job: &Job) {
     }
 
     check_edges(check, job, &first_by_uid);
+    check_broadcast_rules(check, job);
 }
 
 /// Fields that belong to one kind only: present where they must be, absent elsewhere.
@@ -237,6 +238,19 @@ fn check_operator_fields(check: &mut Checker, path: &str, op: &OperatorSpec) {
             ),
         ),
         (_, None) => {}
+    }
+
+    if op.offsets_state != ListStateMode::EvenSplit && !op.is_source() {
+        check.error(
+            format!("{path}.offsets_state"),
+            format!("only a source has offsets state ({} is a {kind})", op.uid),
+        );
+    }
+    if op.rules_from.is_some() && op.kind != OperatorKind::BroadcastFilter {
+        check.error(
+            format!("{path}.rules_from"),
+            format!("only a broadcast_filter takes \"rules_from\" ({} is a {kind})", op.uid),
+        );
     }
 
     match (op.is_sink(), op.sink) {
@@ -347,6 +361,34 @@ fn check_partition(check: &mut Checker, path: &str, partition: &PartitionSpec) {
                     );
                 }
             }
+        }
+    }
+}
+
+/// A `broadcast_filter` names its rules stream, which reaches it over a broadcast
+/// edge (Flink: `connect(rules.broadcast(descriptor))`), and has a main input too.
+fn check_broadcast_rules(check: &mut Checker, job: &Job) {
+    for (i, op) in job.operators.iter().enumerate() {
+        if op.kind != OperatorKind::BroadcastFilter {
+            continue;
+        }
+        let path = format!("job.operators[{i}].rules_from");
+        let Some(rules) = &op.rules_from else {
+            check.error(path, "a broadcast_filter needs \"rules_from\": the uid of the operator that sends the rules".to_string());
+            continue;
+        };
+        let edges: Vec<&EdgeSpec> = job.edges.iter().filter(|e| e.to == op.uid).collect();
+        match edges.iter().find(|e| &e.from == rules) {
+            None => check.error(path, format!("no edge from \"{rules}\" to \"{}\" carries the rules", op.uid)),
+            Some(e) if e.partitioning != Some(Partitioning::Broadcast) => check.error(
+                path,
+                format!("the rules edge from \"{rules}\" must be \"broadcast\": every subtask needs every rule"),
+            ),
+            Some(_) if edges.iter().all(|e| &e.from == rules) => check.error(
+                path,
+                format!("\"{}\" has no main input besides its rules from \"{rules}\"", op.uid),
+            ),
+            Some(_) => {}
         }
     }
 }

@@ -140,3 +140,11 @@ pub fn is_task(e: &Event, name: &str) -> bool {
         _ => false,
     }
 }
+
+/// The working state of each subtask of operator `uid`, by subtask index.
+pub fn subtask_states<'a>(w: &'a engine::World, uid: &str) -> Vec<&'a engine::operators::OpState> {
+    let setup = w.setup();
+    let op = setup.scenario.job.operators.iter().position(|o| o.uid == uid).unwrap_or_else(|| panic!("no operator {uid}"));
+    let first = setup.op_first_task[op] as usize;
+    (0..setup.scenario.job.operators[op].parallelism as usize).map(|i| &w.tasks()[first + i].op).collect()
+}

@@ -1,0 +1,388 @@
+//! The classroom library (issue 7): each built-in lesson runs to its end, and the
+//! facts its description and guided tour tell the class are asserted here, so a
+//! change to the engine that would make a lesson say something false fails a test.
+
+use std::collections::BTreeMap;
+
+use engine::runner::{self, ModeOverride, RunOptions};
+use engine::scenario::ScriptStep;
+use engine::Scenario;
+use serde_json::Value;
+
+/// A finished run: its trace as JSON objects (`{"t", "type", …}`) and its summary
+/// with checkpoint metadata (`lab run --trace --metadata`).
+struct Run {
+    events: Vec<Value>,
+    summary: Value,
+}
+
+impl Run {
+    fn of(s: &Scenario) -> Run {
+        let opts = RunOptions { trace: true, metadata: true, ..Default::default() };
+        let mut events = Vec::new();
+        let world = runner::run(s, &opts, |e| events.push(serde_json::to_value(e).expect("event serializes")))
+            .unwrap_or_else(|e| panic!("{}: {e}", s.name));
+        let summary = serde_json::to_value(engine::summary::Summary::of(&world, true)).expect("summary serializes");
+        Run { events, summary }
+    }
+
+    fn builtin(name: &str) -> Run {
+        Run::of(&lesson(name))
+    }
+
+    fn checkpoints(&self) -> &[Value] {
+        self.summary["checkpoints"].as_array().expect("checkpoints")
+    }
+
+    fn checkpoint(&self, id: u64) -> &Value {
+        self.checkpoints().iter().find(|c| c["id"] == id).unwrap_or_else(|| panic!("no checkpoint {id}"))
+    }
+
+    fn completed(&self) -> impl Iterator<Item = &Value> {
+        self.checkpoints().iter().filter(|c| c["status"] == "completed")
+    }
+
+    fn failures(&self) -> &[Value] {
+        self.summary["failures"].as_array().expect("failures")
+    }
+
+    /// Events of `kind`, optionally of one task.
+    fn of_type<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = (usize, &'a Value)> + 'a {
+        self.events.iter().enumerate().filter(move |(_, e)| e["type"] == kind)
+    }
+
+    /// Position in the trace of the first event matching `f`.
+    fn index(&self, f: impl Fn(&Value) -> bool) -> usize {
+        self.events.iter().position(f).expect("event present")
+    }
+
+    /// `(key, value)` records of sink `uid`: `committed`, or `uncommitted`.
+    fn sink(&self, uid: &str, which: &str) -> Vec<(String, i64)> {
+        self.summary["sinks"][uid][which]
+            .as_array()
+            .unwrap_or_else(|| panic!("sink {uid} has no {which}"))
+            .iter()
+            .map(|r| (r["key"].as_str().unwrap_or("").to_string(), r["value"].as_i64().expect("value")))
+            .collect()
+    }
+}
+
+fn lesson(name: &str) -> Scenario {
+    runner::load(name).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn without_crashes(s: &Scenario) -> Scenario {
+    let mut f = s.clone();
+    f.script.retain(|x| !matches!(x, ScriptStep::Crash { .. }));
+    f
+}
+
+fn counts<T: Ord + Clone>(items: &[T]) -> BTreeMap<T, usize> {
+    let mut m = BTreeMap::new();
+    for i in items {
+        *m.entry(i.clone()).or_insert(0) += 1;
+    }
+    m
+}
+
+/// Every lesson of the library is a built-in, so `lab list` shows it and the
+/// page's picker offers it.
+#[test]
+fn the_library_is_built_in() {
+    for name in [
+        "pv-count",
+        "barrier-alignment",
+        "unaligned-backpressure",
+        "at-least-once-duplicates",
+        "odd-even-sum",
+        "exactly-once-kafka",
+        "exactly-once-kafka-plain",
+        "restart-fixed-delay",
+        "restart-failure-rate",
+        "restart-none",
+        "checkpoint-config",
+        "checkpoint-config-strict",
+    ] {
+        let s = lesson(name);
+        assert_eq!(s.name, name, "the file's name field matches its built-in name");
+        let title = s.title.as_ref().unwrap_or_else(|| panic!("{name}: no title"));
+        let desc = s.description.as_ref().unwrap_or_else(|| panic!("{name}: no description"));
+        for (what, t) in [("title", title), ("description", desc)] {
+            assert!(!t.zh.trim().is_empty() && !t.en.trim().is_empty(), "{name}: {what} needs zh and en");
+        }
+    }
+}
+
+/// Lesson 1: `chk-N: offset (0, X), pv (app1, a) (app2, b)` with a + b = X in
+/// every completed checkpoint — offsets and counts are snapshotted together.
+#[test]
+fn lesson1_pv_counts_add_up_to_the_offset() {
+    let run = Run::builtin("pv-count");
+    assert_eq!(run.summary["job_status"], "finished");
+    let mut seen = 0;
+    for c in run.completed() {
+        let md = &c["metadata"];
+        let offset: i64 = md["kafka"]["offsets"].as_object().unwrap().values().map(|v| v.as_i64().unwrap()).sum();
+        let pv: i64 = md["pv"]["keyed"].as_object().unwrap().values().map(|v| v.as_i64().unwrap()).sum();
+        assert_eq!(pv, offset, "chk-{}: counts {} do not add up to the offset", c["id"], md["pv"]["keyed"]);
+        assert!(md["pv"]["keyed"]["app1"].as_i64().unwrap() > 0 && md["pv"]["keyed"]["app2"].as_i64().unwrap() > 0);
+        seen += 1;
+    }
+    assert!(seen >= 2, "several checkpoints to compare");
+    assert_eq!(run.checkpoint(1)["metadata"]["kafka"]["offsets"]["0"], 20, "chk-1 after 20 page views");
+}
+
+/// Lesson 2: the numbers barrier arrives first; 1, 2, 3 wait on the blocked
+/// channel; the letters barrier completes the alignment; the snapshot comes
+/// before 1, 2, 3 are processed.
+#[test]
+fn lesson2_alignment_holds_back_1_2_3_until_the_snapshot() {
+    let run = Run::builtin("barrier-alignment");
+    let at = |kind: &str, channel: u64| {
+        run.index(|e| e["type"] == kind && e["task"] == "merge#0" && e["checkpoint"] == 1 && e["channel"] == channel)
+    };
+    let numbers_barrier = at("barrier_received", 0);
+    let letters_barrier = at("barrier_received", 1);
+    assert!(numbers_barrier < letters_barrier, "the numbers barrier arrives first");
+    let blocked = at("channel_blocked", 0);
+    assert!(blocked > numbers_barrier && blocked < letters_barrier);
+    let buffered: Vec<usize> =
+        run.of_type("record_buffered").filter(|(_, e)| e["task"] == "merge#0" && e["channel"] == 0).map(|(i, _)| i).collect();
+    assert_eq!(buffered.len(), 3, "records 1, 2, 3 are held back");
+    assert!(buffered.iter().all(|&i| i > blocked && i < letters_barrier));
+    let snapshot = run.index(|e| e["type"] == "snapshot_taken" && e["task"] == "merge#0" && e["checkpoint"] == 1);
+    assert!(snapshot > letters_barrier);
+    for v in [1, 2, 3] {
+        let processed = run.index(|e| e["type"] == "record_processed" && e["task"] == "merge#0" && e["value"] == v);
+        assert!(processed > snapshot, "record {v} is processed after the snapshot");
+    }
+    assert_eq!(run.checkpoint(1)["alignment_ms"], 45);
+}
+
+/// Lesson 3: under back-pressure the unaligned checkpoint completes sooner than the
+/// aligned one and persists in-flight records; the aligned one persists none.
+#[test]
+fn lesson3_unaligned_is_faster_but_persists_in_flight_data() {
+    let duration = |c: &Value| c["end_ms"].as_u64().unwrap() - c["trigger_ms"].as_u64().unwrap();
+    let with_mode = |mode| {
+        let mut s = lesson("unaligned-backpressure");
+        runner::apply_options(&mut s, &RunOptions { mode: Some(mode), ..Default::default() }).unwrap();
+        Run::of(&s)
+    };
+    let unaligned = with_mode(ModeOverride::Unaligned);
+    let aligned = with_mode(ModeOverride::Aligned);
+    let (u, a) = (unaligned.checkpoint(1), aligned.checkpoint(1));
+    assert_eq!((u["status"].as_str(), a["status"].as_str()), (Some("completed"), Some("completed")));
+    assert!(duration(u) < duration(a), "unaligned {} ms vs aligned {} ms", duration(u), duration(a));
+    assert!(u["persisted_in_flight_records"].as_u64().unwrap() > 0);
+    assert_eq!(a["persisted_in_flight_records"], 0);
+    assert!(a["alignment_ms"].as_u64().unwrap() > u["alignment_ms"].as_u64().unwrap());
+    // The built-in itself is the unaligned one.
+    assert_eq!(Run::builtin("unaligned-backpressure").checkpoint(1)["persisted_in_flight_records"], u["persisted_in_flight_records"]);
+}
+
+/// Lesson 4: at-least-once, a crash, a restore — and the sink's output really has
+/// duplicates (a key's running count written twice), while nothing is lost.
+#[test]
+fn lesson4_at_least_once_writes_duplicates() {
+    let run = Run::builtin("at-least-once-duplicates");
+    assert_eq!(run.failures().len(), 1);
+    assert_eq!(run.failures()[0]["restored_from"], 2);
+    let out = run.sink("out", "committed");
+    let dups: Vec<_> = counts(&out).into_iter().filter(|(_, n)| *n > 1).collect();
+    assert!(!dups.is_empty(), "no duplicate in {out:?}");
+    assert!(out.len() > 80, "80 records in, {} written", out.len());
+    // Nothing lost: every key's count reaches its failure-free final value.
+    let truth = Run::of(&without_crashes(&lesson("at-least-once-duplicates"))).sink("out", "committed");
+    assert_eq!(counts(&truth).values().max(), Some(&1), "the failure-free run has no duplicate");
+    let max = |v: &[(String, i64)]| {
+        let mut m = BTreeMap::new();
+        for (k, x) in v {
+            let e = m.entry(k.clone()).or_insert(0);
+            *e = (*e).max(*x);
+        }
+        m
+    };
+    assert_eq!(max(&out), max(&truth));
+}
+
+/// Lesson 5, the exact figures of the study notes: chk-1 holds offset 5, even 6,
+/// odd 9; the source has emitted 7 when the job fails and the sum has not added
+/// it; after the restore the sums are 6 and 9 and reading resumes at offset 5
+/// (the next number is 6).
+#[test]
+fn lesson5_odd_even_sums_restore_to_6_and_9() {
+    let run = Run::builtin("odd-even-sum");
+    let md = &run.checkpoint(1)["metadata"];
+    assert_eq!(run.checkpoint(1)["status"], "completed");
+    assert_eq!(md["numbers"]["offsets"]["0"], 5);
+    assert_eq!(md["sum"]["keyed"]["even"], 6);
+    assert_eq!(md["sum"]["keyed"]["odd"], 9);
+
+    let failed = run.index(|e| e["type"] == "task_failed");
+    assert_eq!(run.events[failed]["task"], "sum#0");
+    let emitted_before: Vec<i64> =
+        run.events[..failed].iter().filter(|e| e["type"] == "record_emitted").map(|e| e["value"].as_i64().unwrap()).collect();
+    assert_eq!(emitted_before, (1..=7).collect::<Vec<_>>(), "the source has emitted 7 when the job fails");
+    let summed_before: Vec<i64> = run.events[..failed]
+        .iter()
+        .filter(|e| e["type"] == "record_processed" && e["task"] == "sum#0")
+        .map(|e| e["value"].as_i64().unwrap())
+        .collect();
+    assert!(!summed_before.contains(&7), "the sum has not added 7: {summed_before:?}");
+
+    assert_eq!(run.failures()[0]["restored_from"], 1);
+    let restored = run.index(|e| e["type"] == "state_restored" && e["task"] == "sum#0");
+    assert_eq!(run.events[restored]["checkpoint"], 1);
+    let first_read = run.events[restored..].iter().find(|e| e["type"] == "record_emitted").unwrap();
+    assert_eq!((first_read["offset"].as_u64(), first_read["value"].as_i64()), (Some(5), Some(6)));
+    // The restored sums are 6 and 9: the next outputs are 6 + 6 and 9 + 7.
+    let after: Vec<(String, i64)> = run.events[restored..]
+        .iter()
+        .filter(|e| e["type"] == "record_written")
+        .take(2)
+        .map(|e| (e["key"].as_str().unwrap().to_string(), e["value"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(after, vec![("even".to_string(), 12), ("odd".to_string(), 16)]);
+    assert_eq!(run.summary["job_status"], "finished");
+}
+
+/// Lesson 6: the two-phase-commit sink pre-commits at the barrier, the job crashes
+/// before the checkpoint completes, the pre-committed transaction is aborted on
+/// restore; read_committed equals the failure-free run, read_uncommitted does not.
+/// The plain sink under the same seed and crash duplicates.
+#[test]
+fn lesson6_two_phase_commit_is_exactly_once_for_read_committed() {
+    let s = lesson("exactly-once-kafka");
+    let run = Run::of(&s);
+    let precommit = run.index(|e| e["type"] == "transaction_precommitted" && e["txn"] == 2);
+    let crash = run.index(|e| e["type"] == "task_failed");
+    assert!(precommit < crash, "the crash comes after the pre-commit");
+    assert!(
+        !run.events[..crash].iter().any(|e| e["type"] == "checkpoint_completed" && e["checkpoint"] == 2),
+        "… and before checkpoint 2 completes"
+    );
+    assert_eq!(run.checkpoint(2)["reason"], "job_failover");
+    assert!(run.events.iter().any(|e| e["type"] == "transaction_aborted" && e["txn"] == 2), "txn 2 is aborted on restore");
+    assert!(!run.events.iter().any(|e| e["type"] == "transaction_committed" && e["txn"] == 2));
+
+    let truth = Run::of(&without_crashes(&s));
+    assert_eq!(truth.failures().len(), 0);
+    let committed = run.sink("kafka-out", "committed");
+    assert_eq!(committed, truth.sink("kafka-out", "committed"), "read_committed = the failure-free run");
+    let uncommitted = run.sink("kafka-out", "uncommitted");
+    assert!(!uncommitted.is_empty());
+    let mut read_uncommitted = committed.clone();
+    read_uncommitted.extend(uncommitted);
+    assert_ne!(counts(&read_uncommitted), counts(&truth.sink("kafka-out", "committed")), "read_uncommitted sees aborted writes");
+
+    let plain = Run::builtin("exactly-once-kafka-plain");
+    assert_eq!(plain.failures()[0]["at_ms"], run.failures()[0]["at_ms"], "the pair shares the crash");
+    let written = plain.sink("kafka-out", "committed");
+    assert!(counts(&written).values().any(|&n| n > 1), "the plain sink duplicates");
+    assert_ne!(written, committed);
+}
+
+/// Lesson 7: the same four crashes; each strategy gives up at its own failure.
+#[test]
+fn lesson7_restart_strategies_give_up_at_the_exact_failure() {
+    let restarts_then_gives_up = |name: &str, fatal_at: u64, restarts: usize| {
+        let run = Run::builtin(name);
+        assert_eq!(run.summary["job_status"], "failed", "{name}");
+        let f = run.failures();
+        assert_eq!(f.len(), restarts + 1, "{name}: {f:?}");
+        assert!(f[..restarts].iter().all(|x| x["restarted_ms"].is_u64()), "{name}: the first {restarts} are restarted");
+        assert_eq!(f[restarts]["at_ms"], fatal_at, "{name}");
+        assert!(f[restarts]["restarted_ms"].is_null(), "{name}: the last is fatal");
+        assert_eq!(run.summary["end_ms"], fatal_at, "{name}");
+        run
+    };
+    let fixed = restarts_then_gives_up("restart-fixed-delay", 2800, 2);
+    for f in &fixed.failures()[..2] {
+        assert_eq!(f["restarted_ms"].as_u64().unwrap() - f["at_ms"].as_u64().unwrap(), 200, "fixed delay 200 ms");
+    }
+    restarts_then_gives_up("restart-failure-rate", 3300, 3);
+    restarts_then_gives_up("restart-none", 500, 0);
+    // The three share one fault schedule: only the strategy differs.
+    let script = |n| lesson(n).script;
+    assert_eq!(script("restart-fixed-delay"), script("restart-failure-rate"));
+    assert_eq!(script("restart-fixed-delay"), script("restart-none"));
+}
+
+/// Lesson 9: timeout, min pause, max concurrent, tolerable failures.
+#[test]
+fn lesson9_a_checkpoint_expires_and_is_tolerated_once() {
+    let s = lesson("checkpoint-config");
+    let cfg = s.checkpointing.as_ref().unwrap();
+    let (interval, timeout, min_pause) = (cfg.interval_ms.unwrap(), cfg.timeout_ms, cfg.min_pause_ms);
+    let run = Run::of(&s);
+    let (c2, c3, c4) = (run.checkpoint(2), run.checkpoint(3), run.checkpoint(4));
+    let ms = |c: &Value, f: &str| c[f].as_u64().unwrap();
+    assert_eq!(c2["status"], "completed");
+    assert!(ms(c2, "end_ms") - ms(c2, "trigger_ms") > timeout * 9 / 10, "checkpoint 2 almost expires");
+    // Min pause: checkpoint 3 waits for 200 ms after checkpoint 2, later than the
+    // periodic slot.
+    assert_eq!(ms(c3, "trigger_ms"), ms(c2, "end_ms") + min_pause);
+    assert!(ms(c3, "trigger_ms") > ms(c2, "trigger_ms") + interval);
+    assert_eq!((c3["status"].as_str(), c3["reason"].as_str()), (Some("aborted"), Some("expired")));
+    assert_eq!(ms(c3, "end_ms") - ms(c3, "trigger_ms"), timeout);
+    assert_eq!(c4["status"], "completed");
+    // Max concurrent 1: no two checkpoints are ever pending at once.
+    let mut pending = 0;
+    for e in &run.events {
+        match e["type"].as_str() {
+            Some("checkpoint_triggered") => {
+                pending += 1;
+                assert!(pending <= cfg.max_concurrent, "two pending checkpoints at {}", e["t"]);
+            }
+            Some("checkpoint_completed") | Some("checkpoint_aborted") => pending -= 1,
+            _ => {}
+        }
+    }
+    assert!(run.failures().is_empty(), "one expiry is tolerated");
+    assert_eq!(run.summary["job_status"], "finished");
+
+    // With no tolerable failure the same expiry fails the job over, again and
+    // again, until the restart strategy gives up.
+    let strict = Run::builtin("checkpoint-config-strict");
+    let f = strict.failures();
+    assert_eq!(f[0]["at_ms"], c3["end_ms"]);
+    assert!(f[0]["reason"].as_str().unwrap().contains("tolerable failure threshold"), "{}", f[0]);
+    assert_eq!(f[0]["restored_from"], 2);
+    assert!(f.len() > 1 && f.iter().all(|x| x["reason"] == f[0]["reason"]));
+    assert_eq!(strict.summary["job_status"], "failed");
+}
+
+/// The figures the guided tours (`assets/tours/*.json`) quote, so that a change to
+/// the engine that makes a narration false fails here, naming the lesson.
+#[test]
+fn figures_quoted_by_the_tours_hold() {
+    let pv = Run::builtin("pv-count");
+    for (id, offset, app1, app2) in [(1, 20, 11, 9), (2, 40, 22, 18)] {
+        let md = &pv.checkpoint(id)["metadata"];
+        assert_eq!(md["kafka"]["offsets"]["0"], offset, "pv-count chk-{id}");
+        assert_eq!((md["pv"]["keyed"]["app1"].as_i64(), md["pv"]["keyed"]["app2"].as_i64()), (Some(app1), Some(app2)), "pv-count chk-{id}");
+    }
+
+    let duration = |c: &Value| c["end_ms"].as_u64().unwrap() - c["trigger_ms"].as_u64().unwrap();
+    let unaligned = Run::builtin("unaligned-backpressure");
+    assert_eq!((duration(unaligned.checkpoint(1)), unaligned.checkpoint(1)["persisted_in_flight_records"].as_u64()), (20, Some(39)));
+    let mut s = lesson("unaligned-backpressure");
+    runner::apply_options(&mut s, &RunOptions { mode: Some(ModeOverride::Aligned), ..Default::default() }).unwrap();
+    assert_eq!(duration(Run::of(&s).checkpoint(1)), 675, "unaligned-backpressure, aligned");
+
+    let alo = Run::builtin("at-least-once-duplicates");
+    assert_eq!(alo.checkpoint(2)["end_ms"], 1020);
+    assert_eq!(alo.failures()[0]["at_ms"], 1320);
+
+    let eo = Run::builtin("exactly-once-kafka");
+    assert_eq!((eo.failures()[0]["at_ms"].as_u64(), eo.failures()[0]["task"].as_str()), (Some(1070), Some("count#0")));
+
+    let cc = Run::builtin("checkpoint-config");
+    assert_eq!((duration(cc.checkpoint(2)), cc.checkpoint(2)["end_ms"].as_u64()), (385, Some(1385)));
+    assert_eq!(cc.checkpoint(3)["trigger_ms"], 1585);
+
+    let fixed = Run::builtin("restart-fixed-delay");
+    let at: Vec<u64> = fixed.failures().iter().map(|f| f["at_ms"].as_u64().unwrap()).collect();
+    assert_eq!(at, vec![500, 2300, 2800]);
+}

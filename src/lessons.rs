@@ -1,0 +1,22 @@
+//! Teaching aids around the simulation: guided tours, the glossary, share links,
+//! and importing, exporting and editing scenarios.
+//!
+//! # Layout
+//! - [`tour`]: the tour data (`assets/tours/*.json`) and where each step goes (pure).
+//! - [`glossary`]: the zh/en glossary of Flink terms (`assets/glossary.json`, pure).
+//! - [`editor`]: the form editor's fields and edits of a scenario document (pure).
+//! - [`form`]: the form editor component.
+//! - [`wording`]: the lesson tools' interface wording (`assets/i18n/lessons.json`, pure).
+//! - [`bar`]: the components: the tour card, the glossary, share, import/export.
+//!
+//! Every text a learner reads is in a data file under `assets/`, compiled in with
+//! `include_str!`, so a teacher corrects a sentence without touching Rust.
+
+pub mod bar;
+pub mod editor;
+pub mod form;
+pub mod glossary;
+pub mod tour;
+pub mod wording;
+
+pub use bar::LessonBar;

@@ -1,0 +1,75 @@
+//! The zh/en glossary of Flink terms, `assets/glossary.json` (a teacher's file).
+
+use engine::scenario::Localized;
+use serde::Deserialize;
+
+/// The glossary file, compiled in.
+pub const GLOSSARY_JSON: &str = include_str!("../../assets/glossary.json");
+
+/// One term and a one-sentence explanation, in both languages.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Term {
+    /// The term: 检查点 / checkpoint.
+    pub term: Localized,
+    /// What it means.
+    pub explain: Localized,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(rename = "_readme", default)]
+    _readme: serde_json::Value,
+    terms: Vec<Term>,
+}
+
+/// Parses a glossary file; the error names the entry (from 1) that is incomplete.
+pub fn parse(json: &str) -> Result<Vec<Term>, String> {
+    let file: File = serde_json::from_str(json).map_err(|e| format!("glossary.json: {e}"))?;
+    for (i, t) in file.terms.iter().enumerate() {
+        for (what, l) in [("term", &t.term), ("explain", &t.explain)] {
+            if l.zh.trim().is_empty() || l.en.trim().is_empty() {
+                return Err(format!(
+                    "glossary.json: terms[{}].{what} needs both zh and en",
+                    i + 1
+                ));
+            }
+        }
+    }
+    Ok(file.terms)
+}
+
+/// The shipped glossary (empty if the file were broken, which the test rules out).
+pub fn terms() -> Vec<Term> {
+    parse(GLOSSARY_JSON).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_glossary_has_the_core_terms_in_both_languages() {
+        let terms = parse(GLOSSARY_JSON).unwrap_or_else(|e| panic!("{e}"));
+        for (zh, en) in [
+            ("检查点", "checkpoint"),
+            ("屏障", "barrier"),
+            ("对齐", "alignment"),
+            ("状态后端", "state backend"),
+            ("保存点", "savepoint"),
+            ("两阶段提交", "two-phase commit"),
+        ] {
+            assert!(
+                terms.iter().any(|t| t.term.zh == zh && t.term.en == en),
+                "{zh} / {en} missing"
+            );
+        }
+    }
+
+    #[test]
+    fn an_incomplete_entry_is_named() {
+        let err = parse(r#"{"terms": [{"term": {"zh": "检查点", "en": ""}, "explain": {"zh": "x", "en": "y"}}]}"#).unwrap_err();
+        assert!(err.contains("terms[1].term"), "{err}");
+    }
+}

@@ -1,0 +1,435 @@
+//! Guided tours: what each step says, where it goes, what it points at.
+//!
+//! A tour is a data file, `assets/tours/<scenario>.json`, compiled in with
+//! `include_str!` (a teacher edits sentences, not Rust):
+//!
+//! ```json
+//! {"scenario": "odd-even-sum",
+//!  "title": {"zh": "…", "en": "…"},
+//!  "steps": [
+//!    {"goto": {"event": {"type": "checkpoint_completed", "checkpoint": 1}},
+//!     "highlight": {"panel": "storage"},
+//!     "text": {"zh": "…", "en": "…"},
+//!     "ask": {"zh": "…", "en": "…"}, "answer": {"zh": "…", "en": "…"}}]}
+//! ```
+//!
+//! `goto` is a moment of the run: `{"at_ms": 700}` (the last step at or before that
+//! simulated time) or `{"event": {…}, "nth": 2}` (the step after which the n-th
+//! trace event whose fields include all those given has happened; field names as
+//! in `lab run --trace`). `highlight` names a subtask (`{"task": "sum#0"}`), a
+//! channel (`{"channel": "numbers#0->parity#0"}`) or a side-panel tab
+//! (`{"panel": "storage"}`; coordinator, storage, sink, narration). A step with
+//! `ask` pauses for the class to predict; `answer` is revealed on click.
+//!
+//! Positions are found by running the scenario's own [`World`] (the same engine the
+//! page plays), so a tour can never point at a moment that does not happen. Pure:
+//! no `web_sys`, unit-tested natively.
+
+use engine::scenario::{Localized, Scenario};
+use engine::view::JobView;
+use engine::World;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::i18n::Lang;
+
+/// The tours, by scenario name.
+pub const TOURS: &[(&str, &str)] = &[
+    ("pv-count", include_str!("../../assets/tours/pv-count.json")),
+    (
+        "barrier-alignment",
+        include_str!("../../assets/tours/barrier-alignment.json"),
+    ),
+    (
+        "unaligned-backpressure",
+        include_str!("../../assets/tours/unaligned-backpressure.json"),
+    ),
+    (
+        "at-least-once-duplicates",
+        include_str!("../../assets/tours/at-least-once-duplicates.json"),
+    ),
+    (
+        "odd-even-sum",
+        include_str!("../../assets/tours/odd-even-sum.json"),
+    ),
+    (
+        "exactly-once-kafka",
+        include_str!("../../assets/tours/exactly-once-kafka.json"),
+    ),
+    (
+        "exactly-once-kafka-plain",
+        include_str!("../../assets/tours/exactly-once-kafka-plain.json"),
+    ),
+    (
+        "restart-fixed-delay",
+        include_str!("../../assets/tours/restart-fixed-delay.json"),
+    ),
+    (
+        "restart-failure-rate",
+        include_str!("../../assets/tours/restart-failure-rate.json"),
+    ),
+    (
+        "restart-none",
+        include_str!("../../assets/tours/restart-none.json"),
+    ),
+    (
+        "checkpoint-config",
+        include_str!("../../assets/tours/checkpoint-config.json"),
+    ),
+    (
+        "checkpoint-config-strict",
+        include_str!("../../assets/tours/checkpoint-config-strict.json"),
+    ),
+];
+
+/// Side-panel tabs a step may point at (the `data-tab` keys of the side panel).
+pub const PANELS: [&str; 4] = ["coordinator", "storage", "sink", "narration"];
+
+/// Simulated time after which a search for a tour position gives up.
+const SEARCH_LIMIT_MS: u64 = engine::runner::DEFAULT_LIMIT_MS;
+
+/// A guided tour of one built-in scenario.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tour {
+    /// The built-in scenario it walks through.
+    pub scenario: String,
+    /// Its title.
+    pub title: Localized,
+    /// Its steps, in order.
+    pub steps: Vec<Step>,
+}
+
+/// One step of a tour.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// The moment of the run the step shows.
+    pub goto: Goto,
+    /// What to point at, if anything.
+    #[serde(default)]
+    pub highlight: Option<Target>,
+    /// The narration.
+    pub text: Localized,
+    /// A question for the class to answer before going on.
+    #[serde(default)]
+    pub ask: Option<Localized>,
+    /// The answer, revealed on click.
+    #[serde(default)]
+    pub answer: Option<Localized>,
+}
+
+/// A moment of the run: exactly one of `at_ms` or `event`.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Goto {
+    /// The last step at or before this simulated time.
+    #[serde(default)]
+    pub at_ms: Option<u64>,
+    /// The step after which an event with these fields has happened.
+    #[serde(default)]
+    pub event: Option<Map<String, Value>>,
+    /// Which occurrence of `event` (from 1; default 1).
+    #[serde(default)]
+    pub nth: Option<u32>,
+}
+
+/// What a step points at: exactly one field.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Target {
+    /// A subtask, `"uid#index"`.
+    #[serde(default)]
+    pub task: Option<String>,
+    /// A channel, `"sender#i->receiver#j"`.
+    #[serde(default)]
+    pub channel: Option<String>,
+    /// A side-panel tab (see [`PANELS`]).
+    #[serde(default)]
+    pub panel: Option<String>,
+}
+
+/// The text of `l` in `lang`.
+pub fn text(l: &Localized, lang: Lang) -> &str {
+    match lang {
+        Lang::Zh => &l.zh,
+        Lang::En => &l.en,
+    }
+}
+
+impl Tour {
+    /// Parses and checks a tour file; the error names the file's scenario, the step
+    /// (from 1) and the field.
+    pub fn parse(json: &str) -> Result<Tour, String> {
+        let tour: Tour = serde_json::from_str(json).map_err(|e| format!("tour: {e}"))?;
+        tour.check()?;
+        Ok(tour)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let name = &self.scenario;
+        let both = |l: &Localized, what: &str| {
+            if l.zh.trim().is_empty() || l.en.trim().is_empty() {
+                Err(format!("tour {name}: {what} needs both zh and en"))
+            } else {
+                Ok(())
+            }
+        };
+        both(&self.title, "title")?;
+        if self.steps.is_empty() {
+            return Err(format!("tour {name}: steps is empty"));
+        }
+        for (i, s) in self.steps.iter().enumerate() {
+            let at = format!("steps[{}]", i + 1);
+            both(&s.text, &format!("{at}.text"))?;
+            match (&s.ask, &s.answer) {
+                (Some(q), Some(a)) => {
+                    both(q, &format!("{at}.ask"))?;
+                    both(a, &format!("{at}.answer"))?;
+                }
+                (None, None) => {}
+                _ => return Err(format!("tour {name}: {at}: ask and answer come together")),
+            }
+            match (&s.goto.at_ms, &s.goto.event) {
+                (Some(_), None) if s.goto.nth.is_none() => {}
+                (None, Some(e)) if !e.is_empty() && s.goto.nth != Some(0) => {}
+                _ => {
+                    return Err(format!(
+                        "tour {name}: {at}.goto needs exactly one of at_ms or a non-empty event (nth from 1, only with event)"
+                    ))
+                }
+            }
+            if let Some(t) = &s.highlight {
+                let n = [&t.task, &t.channel, &t.panel]
+                    .iter()
+                    .filter(|x| x.is_some())
+                    .count();
+                if n != 1 {
+                    return Err(format!(
+                        "tour {name}: {at}.highlight needs exactly one of task, channel or panel"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The tour of the built-in scenario `scenario`, if it has one. A tour that fails
+/// to parse is absent (the native tests make sure none does).
+pub fn tour_for(scenario: &str) -> Option<Tour> {
+    TOURS
+        .iter()
+        .find(|(n, _)| *n == scenario)
+        .and_then(|(_, j)| Tour::parse(j).ok())
+}
+
+/// Whether `event` (a trace event as JSON) has every field of `pattern`.
+pub fn matches(event: &Value, pattern: &Map<String, Value>) -> bool {
+    pattern.iter().all(|(k, v)| event.get(k) == Some(v))
+}
+
+/// The engine step each of `tour`'s steps goes to, for `scenario` run with `seed`:
+/// one pass of the engine. Errors name the step whose moment never happens.
+pub fn positions(tour: &Tour, scenario: &Scenario, seed: u64) -> Result<Vec<u64>, String> {
+    let mut world = World::new(scenario, seed).map_err(|e| e.to_string())?;
+    world.set_tracing(true);
+    let n = tour.steps.len();
+    let mut found: Vec<Option<u64>> = tour
+        .steps
+        .iter()
+        .map(|s| {
+            if s.goto.at_ms.is_some() {
+                Some(0)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let mut seen = vec![0u32; n];
+    while world.next_at().is_some_and(|t| t <= SEARCH_LIMIT_MS) {
+        let Some(events) = world.step() else { break };
+        let events: Vec<Value> = events
+            .iter()
+            .filter_map(|e| serde_json::to_value(e).ok())
+            .collect();
+        let (now, steps) = (world.now(), world.steps());
+        for (i, s) in tour.steps.iter().enumerate() {
+            if let Some(t) = s.goto.at_ms {
+                if now <= t {
+                    found[i] = Some(steps);
+                }
+            } else if let (Some(p), None) = (&s.goto.event, found[i]) {
+                seen[i] += events.iter().filter(|e| matches(e, p)).count() as u32;
+                if seen[i] >= s.goto.nth.unwrap_or(1) {
+                    found[i] = Some(steps);
+                }
+            }
+        }
+    }
+    found
+        .into_iter()
+        .enumerate()
+        .map(|(i, f)| {
+            f.ok_or_else(|| {
+                format!(
+                    "tour {}: steps[{}].goto: that moment never happens in this run",
+                    tour.scenario,
+                    i + 1
+                )
+            })
+        })
+        .collect()
+}
+
+/// The CSS selector of the page element `target` names, or an error naming what
+/// does not exist in `job`. Only names found in the job are returned, so the
+/// selector never carries arbitrary text.
+pub fn selector(target: &Target, job: &JobView) -> Result<String, String> {
+    if let Some(task) = &target.task {
+        return job
+            .tasks
+            .iter()
+            .find(|t| &*t.name == task.as_str())
+            .map(|t| format!("[data-task=\"{}\"]", t.name))
+            .ok_or_else(|| format!("highlight.task: no subtask {task:?} in this job"));
+    }
+    if let Some(channel) = &target.channel {
+        let (from, to) = channel.split_once("->").ok_or_else(|| {
+            format!("highlight.channel: {channel:?} is not \"sender#i->receiver#j\"")
+        })?;
+        let name = |id: engine::ids::TaskId| &*job.tasks[id.0 as usize].name;
+        return job
+            .channels
+            .iter()
+            .position(|c| name(c.from) == from.trim() && name(c.to) == to.trim())
+            .map(|i| format!("[data-channel=\"{i}\"]"))
+            .ok_or_else(|| format!("highlight.channel: no channel {channel:?} in this job"));
+    }
+    if let Some(panel) = &target.panel {
+        return PANELS
+            .iter()
+            .find(|p| **p == panel.as_str())
+            .map(|p| format!("#tab-{p}"))
+            .ok_or_else(|| format!("highlight.panel: {panel:?} is not one of {PANELS:?}"));
+    }
+    Err("highlight: names nothing".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::runner;
+
+    /// Guards the teacher-edited files: every tour parses, is for a built-in, has
+    /// both languages in every step, and each step's moment and target exist.
+    #[test]
+    fn every_tour_parses_and_points_at_real_moments_and_elements() {
+        for (name, json) in TOURS {
+            let tour = Tour::parse(json).unwrap_or_else(|e| panic!("{name}.json: {e}"));
+            assert_eq!(&tour.scenario, name, "{name}.json names another scenario");
+            let scenario =
+                runner::load(name).unwrap_or_else(|e| panic!("{name}: not a built-in: {e}"));
+            let world = World::new(&scenario, scenario.seed).unwrap();
+            let job = world.job_view();
+            let pos = positions(&tour, &scenario, scenario.seed).unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                pos.windows(2).all(|w| w[0] <= w[1]),
+                "{name}: steps go back in time: {pos:?}"
+            );
+            for (i, s) in tour.steps.iter().enumerate() {
+                if let Some(t) = &s.highlight {
+                    selector(t, &job).unwrap_or_else(|e| panic!("{name} step {}: {e}", i + 1));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_bad_tour_names_the_step_and_field() {
+        let ok = r#"{"goto": {"at_ms": 0}, "text": {"zh": "x", "en": "y"}}"#;
+        let tour = |steps: &str| {
+            format!(
+                r#"{{"scenario": "s", "title": {{"zh": "t", "en": "t"}}, "steps": [{ok}, {steps}]}}"#
+            )
+        };
+        let err = Tour::parse(&tour(
+            r#"{"goto": {"at_ms": 0}, "text": {"zh": "", "en": "y"}}"#,
+        ))
+        .unwrap_err();
+        assert!(err.contains("steps[2].text") && err.contains("zh"), "{err}");
+        let err =
+            Tour::parse(&tour(r#"{"goto": {}, "text": {"zh": "x", "en": "y"}}"#)).unwrap_err();
+        assert!(err.contains("steps[2].goto"), "{err}");
+        let err = Tour::parse(&tour(r#"{"goto": {"at_ms": 1}, "text": {"zh": "x", "en": "y"}, "ask": {"zh": "q", "en": "q"}}"#)).unwrap_err();
+        assert!(err.contains("ask and answer"), "{err}");
+        let err = Tour::parse(&tour(
+            r#"{"goto": {"at_ms": 1}, "txt": {"zh": "x", "en": "y"}}"#,
+        ))
+        .unwrap_err();
+        assert!(err.contains("txt"), "{err}");
+    }
+
+    #[test]
+    fn moments_are_found_by_time_and_by_event() {
+        let scenario = runner::load("odd-even-sum").unwrap();
+        let json = r#"{"scenario": "odd-even-sum", "title": {"zh": "t", "en": "t"}, "steps": [
+            {"goto": {"at_ms": 0}, "text": {"zh": "x", "en": "y"}},
+            {"goto": {"event": {"type": "checkpoint_completed", "checkpoint": 1}}, "text": {"zh": "x", "en": "y"}},
+            {"goto": {"event": {"type": "record_emitted"}, "nth": 7}, "text": {"zh": "x", "en": "y"}},
+            {"goto": {"event": {"type": "checkpoint_completed", "checkpoint": 99}}, "text": {"zh": "x", "en": "y"}}]}"#;
+        let mut tour = Tour::parse(json).unwrap();
+        let err = positions(&tour, &scenario, 7).unwrap_err();
+        assert!(err.contains("steps[4]"), "{err}");
+        tour.steps.pop();
+        let pos = positions(&tour, &scenario, 7).unwrap();
+        assert_eq!(pos[0], 0, "nothing happens at 0 ms before the first step");
+        // Replaying to each position shows the moment's event as the last one.
+        for (i, want) in [(1, "checkpoint_completed"), (2, "record_emitted")] {
+            let mut w = World::new(&scenario, 7).unwrap();
+            w.set_tracing(true);
+            let mut last = Vec::new();
+            while w.steps() < pos[i] {
+                last = w.step().unwrap().to_vec();
+            }
+            assert!(
+                last.iter()
+                    .any(|e| serde_json::to_value(e).unwrap()["type"] == want),
+                "step {i}: {last:?}"
+            );
+            if i == 2 {
+                let v = serde_json::to_value(&last[0]).unwrap();
+                assert_eq!(v["value"], 7, "the 7th record emitted is 7");
+            }
+        }
+    }
+
+    #[test]
+    fn targets_resolve_to_selectors_only_for_real_names() {
+        let scenario = runner::load("odd-even-sum").unwrap();
+        let job = World::new(&scenario, 7).unwrap().job_view();
+        let t = |task: Option<&str>, channel: Option<&str>, panel: Option<&str>| Target {
+            task: task.map(Into::into),
+            channel: channel.map(Into::into),
+            panel: panel.map(Into::into),
+        };
+        assert_eq!(
+            selector(&t(Some("sum#0"), None, None), &job).unwrap(),
+            "[data-task=\"sum#0\"]"
+        );
+        assert_eq!(
+            selector(&t(None, Some("numbers#0->parity#0"), None), &job).unwrap(),
+            "[data-channel=\"0\"]"
+        );
+        assert_eq!(
+            selector(&t(None, None, Some("storage")), &job).unwrap(),
+            "#tab-storage"
+        );
+        assert!(selector(&t(Some("sum#9"), None, None), &job)
+            .unwrap_err()
+            .contains("sum#9"));
+        assert!(selector(&t(None, Some("sum#0->numbers#0"), None), &job).is_err());
+        assert!(selector(&t(None, Some("nonsense"), None), &job).is_err());
+        assert!(selector(&t(None, None, Some("\"]*{}")), &job).is_err());
+    }
+}

@@ -1,0 +1,127 @@
+//! The lesson tools' wording, in `assets/i18n/lessons.json` (kept apart from the
+//! page's `ui.json` so that the two files can be edited independently).
+//!
+//! Pure; the test checks that the file has every key the code uses, in both
+//! languages, and no key it does not know.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use crate::i18n::Lang;
+
+/// The wording file, compiled in.
+pub const LESSONS_JSON: &str = include_str!("../../assets/i18n/lessons.json");
+
+/// Every key the code looks up.
+pub const KEYS: &[&str] = &[
+    "lessons_label",
+    "tour_start",
+    "tour_label",
+    "tour_prev",
+    "tour_next",
+    "tour_exit",
+    "tour_step_of",
+    "tour_predict",
+    "tour_reveal",
+    "tour_keys",
+    "tour_unreachable",
+    "glossary_button",
+    "glossary_heading",
+    "share_button",
+    "share_done",
+    "share_bad_link",
+    "share_bad_link_after",
+    "export_button",
+    "import_label",
+    "import_error",
+    "dismiss",
+    "restore_saved",
+    "editor_heading",
+    "editor_button",
+    "editor_error",
+    "editor_parallelism",
+    "editor_process_ms",
+    "editor_partitioning",
+    "editor_latency_ms",
+    "editor_mode",
+    "editor_unaligned",
+    "editor_interval_ms",
+    "editor_timeout_ms",
+    "editor_min_pause_ms",
+    "editor_max_concurrent",
+    "editor_tolerable_failures",
+    "editor_restart_strategy",
+    "editor_attempts",
+    "editor_delay_ms",
+    "editor_max_failures",
+    "editor_restart_interval_ms",
+    "editor_initial_ms",
+    "editor_max_ms",
+    "editor_crashes",
+    "editor_crashes_hint",
+];
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    zh: String,
+    en: String,
+}
+
+/// Parses the file; the error names the offending key.
+fn parse(json: &str) -> Result<BTreeMap<String, Entry>, String> {
+    let raw: BTreeMap<String, serde_json::Value> =
+        serde_json::from_str(json).map_err(|e| format!("lessons.json is not valid JSON: {e}"))?;
+    let mut out = BTreeMap::new();
+    for (key, value) in raw {
+        if key.starts_with('_') {
+            continue;
+        }
+        if !KEYS.contains(&key.as_str()) {
+            return Err(format!("lessons.json: unknown key \"{key}\" (a typo?)"));
+        }
+        let e = Entry::deserialize(&value).map_err(|e| format!("lessons.json: \"{key}\": {e}"))?;
+        if e.zh.trim().is_empty() || e.en.trim().is_empty() {
+            return Err(format!("lessons.json: \"{key}\" has an empty translation"));
+        }
+        out.insert(key, e);
+    }
+    if let Some(missing) = KEYS.iter().find(|k| !out.contains_key(**k)) {
+        return Err(format!("lessons.json: missing key \"{missing}\""));
+    }
+    Ok(out)
+}
+
+/// The text of `key` in `lang` (the key itself if the file lacks it, which the
+/// test rules out).
+pub fn t(key: &'static str, lang: Lang) -> &'static str {
+    static TABLE: OnceLock<BTreeMap<String, Entry>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| parse(LESSONS_JSON).unwrap_or_default());
+    table.get(key).map_or(key, |e| match lang {
+        Lang::Zh => e.zh.as_str(),
+        Lang::En => e.en.as_str(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_wording_is_complete_in_both_languages() {
+        let table = parse(LESSONS_JSON).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(table.len(), KEYS.len());
+        assert_eq!(t("tour_next", Lang::En), "Next step");
+        assert_eq!(t("tour_next", Lang::Zh), "下一步");
+    }
+
+    #[test]
+    fn a_typo_names_the_key() {
+        assert!(parse(r#"{"tour_nxt": {"zh": "a", "en": "b"}}"#)
+            .unwrap_err()
+            .contains("tour_nxt"));
+        assert!(parse(r#"{}"#).unwrap_err().contains("missing key"));
+    }
+}

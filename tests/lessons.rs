@@ -1,0 +1,406 @@
+#![cfg(target_arch = "wasm32")]
+//! Browser tests of the teaching aids (issue 7): the guided tour's previous /
+//! next (buttons and ← / →) in both languages, a share link's round trip to the
+//! same moment, damaged links that name what is wrong while the page stays usable,
+//! and the form editor applying a valid change and refusing an invalid one.
+//!
+//! Like `tests/app.rs`: the real [`App`] in headless Chromium, no sleeps
+//! (`yew::scheduler::flush().await`), each test in a fresh `<div>`, and the URL
+//! (query and fragment) put back when a test ends.
+
+use checkpoint_lab::lessons::tour;
+use checkpoint_lab::App;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement};
+use yew::AppHandle;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn window() -> web_sys::Window {
+    web_sys::window().expect("a browser window")
+}
+
+fn document() -> web_sys::Document {
+    window().document().expect("a document")
+}
+
+/// Sets the address bar's query and fragment without reloading.
+fn set_url(query_and_hash: &str) {
+    let path = window().location().pathname().unwrap();
+    window()
+        .history()
+        .unwrap()
+        .replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{path}{query_and_hash}")),
+        )
+        .unwrap();
+}
+
+fn current_url() -> String {
+    let l = window().location();
+    format!("{}{}", l.search().unwrap(), l.hash().unwrap())
+}
+
+struct Mounted {
+    root: Element,
+    handle: Option<AppHandle<App>>,
+    original: String,
+}
+
+impl Mounted {
+    async fn at(url: &str) -> Mounted {
+        let original = current_url();
+        set_url(url);
+        let root = document().create_element("div").unwrap();
+        document().body().unwrap().append_child(&root).unwrap();
+        let handle = yew::Renderer::<App>::with_root(root.clone()).render();
+        yew::scheduler::flush().await;
+        Mounted {
+            root,
+            handle: Some(handle),
+            original,
+        }
+    }
+
+    fn query(&self, selector: &str) -> Option<Element> {
+        self.root.query_selector(selector).unwrap()
+    }
+
+    fn find(&self, selector: &str) -> Element {
+        self.query(selector)
+            .unwrap_or_else(|| panic!("no element matches {selector:?}"))
+    }
+
+    fn text(&self, selector: &str) -> String {
+        self.find(selector).text_content().unwrap_or_default()
+    }
+
+    async fn click(&self, selector: &str) {
+        self.find(selector).unchecked_into::<HtmlElement>().click();
+        yew::scheduler::flush().await;
+    }
+
+    /// Presses `key` with the focus on the page body (as a teacher would).
+    async fn press(&self, key: &str) {
+        let init = web_sys::KeyboardEventInit::new();
+        init.set_key(key);
+        init.set_bubbles(true);
+        init.set_cancelable(true);
+        let e =
+            web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+        document().body().unwrap().dispatch_event(&e).unwrap();
+        yew::scheduler::flush().await;
+    }
+
+    fn clock(&self) -> String {
+        self.text("#clock")
+    }
+
+    /// What the page shows of the run: the clock, every subtask's accessible
+    /// label (its status) and the coordinator panel.
+    fn moment(&self) -> (String, Vec<String>, String) {
+        let tasks = self.root.query_selector_all("[data-task]").unwrap();
+        let labels = (0..tasks.length())
+            .map(|i| {
+                tasks
+                    .item(i)
+                    .unwrap()
+                    .unchecked_into::<Element>()
+                    .get_attribute("aria-label")
+                    .unwrap_or_default()
+            })
+            .collect();
+        (self.clock(), labels, self.text("#tabpanel-coordinator"))
+    }
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        if let Some(h) = self.handle.take() {
+            h.destroy();
+        }
+        self.root.remove();
+        set_url(&self.original);
+    }
+}
+
+/// The engine steps the odd-even-sum tour goes to, found natively.
+fn tour_steps() -> Vec<u64> {
+    let t = tour::tour_for("odd-even-sum").expect("odd-even-sum has a tour");
+    let s = engine::runner::load("odd-even-sum").unwrap();
+    tour::positions(&t, &s, s.seed).unwrap()
+}
+
+/// Next / previous, by button and by ← / →, move the same playback the page
+/// shows; leaving the tour keeps the moment.
+#[wasm_bindgen_test]
+async fn tour_next_and_previous_drive_the_playback() {
+    let steps = tour_steps();
+    let app = Mounted::at("?lang=en&scenario=odd-even-sum").await;
+    assert_eq!(app.text("#tour-start"), "Start the guided tour");
+    app.click("#tour-start").await;
+    assert_eq!(
+        app.text("#tour-counter"),
+        format!("Step 1 of {}", steps.len())
+    );
+    assert!(
+        app.find("#tour-prev").has_attribute("disabled"),
+        "no previous step on the first"
+    );
+    assert!(app.text("#tour-next").contains("Next step"));
+    assert!(
+        app.clock().ends_with(&format!("step {}", steps[0])),
+        "{}",
+        app.clock()
+    );
+
+    app.click("#tour-next").await;
+    assert_eq!(
+        app.text("#tour-counter"),
+        format!("Step 2 of {}", steps.len())
+    );
+    assert!(
+        app.clock().ends_with(&format!("step {}", steps[1])),
+        "{}",
+        app.clock()
+    );
+    assert!(
+        app.clock().starts_with("t = 500 ms"),
+        "record 5 is read at 500 ms: {}",
+        app.clock()
+    );
+    // A prediction step: the answer is hidden until asked for.
+    assert!(app.query("#tour-answer").is_none());
+    app.click("#tour-reveal").await;
+    assert!(
+        app.text("#tour-answer").starts_with("5."),
+        "{}",
+        app.text("#tour-answer")
+    );
+
+    // → in tour mode turns the step (not the engine's single step).
+    app.press("ArrowRight").await;
+    assert_eq!(
+        app.text("#tour-counter"),
+        format!("Step 3 of {}", steps.len())
+    );
+    assert!(
+        app.clock().ends_with(&format!("step {}", steps[2])),
+        "{}",
+        app.clock()
+    );
+    app.press("ArrowLeft").await;
+    assert_eq!(
+        app.text("#tour-counter"),
+        format!("Step 2 of {}", steps.len())
+    );
+    app.click("#tour-prev").await;
+    assert_eq!(
+        app.text("#tour-counter"),
+        format!("Step 1 of {}", steps.len())
+    );
+
+    // Leave the tour at step 3's moment: the page stays there, → steps the engine again.
+    app.press("ArrowRight").await;
+    app.press("ArrowRight").await;
+    let there = app.clock();
+    app.click("#tour-exit").await;
+    assert!(app.query(".tour-card").is_none());
+    assert_eq!(app.clock(), there, "leaving the tour keeps the state");
+    app.press("ArrowRight").await;
+    assert_ne!(app.clock(), there, "outside the tour → steps the engine");
+}
+
+/// The tour speaks Chinese too, names included.
+#[wasm_bindgen_test]
+async fn tour_controls_are_named_in_chinese() {
+    let app = Mounted::at("?lang=zh&scenario=odd-even-sum").await;
+    assert_eq!(app.text("#tour-start"), "开始导览");
+    app.click("#tour-start").await;
+    assert!(app.text("#tour-next").contains("下一步"));
+    assert!(app.text("#tour-prev").contains("上一步"));
+    assert!(app.text("#tour-counter").starts_with("第 1 步"));
+    assert!(app.text("#tour-text").contains("numbers"));
+    assert_eq!(
+        app.find(".tour-card")
+            .get_attribute("aria-label")
+            .as_deref(),
+        Some("导览")
+    );
+    app.click("#glossary-button").await;
+    assert!(app.text("#glossary").contains("两阶段提交"));
+}
+
+/// A learner steps, triggers a checkpoint, shares: the link opens the same
+/// moment (clock, every subtask's status, the coordinator panel).
+#[wasm_bindgen_test]
+async fn share_link_round_trip_shows_the_same_moment() {
+    let (link, before) = {
+        let app = Mounted::at("?lang=en&scenario=odd-even-sum").await;
+        for _ in 0..6 {
+            app.click("#step-forward").await;
+        }
+        app.click("#trigger-checkpoint").await;
+        for _ in 0..4 {
+            app.click("#step-forward").await;
+        }
+        app.click("#share-button").await;
+        let hash = window().location().hash().unwrap();
+        assert!(hash.starts_with("#lab=1."), "{hash}");
+        assert!(app.query(".lesson-bar__notice").is_some());
+        let recipe = checkpoint_lab::share::decode(&hash).unwrap().unwrap();
+        assert_eq!(
+            recipe.interventions.len(),
+            1,
+            "the manual checkpoint is in the recipe"
+        );
+        (format!("?lang=en{hash}"), app.moment())
+    };
+    let app = Mounted::at(&link).await;
+    assert!(
+        app.query(".share-error").is_none(),
+        "{}",
+        app.text(".share-error")
+    );
+    assert_eq!(app.moment(), before);
+}
+
+/// A damaged link says what is wrong; the default scenario runs and works.
+#[wasm_bindgen_test]
+async fn a_bad_link_is_explained_and_the_page_stays_usable() {
+    for (hash, says) in [
+        ("#lab=1.AAAA-bad", "damaged"),
+        ("#lab=9.xyz", "version 9"),
+        ("#lab=1.%%%", "base64"),
+    ] {
+        let app = Mounted::at(&format!("?lang=en{hash}")).await;
+        let why = app.text(".share-error");
+        assert!(
+            why.contains("This share link cannot be opened") && why.contains(says),
+            "{hash}: {why}"
+        );
+        assert_eq!(app.clock(), "t = 0 ms · step 0");
+        app.click("#step-forward").await;
+        assert_ne!(
+            app.clock(),
+            "t = 0 ms · step 0",
+            "{hash}: the page still plays"
+        );
+        app.click(".share-error button").await;
+        assert!(
+            app.query(".share-error").is_none(),
+            "the message can be dismissed"
+        );
+    }
+}
+
+/// Sets a form control's value and fires `change`, as a user's edit does.
+async fn change(app: &Mounted, selector: &str, value: &str) {
+    let input = app.find(selector);
+    if let Some(i) = input.dyn_ref::<web_sys::HtmlInputElement>() {
+        i.set_value(value);
+    } else if let Some(s) = input.dyn_ref::<web_sys::HtmlSelectElement>() {
+        s.set_value(value);
+    }
+    let e = web_sys::Event::new_with_event_init_dict("change", &{
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        init
+    })
+    .unwrap();
+    input.dispatch_event(&e).unwrap();
+    yew::scheduler::flush().await;
+}
+
+/// The form editor applies a valid change at once (and keeps it for the next
+/// visit) and refuses an invalid one with the field named.
+#[wasm_bindgen_test]
+async fn the_editor_applies_valid_changes_and_names_the_field_of_invalid_ones() {
+    let storage = window().local_storage().unwrap().unwrap();
+    let app = Mounted::at("?lang=en&scenario=odd-even-sum").await;
+    app.click("#editor-button").await;
+    let latency = "[data-field=\"numbers → parity.latency_ms\"]";
+    assert_eq!(
+        app.find(latency)
+            .unchecked_into::<web_sys::HtmlInputElement>()
+            .value(),
+        "10"
+    );
+    change(&app, latency, "40").await;
+    assert!(
+        app.query(".editor-error").is_none(),
+        "{}",
+        app.text(".editor-error")
+    );
+    assert_eq!(
+        app.find(latency)
+            .unchecked_into::<web_sys::HtmlInputElement>()
+            .value(),
+        "40"
+    );
+    let saved = storage
+        .get_item(checkpoint_lab::lessons::bar::STORAGE_KEY)
+        .unwrap()
+        .expect("the edit is kept");
+    let s = engine::Scenario::from_json(&saved).unwrap();
+    assert_eq!(s.job.edges[0].latency_ms, 40);
+    // The first record now reaches parity 40 ms after it is emitted, not 10.
+    let t = |app: &Mounted| -> u64 {
+        app.clock()
+            .trim_start_matches("t = ")
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    for _ in 0..10 {
+        if t(&app) > 100 {
+            break;
+        }
+        app.click("#step-forward").await;
+    }
+    assert_eq!(t(&app), 140, "{}", app.clock());
+
+    change(&app, "[data-field=\"sum.parallelism\"]", "2").await;
+    let why = app.text(".editor-error");
+    assert!(why.contains("job.edges[2].partitioning"), "{why}");
+    storage
+        .remove_item(checkpoint_lab::lessons::bar::STORAGE_KEY)
+        .unwrap();
+}
+
+/// Regression: a new run right after loading compared equal to the old one
+/// (`State`'s equality is its revision, which restarted at 1), so the toolbar and
+/// the lesson bar kept showing the old run.
+#[wasm_bindgen_test]
+async fn a_restart_right_after_loading_shows_the_new_run() {
+    let app = Mounted::at("?lang=en&scenario=odd-even-sum").await;
+    let seed = app.text("#seed");
+    app.click("#restart").await;
+    assert_ne!(app.text("#seed"), seed);
+}
+
+/// Once the learner loads another run, the share link leaves the address bar (a
+/// reload then shows the new run, not the shared moment).
+#[wasm_bindgen_test]
+async fn loading_another_scenario_drops_the_share_link() {
+    let app = Mounted::at("?lang=en&scenario=odd-even-sum").await;
+    app.click("#share-button").await;
+    assert!(window().location().hash().unwrap().starts_with("#lab=1."));
+    change(&app, "#scenario-select", "pv-count").await;
+    assert!(
+        app.query("[data-task=\"kafka#0\"]").is_some(),
+        "pv-count is loaded"
+    );
+    assert_eq!(
+        app.find("#scenario-select")
+            .unchecked_into::<web_sys::HtmlSelectElement>()
+            .value(),
+        "pv-count"
+    );
+    assert_eq!(window().location().hash().unwrap(), "");
+}
