@@ -51,6 +51,15 @@ pub fn StoragePanel(props: &PanelProps) -> Html {
                                     <span class="muted">{ lang.t(Msg::CompletedAt).replace("{t}", &s.completed_at.to_string()) }</span>
                                 </div>
                                 <p class="stored__line"><strong>{ format!("{dir}: ") }</strong>{ parts.join(", ") }</p>
+                                if !s.files.is_empty() {
+                                    <ul class="stored__files">
+                                        { for s.files.iter().map(|f| html! {
+                                            <li class={classes!("stored__file", f.shared.then_some("stored__file--shared"))}>
+                                                { format!("{} · {} B", f.path, f.bytes) }
+                                            </li>
+                                        }) }
+                                    </ul>
+                                }
                                 <details class="stored__tree">
                                     <summary>{ lang.t(Msg::StorageBrowse) }</summary>
                                     { tree(&s.metadata) }

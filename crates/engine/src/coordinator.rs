@@ -12,6 +12,7 @@ use crate::barrier::CheckpointBarrier;
 use crate::event::SnapshotKind;
 use crate::ids::{CheckpointId, TaskId};
 use crate::snapshot::TaskSnapshot;
+use crate::state::shared_registry::SharedStateRegistry;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -225,6 +226,10 @@ pub struct CheckpointCoordinator {
     pub history_limit: Option<usize>,
     /// Generation of the periodic trigger; a rescheduling makes older ones stale.
     pub periodic_gen: u32,
+    /// Shared files of incremental (rocksdb) checkpoints. Flink: the
+    /// `SharedStateRegistry` of the `CompletedCheckpointStore`.
+    #[serde(default)]
+    pub shared: SharedStateRegistry,
 }
 
 /// Why a pending checkpoint was aborted. Flink: `CheckpointFailureReason`.
@@ -302,6 +307,7 @@ impl CheckpointCoordinator {
             counted_ids: BTreeSet::new(),
             last_succeeded: None,
             history: BTreeMap::new(),
+            shared: SharedStateRegistry::default(),
             history_limit: None,
             periodic_gen: 0,
         }
@@ -441,6 +447,11 @@ impl CheckpointCoordinator {
                 self.store.push(completed.clone());
                 while self.store.len() > self.config.retained as usize {
                     self.store.remove(0);
+                }
+                // Flink: DefaultCompletedCheckpointStore.addCheckpointAndSubsumeOldestOne
+                // → SharedStateRegistry.unregisterUnusedState(lowest retained id).
+                if let Some(lowest) = self.store.first().map(|c| c.id) {
+                    self.shared.unregister_unused_state(lowest);
                 }
             }
             _ => self.savepoints.push(completed.clone()),

@@ -29,6 +29,7 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("jobmanager-crash-jobmanager", include_str!("../scenarios/jobmanager-crash-jobmanager.json")),
     ("jobmanager-crash-filesystem", include_str!("../scenarios/jobmanager-crash-filesystem.json")),
     ("broadcast-rules", include_str!("../scenarios/broadcast-rules.json")),
+    ("state-types", include_str!("../scenarios/state-types.json")),
     ("busy-network", include_str!("../scenarios/busy-network.json")),
 ];
 

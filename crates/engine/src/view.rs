@@ -217,6 +217,10 @@ pub struct StoredView {
     pub completed_at: u64,
     /// `chk-N/_metadata`, keyed by operator uid (as `lab run --metadata`).
     pub metadata: serde_json::Value,
+    /// Its files besides `_metadata`: private `chk-N/<subtask>` files and, with
+    /// incremental rocksdb, the shared files it refers to ([`World::storage_files`]).
+    #[serde(default)]
+    pub files: Vec<crate::state::shared_registry::StorageFile>,
     /// Deleted: by the retention policy when the job ended, or lost with the
     /// JobManager's memory (`jobmanager` storage). Shown struck through.
     #[serde(default)]
@@ -525,6 +529,7 @@ impl World {
                     kind: c.kind,
                     completed_at: c.completed_at,
                     metadata: self.metadata(c),
+                    files: self.storage_files(c),
                     discarded,
                 })
                 .collect(),

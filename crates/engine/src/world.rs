@@ -26,7 +26,8 @@ use crate::scenario::{
     SinkKind, StorageKind,
 };
 use crate::sink::{ExternalTopic, TxnStatus};
-use crate::snapshot::{OperatorSnapshot, TaskSnapshot, KEYED_ENTRY_BYTES};
+use crate::snapshot::{OperatorSnapshot, TaskSnapshot};
+use crate::state::shared_registry::{self, IncrementalBase, IncrementalUpload};
 use crate::two_phase_commit::TwoPhaseCommitSink;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -261,8 +262,8 @@ struct InProgressSnapshot {
     /// A timeoutable barrier of this checkpoint still waits in an output queue: its
     /// output channel state is not final until it leaves (or times out and overtakes).
     output_pending: bool,
-    /// Keyed entries, kept to compute the next incremental upload.
-    keyed: Option<BTreeMap<KeyId, i64>>,
+    /// Incremental (rocksdb) snapshot: what it uploads and refers to.
+    keyed: Option<IncrementalUpload>,
 }
 
 /// Unaligned: in-flight records being persisted for one checkpoint.
@@ -315,10 +316,10 @@ pub struct Task {
     awaiting: Option<CheckpointId>,
     /// Arrival sequence counter across its input channels.
     arrivals: u64,
-    /// Keyed entries of the last completed checkpoint (incremental base).
-    incremental_base: BTreeMap<KeyId, i64>,
-    /// Keyed entries of acknowledged snapshots not yet notified complete.
-    incremental_candidates: BTreeMap<CheckpointId, BTreeMap<KeyId, i64>>,
+    /// Where the keyed entries of the last completed checkpoint live (incremental base).
+    incremental_base: IncrementalBase,
+    /// Placements of acknowledged snapshots not yet notified complete.
+    incremental_candidates: BTreeMap<CheckpointId, IncrementalBase>,
     /// Records processed so far (this attempt).
     pub processed: u64,
 }
@@ -948,10 +949,7 @@ impl World {
                 kind if kind.has_named_state() => operators::keyed_states(op, restored.map(|s| &s.state)),
                 _ => OpState::Stateless,
             };
-            let incremental_base = match &state {
-                OpState::Keyed { values } => values.clone(),
-                _ => BTreeMap::new(),
-            };
+            let incremental_base = restore.as_ref().map(|r| self.coordinator.shared.base_of(r.checkpoint, t)).unwrap_or_default();
             let rr = info
                 .outputs
                 .iter()
@@ -1657,7 +1655,8 @@ impl World {
             }
         }
 
-        // Synchronous phase.
+        // Synchronous phase. Savepoints are full (canonical format) whatever the backend.
+        let incremental = self.coordinator.config.incremental && !barrier.is_savepoint;
         let is_finished = self.tasks[ti].status != TaskStatus::Running;
         let name = self.name(t);
         let state = match &mut self.tasks[ti].op {
@@ -1665,7 +1664,7 @@ impl World {
                 let ext = self.external.get_mut(&self.setup.tasks[ti].op).expect("sink topic");
                 s.snapshot_state(&name, id, is_finished, ext, &mut self.next_txn, &mut self.trace)
             }
-            other => other.snapshot(self.now, !self.coordinator.config.incremental),
+            other => other.snapshot(self.now, !incremental),
         };
         if self.tasks[ti].status == TaskStatus::Waiting {
             self.tasks[ti].awaiting = Some(id);
@@ -1674,14 +1673,11 @@ impl World {
         let op_bytes = TaskSnapshot::operator_bytes(&state, keys);
         let out_bytes = TaskSnapshot::channel_bytes(output_channels.values().flatten(), keys);
         let (keyed, uploaded_keyed) = match &state {
-            OperatorSnapshot::Keyed { entries } if self.coordinator.config.incremental => {
-                let base = &self.tasks[ti].incremental_base;
-                let changed: u64 = entries
-                    .iter()
-                    .filter(|(k, v)| base.get(k) != Some(v))
-                    .map(|(k, _)| KEYED_ENTRY_BYTES + keys.len_bytes(Some(*k)))
-                    .sum();
-                (Some(entries.clone()), changed)
+            OperatorSnapshot::Keyed { .. } | OperatorSnapshot::KeyedStates { .. } if incremental => {
+                let entries = shared_registry::keyed_entries(&state);
+                let upload = self.tasks[ti].incremental_base.snapshot(&name, id, entries, keys);
+                let bytes = upload.uploaded_bytes();
+                (Some(upload), bytes)
             }
             _ => (None, op_bytes),
         };
@@ -1868,9 +1864,15 @@ impl World {
                 return;
             }
         }
-        if let Some(k) = s.keyed {
+        if let Some(upload) = s.keyed {
+            // Flink registers shared state on acknowledgement, even for a checkpoint
+            // that is already gone.
+            let private_bytes = s.snapshot.state_bytes.saturating_sub(upload.keyed_bytes);
+            let name = self.name(t);
+            self.coordinator.shared.register(id, t, &name, &upload, private_bytes);
             // Kept until notified: a completed checkpoint becomes the incremental base.
-            self.tasks[ti].incremental_candidates.insert(id, k);
+            let base = IncrementalBase { checkpoint: Some(id), placement: upload.placement };
+            self.tasks[ti].incremental_candidates.insert(id, base);
         }
         if !self.coordinator.pending.contains_key(&id) {
             return; // Flink: acks for discarded checkpoints are dropped
@@ -2313,6 +2315,42 @@ impl World {
     }
 
     // ----- summary helpers ------------------------------------------------------
+
+    /// The files of a completed checkpoint in checkpoint storage, subtask by
+    /// subtask: its private file `chk-N/<subtask>` (everything not in shared files;
+    /// left out when empty) and, for an incremental rocksdb checkpoint, the shared
+    /// files it refers to — uploaded by it or by an earlier checkpoint. The full
+    /// size of the checkpoint is the sum; what it uploaded is its private files plus
+    /// the shared files it created.
+    pub fn storage_files(&self, c: &CompletedCheckpoint) -> Vec<shared_registry::StorageFile> {
+        let mut out = Vec::new();
+        for (t, snap) in &c.tasks {
+            let task = self.name(*t).to_string();
+            let files = self.coordinator.shared.task_files(c.id, *t);
+            let private = files.map_or(snap.state_bytes, |f| f.private_bytes);
+            if private > 0 {
+                out.push(shared_registry::StorageFile {
+                    path: format!("chk-{}/{task}", c.id.0),
+                    task: task.clone(),
+                    bytes: private,
+                    shared: false,
+                    created_by: c.id,
+                });
+            }
+            for name in files.into_iter().flat_map(|f| f.shared.iter()) {
+                if let Some(f) = self.coordinator.shared.files().get(name) {
+                    out.push(shared_registry::StorageFile {
+                        path: name.clone(),
+                        task: task.clone(),
+                        bytes: f.bytes,
+                        shared: true,
+                        created_by: f.created_by,
+                    });
+                }
+            }
+        }
+        out
+    }
 
     /// `chk-N/_metadata` of a completed checkpoint, keyed by operator uid, as the
     /// contract's `--metadata` prints it.

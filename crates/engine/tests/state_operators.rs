@@ -363,3 +363,27 @@ fn named_states_follow_key_groups_when_rescaling() {
         }
     }
 }
+
+/// The keyed state store (TTL timestamps, map and accumulator values) and the
+/// rocksdb registry of a running World serialize and read back equal (keyframes,
+/// share links).
+///
+/// Not the whole World: serde cannot read integer-keyed maps back inside the
+/// internally tagged `OpState` / `OperatorSnapshot` enums — a limitation that
+/// `OpState::Keyed` had before the named states came.
+#[test]
+fn named_states_and_registry_round_trip_through_serde() {
+    let mut s = rescale_scenario("keyed_dedup");
+    s.checkpointing.as_mut().unwrap().backend = engine::scenario::BackendKind::Rocksdb;
+    let mut w = World::new(&s, 5).expect("world");
+    w.run_until(200, |_| {});
+    let reg = &w.coordinator().shared;
+    assert!(!reg.files().is_empty(), "a shared file to carry");
+    let back: engine::state::shared_registry::SharedStateRegistry =
+        serde_json::from_str(&serde_json::to_string(reg).unwrap()).expect("registry reads back");
+    assert_eq!(&back, reg);
+    let OpState::KeyedStates(store) = &w.tasks()[2].op else { panic!("a store") };
+    assert!(!store.tables()["seen"].entries.is_empty());
+    let back: engine::state::KeyedStateStore = serde_json::from_str(&serde_json::to_string(store).unwrap()).expect("store reads back");
+    assert_eq!(&back, store);
+}

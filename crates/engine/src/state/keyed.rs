@@ -35,7 +35,7 @@ use std::fmt;
 use std::ops::Bound;
 
 /// What one key holds in one state. Flink: the value a `StateTable` maps a key to
-/// (wrapped in `TtlValue` when TTL is on; here always, the time is ignored without TTL).
+/// (wrapped in `TtlValue` when TTL is on; here always, with time 0 without TTL).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StoredValue {
@@ -347,6 +347,17 @@ impl Access<'_> {
         self.table.descriptor.ttl
     }
 
+    /// The timestamp a write stores: now with TTL, 0 without (Flink stores a
+    /// `TtlValue` only for a state with TTL), so that a state without TTL is the
+    /// same whenever it was written.
+    fn stamp(&self) -> u64 {
+        if self.ttl().is_some() {
+            self.now
+        } else {
+            0
+        }
+    }
+
     fn is_expired(&self, last_access_at: u64) -> bool {
         self.ttl().is_some_and(|c| c.is_expired(last_access_at, self.now))
     }
@@ -410,7 +421,7 @@ impl ValueState<'_> {
 
     /// Store `v`.
     pub fn update(&mut self, v: i64) {
-        let now = self.0.now;
+        let now = self.0.stamp();
         self.0.write(StoredValue::Value(TtlValue::new(v, now)));
     }
 
@@ -459,7 +470,7 @@ impl ListState<'_> {
             return;
         }
         let a = &mut self.0;
-        let now = a.now;
+        let now = a.stamp();
         let new = vs.iter().map(|v| TtlValue::new(*v, now));
         match a.table.entries.get_mut(&a.key) {
             Some(StoredValue::List(l)) => l.extend(new),
@@ -472,7 +483,7 @@ impl ListState<'_> {
         if vs.is_empty() {
             self.0.clear();
         } else {
-            let now = self.0.now;
+            let now = self.0.stamp();
             self.0.write(StoredValue::List(vs.iter().map(|v| TtlValue::new(*v, now)).collect()));
         }
     }
@@ -505,7 +516,7 @@ impl ReducingState<'_> {
             _ => None,
         };
         let reduced = previous.map_or(v, |p| f.reduce(p, v));
-        let now = a.now;
+        let now = a.stamp();
         a.write(StoredValue::Value(TtlValue::new(reduced, now)));
     }
 
@@ -544,7 +555,7 @@ impl AggregatingState<'_> {
             Some(StoredValue::Accumulator(t)) if !a.is_expired(t.last_access_at) => t.value,
             _ => f.create_accumulator(),
         };
-        let now = a.now;
+        let now = a.stamp();
         a.write(StoredValue::Accumulator(TtlValue::new(f.add(v, acc), now)));
     }
 
@@ -599,7 +610,7 @@ impl MapState<'_> {
 
     /// Store `v` under `k`.
     pub fn put(&mut self, k: i64, v: i64) {
-        let now = self.0.now;
+        let now = self.0.stamp();
         match self.stored() {
             Some(m) => {
                 m.insert(k, TtlValue::new(v, now));

@@ -22,7 +22,7 @@
 pub mod convert;
 pub mod descriptor;
 pub mod keyed;
-// pub mod shared_registry;
+pub mod shared_registry;
 pub mod ttl;
 
 pub use descriptor::{AggregateFn, ReduceFn, StateDescriptor, StateKind};

@@ -125,7 +125,7 @@ pub fn expired(last_access_at: u64, ttl_ms: u64, now: u64) -> bool {
 
 /// A stored value with the time it was last refreshed. Flink: `TtlValue`
 /// (`userValue`, `lastAccessTimestamp`). States without TTL carry the time too; it
-/// is then never read.
+/// is then 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TtlValue<T> {
     /// The user value.
