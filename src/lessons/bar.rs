@@ -478,7 +478,11 @@ pub fn PairDiff(props: &PairDiffProps) -> Html {
             (r.other_missing, other, "pair_missing"),
         ] {
             if n > 0 {
-                parts.push(t(key, lang).replace("{n}", &n.to_string()).replace("{name}", name));
+                parts.push(
+                    t(key, lang)
+                        .replace("{n}", &n.to_string())
+                        .replace("{name}", name),
+                );
             }
         }
         parts.join(lang_sep(lang))

@@ -12,7 +12,11 @@ use engine::view::SinkView;
 /// configuration changed. Every member is a built-in scenario.
 pub const PAIRS: &[&[&str]] = &[
     &["exactly-once-kafka", "exactly-once-kafka-plain"],
-    &["restart-fixed-delay", "restart-failure-rate", "restart-none"],
+    &[
+        "restart-fixed-delay",
+        "restart-failure-rate",
+        "restart-none",
+    ],
     &["checkpoint-config", "checkpoint-config-strict"],
     &["state-backend-rocksdb", "state-backend-hashmap"],
     &["jobmanager-crash-jobmanager", "jobmanager-crash-filesystem"],
@@ -134,8 +138,14 @@ mod tests {
                 assert_eq!(s.job.operators.len(), first.job.operators.len(), "{name}");
             }
         }
-        assert_eq!(partners("restart-none"), vec!["restart-fixed-delay", "restart-failure-rate"]);
-        assert_eq!(partners("state-backend-hashmap"), vec!["state-backend-rocksdb"]);
+        assert_eq!(
+            partners("restart-none"),
+            vec!["restart-fixed-delay", "restart-failure-rate"]
+        );
+        assert_eq!(
+            partners("state-backend-hashmap"),
+            vec!["state-backend-rocksdb"]
+        );
         assert!(partners("pv-count").is_empty());
     }
 
@@ -148,22 +158,46 @@ mod tests {
         let diff = compare(&jm, &fs);
         let rows: Vec<(&str, usize, usize, usize, usize)> = diff
             .iter()
-            .map(|d| (d.key.as_str(), d.this, d.other, d.this_duplicates, d.other_duplicates))
+            .map(|d| {
+                (
+                    d.key.as_str(),
+                    d.this,
+                    d.other,
+                    d.this_duplicates,
+                    d.other_duplicates,
+                )
+            })
             .collect();
         assert_eq!(
             rows,
-            vec![("app1", 40, 24, 16, 0), ("app2", 67, 44, 23, 0), ("app3", 53, 32, 21, 0)]
+            vec![
+                ("app1", 40, 24, 16, 0),
+                ("app2", 67, 44, 23, 0),
+                ("app3", 53, 32, 21, 0)
+            ]
         );
-        assert!(diff.iter().all(|d| d.sink == "out" && d.this_missing == 0 && d.other_missing == 0 && !d.is_equal()));
+        assert!(diff.iter().all(|d| d.sink == "out"
+            && d.this_missing == 0
+            && d.other_missing == 0
+            && !d.is_equal()));
         let back = compare(&fs, &jm);
         assert_eq!(back[0].other_duplicates, 16);
         assert_eq!(back[0].this_duplicates, 0);
 
-        let same = compare(&final_sinks("state-backend-rocksdb"), &final_sinks("state-backend-hashmap"));
-        assert!(!same.is_empty() && same.iter().all(KeyDiff::is_equal), "{same:?}");
+        let same = compare(
+            &final_sinks("state-backend-rocksdb"),
+            &final_sinks("state-backend-hashmap"),
+        );
+        assert!(
+            !same.is_empty() && same.iter().all(KeyDiff::is_equal),
+            "{same:?}"
+        );
 
         // restart-none gives up at the first crash: it misses what the others commit.
-        let none = compare(&final_sinks("restart-none"), &final_sinks("restart-fixed-delay"));
+        let none = compare(
+            &final_sinks("restart-none"),
+            &final_sinks("restart-fixed-delay"),
+        );
         assert!(none.iter().any(|d| d.this_missing > 0), "{none:?}");
     }
 }
