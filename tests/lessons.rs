@@ -520,3 +520,38 @@ async fn crashing_the_jobmanager_from_the_storage_tab_is_narrated() {
         "the crash follows the click at 1500 ms, not the script: {at}"
     );
 }
+
+/// A restored run (savepoint-rescale) starts at 1520 ms, where the earlier job
+/// stopped: the tour's first step is the restore, delivered with the first step,
+/// and its prediction step shows pv#2, which gets app2's count.
+#[wasm_bindgen_test]
+async fn the_savepoint_tour_walks_the_restored_run() {
+    let t = tour::tour_for("savepoint-rescale").expect("a tour");
+    let s = engine::runner::load("savepoint-rescale").unwrap();
+    let steps = tour::positions(&t, &s, s.seed).unwrap();
+    assert!(steps[0] >= 1, "the restore events come with the first step");
+    let app = Mounted::at("?lang=en&scenario=savepoint-rescale").await;
+    app.click("#tour-start").await;
+    assert!(
+        app.clock().starts_with("t = 1520 ms"),
+        "the restored job's clock goes on from the earlier one: {}",
+        app.clock()
+    );
+    app.click("#tour-next").await;
+    assert!(
+        app.clock().ends_with(&format!("step {}", steps[1])),
+        "{}",
+        app.clock()
+    );
+    assert!(
+        app.text(".tour-card__ask").contains("app2"),
+        "{}",
+        app.text(".tour-card__ask")
+    );
+    app.click("#tour-reveal").await;
+    assert!(
+        app.text("#tour-answer").starts_with("pv#2."),
+        "{}",
+        app.text("#tour-answer")
+    );
+}
