@@ -9,7 +9,9 @@
 //! The twin view is a second playback reducer that runs the same scenario and
 //! seed under the other mode ([`Mode::twin`]); it never plays on its own but
 //! follows the main run's display time ([`Action::Follow`]), and the main run's
-//! interventions are sent to it too.
+//! interventions are sent to it too. A lesson with a pair ([`pair::partners`])
+//! can put its partner in the twin stage instead: the other lesson under the same
+//! seed, with the difference in committed output shown below ([`PairDiff`]).
 //!
 //! While playing, a `gloo` request-animation-frame loop (held in an effect, so
 //! pausing or unmounting cancels it) sends [`Action::Tick`] with the real time
@@ -27,7 +29,7 @@ use crate::components::toolbar::mode_label;
 use crate::components::{LiveRegion, Masthead, ShortcutsOverlay, SidePanel, Stage, Toolbar};
 use crate::document;
 use crate::i18n::Lang;
-use crate::lessons::LessonBar;
+use crate::lessons::{pair, LessonBar, PairDiff};
 use crate::playback::{Action, Mode, State, SPEEDS};
 use crate::share;
 
@@ -167,6 +169,12 @@ pub fn Lab(props: &LabProps) -> Html {
     // The twin view: the same scenario and seed under the other mode, following
     // the main run's clock (it never plays on its own).
     let is_twin = use_state_eq(|| document::query_param("twin").is_some_and(|v| v == "1"));
+    // A lesson pair: the partner lesson in the twin stage (only while it is a
+    // partner of the main run's scenario).
+    let pair_choice = use_state_eq(|| None::<AttrValue>);
+    let partner = (*pair_choice)
+        .clone()
+        .filter(|p| pair::partners(&playback.scenario).contains(&p.as_str()));
     let twin = use_reducer(State::idle);
     let twin_dispatcher = twin.dispatcher();
     {
@@ -176,14 +184,23 @@ pub fn Lab(props: &LabProps) -> Html {
             playback.scenario.clone(),
             playback.seed,
             playback.mode,
+            partner.clone(),
         );
         let t = playback.display_t;
-        use_effect_with(deps, move |(on, scenario, seed, mode)| {
+        use_effect_with(deps, move |(on, scenario, seed, mode, partner)| {
             if *on {
-                d.dispatch(Action::Load {
-                    scenario: scenario.clone(),
-                    seed: *seed,
-                    mode: mode.twin(),
+                d.dispatch(match partner {
+                    // The partner as its lesson configures it, under the same seed.
+                    Some(p) => Action::Load {
+                        scenario: p.to_string(),
+                        seed: *seed,
+                        mode: Mode::Off,
+                    },
+                    None => Action::Load {
+                        scenario: scenario.clone(),
+                        seed: *seed,
+                        mode: mode.twin(),
+                    },
                 });
                 d.dispatch(Action::Follow(t));
             }
@@ -201,7 +218,19 @@ pub fn Lab(props: &LabProps) -> Html {
     }
     let toggle_twin = {
         let is_twin = is_twin.clone();
-        use_callback(*is_twin, move |_: (), on: &bool| is_twin.set(!*on))
+        let pair_choice = pair_choice.setter();
+        use_callback(*is_twin, move |_: (), on: &bool| {
+            pair_choice.set(None);
+            is_twin.set(!*on)
+        })
+    };
+    let on_compare = {
+        let is_twin = is_twin.setter();
+        let pair_choice = pair_choice.setter();
+        use_callback((), move |p: Option<AttrValue>, _: &()| {
+            is_twin.set(p.is_some());
+            pair_choice.set(p);
+        })
     };
     // The main run's display time, for interventions mirrored into the twin.
     let main_t = use_mut_ref(|| 0.0_f64);
@@ -316,6 +345,15 @@ pub fn Lab(props: &LabProps) -> Html {
 
     let show_twin = *is_twin && playback.mode != Mode::Off;
     let lang_now = context.lang;
+    // A stage's caption in the twin view: its mode, and its lesson in a pair.
+    let caption = |s: &State| -> AttrValue {
+        let mode = mode_label(lang_now, s.mode);
+        if partner.is_some() {
+            AttrValue::from(format!("{} · {mode}", s.scenario))
+        } else {
+            AttrValue::from(mode)
+        }
+    };
     let twin_t = if *reduced_motion {
         twin.view.as_ref().map_or(0.0, |v| v.now as f64)
     } else {
@@ -330,18 +368,23 @@ pub fn Lab(props: &LabProps) -> Html {
                          is_projector={*projector} on_projector={toggle_projector}
                          is_twin={*is_twin} on_twin={toggle_twin} />
                 <LessonBar playback={playback.clone()} dispatch={dispatch.clone()} log={log.clone()}
-                           link_error={link_error.borrow().clone()} />
+                           link_error={link_error.borrow().clone()}
+                           comparing={show_twin.then(|| partner.clone()).flatten()} {on_compare} />
                 <main class={classes!("workspace", show_twin.then_some("workspace--twin"))}>
                     <div class="stages">
                         <Stage job={playback.job.clone()} view={playback.view.clone()} {t}
                                dispatch={dispatch.clone()} error={playback.error.clone()}
-                               caption={show_twin.then(|| AttrValue::from(mode_label(lang_now, playback.mode)))}
+                               caption={show_twin.then(|| caption(&playback))}
                                show_legend={!show_twin} />
                         if show_twin {
                             <Stage job={twin.job.clone()} view={twin.view.clone()} t={twin_t}
                                    dispatch={twin_dispatch} error={twin.error.clone()}
-                                   caption={AttrValue::from(mode_label(lang_now, twin.mode))}
+                                   caption={caption(&twin)}
                                    show_legend={false} />
+                            if let Some(other) = &partner {
+                                <PairDiff this_name={AttrValue::from(playback.scenario.clone())} other_name={other.clone()}
+                                          this={playback.view.clone()} other={twin.view.clone()} />
+                            }
                         }
                     </div>
                     <SidePanel job={playback.job.clone()} view={playback.view.clone()}

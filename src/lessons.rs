@@ -6,6 +6,7 @@
 //! - [`glossary`]: the zh/en glossary of Flink terms (`assets/glossary.json`, pure).
 //! - [`editor`]: the form editor's fields and edits of a scenario document (pure).
 //! - [`form`]: the form editor component.
+//! - [`pair`]: lesson pairs for the twin view and the difference in their committed output (pure).
 //! - [`wording`]: the lesson tools' interface wording (`assets/i18n/lessons.json`, pure).
 //! - [`bar`]: the components: the tour card, the glossary, share, import/export.
 //!
@@ -16,7 +17,8 @@ pub mod bar;
 pub mod editor;
 pub mod form;
 pub mod glossary;
+pub mod pair;
 pub mod tour;
 pub mod wording;
 
-pub use bar::LessonBar;
+pub use bar::{LessonBar, PairDiff};

@@ -2,7 +2,9 @@
 //! Browser tests of the teaching aids (issue 7): the guided tour's previous /
 //! next (buttons and ← / →) in both languages, a share link's round trip to the
 //! same moment, damaged links that name what is wrong while the page stays usable,
-//! and the form editor applying a valid change and refusing an invalid one.
+//! the form editor applying a valid change and refusing an invalid one, a lesson
+//! pair side by side with the difference in committed output, and the storage
+//! tab's Crash-the-JobManager button narrated.
 //!
 //! Like `tests/app.rs`: the real [`App`] in headless Chromium, no sleeps
 //! (`yew::scheduler::flush().await`), each test in a fresh `<div>`, and the URL
@@ -403,4 +405,153 @@ async fn loading_another_scenario_drops_the_share_link() {
         "pv-count"
     );
     assert_eq!(window().location().hash().unwrap(), "");
+}
+
+/// The number of stages the page shows.
+fn stages(app: &Mounted) -> u32 {
+    app.root
+        .query_selector_all(".stages > .stage")
+        .unwrap()
+        .length()
+}
+
+/// A lesson with a pair offers its partner; comparing puts the partner in the
+/// twin stage under the same seed and shows the committed output of both, per
+/// key: jobmanager storage commits every count before checkpoint 3 twice.
+#[wasm_bindgen_test]
+async fn a_lesson_pair_opens_side_by_side_with_the_difference_in_output() {
+    let app = Mounted::at("?lang=en&scenario=jobmanager-crash-jobmanager&t=6000").await;
+    assert_eq!(stages(&app), 1);
+    assert!(app.query("#pair-diff").is_none());
+    let button = "#compare-jobmanager-crash-filesystem";
+    assert_eq!(
+        app.text(button),
+        "Compare with jobmanager-crash-filesystem side by side"
+    );
+    app.click(button).await;
+    yew::scheduler::flush().await;
+    assert_eq!(stages(&app), 2, "the partner opens in a second stage");
+    let captions: Vec<String> = {
+        let list = app.root.query_selector_all(".stage__caption").unwrap();
+        (0..list.length())
+            .map(|i| list.item(i).unwrap().text_content().unwrap_or_default())
+            .collect()
+    };
+    assert_eq!(captions.len(), 2, "{captions:?}");
+    assert!(
+        captions[0].starts_with("jobmanager-crash-jobmanager"),
+        "{captions:?}"
+    );
+    assert!(
+        captions[1].starts_with("jobmanager-crash-filesystem"),
+        "{captions:?}"
+    );
+    assert!(
+        app.query(button).is_none(),
+        "the partner shown is not offered again"
+    );
+    assert_eq!(
+        app.find(".pair-diff__summary")
+            .get_attribute("data-differ")
+            .as_deref(),
+        Some("3")
+    );
+    assert_eq!(
+        app.text(".pair-diff__summary"),
+        "So far the committed output differs for 3 of 3 keys."
+    );
+    let row = app.text(".pair-diff__row[data-key=\"app1\"]");
+    assert!(row.contains("out / app1"), "{row}");
+    assert!(row.contains("4024"), "40 committed vs 24: {row}");
+    assert!(
+        row.contains("16 duplicates in jobmanager-crash-jobmanager"),
+        "{row}"
+    );
+
+    // The state-backend twins commit alike (in Chinese).
+    let early = Mounted::at("?lang=zh&scenario=state-backend-rocksdb&t=9000").await;
+    early.click("#compare-state-backend-hashmap").await;
+    yew::scheduler::flush().await;
+    assert_eq!(stages(&early), 2);
+    assert_eq!(
+        early.text(".pair-diff__summary"),
+        "到这一刻为止，两边提交的输出完全一样。"
+    );
+    drop(early);
+
+    // Stopping the comparison closes the second stage.
+    app.click("#compare-stop").await;
+    assert_eq!(stages(&app), 1);
+    assert!(app.query("#pair-diff").is_none());
+}
+
+/// The storage tab's Crash-the-JobManager button: the engine's
+/// `jobmanager_failed` event shows in the narration.
+#[wasm_bindgen_test]
+async fn crashing_the_jobmanager_from_the_storage_tab_is_narrated() {
+    let app = Mounted::at("?lang=en&scenario=jobmanager-crash-filesystem&t=1500").await;
+    let crashed = "The JobManager crashed!";
+    app.click("#tab-narration").await;
+    assert!(!app.text("#tabpanel-narration").contains(crashed));
+    app.click("#tab-storage").await;
+    app.click("#crash-jobmanager").await;
+    app.click("#tab-narration").await;
+    // The scenario's own JobManager crash is at 3500 ms; this one is the click's.
+    let mut at = None;
+    for _ in 0..20 {
+        let items = app.root.query_selector_all(".narration__list li").unwrap();
+        at = (0..items.length())
+            .map(|i| items.item(i).unwrap().unchecked_into::<Element>())
+            .find(|li| li.text_content().unwrap_or_default().contains(crashed))
+            .and_then(|li| li.query_selector(".narration__t").unwrap())
+            .and_then(|t| t.text_content());
+        if at.is_some() {
+            break;
+        }
+        app.press("ArrowRight").await;
+    }
+    let at = at.unwrap_or_else(|| panic!("not narrated: {}", app.text("#tabpanel-narration")));
+    let ms: u64 = at
+        .trim_end_matches(" ms")
+        .parse()
+        .unwrap_or_else(|_| panic!("{at:?}"));
+    assert!(
+        (1500..1600).contains(&ms),
+        "the crash follows the click at 1500 ms, not the script: {at}"
+    );
+}
+
+/// A restored run (savepoint-rescale) starts at 1520 ms, where the earlier job
+/// stopped: the tour's first step is the restore, delivered with the first step,
+/// and its prediction step shows pv#2, which gets app2's count.
+#[wasm_bindgen_test]
+async fn the_savepoint_tour_walks_the_restored_run() {
+    let t = tour::tour_for("savepoint-rescale").expect("a tour");
+    let s = engine::runner::load("savepoint-rescale").unwrap();
+    let steps = tour::positions(&t, &s, s.seed).unwrap();
+    assert!(steps[0] >= 1, "the restore events come with the first step");
+    let app = Mounted::at("?lang=en&scenario=savepoint-rescale").await;
+    app.click("#tour-start").await;
+    assert!(
+        app.clock().starts_with("t = 1520 ms"),
+        "the restored job's clock goes on from the earlier one: {}",
+        app.clock()
+    );
+    app.click("#tour-next").await;
+    assert!(
+        app.clock().ends_with(&format!("step {}", steps[1])),
+        "{}",
+        app.clock()
+    );
+    assert!(
+        app.text(".tour-card__ask").contains("app2"),
+        "{}",
+        app.text(".tour-card__ask")
+    );
+    app.click("#tour-reveal").await;
+    assert!(
+        app.text("#tour-answer").starts_with("pv#2."),
+        "{}",
+        app.text("#tour-answer")
+    );
 }

@@ -17,6 +17,7 @@ use yew::prelude::*;
 use crate::app::use_lang;
 use crate::lessons::form::ScenarioForm;
 use crate::lessons::glossary;
+use crate::lessons::pair;
 use crate::lessons::tour::{self, Target, Tour};
 use crate::lessons::wording::t;
 use crate::playback::{Action, State};
@@ -37,6 +38,12 @@ pub struct LessonBarProps {
     /// Why the share link the page was opened with could not be used.
     #[prop_or_default]
     pub link_error: Option<String>,
+    /// The lesson shown beside this one in the twin view, if any.
+    #[prop_or_default]
+    pub comparing: Option<AttrValue>,
+    /// Opens (`Some(partner)`) or closes (`None`) a lesson pair in the twin view.
+    #[prop_or_default]
+    pub on_compare: Callback<Option<AttrValue>>,
 }
 
 /// The tour being shown: its index and whether the answer is revealed.
@@ -352,6 +359,22 @@ pub fn LessonBar(props: &LessonBarProps) -> Html {
                         { t("tour_start", lang) }
                     </button>
                 }
+                for partner in pair::partners(&p.scenario) {
+                    if props.comparing.as_deref() != Some(partner) {
+                        <button type="button" class="text-button lesson-bar__compare" id={format!("compare-{partner}")}
+                                data-partner={partner}
+                                title={t("pair_compare_hint", lang).replace("{name}", partner)}
+                                onclick={props.on_compare.reform(move |_: MouseEvent| Some(AttrValue::from(partner)))}>
+                            { t("pair_compare", lang).replace("{name}", partner) }
+                        </button>
+                    }
+                }
+                if props.comparing.is_some() {
+                    <button type="button" class="text-button lesson-bar__compare" id="compare-stop"
+                            onclick={props.on_compare.reform(|_: MouseEvent| None)}>
+                        { t("pair_stop", lang) }
+                    </button>
+                }
                 <button type="button" class="text-button" id="glossary-button" aria-expanded={glossary_open.to_string()}
                         aria-controls="glossary" onclick={on_glossary}>
                     { t("glossary_button", lang) }
@@ -407,6 +430,98 @@ pub fn LessonBar(props: &LessonBarProps) -> Html {
             }
             <style>{ css }</style>
         </section>
+    }
+}
+
+/// Properties of [`PairDiff`].
+#[derive(Properties, PartialEq)]
+pub struct PairDiffProps {
+    /// The main run's scenario name.
+    pub this_name: AttrValue,
+    /// The partner's scenario name.
+    pub other_name: AttrValue,
+    /// The main run now.
+    pub this: Option<Rc<engine::view::WorldView>>,
+    /// The partner now (it follows the main clock).
+    pub other: Option<Rc<engine::view::WorldView>>,
+}
+
+/// The difference between a lesson pair's committed output at this moment, per
+/// sink and key: the same, or how many duplicates / missing values on which side.
+#[component]
+pub fn PairDiff(props: &PairDiffProps) -> Html {
+    let lang = use_lang().lang;
+    let (Some(a), Some(b)) = (&props.this, &props.other) else {
+        return html! {};
+    };
+    let rows = pair::compare(&a.sinks, &b.sinks);
+    let (this, other) = (props.this_name.as_str(), props.other_name.as_str());
+    let differ = rows.iter().filter(|r| !r.is_equal()).count();
+    let summary = if rows.is_empty() {
+        t("pair_nothing_yet", lang).to_string()
+    } else if differ == 0 {
+        t("pair_all_equal", lang).to_string()
+    } else {
+        t("pair_some_differ", lang)
+            .replace("{n}", &differ.to_string())
+            .replace("{total}", &rows.len().to_string())
+    };
+    let verdict = |r: &pair::KeyDiff| -> String {
+        if r.is_equal() {
+            return t("pair_same", lang).to_string();
+        }
+        let mut parts = Vec::new();
+        for (n, name, key) in [
+            (r.this_duplicates, this, "pair_duplicates"),
+            (r.other_duplicates, other, "pair_duplicates"),
+            (r.this_missing, this, "pair_missing"),
+            (r.other_missing, other, "pair_missing"),
+        ] {
+            if n > 0 {
+                parts.push(
+                    t(key, lang)
+                        .replace("{n}", &n.to_string())
+                        .replace("{name}", name),
+                );
+            }
+        }
+        parts.join(lang_sep(lang))
+    };
+    html! {
+        <section class="pair-diff" id="pair-diff" aria-live="polite">
+            <h2 class="pair-diff__heading">
+                { t("pair_heading", lang).replace("{this}", this).replace("{other}", other) }
+            </h2>
+            <p class="pair-diff__summary" data-differ={differ.to_string()}>{ summary }</p>
+            if !rows.is_empty() {
+                <table class="pair-diff__table">
+                    <thead><tr>
+                        <th scope="col">{ t("pair_key", lang) }</th>
+                        <th scope="col">{ this }</th>
+                        <th scope="col">{ other }</th>
+                        <th scope="col"></th>
+                    </tr></thead>
+                    <tbody>
+                        for r in rows.iter() {
+                            <tr class={classes!("pair-diff__row", (!r.is_equal()).then_some("pair-diff__row--differs"))}
+                                data-key={r.key.clone()}>
+                                <th scope="row">{ format!("{} / {}", r.sink, r.key) }</th>
+                                <td>{ r.this }</td>
+                                <td>{ r.other }</td>
+                                <td class="pair-diff__verdict">{ verdict(r) }</td>
+                            </tr>
+                        }
+                    </tbody>
+                </table>
+            }
+        </section>
+    }
+}
+
+fn lang_sep(lang: crate::i18n::Lang) -> &'static str {
+    match lang {
+        crate::i18n::Lang::Zh => "；",
+        crate::i18n::Lang::En => "; ",
     }
 }
 

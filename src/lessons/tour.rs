@@ -80,6 +80,38 @@ pub const TOURS: &[(&str, &str)] = &[
         "checkpoint-config-strict",
         include_str!("../../assets/tours/checkpoint-config-strict.json"),
     ),
+    (
+        "savepoint-rescale",
+        include_str!("../../assets/tours/savepoint-rescale.json"),
+    ),
+    (
+        "savepoint-upgrade",
+        include_str!("../../assets/tours/savepoint-upgrade.json"),
+    ),
+    (
+        "broadcast-rules",
+        include_str!("../../assets/tours/broadcast-rules.json"),
+    ),
+    (
+        "state-backend-rocksdb",
+        include_str!("../../assets/tours/state-backend-rocksdb.json"),
+    ),
+    (
+        "state-backend-hashmap",
+        include_str!("../../assets/tours/state-backend-hashmap.json"),
+    ),
+    (
+        "jobmanager-storage-limit",
+        include_str!("../../assets/tours/jobmanager-storage-limit.json"),
+    ),
+    (
+        "jobmanager-crash-jobmanager",
+        include_str!("../../assets/tours/jobmanager-crash-jobmanager.json"),
+    ),
+    (
+        "jobmanager-crash-filesystem",
+        include_str!("../../assets/tours/jobmanager-crash-filesystem.json"),
+    ),
 ];
 
 /// Side-panel tabs a step may point at (the `data-tab` keys of the side panel).

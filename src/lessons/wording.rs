@@ -61,6 +61,17 @@ pub const KEYS: &[&str] = &[
     "editor_max_ms",
     "editor_crashes",
     "editor_crashes_hint",
+    "pair_compare",
+    "pair_compare_hint",
+    "pair_stop",
+    "pair_heading",
+    "pair_key",
+    "pair_same",
+    "pair_duplicates",
+    "pair_missing",
+    "pair_all_equal",
+    "pair_some_differ",
+    "pair_nothing_yet",
 ];
 
 #[derive(Debug, Deserialize)]

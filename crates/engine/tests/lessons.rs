@@ -102,6 +102,14 @@ fn the_library_is_built_in() {
         "restart-none",
         "checkpoint-config",
         "checkpoint-config-strict",
+        "savepoint-rescale",
+        "savepoint-upgrade",
+        "state-backend-rocksdb",
+        "state-backend-hashmap",
+        "jobmanager-storage-limit",
+        "jobmanager-crash-jobmanager",
+        "jobmanager-crash-filesystem",
+        "broadcast-rules",
     ] {
         let s = lesson(name);
         assert_eq!(s.name, name, "the file's name field matches its built-in name");
@@ -385,4 +393,214 @@ fn figures_quoted_by_the_tours_hold() {
     let fixed = Run::builtin("restart-fixed-delay");
     let at: Vec<u64> = fixed.failures().iter().map(|f| f["at_ms"].as_u64().unwrap()).collect();
     assert_eq!(at, vec![500, 2300, 2800]);
+}
+
+/// Which keys each subtask of `op` processed, as `task -> keys`.
+fn keys_by_task(run: &Run, op: &str) -> BTreeMap<String, Vec<String>> {
+    let mut m: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (_, e) in run.of_type("record_processed") {
+        let task = e["task"].as_str().unwrap();
+        if task.split('#').next() == Some(op) {
+            let keys = m.entry(task.to_string()).or_default();
+            let key = e["key"].as_str().unwrap().to_string();
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+    }
+    for keys in m.values_mut() {
+        keys.sort();
+    }
+    m
+}
+
+/// Committed values of `key` in sink `uid`, in order.
+fn committed_values(run: &Run, uid: &str, key: &str) -> Vec<i64> {
+    run.sink(uid, "committed").into_iter().filter(|(k, _)| k == key).map(|(_, v)| v).collect()
+}
+
+/// The first event of `kind` (with these extra fields), as `(index, event)`.
+fn first<'a>(run: &'a Run, kind: &'a str, fields: &[(&str, Value)]) -> &'a Value {
+    run.of_type(kind)
+        .map(|(_, e)| e)
+        .find(|e| fields.iter().all(|(k, v)| &e[*k] == v))
+        .unwrap_or_else(|| panic!("no {kind} {fields:?}"))
+}
+
+/// Lesson 8 tours (savepoint-rescale, savepoint-upgrade): the savepoint's id and
+/// content, where the keys and partitions go, and how the output continues.
+#[test]
+fn lesson8_savepoint_tours_quote_real_figures() {
+    let rescale = lesson("savepoint-rescale");
+    let earlier = rescale.restore.as_ref().expect("restores").from.as_ref().clone();
+    let v1 = Run::of(&earlier);
+    let sp = v1.checkpoint(3);
+    assert_eq!((sp["kind"].as_str(), sp["status"].as_str(), sp["trigger_ms"].as_u64()), (Some("savepoint"), Some("completed"), Some(1500)));
+    let md = &sp["metadata"];
+    for (p, o) in [("0", 37), ("1", 33), ("2", 30), ("3", 27)] {
+        assert_eq!(md["kafka"]["offsets"][p], o, "savepoint 3, partition {p}");
+    }
+    for (k, n) in [("app1", 43), ("app2", 43), ("app3", 41)] {
+        assert_eq!(md["pv"]["keyed"][k], n, "savepoint 3, {k}");
+    }
+    // Version 1: kafka#0 reads [0, 2], kafka#1 [1, 3]; app1 and app3 on pv#0, app2 on pv#1.
+    let mut parts: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+    for (_, e) in v1.of_type("record_emitted") {
+        let v = parts.entry(e["task"].as_str().unwrap().to_string()).or_default();
+        let p = e["partition"].as_u64().unwrap();
+        if !v.contains(&p) {
+            v.push(p);
+        }
+    }
+    assert_eq!(parts["kafka#0"], vec![0, 2]);
+    assert_eq!(parts["kafka#1"], vec![1, 3]);
+    let v1_keys = keys_by_task(&v1, "pv");
+    assert_eq!(v1_keys["pv#0"], vec!["app1", "app3"]);
+    assert_eq!(v1_keys["pv#1"], vec!["app2"]);
+
+    let run = Run::of(&rescale);
+    // The restored run starts at 1520 ms with savepoint 3; its checkpoints count on from 4.
+    let e0 = &run.events[0];
+    assert_eq!((e0["type"].as_str(), e0["t"].as_u64(), e0["checkpoint"].as_u64()), (Some("state_restored"), Some(1520), Some(3)));
+    assert_eq!(run.checkpoints()[0]["id"], 4);
+    // 128 key groups; app2's lies in the third range at parallelism 3, so pv#2
+    // counts it; app1 and app3 stay on pv#0; pv#1 gets none.
+    assert_eq!(rescale.job.max_parallelism, 128);
+    let kg = engine::keygroup::assign_to_key_group("app2", 128);
+    assert!(engine::keygroup::key_group_range(128, 3, 2).contains(&kg));
+    let keys = keys_by_task(&run, "pv");
+    assert_eq!(keys["pv#0"], vec!["app1", "app3"]);
+    assert_eq!(keys["pv#2"], vec!["app2"]);
+    assert!(!keys.contains_key("pv#1"), "pv#1 gets no key: {keys:?}");
+    let c4 = run.checkpoint(4);
+    assert_eq!(c4["end_ms"], 2040);
+    for (p, o) in [("0", 50), ("1", 44), ("2", 40), ("3", 36)] {
+        assert_eq!(c4["metadata"]["kafka"]["offsets"][p], o, "chk-4, partition {p}");
+    }
+    for (k, n) in [("app1", 55), ("app2", 60), ("app3", 55)] {
+        assert_eq!(c4["metadata"]["pv"]["keyed"][k], n, "chk-4, {k}");
+    }
+    assert_eq!(committed_values(&run, "out", "app2"), (1..=111).collect::<Vec<i64>>(), "no gap, no repeat");
+
+    // savepoint-upgrade restores the same savepoint of the same version 1.
+    assert_eq!(lesson("savepoint-upgrade").restore.unwrap().from.as_ref(), &earlier);
+    let upgrade = Run::builtin("savepoint-upgrade");
+    let restored: Vec<(&str, Option<u64>)> =
+        upgrade.of_type("state_restored").map(|(_, e)| (e["task"].as_str().unwrap(), e["checkpoint"].as_u64())).collect();
+    assert!(restored.contains(&("kafka#0", Some(3))) && restored.contains(&("pv-v2#0", None)), "{restored:?}");
+    let e = first(&upgrade, "record_emitted", &[("partition", 0.into())]);
+    assert_eq!(e["offset"], 37, "partition 0 resumes at offset 37");
+    let w = first(&upgrade, "record_written", &[]);
+    assert_eq!((w["key"].as_str(), w["value"].as_i64()), (Some("app2"), Some(1)));
+    let app2 = committed_values(&upgrade, "out", "app2");
+    assert_eq!(&app2[..46], &[(1..=43).collect::<Vec<i64>>(), vec![1, 3, 6]].concat()[..]);
+}
+
+/// Broadcast state tour: the rules reach all three subtasks at once, every
+/// subtask checkpoints its copy, and the restore gives them back.
+#[test]
+fn broadcast_rules_tour_quotes_real_figures() {
+    let run = Run::builtin("broadcast-rules");
+    for task in ["gate#0", "gate#1", "gate#2"] {
+        for (rule, at) in [("min", 2020), ("max", 5020)] {
+            let e = first(&run, "record_processed", &[("task", task.into()), ("key", rule.into())]);
+            assert_eq!(e["t"], at, "{task} gets {rule}");
+        }
+    }
+    let rules = |id: u64| -> Vec<Value> {
+        run.checkpoint(id)["metadata"]["gate"]["operator"].as_array().unwrap().iter().map(|s| s["rules"].clone()).collect()
+    };
+    assert_eq!(rules(2), vec![serde_json::json!({"min": 50}); 3]);
+    assert_eq!(rules(6), vec![serde_json::json!({"min": 50, "max": 90}); 3]);
+    let f = &run.failures()[0];
+    assert_eq!((f["at_ms"].as_u64(), f["task"].as_str(), f["restored_from"].as_u64()), (Some(6500), Some("gate#2"), Some(6)));
+    assert_eq!(first(&run, "state_restored", &[("task", "gate#2".into())])["t"], 7000);
+    assert_eq!(first(&run, "task_finished", &[("task", "rules#0".into())])["t"], 5000, "the rules stream ends at 5 s");
+    let written: Vec<(u64, i64)> =
+        run.of_type("record_written").map(|(_, e)| (e["t"].as_u64().unwrap(), e["value"].as_i64().unwrap())).collect();
+    assert!(written.contains(&(340, 30)) && written.contains(&(740, 28)), "values below 50 pass before the rule");
+    let after: Vec<i64> = written.iter().filter(|(t, _)| *t > 7000).map(|(_, v)| *v).collect();
+    assert_eq!(after.len(), 15);
+    assert_eq!(after.iter().min(), Some(&53));
+    assert!(after.iter().all(|v| (50..=90).contains(v)), "{after:?}");
+}
+
+/// State backend twins: the same full sizes; rocksdb uploads the increments,
+/// hashmap everything.
+#[test]
+fn state_backend_tours_quote_real_figures() {
+    let full = [418, 550, 660, 682, 704, 704, 726];
+    let sizes = |name: &str| -> (Vec<u64>, Vec<u64>) {
+        let run = Run::builtin(name);
+        assert_eq!(run.checkpoint(1)["end_ms"], 1020);
+        (1..=7).map(|id| (run.checkpoint(id)["state_bytes"].as_u64().unwrap(), run.checkpoint(id)["uploaded_bytes"].as_u64().unwrap())).unzip()
+    };
+    let (rocks_full, rocks_up) = sizes("state-backend-rocksdb");
+    assert_eq!(rocks_full, full);
+    assert_eq!(rocks_up, vec![418, 330, 308, 308, 330, 242, 330]);
+    let (heap_full, heap_up) = sizes("state-backend-hashmap");
+    assert_eq!(heap_full, full);
+    assert_eq!(heap_up, full);
+}
+
+/// jobmanager-storage-limit: the declines name both sizes; two are tolerated; the
+/// job fails over twice back to checkpoint 2.
+#[test]
+fn jobmanager_storage_limit_tour_quotes_real_figures() {
+    let run = Run::builtin("jobmanager-storage-limit");
+    assert_eq!((run.checkpoint(1)["state_bytes"].as_u64(), run.checkpoint(2)["state_bytes"].as_u64()), (Some(268), Some(378)));
+    let d = first(&run, "checkpoint_declined", &[("checkpoint", 3.into())]);
+    assert_eq!((d["t"].as_u64(), d["task"].as_str()), (Some(1510), Some("pv#0")));
+    assert!(d["reason"].as_str().unwrap().contains("Size=220, maxSize=200"), "{d}");
+    for (id, size) in [(4, 242), (5, 264)] {
+        assert!(run.checkpoint(id)["reason"].as_str().unwrap().contains(&format!("Size={size}, maxSize=200")), "chk-{id}");
+    }
+    let f: Vec<(u64, u64, u64)> = run
+        .failures()
+        .iter()
+        .map(|f| (f["at_ms"].as_u64().unwrap(), f["restarted_ms"].as_u64().unwrap(), f["restored_from"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(f, vec![(2510, 3010, 2), (4520, 5020, 2)]);
+    assert!(run.failures()[0]["reason"].as_str().unwrap().contains("Exceeded checkpoint tolerable failure threshold"));
+    for id in [6, 7, 8] {
+        assert_eq!(run.checkpoint(id)["status"], "aborted", "chk-{id}");
+    }
+}
+
+/// JobManager crash twins: jobmanager storage loses checkpoint 3 and every
+/// committed count before it appears twice; filesystem storage restores it.
+#[test]
+fn jobmanager_crash_tours_quote_real_figures() {
+    for (name, lost, counts) in [
+        ("jobmanager-crash-jobmanager", true, [("app1", 40), ("app2", 67), ("app3", 53)]),
+        ("jobmanager-crash-filesystem", false, [("app1", 24), ("app2", 44), ("app3", 32)]),
+    ] {
+        let run = Run::builtin(name);
+        let c3 = run.checkpoint(3);
+        assert_eq!(c3["end_ms"], 1020 + 2000, "{name}");
+        assert_eq!(c3["metadata"]["kafka"]["offsets"]["0"], 60, "{name}");
+        for (k, n) in [("app1", 16), ("app2", 23), ("app3", 21)] {
+            assert_eq!(c3["metadata"]["pv"]["keyed"][k], n, "{name} chk-3 {k}");
+        }
+        let jm = first(&run, "jobmanager_failed", &[]);
+        assert_eq!((jm["t"].as_u64(), jm["delay_ms"].as_u64()), (Some(3500), Some(1000)), "{name}");
+        let expect_lost: Vec<Value> = if lost { vec![3.into()] } else { vec![] };
+        assert_eq!(jm["checkpoints_lost"].as_array().unwrap(), &expect_lost, "{name}");
+        let r = first(&run, "state_restored", &[("task", "kafka#0".into())]);
+        assert_eq!((r["t"].as_u64(), r["checkpoint"].as_u64()), (Some(4500), if lost { None } else { Some(3) }), "{name}");
+        let after: Vec<u64> =
+            run.of_type("record_emitted").filter(|(_, e)| e["t"].as_u64() >= Some(4500)).map(|(_, e)| e["offset"].as_u64().unwrap()).collect();
+        assert_eq!(after.first(), Some(&if lost { 0 } else { 60 }), "{name}: where the source resumes");
+        let mut dups = 0;
+        for (k, n) in counts {
+            let values = committed_values(&run, "out", k);
+            assert_eq!(values.len(), n, "{name} {k}");
+            dups += values.len() - counts_of(&values);
+        }
+        assert_eq!(dups, if lost { 60 } else { 0 }, "{name}: duplicated commits");
+    }
+}
+
+fn counts_of(values: &[i64]) -> usize {
+    counts(values).len()
 }
