@@ -876,8 +876,11 @@ impl State {
                     next.display_t = engine.cursor.now() as f64;
                 }
                 Action::SeekTime(t) => {
+                    // Simulate every step due at or before t (not just until the head's
+                    // clock reaches t: more steps may fall on t itself), so a seek and
+                    // a twin's Follow to the same t show the same moment.
                     let mut budget = HEAD_BUDGET * 4;
-                    while engine.run.head_now() < t && budget > 0 && engine.run.advance_head() {
+                    while engine.run.head().next_at().is_some_and(|at| at <= t) && budget > 0 && engine.run.advance_head() {
                         budget -= 1;
                     }
                     let step = engine.run.steps_until(t);
@@ -906,7 +909,7 @@ impl State {
                     let t = engine.cursor.now();
                     if engine.run.switch_branch(i) {
                         let mut budget = HEAD_BUDGET * 4;
-                        while engine.run.head_now() < t && budget > 0 && engine.run.advance_head() {
+                        while engine.run.head().next_at().is_some_and(|at| at <= t) && budget > 0 && engine.run.advance_head() {
                             budget -= 1;
                         }
                         let step = engine.run.steps_until(t);
@@ -1189,6 +1192,19 @@ mod tests {
         let s = State::new(Some("no-such-scenario"), None);
         assert!(s.error.is_some());
         assert_eq!(s.scenario, DEFAULT_SCENARIO);
+    }
+
+    /// A seek to t includes every step at t, as following to t does: at a moment
+    /// where several steps share a time (a checkpoint completing and the sink
+    /// committing), the two agree.
+    #[test]
+    fn seeking_and_following_to_the_same_time_show_the_same_world() {
+        for t in [1_520u64, 3_500, 5_020] {
+            let sought = state("jobmanager-crash-jobmanager").apply(Action::SeekTime(t));
+            let followed = state("jobmanager-crash-jobmanager").apply(Action::Follow(t as f64));
+            assert_eq!(*sought.view.clone().unwrap(), *followed.view.clone().unwrap(), "t = {t}");
+            assert_eq!(sought.step(), followed.step(), "t = {t}");
+        }
     }
 
     /// A twin follows the main run's clock forward and back, and shows the same
