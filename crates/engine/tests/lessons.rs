@@ -604,3 +604,26 @@ fn jobmanager_crash_tours_quote_real_figures() {
 fn counts_of(values: &[i64]) -> usize {
     counts(values).len()
 }
+
+/// The state-types tour: what checkpoints 1–3 hold and upload, the crash and the
+/// restore, and how many values pass the TTL de-duplication.
+#[test]
+fn state_types_tour_quotes_real_figures() {
+    let run = Run::builtin("state-types");
+    let c1 = run.checkpoint(1);
+    assert_eq!((c1["end_ms"].as_u64(), c1["state_bytes"].as_u64(), c1["uploaded_bytes"].as_u64()), (Some(610), Some(500), Some(500)));
+    let states = &c1["metadata"]["window"]["states"];
+    assert_eq!(states["contents"], serde_json::json!({"app1": [32], "app2": [34], "app3": [59]}));
+    assert_eq!(states["window"], serde_json::json!({"app1": 500, "app2": 500, "app3": 500}));
+    let c2 = run.checkpoint(2);
+    assert_eq!((c2["end_ms"].as_u64(), c2["state_bytes"].as_u64(), c2["uploaded_bytes"].as_u64()), (Some(1210), Some(640), Some(540)));
+    let contents = &c2["metadata"]["window"]["states"]["contents"];
+    assert_eq!((contents["app1"].clone(), contents["app3"].clone()), (serde_json::json!([20, 8, 42, 16]), serde_json::json!([68])));
+    assert_eq!(keys_by_task(&run, "window")["window#0"], vec!["app1".to_string(), "app3".to_string()]);
+    let f = &run.failures()[0];
+    assert_eq!((f["at_ms"].as_u64(), f["task"].as_str(), f["restarted_ms"].as_u64(), f["restored_from"].as_u64()), (Some(1700), Some("window#0"), Some(2000), Some(2)));
+    let c3 = run.checkpoint(3);
+    assert_eq!((c3["end_ms"].as_u64(), c3["state_bytes"].as_u64(), c3["uploaded_bytes"].as_u64()), (Some(2610), Some(1060), Some(1060)));
+    assert_eq!(run.summary["end_ms"].as_u64(), Some(3210));
+    assert_eq!(run.sink("unique", "committed").len(), 76);
+}
