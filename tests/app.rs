@@ -16,25 +16,16 @@ use std::rc::Rc;
 use checkpoint_lab::app::LabProps;
 use checkpoint_lab::i18n::{Lang, Msg};
 use checkpoint_lab::playback::{Action, State};
-use checkpoint_lab::{App, Lab};
+use checkpoint_lab::Lab;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement};
+use web_sys::Element;
 use yew::{AppHandle, Callback, UseReducerDispatcher};
 
+mod support;
+use support::*;
+
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn window() -> web_sys::Window {
-    web_sys::window().expect("a browser window")
-}
-
-fn document() -> web_sys::Document {
-    window().document().expect("a document")
-}
-
-fn search() -> String {
-    window().location().search().unwrap()
-}
 
 fn html_lang() -> String {
     document()
@@ -44,78 +35,10 @@ fn html_lang() -> String {
         .unwrap_or_default()
 }
 
-/// Sets the address bar's query string (e.g. `"?lang=en"`) without reloading.
-fn set_query(query: &str) {
-    let path = window().location().pathname().unwrap();
-    window()
-        .history()
-        .unwrap()
-        .replace_state_with_url(
-            &wasm_bindgen::JsValue::NULL,
-            "",
-            Some(&format!("{path}{query}")),
-        )
-        .unwrap();
-}
-
-/// The app mounted into its own `<div>`; unmounts and restores the URL on drop.
-struct Mounted {
-    root: Element,
-    handle: Option<AppHandle<App>>,
-    original_query: String,
-}
-
-impl Mounted {
-    /// Mounts [`App`] with `query` in the address bar, and waits for the first render.
-    async fn with_query(query: &str) -> Mounted {
-        let original_query = search();
-        set_query(query);
-        let root = document().create_element("div").unwrap();
-        document().body().unwrap().append_child(&root).unwrap();
-        let handle = yew::Renderer::<App>::with_root(root.clone()).render();
-        yew::scheduler::flush().await;
-        Mounted {
-            root,
-            handle: Some(handle),
-            original_query,
-        }
-    }
-
-    fn find(&self, selector: &str) -> Element {
-        self.root
-            .query_selector(selector)
-            .unwrap()
-            .unwrap_or_else(|| panic!("no element matches {selector:?}"))
-    }
-
-    fn text(&self, selector: &str) -> String {
-        self.find(selector).text_content().unwrap_or_default()
-    }
-
-    fn attr(&self, selector: &str, name: &str) -> String {
-        self.find(selector).get_attribute(name).unwrap_or_default()
-    }
-
-    async fn click(&self, selector: &str) {
-        self.find(selector).unchecked_into::<HtmlElement>().click();
-        yew::scheduler::flush().await;
-    }
-}
-
-impl Drop for Mounted {
-    fn drop(&mut self) {
-        if let Some(handle) = self.handle.take() {
-            handle.destroy();
-        }
-        self.root.remove();
-        set_query(&self.original_query);
-    }
-}
-
 /// The first real browser test: click 中文 / English and see the page follow.
 #[wasm_bindgen_test]
 async fn language_switch_changes_title_html_lang_and_url() {
-    let app = Mounted::with_query("?lang=zh").await;
+    let app = Mounted::at("?lang=zh").await;
     assert_eq!(app.text(".masthead__name"), "Flink 检查点实验室");
     assert!(app.text("h1").starts_with("checkpoint-lab"));
     assert_eq!(html_lang(), "zh-CN");
@@ -150,7 +73,7 @@ async fn language_switch_changes_title_html_lang_and_url() {
 /// The language buttons are named in the current language and say what they do.
 #[wasm_bindgen_test]
 async fn language_buttons_have_accessible_names_in_the_current_language() {
-    let app = Mounted::with_query("?lang=zh").await;
+    let app = Mounted::at("?lang=zh").await;
     assert_eq!(app.find("[data-lang=en]").tag_name(), "BUTTON");
     assert_eq!(
         app.attr("[data-lang=en]", "aria-label"),
@@ -186,7 +109,7 @@ async fn lang_query_parameter_picks_the_starting_language() {
         ),
         ("?lang=zh-CN", Lang::Zh, "Flink 检查点实验室", "zh-CN"),
     ] {
-        let app = Mounted::with_query(query).await;
+        let app = Mounted::at(query).await;
         assert_eq!(app.text(".masthead__name"), title, "for {query}");
         assert_eq!(html_lang(), html, "for {query}");
         assert_eq!(
@@ -207,7 +130,7 @@ async fn lang_query_parameter_picks_the_starting_language() {
 #[wasm_bindgen_test]
 async fn without_lang_parameter_the_browser_language_decides() {
     let expected = checkpoint_lab::i18n::detect("", window().navigator().language().as_deref());
-    let app = Mounted::with_query("").await;
+    let app = Mounted::at("").await;
     assert_eq!(app.text(".masthead__name"), expected.t(Msg::AppTitle));
     assert_eq!(search(), format!("?lang={}", expected.code()));
 }
@@ -216,7 +139,7 @@ async fn without_lang_parameter_the_browser_language_decides() {
 /// scenario and seed) survive.
 #[wasm_bindgen_test]
 async fn switching_language_keeps_other_query_parameters() {
-    let app = Mounted::with_query("?scenario=aligned&seed=7&lang=zh").await;
+    let app = Mounted::at("?scenario=aligned&seed=7&lang=zh").await;
     app.click("[data-lang=en]").await;
     assert_eq!(search(), "?scenario=aligned&seed=7&lang=en");
 }
@@ -224,7 +147,7 @@ async fn switching_language_keeps_other_query_parameters() {
 /// The side panel's tabs: click selects; arrow keys move selection and focus.
 #[wasm_bindgen_test]
 async fn side_panel_tabs_follow_clicks_and_arrow_keys() {
-    let app = Mounted::with_query("?lang=en").await;
+    let app = Mounted::at("?lang=en").await;
     assert_eq!(app.text(".tabpanel__heading"), "Checkpoint coordinator");
     assert_eq!(app.attr("[data-tab=coordinator]", "tabindex"), "0");
 
@@ -269,7 +192,7 @@ async fn side_panel_tabs_follow_clicks_and_arrow_keys() {
 /// (Called directly: a real panic would end the test run's wasm instance.)
 #[wasm_bindgen_test]
 async fn error_banner_is_a_bilingual_alert_and_keeps_the_page() {
-    let app = Mounted::with_query("?lang=en").await;
+    let app = Mounted::at("?lang=en").await;
     checkpoint_lab::panic::show_error_banner("panicked at src/stage.rs:1:1:\nboom");
     checkpoint_lab::panic::show_error_banner("a second panic");
 
@@ -307,7 +230,7 @@ struct Driven {
 impl Driven {
     async fn with_query(query: &str) -> Driven {
         let original_query = search();
-        set_query(query);
+        set_url(query);
         let root = document().create_element("div").unwrap();
         document().body().unwrap().append_child(&root).unwrap();
         let dispatcher: Rc<RefCell<Option<UseReducerDispatcher<State>>>> = Rc::default();
@@ -318,11 +241,7 @@ impl Driven {
         let handle = yew::Renderer::<Lab>::with_root_and_props(root.clone(), props).render();
         yew::scheduler::flush().await;
         // `Mounted` gives the DOM helpers; it owns no app of its own here.
-        let app = Mounted {
-            root: root.clone(),
-            handle: None,
-            original_query,
-        };
+        let app = Mounted::wrapping(root.clone(), original_query);
         Driven {
             app,
             root,

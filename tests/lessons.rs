@@ -11,92 +11,22 @@
 //! (query and fragment) put back when a test ends.
 
 use checkpoint_lab::lessons::tour;
-use checkpoint_lab::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement};
-use yew::AppHandle;
+use web_sys::Element;
+
+mod support;
+use support::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn window() -> web_sys::Window {
-    web_sys::window().expect("a browser window")
+/// What the lesson tests read of the page.
+trait Moment {
+    fn clock(&self) -> String;
+    fn moment(&self) -> (String, Vec<String>, String);
 }
 
-fn document() -> web_sys::Document {
-    window().document().expect("a document")
-}
-
-/// Sets the address bar's query and fragment without reloading.
-fn set_url(query_and_hash: &str) {
-    let path = window().location().pathname().unwrap();
-    window()
-        .history()
-        .unwrap()
-        .replace_state_with_url(
-            &wasm_bindgen::JsValue::NULL,
-            "",
-            Some(&format!("{path}{query_and_hash}")),
-        )
-        .unwrap();
-}
-
-fn current_url() -> String {
-    let l = window().location();
-    format!("{}{}", l.search().unwrap(), l.hash().unwrap())
-}
-
-struct Mounted {
-    root: Element,
-    handle: Option<AppHandle<App>>,
-    original: String,
-}
-
-impl Mounted {
-    async fn at(url: &str) -> Mounted {
-        let original = current_url();
-        set_url(url);
-        let root = document().create_element("div").unwrap();
-        document().body().unwrap().append_child(&root).unwrap();
-        let handle = yew::Renderer::<App>::with_root(root.clone()).render();
-        yew::scheduler::flush().await;
-        Mounted {
-            root,
-            handle: Some(handle),
-            original,
-        }
-    }
-
-    fn query(&self, selector: &str) -> Option<Element> {
-        self.root.query_selector(selector).unwrap()
-    }
-
-    fn find(&self, selector: &str) -> Element {
-        self.query(selector)
-            .unwrap_or_else(|| panic!("no element matches {selector:?}"))
-    }
-
-    fn text(&self, selector: &str) -> String {
-        self.find(selector).text_content().unwrap_or_default()
-    }
-
-    async fn click(&self, selector: &str) {
-        self.find(selector).unchecked_into::<HtmlElement>().click();
-        yew::scheduler::flush().await;
-    }
-
-    /// Presses `key` with the focus on the page body (as a teacher would).
-    async fn press(&self, key: &str) {
-        let init = web_sys::KeyboardEventInit::new();
-        init.set_key(key);
-        init.set_bubbles(true);
-        init.set_cancelable(true);
-        let e =
-            web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
-        document().body().unwrap().dispatch_event(&e).unwrap();
-        yew::scheduler::flush().await;
-    }
-
+impl Moment for Mounted {
     fn clock(&self) -> String {
         self.text("#clock")
     }
@@ -106,28 +36,12 @@ impl Mounted {
     fn moment(&self) -> (String, Vec<String>, String) {
         let tasks = self.root.query_selector_all("[data-task]").unwrap();
         let labels = (0..tasks.length())
-            .map(|i| {
-                tasks
-                    .item(i)
-                    .unwrap()
-                    .unchecked_into::<Element>()
-                    .get_attribute("aria-label")
-                    .unwrap_or_default()
-            })
+            .map(|i| tasks.item(i).unwrap().unchecked_into::<Element>().get_attribute("aria-label").unwrap_or_default())
             .collect();
         (self.clock(), labels, self.text("#tabpanel-coordinator"))
     }
 }
 
-impl Drop for Mounted {
-    fn drop(&mut self) {
-        if let Some(h) = self.handle.take() {
-            h.destroy();
-        }
-        self.root.remove();
-        set_url(&self.original);
-    }
-}
 
 /// The engine steps the odd-even-sum tour goes to, found natively.
 fn tour_steps() -> Vec<u64> {
