@@ -13,8 +13,10 @@ fi
 SCENARIO="${1:-unaligned-backpressure}"
 SPEED="${2:-4}"
 SECONDS_TO_RUN="${3:-8}"
-[ -d dist ] || trunk build --release
-python3 -m http.server 8765 --bind 127.0.0.1 --directory dist >/dev/null 2>&1 &
+# DIST=<dir> measures another build (e.g. a copy of an older dist/, back to back).
+DIST="${DIST:-dist}"
+[ -d "$DIST" ] || trunk build --release
+python3 -m http.server 8765 --bind 127.0.0.1 --directory "$DIST" >/dev/null 2>&1 &
 SERVER=$!
 trap 'kill $SERVER' EXIT
 sleep 1
