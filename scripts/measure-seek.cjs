@@ -18,14 +18,17 @@ const { chromium } = require('playwright-core');
   // Grow the run: each seek to the end lets the engine's head run further.
   const grown = await page.evaluate(async (target) => {
     const s = document.querySelector('#scrubber');
-    let last = -1;
-    for (let i = 0; i < 400; i++) {
+    const clock = document.querySelector('#clock');
+    let last = ''; let same = 0;
+    for (let i = 0; i < 2000 && same < 3; i++) {
       const max = Number(s.max);
-      if (max >= target || max === last) break;
-      last = max;
+      if (max >= target) break;
       s.value = String(max);
       s.dispatchEvent(new Event('input', { bubbles: true }));
       await new Promise((r) => setTimeout(r, 0));
+      // The run ended when seeking to the end no longer moves the clock.
+      same = clock.textContent === last ? same + 1 : 0;
+      last = clock.textContent;
     }
     return { horizon_ms: Number(s.max), clock: document.querySelector('#clock').textContent };
   }, target);
