@@ -410,7 +410,9 @@ pub fn explain_failure(lang: Lang, reason: &str) -> String {
         } else {
             last.to_string()
         };
-        text.push(' ');
+        if lang != Lang::Zh {
+            text.push(' ');
+        }
         text.push_str(&lang.t(Msg::FailedLastFailure).replace("{reason}", &said));
     }
     text
@@ -513,7 +515,12 @@ pub fn Stage(props: &StageProps) -> Html {
                 JobStatus::Failed => Some((
                     "failed",
                     match view.failure_reason.as_deref() {
-                        Some(r) => format!("{}: {}", lang.t(Msg::JobFailed), explain_failure(lang, r)),
+                        Some(r) => format!(
+                            "{}{}{}",
+                            lang.t(Msg::JobFailed),
+                            if lang == Lang::Zh { "：" } else { ": " },
+                            explain_failure(lang, r)
+                        ),
                         None => lang.t(Msg::JobFailed).to_string(),
                     },
                 )),

@@ -268,9 +268,21 @@ impl TokenLayer {
         ctx.set_line_width(2.5);
         ctx.set_stroke_style_str("rgb(16 23 32 / 55%)");
         ctx.set_fill_style_str("#ffffff");
+        // A label only where it can be read: on a busy wire records overlap, and
+        // a pile of overprinted numbers is noise on a projector. A record is
+        // labelled when it is at least 0.8 of a token from the last labelled one
+        // on its channel (queued records are spaced apart, so they all are).
+        let mut last: Option<(usize, f64, f64)> = None;
         for tok in tokens {
             if let TokenKind::Record { label, .. } = &tok.kind {
                 counts.records += 1;
+                let crowded = last.is_some_and(|(ch, x, y)| {
+                    ch == tok.channel && (tok.x - x).hypot(tok.y - y) < TOKEN * 0.8
+                });
+                if crowded {
+                    continue;
+                }
+                last = Some((tok.channel, tok.x, tok.y));
                 let _ = ctx.stroke_text(label, tok.x, tok.y + 1.0);
                 let _ = ctx.fill_text(label, tok.x, tok.y + 1.0);
             }
