@@ -18,14 +18,18 @@ const { chromium } = require('playwright-core');
     const gaps = []; let last = performance.now(); let maxTokens = 0; const end = last + ms;
     function frame(now) {
       gaps.push(now - last); last = now;
-      maxTokens = Math.max(maxTokens, document.querySelectorAll('.token').length);
+      // Tokens are painted on a canvas that reports what it drew (data-tokens);
+      // older builds drew one SVG element per token (.token).
+      let n = 0;
+      for (const c of document.querySelectorAll('canvas[data-tokens]')) n += Number(c.dataset.tokens);
+      maxTokens = Math.max(maxTokens, n || document.querySelectorAll('.token').length);
       if (now < end) requestAnimationFrame(frame); else resolve({ gaps, maxTokens });
     }
     requestAnimationFrame(frame);
   }), seconds * 1000);
   const g = result.gaps.slice(1).sort((a, b) => a - b);
   const q = (p) => g[Math.min(g.length - 1, Math.floor(p * g.length))].toFixed(1);
-  console.log(JSON.stringify({ url, frames: g.length, p50_ms: q(0.5), p95_ms: q(0.95), max_ms: g[g.length - 1].toFixed(1),
+  console.log(JSON.stringify({ url, loadavg: require('os').loadavg().map((x) => x.toFixed(2)).join(' '), frames: g.length, p50_ms: q(0.5), p95_ms: q(0.95), max_ms: g[g.length - 1].toFixed(1),
     max_tokens_on_stage: result.maxTokens, clock: await page.textContent('#clock') }));
   await browser.close();
 })();

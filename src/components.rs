@@ -4,6 +4,7 @@
 //! - [`masthead`]: logo, title and the 中文 / English switch.
 //! - [`toolbar`]: the transport bar (scenario, mode, seed, interventions, twin view, step, play, speed, scrubber).
 //! - [`stage`]: the SVG job graph drawn from a [`crate::scene::Scene`], banners, the state popover.
+//! - [`token_layer`]: the moving records and barriers, painted on a canvas over the stage.
 //! - [`legend`]: what each colour and shape on the stage means.
 //! - [`side_panel`]: tabs for the coordinator, storage, sink and narration.
 //! - [`task_popover`]: a subtask's state (offsets, keyed state, transactions) and its crash button.
@@ -23,6 +24,7 @@ pub mod sink_panel;
 pub mod stage;
 pub mod storage_panel;
 pub mod task_popover;
+pub mod token_layer;
 pub mod toolbar;
 
 pub use bench_panel::BenchPanel;

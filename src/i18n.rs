@@ -275,6 +275,32 @@ messages! {
     EpochTitle = "epoch_title",
     BarrierTitle = "barrier_title",
     UnalignedBarrier = "unaligned_barrier",
+    /// Heading of the stage's text summary of the token canvas.
+    TokensHeading = "tokens_heading",
+    /// The summary when nothing is in flight.
+    TokensNone = "tokens_none",
+    /// One channel in the summary: `{from}`, `{to}`, `{records}`.
+    ChannelTokens = "channel_tokens",
+    /// Why the job failed, in words: the fixed-delay strategy's attempts (`{max}`) are used up.
+    FailedFixedDelay = "failed_fixed_delay",
+    /// Why the job failed: too many failures (`{max}`) within the failure-rate interval (`{interval}` ms).
+    FailedFailureRate = "failed_failure_rate",
+    /// Why the job failed: the restart strategy is none.
+    FailedNoRestart = "failed_no_restart",
+    /// Why the job failed: the exponential-delay strategy's attempts are used up.
+    FailedExponential = "failed_exponential",
+    /// Why the job failed: restoring the latest checkpoint failed.
+    FailedRestore = "failed_restore",
+    /// Why the job failed: any other reason.
+    FailedOther = "failed_other",
+    /// The failure that ended the job: `{reason}`.
+    FailedLastFailure = "failed_last_failure",
+    /// A subtask crashed by the script or the user (a `{reason}` of `failed_last_failure`).
+    FailureCrashed = "failure_crashed",
+    /// Too many failed checkpoints (a `{reason}` of `failed_last_failure`).
+    FailureTolerable = "failure_tolerable",
+    /// Label of the original (Flink) wording of the failure, shown as the technical detail.
+    FailureOriginal = "failure_original",
     LegendUnaligned = "legend_unaligned",
     LegendQueue = "legend_queue",
     ProjectorMode = "projector_mode",

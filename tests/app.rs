@@ -278,6 +278,22 @@ impl Driven {
     fn exists(&self, selector: &str) -> bool {
         self.root.query_selector(selector).unwrap().is_some()
     }
+
+    /// A count the token canvas reports about what it painted last
+    /// (`data-tokens`, `data-records`, `data-barriers`, `data-unaligned-barriers`).
+    fn painted(&self, attribute: &str) -> usize {
+        self.root
+            .query_selector(".scene__tokens")
+            .unwrap()
+            .and_then(|c| c.get_attribute(attribute))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// The stage's text summary of the tokens (the canvas is `aria-hidden`).
+    fn token_summary(&self) -> String {
+        self.app.text(".token-summary")
+    }
 }
 
 impl Drop for Driven {
@@ -311,7 +327,13 @@ async fn play_advances_time_and_pause_stops_it() {
     }
     let playing = lab.clock();
     assert_ne!(playing, "t = 0 ms · step 0");
-    assert!(lab.exists(".token"), "records or barriers are on the stage");
+    assert!(lab.painted("data-tokens") > 0, "records or barriers are painted on the stage");
+    assert!(lab.painted("data-records") > 0, "records are painted");
+    assert!(
+        lab.token_summary().contains("records"),
+        "the summary says what is in flight: {}",
+        lab.token_summary()
+    );
     lab.app.click("#play").await;
     assert_eq!(lab.app.attr("#play", "aria-pressed"), "false");
     lab.dispatch(Action::Tick(5_000.0)).await;
@@ -437,13 +459,18 @@ async fn mode_switch_rebuilds_the_run_with_unaligned_barriers() {
     let mut seen = false;
     for _ in 0..400 {
         lab.app.click("#step-forward").await;
-        if lab.exists(".barrier") {
+        if lab.painted("data-barriers") > 0 {
             seen = true;
             break;
         }
     }
-    assert!(seen, "a barrier appears");
-    assert!(lab.exists(".barrier--unaligned"));
+    assert!(seen, "a barrier is painted");
+    assert!(lab.painted("data-unaligned-barriers") > 0, "drawn as unaligned");
+    assert!(
+        lab.token_summary().contains("unaligned barrier"),
+        "the summary names it: {}",
+        lab.token_summary()
+    );
     let seed = lab.app.text("#seed");
     lab.app.click("#restart").await;
     assert_ne!(lab.app.text("#seed"), seed, "restart uses a new seed");
@@ -724,4 +751,25 @@ async fn storage_tab_shows_the_tree_and_the_jobmanager_crash() {
     assert!(lab.app.text(".narration__list").contains("JobManager crashed"), "{}", lab.app.text(".narration__list"));
     lab.app.click("[data-tab=storage]").await;
     assert!(!lab.exists(".stored--discarded"), "filesystem checkpoints survive");
+}
+
+/// A failed job's reason is said in the page's language, with Flink's original
+/// wording kept beside it as the technical detail.
+#[wasm_bindgen_test]
+async fn job_failed_reason_is_translated_with_the_original_beside_it() {
+    let lab = Driven::with_query("?lang=zh&scenario=restart-fixed-delay").await;
+    lab.dispatch(Action::SeekTime(3_000)).await;
+    let banner = lab.app.text(".stage__banner--failed .stage__banner-text");
+    assert!(banner.starts_with("已失败"), "{banner}");
+    assert!(
+        banner.contains("固定延迟重启策略") && banner.contains("2 次") && banner.contains("子任务崩溃"),
+        "the reason in Chinese: {banner}"
+    );
+    assert!(!banner.contains("Recovery is suppressed"), "{banner}");
+    let original = lab.app.text(".stage__banner--failed .stage__banner-detail code");
+    assert!(
+        original.starts_with("Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=2"),
+        "Flink's wording stays visible: {original}"
+    );
+    assert!(lab.app.text(".stage__banner-detail").starts_with("Flink 原文"));
 }

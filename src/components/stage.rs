@@ -7,17 +7,22 @@
 //! language. (A `foreignObject` would not do: Yew creates its children in the SVG
 //! namespace.)
 
+use std::cell::RefCell;
 use std::rc::Rc;
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 
 use engine::view::{JobView, WorldView};
 use engine::world::{JobStatus, TaskStatus};
 use yew::prelude::*;
 
 use crate::app::use_lang;
+use crate::components::token_layer::TokenLayer;
 use crate::components::{Legend, TaskPopover};
 use crate::i18n::{Lang, Msg};
 use crate::playback::Action;
-use crate::scene::{self, Lane, Place, Scene, TokenKind, TOKEN};
+use crate::scene::{self, Lane, Scene};
 
 #[derive(Properties, PartialEq)]
 pub struct StageProps {
@@ -149,74 +154,52 @@ fn draw_channels(scene: &Scene, lang: Lang) -> Html {
     }
 }
 
-/// Records, barriers and markers, keyed by [`scene::Token::id`] so an element
-/// follows its token from frame to frame (only its `transform` changes).
-fn draw_tokens(scene: &Scene, lang: Lang) -> Html {
-    let h = TOKEN / 2.0;
-    html! {
-        <g class="tokens">
-            { for scene.tokens.iter().map(|tok| {
-                let place = match tok.place {
-                    Place::OutQueue => "token--out",
-                    Place::Wire => "token--wire",
-                    Place::InQueue => "token--queued",
-                };
-                let at = format!("translate({} {})", f(tok.x), f(tok.y));
-                match &tok.kind {
-                    TokenKind::Record { label, epoch, .. } => {
-                        let pattern = epoch % EPOCH_PATTERNS;
-                        let title = lang.t(Msg::EpochTitle).replace("{label}", label).replace("{epoch}", &epoch.to_string());
-                        html! {
-                            <g key={tok.id.clone()} class={classes!("token", "token--record", place, tok.is_persisting.then_some("token--persisting"))}
-                               transform={at} data-epoch={epoch.to_string()}>
-                                <title>{ title }</title>
-                                if tok.is_persisting {
-                                    <rect class="token__persist-ring" x={f(-h - 4.0)} y={f(-h - 4.0)} width={f(TOKEN + 8.0)} height={f(TOKEN + 8.0)} rx="6" />
-                                }
-                                <rect x={f(-h)} y={f(-h)} width={f(TOKEN)} height={f(TOKEN)} rx="4"
-                                      fill={format!("var(--epoch-{})", epoch % EPOCH_COLOURS)} class="token__body" />
-                                if pattern != 0 {
-                                    <rect x={f(-h)} y={f(-h)} width={f(TOKEN)} height={f(TOKEN)} rx="4" fill={format!("url(#epoch-pattern-{pattern})")} />
-                                }
-                                <text class="token__label" y="1" text-anchor="middle" dominant-baseline="central">{ label.clone() }</text>
-                            </g>
-                        }
+/// What is in flight, per channel, in words: the text twin of the token canvas
+/// (which is decorative, `aria-hidden`). Counted from the view, so queues longer
+/// than drawn ("+N") are counted in full. Changes only when the engine steps.
+pub fn token_summary(job: &JobView, view: &WorldView, lang: Lang) -> Vec<String> {
+    let name = |t: engine::ids::TaskId| {
+        job.tasks
+            .get(t.0 as usize)
+            .map_or_else(String::new, |t| t.name.to_string())
+    };
+    let mut lines = Vec::new();
+    for (cs, c) in job.channels.iter().zip(&view.channels) {
+        let elements = c
+            .out_queue
+            .iter()
+            .chain(c.wire.iter().map(|w| &w.element))
+            .chain(&c.queue);
+        let mut records = 0usize;
+        let mut barriers: Vec<String> = Vec::new();
+        for e in elements {
+            match e {
+                engine::view::ElementView::Record { .. } => records += 1,
+                engine::view::ElementView::Barrier { checkpoint, unaligned, .. } => {
+                    let mut b = lang.t(Msg::BarrierTitle).replace("{id}", &checkpoint.0.to_string());
+                    if *unaligned {
+                        b = format!("{b} ({})", lang.t(Msg::UnalignedBarrier));
                     }
-                    TokenKind::Barrier { checkpoint, is_unaligned, is_savepoint } => {
-                        let tag = format!("{}{}", if *is_savepoint { "S" } else { "B" }, checkpoint);
-                        let mut title = lang.t(Msg::BarrierTitle).replace("{id}", &checkpoint.to_string());
-                        if *is_unaligned {
-                            title = format!("{title} · {}", lang.t(Msg::UnalignedBarrier));
-                        }
-                        html! {
-                            <g key={tok.id.clone()} class={classes!("token", "barrier", place, is_unaligned.then_some("barrier--unaligned"))}
-                               transform={at} data-checkpoint={checkpoint.to_string()}>
-                                <title>{ title }</title>
-                                <rect class="barrier__bar" x="-5" y="-25" width="10" height="50" rx="2" />
-                                <rect class="barrier__tag" x="-21" y="-52" width="42" height="25" rx="4" />
-                                <text class="barrier__label" y="-39.5" text-anchor="middle" dominant-baseline="central">{ tag }</text>
-                            </g>
-                        }
-                    }
-                    TokenKind::Cancel { checkpoint } => html! {
-                        <g key={tok.id.clone()} class={classes!("token", "cancel", place)} transform={at}>
-                            <rect x="-11" y="-11" width="22" height="22" rx="11" class="cancel__body" />
-                            <text class="cancel__label" text-anchor="middle" dominant-baseline="central">{ format!("✕{checkpoint}") }</text>
-                        </g>
-                    },
-                    TokenKind::End => html! {
-                        <g key={tok.id.clone()} class={classes!("token", "eop", place)} transform={at}>
-                            <rect x="-3" y="-14" width="6" height="28" rx="2" class="eop__bar" />
-                            <text class="eop__label" y="-20" text-anchor="middle">{ "EOP" }</text>
-                        </g>
-                    },
+                    barriers.push(b);
                 }
-            }) }
-            { for scene.overflows.iter().map(|o| html! {
-                <text class="overflow" x={f(o.x)} y={f(o.y)} text-anchor="middle">{ format!("+{}", o.count) }</text>
-            }) }
-        </g>
+                _ => {}
+            }
+        }
+        if records == 0 && barriers.is_empty() {
+            continue;
+        }
+        let mut line = lang
+            .t(Msg::ChannelTokens)
+            .replace("{from}", &name(cs.from))
+            .replace("{to}", &name(cs.to))
+            .replace("{records}", &records.to_string());
+        for b in barriers {
+            line.push_str(" · ");
+            line.push_str(&b);
+        }
+        lines.push(line);
     }
+    lines
 }
 
 /// A lane's picture (SVG); its button is [`lane_button`], laid over it in HTML.
@@ -292,7 +275,14 @@ fn lane_button(
     }
 }
 
-fn draw(scene: &Scene, lang: Lang, selected: Option<usize>, on_select: &Callback<usize>) -> Html {
+fn draw(
+    scene: &Scene,
+    lang: Lang,
+    selected: Option<usize>,
+    on_select: &Callback<usize>,
+    canvas: &NodeRef,
+    summary: Vec<String>,
+) -> Html {
     let ratio = format!(
         "--scene-w: {:.1}; --scene-h: {:.1}",
         scene.width, scene.height
@@ -318,9 +308,17 @@ fn draw(scene: &Scene, lang: Lang, selected: Option<usize>, on_select: &Callback
             }) }
             { draw_channels(scene, lang) }
             { for scene.lanes.iter().map(|l| draw_lane(l, lang, selected)) }
-            { draw_tokens(scene, lang) }
         </svg>
+        <canvas ref={canvas.clone()} class="scene__tokens" aria-hidden="true" />
         { for scene.lanes.iter().map(|l| lane_button(scene, l, lang, selected, on_select)) }
+        <div class="visually-hidden token-summary">
+            <p>{ lang.t(Msg::TokensHeading) }</p>
+            if summary.is_empty() {
+                <p>{ lang.t(Msg::TokensNone) }</p>
+            } else {
+                <ul>{ for summary.into_iter().map(|l| html! { <li>{ l }</li> }) }</ul>
+            }
+        </div>
       </div>
     }
 }
@@ -367,6 +365,79 @@ fn coordinator_strip(job: &JobView, view: &WorldView, lang: Lang, banner: Html) 
     }
 }
 
+/// The number after `name=` in Flink's `toString()` of a strategy.
+fn field<'a>(text: &'a str, name: &str) -> Option<&'a str> {
+    let at = text.find(&format!("{name}="))? + name.len() + 1;
+    let rest = &text[at..];
+    Some(&rest[..rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len())])
+}
+
+/// The engine's (Flink's) English reason for a failed job, said in `lang`:
+/// `Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=2, …)
+/// (last failure: crashed (script or user))` → "Recovery is suppressed: the
+/// fixed-delay restart strategy has used up its 2 restart attempts. Last failure:
+/// a subtask crashed …". The stage shows the original beside it.
+pub fn explain_failure(lang: Lang, reason: &str) -> String {
+    let (head, last) = match reason.rfind(" (last failure: ") {
+        Some(i) => (&reason[..i], Some(reason[i + " (last failure: ".len()..].trim_end_matches(')'))),
+        None => (reason, None),
+    };
+    let mut text = if let Some(strategy) = head.strip_prefix("Recovery is suppressed by ") {
+        if strategy.starts_with("FixedDelay") {
+            lang.t(Msg::FailedFixedDelay)
+                .replace("{max}", field(strategy, "maxNumberRestartAttempts").unwrap_or("?"))
+        } else if strategy.starts_with("FailureRate") {
+            lang.t(Msg::FailedFailureRate)
+                .replace("{max}", field(strategy, "maxFailuresPerInterval").unwrap_or("?"))
+                .replace("{interval}", field(strategy, "failuresIntervalMS").unwrap_or("?"))
+        } else if strategy.starts_with("NoRestart") {
+            lang.t(Msg::FailedNoRestart).to_string()
+        } else if strategy.starts_with("ExponentialDelay") {
+            lang.t(Msg::FailedExponential).to_string()
+        } else {
+            lang.t(Msg::FailedOther).to_string()
+        }
+    } else if head.starts_with("restore failed") {
+        lang.t(Msg::FailedRestore).to_string()
+    } else {
+        lang.t(Msg::FailedOther).to_string()
+    };
+    if let Some(last) = last {
+        let said = if last.starts_with("crashed") {
+            lang.t(Msg::FailureCrashed).to_string()
+        } else if last.starts_with("Exceeded checkpoint tolerable failure threshold") {
+            lang.t(Msg::FailureTolerable).to_string()
+        } else {
+            last.to_string()
+        };
+        if lang != Lang::Zh {
+            text.push(' ');
+        }
+        text.push_str(&lang.t(Msg::FailedLastFailure).replace("{reason}", &said));
+    }
+    text
+}
+
+/// The tokens of the last render, for the canvas.
+#[derive(Default)]
+struct Frame {
+    width: f64,
+    height: f64,
+    tokens: Vec<scene::Token>,
+    overflows: Vec<scene::Overflow>,
+}
+
+fn paint(canvas: &NodeRef, frame: &RefCell<Frame>, layer: &RefCell<TokenLayer>) {
+    if let Some(el) = canvas.cast::<web_sys::HtmlCanvasElement>() {
+        let f = frame.borrow();
+        if f.width > 0.0 && f.height > 0.0 {
+            layer
+                .borrow_mut()
+                .paint(&el, f.width, f.height, &f.tokens, &f.overflows);
+        }
+    }
+}
+
 #[component]
 pub fn Stage(props: &StageProps) -> Html {
     let lang = use_lang().lang;
@@ -385,9 +456,51 @@ pub fn Stage(props: &StageProps) -> Html {
         let selected = selected.setter();
         use_callback((), move |_: (), _: &()| selected.set(None))
     };
+    // The token canvas: painted imperatively after every render (outside the
+    // virtual DOM), and again whenever its box changes size.
+    let canvas = use_node_ref();
+    let frame = use_mut_ref(Frame::default);
+    let layer = use_mut_ref(TokenLayer::default);
+    {
+        let (canvas, frame, layer) = (canvas.clone(), frame.clone(), layer.clone());
+        use_effect(move || {
+            paint(&canvas, &frame, &layer);
+        });
+    }
+    {
+        let (canvas, frame, layer) = (canvas.clone(), frame.clone(), layer.clone());
+        let has_canvas = props.job.is_some() && props.view.is_some();
+        use_effect_with(has_canvas, move |_| {
+            let observer = canvas
+                .cast::<web_sys::HtmlCanvasElement>()
+                .and_then(|el| {
+                    let target = el.clone();
+                    let repaint = Closure::<dyn FnMut()>::new(move || {
+                        layer.borrow_mut().resized(&target);
+                        paint(&canvas, &frame, &layer);
+                    });
+                    let observer = web_sys::ResizeObserver::new(repaint.as_ref().unchecked_ref()).ok()?;
+                    observer.observe(&el);
+                    Some((observer, repaint))
+                });
+            move || {
+                if let Some((observer, _repaint)) = observer {
+                    observer.disconnect();
+                }
+            }
+        });
+    }
     let body = match (&props.job, &props.view) {
         (Some(job), Some(view)) => {
-            let scene = scene::scene(job, view, props.t);
+            let mut scene = scene::scene(job, view, props.t);
+            let summary = token_summary(job, view, lang);
+            // The tokens go to the canvas, painted after this render commits.
+            *frame.borrow_mut() = Frame {
+                width: scene.width,
+                height: scene.height,
+                tokens: std::mem::take(&mut scene.tokens),
+                overflows: std::mem::take(&mut scene.overflows),
+            };
             let countdown = (view.status == JobStatus::Restarting)
                 .then(|| view.restart_at)
                 .flatten()
@@ -401,18 +514,22 @@ pub fn Stage(props: &StageProps) -> Html {
                 JobStatus::Finished => Some(("finished", lang.t(Msg::JobFinished).to_string())),
                 JobStatus::Failed => Some((
                     "failed",
-                    format!(
-                        "{}{}",
-                        lang.t(Msg::JobFailed),
-                        view.failure_reason
-                            .as_deref()
-                            .map(|r| format!(": {r}"))
-                            .unwrap_or_default()
-                    ),
+                    match view.failure_reason.as_deref() {
+                        Some(r) => format!(
+                            "{}{}{}",
+                            lang.t(Msg::JobFailed),
+                            if lang == Lang::Zh { "：" } else { ": " },
+                            explain_failure(lang, r)
+                        ),
+                        None => lang.t(Msg::JobFailed).to_string(),
+                    },
                 )),
                 JobStatus::Canceled => Some(("canceled", lang.t(Msg::JobCanceled).to_string())),
                 _ => None,
             };
+            let failure_detail = (view.status == JobStatus::Failed)
+                .then(|| view.failure_reason.clone())
+                .flatten();
             let popover = selected.and_then(|task| {
                 let name = job.tasks.get(task)?.name.to_string();
                 let tv = view.tasks.get(task)?.clone();
@@ -426,14 +543,21 @@ pub fn Stage(props: &StageProps) -> Html {
                         </span>
                     }
                     if let Some((kind, text)) = job_banner {
-                        <span class={classes!("stage__banner", format!("stage__banner--{kind}"))} role="status">{ text }</span>
+                        <span class={classes!("stage__banner", format!("stage__banner--{kind}"))} role="status">
+                            <span class="stage__banner-text">{ text }</span>
+                            if let Some(original) = failure_detail.clone() {
+                                <span class="stage__banner-detail">
+                                    { lang.t(Msg::FailureOriginal) }{ ": " }<code lang="en">{ original }</code>
+                                </span>
+                            }
+                        </span>
                     }
                 </>
             };
             html! {
                 <>
                     { coordinator_strip(job, view, lang, banner) }
-                    <div class="scene-box">{ draw(&scene, lang, *selected, &on_select) }</div>
+                    <div class="scene-box">{ draw(&scene, lang, *selected, &on_select, &canvas, summary) }</div>
                     { popover.unwrap_or_default() }
                 </>
             }
@@ -478,7 +602,25 @@ pub fn Stage(props: &StageProps) -> Html {
 
 #[cfg(test)]
 mod tests {
-    use super::f;
+    use super::{explain_failure, f};
+    use crate::i18n::Lang;
+
+    /// The engine's English failure reasons are said in both languages.
+    #[test]
+    fn failure_reasons_are_translated() {
+        let fixed = "Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=2, backoffTimeMS=500) (last failure: crashed (script or user))";
+        assert_eq!(
+            explain_failure(Lang::En, fixed),
+            "Recovery is suppressed: the fixed-delay restart strategy has used up its 2 restart attempts. Last failure: a subtask crashed (by the script or the user)"
+        );
+        let zh = explain_failure(Lang::Zh, fixed);
+        assert!(zh.contains("固定延迟") && zh.contains("2 次") && zh.contains("子任务崩溃"), "{zh}");
+        let rate = "Recovery is suppressed by FailureRateRestartBackoffTimeStrategy(FailureRateRestartBackoffTimeStrategy(failuresIntervalMS=1000,backoffTimeMS=100,maxFailuresPerInterval=2) (last failure: crashed (script or user))";
+        let r = explain_failure(Lang::Zh, rate);
+        assert!(r.contains("1000 ms") && r.contains("2 次"), "{r}");
+        assert!(explain_failure(Lang::Zh, "Recovery is suppressed by NoRestartBackoffTimeStrategy (last failure: x)").contains("none"));
+        assert!(explain_failure(Lang::En, "restore failed: y").contains("Restoring"));
+    }
 
     /// `f` writes what `format!("{:.1}")` writes (ties aside, which the scene's
     /// sums of binary fractions do not hit exactly).

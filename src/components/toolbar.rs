@@ -75,6 +75,15 @@ fn select_value(e: &Event) -> Option<String> {
         .map(|s| s.value())
 }
 
+/// The scrubber's right end: the head's time rounded up to a whole second, so
+/// that while the head runs ahead the scrubber and its markers are re-laid-out
+/// once a second rather than on every frame (a frame-time profile of
+/// `busy-network` showed their `style` rewritten ~370 times a second). Seeking
+/// past the run's end lands on its end.
+pub fn scrubber_end(horizon: u64) -> u64 {
+    horizon.max(1).div_ceil(1_000) * 1_000
+}
+
 /// Properties of [`ScrubberMarkers`].
 #[derive(Properties, PartialEq)]
 pub struct ScrubberMarkersProps {
@@ -206,7 +215,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
         let cb = props.on_twin.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))
     };
-    let horizon = p.horizon.max(1);
+    let horizon = scrubber_end(p.horizon);
     // The display time: between two steps it runs on while the records glide.
     let now = p
         .view

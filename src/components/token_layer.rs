@@ -1,0 +1,372 @@
+//! The moving tokens (records, barriers, markers, "+N") painted on a `<canvas>`
+//! laid over the stage's SVG, outside Yew's virtual DOM.
+//!
+//! Why: with ~300 records in flight (`busy-network`) a token per SVG group meant
+//! Yew diffing some 1,500 nodes per frame and the browser re-laying-out and
+//! re-painting them; frame intervals were 117 ms (p50) / 267 ms (p95) on the
+//! two-core classroom-class machine. The static picture (operators, lanes,
+//! channels, queues' locks and tags) stays SVG, so it keeps its accessible names;
+//! the tokens are decorative and their content is summarised in text by the
+//! stage (records and barriers per channel, see `stage::token_summary`).
+//!
+//! The visual vocabulary is the SVG's: records are small rounded squares tinted
+//! by epoch colour *and* overlaid with an epoch pattern (stripes, dots, bars: a
+//! second cue besides colour), labelled with their value; barriers are dark bars
+//! with a tag `B<n>` (`S<n>` for a savepoint); unaligned barriers are hollow and
+//! dashed; a persisted record has a dashed ring. Colours and fonts are read from
+//! the CSS custom properties (`--epoch-0` …), so `style.css` stays the one place
+//! that defines them.
+//!
+//! What was painted is also written on the canvas as data attributes
+//! (`data-tokens`, `data-records`, `data-barriers`, `data-unaligned-barriers`,
+//! `data-checkpoints`), which the browser tests and `scripts/measure-frames.cjs`
+//! read instead of counting DOM nodes.
+
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{CanvasPattern, CanvasRenderingContext2d, HtmlCanvasElement};
+
+use crate::components::stage::{EPOCH_COLOURS, EPOCH_PATTERNS};
+use crate::scene::{Overflow, Token, TokenKind, TOKEN};
+
+/// Colours, fonts and patterns read once from the stylesheet.
+struct Palette {
+    epochs: Vec<String>,
+    barrier: String,
+    persisted: String,
+    aborted: String,
+    ghost: String,
+    text: String,
+    text_muted: String,
+    /// `800 17px <--font>` and friends, in scene units (the context is scaled).
+    font_label: String,
+    font_mono_label: String,
+    font_small: String,
+    font_small_bold: String,
+    font_overflow: String,
+    /// Overlays for epoch patterns 1…3 (index 0 unused: plain colour).
+    patterns: Vec<Option<CanvasPattern>>,
+    /// `[5, 3]`, `[4, 2]`, `[4, 2]`, `[]` as JS arrays for `setLineDash`.
+    dash_bar: JsValue,
+    dash_tag: JsValue,
+    dash_none: JsValue,
+}
+
+/// What the layer keeps between frames: the palette, the canvas's backing size,
+/// and the data attributes last written (so unchanged ones are not rewritten).
+#[derive(Default)]
+pub struct TokenLayer {
+    palette: Option<Palette>,
+    /// The canvas's CSS size, as the resize observer last saw it (reading
+    /// `clientWidth` in every frame forced a synchronous layout: a fifth of the
+    /// main thread's time in a profile).
+    css_size: Option<(i32, i32)>,
+    size: (u32, u32),
+    attrs: Counts,
+}
+
+/// What one frame painted.
+#[derive(Clone, Default, PartialEq)]
+struct Counts {
+    tokens: usize,
+    records: usize,
+    barriers: usize,
+    unaligned: usize,
+    /// Checkpoint ids of the barriers painted, ascending, space separated.
+    checkpoints: String,
+}
+
+fn var(style: &web_sys::CssStyleDeclaration, name: &str, fallback: &str) -> String {
+    let v = style.get_property_value(name).unwrap_or_default();
+    let v = v.trim();
+    if v.is_empty() {
+        fallback.to_string()
+    } else {
+        v.to_string()
+    }
+}
+
+fn js_array(values: &[f64]) -> JsValue {
+    values
+        .iter()
+        .map(|v| JsValue::from_f64(*v))
+        .collect::<js_sys::Array>()
+        .into()
+}
+
+/// A 6×6 tile with the overlay of epoch pattern `n` (as `defs()` in the SVG had).
+fn pattern(ctx: &CanvasRenderingContext2d, n: u64) -> Option<CanvasPattern> {
+    let doc = web_sys::window()?.document()?;
+    let tile: HtmlCanvasElement = doc.create_element("canvas").ok()?.dyn_into().ok()?;
+    tile.set_width(6);
+    tile.set_height(6);
+    let t: CanvasRenderingContext2d = tile.get_context("2d").ok()??.dyn_into().ok()?;
+    match n {
+        1 => {
+            // Diagonal stripes.
+            t.set_stroke_style_str("rgb(255 255 255 / 45%)");
+            t.set_line_width(2.0);
+            t.begin_path();
+            for k in [-6.0, 0.0, 6.0] {
+                t.move_to(k, 6.0);
+                t.line_to(k + 6.0, 0.0);
+            }
+            t.stroke();
+        }
+        2 => {
+            // Dots.
+            t.set_fill_style_str("rgb(255 255 255 / 55%)");
+            t.begin_path();
+            t.arc(3.0, 3.0, 1.3, 0.0, std::f64::consts::TAU).ok()?;
+            t.fill();
+        }
+        _ => {
+            // Horizontal bars.
+            t.set_fill_style_str("rgb(255 255 255 / 45%)");
+            t.fill_rect(0.0, 0.0, 6.0, 2.0);
+        }
+    }
+    ctx.create_pattern_with_html_canvas_element(&tile, "repeat").ok()?
+}
+
+fn palette(canvas: &HtmlCanvasElement, ctx: &CanvasRenderingContext2d) -> Option<Palette> {
+    let style = web_sys::window()?.get_computed_style(canvas).ok()??;
+    let font = var(&style, "--font", "sans-serif");
+    let mono = var(&style, "--font-mono", "monospace");
+    Some(Palette {
+        epochs: (0..EPOCH_COLOURS)
+            .map(|i| var(&style, &format!("--epoch-{i}"), "#5f6b7a"))
+            .collect(),
+        barrier: var(&style, "--barrier", "#141a23"),
+        persisted: var(&style, "--persisted", "#0f766e"),
+        aborted: var(&style, "--aborted", "#6b7280"),
+        ghost: var(&style, "--ghost", "#9aa6b5"),
+        text: var(&style, "--text", "#101720"),
+        text_muted: var(&style, "--text-muted", "#46505e"),
+        font_label: format!("800 17px {font}"),
+        font_mono_label: format!("800 17px {mono}"),
+        font_small: format!("700 11px {font}"),
+        font_small_bold: format!("800 11px {font}"),
+        font_overflow: format!("800 19px {mono}"),
+        patterns: (0..EPOCH_PATTERNS)
+            .map(|n| if n == 0 { None } else { pattern(ctx, n) })
+            .collect(),
+        dash_bar: js_array(&[5.0, 3.0]),
+        dash_tag: js_array(&[4.0, 2.0]),
+        dash_none: js_array(&[]),
+    })
+}
+
+fn set_attr(canvas: &HtmlCanvasElement, name: &str, value: &str) {
+    let _ = canvas.set_attribute(name, value);
+}
+
+impl TokenLayer {
+    /// Notes the canvas's new CSS size (called by a `ResizeObserver`, when
+    /// layout is up to date anyway).
+    pub fn resized(&mut self, canvas: &HtmlCanvasElement) {
+        self.css_size = Some((canvas.client_width(), canvas.client_height()));
+    }
+
+    /// Paints `tokens` and `overflows` of a scene `scene_w` × `scene_h` on `canvas`,
+    /// which covers the SVG exactly (same box, same aspect ratio).
+    pub fn paint(
+        &mut self,
+        canvas: &HtmlCanvasElement,
+        scene_w: f64,
+        scene_h: f64,
+        tokens: &[Token],
+        overflows: &[Overflow],
+    ) {
+        let Some(ctx) = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+        else {
+            return;
+        };
+        let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
+        let (cw, ch) = self
+            .css_size
+            .unwrap_or_else(|| (canvas.client_width(), canvas.client_height()));
+        let (cw, ch) = (cw.max(1), ch.max(1));
+        let size = (
+            (f64::from(cw) * dpr).round() as u32,
+            (f64::from(ch) * dpr).round() as u32,
+        );
+        if size != self.size {
+            // Resizing clears the canvas and its state (fonts, transforms).
+            canvas.set_width(size.0);
+            canvas.set_height(size.1);
+            self.size = size;
+        }
+        if self.palette.is_none() {
+            self.palette = palette(canvas, &ctx);
+        }
+        let Some(p) = &self.palette else { return };
+        let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
+        ctx.clear_rect(0.0, 0.0, f64::from(size.0), f64::from(size.1));
+        let (sx, sy) = (f64::from(size.0) / scene_w, f64::from(size.1) / scene_h);
+        let _ = ctx.set_transform(sx, 0.0, 0.0, sy, 0.0, 0.0);
+        ctx.set_text_align("center");
+        ctx.set_text_baseline("middle");
+
+        let mut counts = Counts::default();
+        let mut checkpoints: Vec<u64> = Vec::new();
+        let h = TOKEN / 2.0;
+
+        // Records: bodies batched per epoch colour (one path, one fill, one
+        // stroke), then pattern overlays per pattern, persisted rings, labels.
+        for colour in 0..EPOCH_COLOURS {
+            ctx.begin_path();
+            let mut any = false;
+            for tok in tokens {
+                if let TokenKind::Record { epoch, .. } = tok.kind {
+                    if epoch % EPOCH_COLOURS == colour {
+                        let _ = ctx.round_rect_with_f64(tok.x - h, tok.y - h, TOKEN, TOKEN, 4.0);
+                        any = true;
+                    }
+                }
+            }
+            if any {
+                ctx.set_fill_style_str(&p.epochs[colour as usize]);
+                ctx.fill();
+                ctx.set_stroke_style_str("rgb(16 23 32 / 55%)");
+                ctx.set_line_width(1.0);
+                ctx.stroke();
+            }
+        }
+        for (n, pat) in p.patterns.iter().enumerate() {
+            let Some(pat) = pat else { continue };
+            ctx.begin_path();
+            let mut any = false;
+            for tok in tokens {
+                if let TokenKind::Record { epoch, .. } = tok.kind {
+                    if epoch % EPOCH_PATTERNS == n as u64 {
+                        let _ = ctx.round_rect_with_f64(tok.x - h, tok.y - h, TOKEN, TOKEN, 4.0);
+                        any = true;
+                    }
+                }
+            }
+            if any {
+                ctx.set_fill_style_canvas_pattern(pat);
+                ctx.fill();
+            }
+        }
+        if tokens.iter().any(|t| t.is_persisting) {
+            ctx.begin_path();
+            for tok in tokens.iter().filter(|t| t.is_persisting) {
+                let _ = ctx.round_rect_with_f64(tok.x - h - 4.0, tok.y - h - 4.0, TOKEN + 8.0, TOKEN + 8.0, 6.0);
+            }
+            ctx.set_stroke_style_str(&p.persisted);
+            ctx.set_line_width(3.0);
+            let _ = ctx.set_line_dash(&p.dash_tag);
+            ctx.stroke();
+            let _ = ctx.set_line_dash(&p.dash_none);
+        }
+        ctx.set_font(&p.font_label);
+        ctx.set_line_width(2.5);
+        ctx.set_stroke_style_str("rgb(16 23 32 / 55%)");
+        ctx.set_fill_style_str("#ffffff");
+        // A label only where it can be read: on a busy wire records overlap, and
+        // a pile of overprinted numbers is noise on a projector. A record is
+        // labelled when it is at least 0.8 of a token from the last labelled one
+        // on its channel (queued records are spaced apart, so they all are).
+        let mut last: Option<(usize, f64, f64)> = None;
+        for tok in tokens {
+            if let TokenKind::Record { label, .. } = &tok.kind {
+                counts.records += 1;
+                let crowded = last.is_some_and(|(ch, x, y)| {
+                    ch == tok.channel && (tok.x - x).hypot(tok.y - y) < TOKEN * 0.8
+                });
+                if crowded {
+                    continue;
+                }
+                last = Some((tok.channel, tok.x, tok.y));
+                let _ = ctx.stroke_text(label, tok.x, tok.y + 1.0);
+                let _ = ctx.fill_text(label, tok.x, tok.y + 1.0);
+            }
+        }
+
+        // Barriers, cancellation markers, end-of-partition markers.
+        for tok in tokens {
+            let (x, y) = (tok.x, tok.y);
+            match &tok.kind {
+                TokenKind::Record { .. } => {}
+                TokenKind::Barrier { checkpoint, is_unaligned, is_savepoint } => {
+                    counts.barriers += 1;
+                    checkpoints.push(*checkpoint);
+                    let tag = format!("{}{}", if *is_savepoint { "S" } else { "B" }, checkpoint);
+                    ctx.begin_path();
+                    let _ = ctx.round_rect_with_f64(x - 5.0, y - 25.0, 10.0, 50.0, 2.0);
+                    let _ = ctx.round_rect_with_f64(x - 21.0, y - 52.0, 42.0, 25.0, 4.0);
+                    if *is_unaligned {
+                        counts.unaligned += 1;
+                        // Hollow and dashed: overtakes records, which stay visible.
+                        ctx.set_fill_style_str("#ffffff");
+                        ctx.fill();
+                        ctx.set_stroke_style_str(&p.barrier);
+                        ctx.set_line_width(2.5);
+                        let _ = ctx.set_line_dash(&p.dash_bar);
+                        ctx.stroke();
+                        let _ = ctx.set_line_dash(&p.dash_none);
+                        ctx.set_fill_style_str(&p.barrier);
+                    } else {
+                        ctx.set_fill_style_str(&p.barrier);
+                        ctx.fill();
+                        ctx.set_fill_style_str("#ffffff");
+                    }
+                    ctx.set_font(&p.font_mono_label);
+                    let _ = ctx.fill_text(&tag, x, y - 39.5);
+                }
+                TokenKind::Cancel { checkpoint } => {
+                    ctx.begin_path();
+                    let _ = ctx.arc(x, y, 11.0, 0.0, std::f64::consts::TAU);
+                    ctx.set_fill_style_str(&p.aborted);
+                    ctx.fill();
+                    ctx.set_font(&p.font_small_bold);
+                    ctx.set_fill_style_str("#ffffff");
+                    let _ = ctx.fill_text(&format!("✕{checkpoint}"), x, y);
+                }
+                TokenKind::End => {
+                    ctx.begin_path();
+                    let _ = ctx.round_rect_with_f64(x - 3.0, y - 14.0, 6.0, 28.0, 2.0);
+                    ctx.set_fill_style_str(&p.ghost);
+                    ctx.fill();
+                    ctx.set_font(&p.font_small);
+                    ctx.set_fill_style_str(&p.text_muted);
+                    ctx.set_text_baseline("alphabetic");
+                    let _ = ctx.fill_text("EOP", x, y - 20.0);
+                    ctx.set_text_baseline("middle");
+                }
+            }
+        }
+
+        // "+N" beside long queues (y is the text's baseline, as in the SVG).
+        if !overflows.is_empty() {
+            ctx.set_font(&p.font_overflow);
+            ctx.set_fill_style_str(&p.text);
+            ctx.set_text_baseline("alphabetic");
+            for o in overflows {
+                let _ = ctx.fill_text(&format!("+{}", o.count), o.x, o.y);
+            }
+        }
+
+        counts.tokens = tokens.len();
+        checkpoints.sort_unstable();
+        checkpoints.dedup();
+        counts.checkpoints = checkpoints
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(" ");
+        if counts != self.attrs {
+            set_attr(canvas, "data-tokens", &counts.tokens.to_string());
+            set_attr(canvas, "data-records", &counts.records.to_string());
+            set_attr(canvas, "data-barriers", &counts.barriers.to_string());
+            set_attr(canvas, "data-unaligned-barriers", &counts.unaligned.to_string());
+            set_attr(canvas, "data-checkpoints", &counts.checkpoints);
+            self.attrs = counts;
+        }
+    }
+}
