@@ -9,6 +9,7 @@
 //!   sender, on the wire (position = `(t - sent_at) / (arrive_at - sent_at)`),
 //!   queued at the receiver.
 
+pub mod braces;
 pub mod layout;
 pub mod tokens;
 

@@ -773,3 +773,13 @@ async fn job_failed_reason_is_translated_with_the_original_beside_it() {
     );
     assert!(lab.app.text(".stage__banner-detail").starts_with("Flink 原文"));
 }
+
+/// Braces mark which records belong to which checkpoint, as in Flink's
+/// documentation figures: the records held back at the blocked channel are one
+/// checkpoint's.
+#[wasm_bindgen_test]
+async fn braces_mark_the_records_of_a_checkpoint() {
+    let lab = Driven::with_query("?lang=en&scenario=barrier-alignment").await;
+    lab.dispatch(Action::SeekTime(530)).await;
+    assert!(lab.painted("data-braces") > 0, "a brace over the held-back records");
+}

@@ -42,6 +42,7 @@ struct Palette {
     font_mono_label: String,
     font_small: String,
     font_small_bold: String,
+    font_brace: String,
     font_overflow: String,
     /// Overlays for epoch patterns 1…3 (index 0 unused: plain colour).
     patterns: Vec<Option<CanvasPattern>>,
@@ -73,6 +74,8 @@ struct Counts {
     unaligned: usize,
     /// Checkpoint ids of the barriers painted, ascending, space separated.
     checkpoints: String,
+    /// Braces over one checkpoint's records.
+    braces: usize,
 }
 
 fn var(style: &web_sys::CssStyleDeclaration, name: &str, fallback: &str) -> String {
@@ -146,6 +149,7 @@ fn palette(canvas: &HtmlCanvasElement, ctx: &CanvasRenderingContext2d) -> Option
         font_mono_label: format!("800 17px {mono}"),
         font_small: format!("700 11px {font}"),
         font_small_bold: format!("800 11px {font}"),
+        font_brace: format!("800 14px {font}"),
         font_overflow: format!("800 19px {mono}"),
         patterns: (0..EPOCH_PATTERNS)
             .map(|n| if n == 0 { None } else { pattern(ctx, n) })
@@ -342,6 +346,28 @@ impl TokenLayer {
             }
         }
 
+        // Braces over each checkpoint's records (Flink's documentation figures).
+        let braces = crate::scene::braces::epoch_braces(tokens);
+        if !braces.is_empty() {
+            ctx.set_stroke_style_str(&p.text_muted);
+            ctx.set_line_width(1.5);
+            let _ = ctx.set_line_dash(&p.dash_none);
+            ctx.begin_path();
+            for b in &braces {
+                ctx.move_to(b.a.0 + b.tick.0, b.a.1 + b.tick.1);
+                ctx.line_to(b.a.0, b.a.1);
+                ctx.line_to(b.b.0, b.b.1);
+                ctx.line_to(b.b.0 + b.tick.0, b.b.1 + b.tick.1);
+            }
+            ctx.stroke();
+            ctx.set_font(&p.font_brace);
+            ctx.set_fill_style_str(&p.text_muted);
+            for b in &braces {
+                let _ = ctx.fill_text(&format!("chk-{}", b.epoch), b.label_at.0, b.label_at.1);
+            }
+        }
+        counts.braces = braces.len();
+
         // "+N" beside long queues (y is the text's baseline, as in the SVG).
         if !overflows.is_empty() {
             ctx.set_font(&p.font_overflow);
@@ -366,6 +392,7 @@ impl TokenLayer {
             set_attr(canvas, "data-barriers", &counts.barriers.to_string());
             set_attr(canvas, "data-unaligned-barriers", &counts.unaligned.to_string());
             set_attr(canvas, "data-checkpoints", &counts.checkpoints);
+            set_attr(canvas, "data-braces", &counts.braces.to_string());
             self.attrs = counts;
         }
     }
