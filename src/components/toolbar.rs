@@ -97,6 +97,28 @@ pub struct ScrubberMarkersProps {
 
 /// The ✓n / ✕n / ⚡ buttons above the scrubber. A component of its own so the
 /// marks are rebuilt when they or the horizon change, not on every frame.
+/// Least distance between two markers' centres, in percent of the scrubber: a
+/// marker is about this wide on a classroom screen.
+const MARKER_GAP_PCT: f64 = 3.0;
+
+/// Positions (percent, ascending input) moved apart just enough that neighbours
+/// are `gap` apart, within 0..=100: a checkpoint completing right after a failure
+/// no longer hides under it. A marker's title still gives its exact time.
+pub fn spread(positions: &[f64], gap: f64) -> Vec<f64> {
+    let mut out: Vec<f64> = Vec::with_capacity(positions.len());
+    for &p in positions {
+        let min = out.last().map_or(0.0, |&q| q + gap);
+        out.push(p.max(min));
+    }
+    // Pull back from the right end where pushing ran past it.
+    let mut max = 100.0_f64;
+    for x in out.iter_mut().rev() {
+        *x = x.min(max).max(0.0);
+        max = *x - gap;
+    }
+    out
+}
+
 #[component]
 pub fn ScrubberMarkers(props: &ScrubberMarkersProps) -> Html {
     let lang = use_lang().lang;
@@ -106,7 +128,8 @@ pub fn ScrubberMarkers(props: &ScrubberMarkersProps) -> Html {
         Callback::from(move |_: MouseEvent| d.emit(a.clone()))
     };
     let pct = |t: u64| (t as f64 / horizon as f64 * 100.0).clamp(0.0, 100.0);
-    let markers = props.markers.iter().map(|m| {
+    let at = spread(&props.markers.iter().map(|m| pct(m.at)).collect::<Vec<_>>(), MARKER_GAP_PCT);
+    let markers = props.markers.iter().zip(at).map(|(m, left)| {
         let (class, text, label) = match m.kind {
             MarkerKind::Completed => (
                 "marker marker--completed",
@@ -126,7 +149,7 @@ pub fn ScrubberMarkers(props: &ScrubberMarkersProps) -> Html {
         };
         let label = label.replace("{t}", &m.at.to_string());
         html! {
-            <button type="button" class={class} style={format!("left: {:.2}%", pct(m.at))}
+            <button type="button" class={class} style={format!("left: {left:.2}%")}
                     aria-label={label.clone()} title={label} onclick={send(Action::SeekStep(m.step))}>
                 { text }
             </button>
@@ -341,5 +364,21 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                 <output class="toolbar__clock" id="clock" aria-live="off">{ clock }</output>
             </div>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spread;
+
+    #[test]
+    fn close_markers_are_moved_apart_and_stay_on_the_scrubber() {
+        // A failure at 50 % and a checkpoint completing at 51 %: 3 apart after.
+        assert_eq!(spread(&[10.0, 50.0, 51.0, 80.0], 3.0), vec![10.0, 50.0, 53.0, 80.0]);
+        // Crowded at the right end: pulled back inside, still 3 apart.
+        let at = spread(&[98.0, 99.0, 100.0], 3.0);
+        assert_eq!(at, vec![94.0, 97.0, 100.0]);
+        // Far apart: unchanged.
+        assert_eq!(spread(&[0.0, 40.0], 3.0), vec![0.0, 40.0]);
     }
 }
