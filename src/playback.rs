@@ -211,6 +211,9 @@ pub struct Run {
     pub ended: bool,
     /// Other branches: futures an intervention replaced, or that one replaced.
     saved: Vec<SavedBranch>,
+    /// Simulated time at step 0: 0, or where the earlier job stopped when the
+    /// scenario restores from it.
+    pub start_ms: u64,
 }
 
 impl Run {
@@ -220,7 +223,9 @@ impl Run {
         world.set_tracing(true);
         let job = Rc::new(world.job_view());
         let bound_ms = scenario.until_ms.unwrap_or(DEFAULT_LIMIT_MS);
+        let start_ms = world.now();
         Ok(Run {
+            start_ms,
             name: name.to_string(),
             scenario,
             seed,
@@ -528,6 +533,9 @@ pub struct State {
     pub dwell_ms: f64,
     /// The scrubber's right end (the head's time).
     pub horizon: u64,
+    /// The scrubber's left end: the run's time at step 0 (not 0 for a job
+    /// restored from an earlier job's savepoint).
+    pub origin: u64,
     /// The run cannot go further.
     pub is_at_end: bool,
     /// Markers for the scrubber.
@@ -623,6 +631,7 @@ impl State {
             speed: 2,
             dwell_ms: 0.0,
             horizon: 0,
+            origin: 0,
             is_at_end: true,
             markers: Rc::default(),
             recent: Rc::default(),
@@ -675,6 +684,7 @@ impl State {
             self.display_t = now as f64;
         }
         self.horizon = engine.run.head_now().max(now);
+        self.origin = engine.run.start_ms;
         self.is_at_end = engine.next_at().is_none();
         let log = engine.run.log();
         let end = log.partition_point(|e| e.step <= step);
@@ -715,6 +725,7 @@ impl State {
             speed: self.speed,
             dwell_ms: self.dwell_ms,
             horizon: self.horizon,
+            origin: self.origin,
             is_at_end: self.is_at_end,
             markers: self.markers.clone(),
             recent: self.recent.clone(),
@@ -1192,6 +1203,16 @@ mod tests {
         let s = State::new(Some("no-such-scenario"), None);
         assert!(s.error.is_some());
         assert_eq!(s.scenario, DEFAULT_SCENARIO);
+    }
+
+    /// A job restored from an earlier job's savepoint starts where that one
+    /// stopped: the scrubber starts there too, not at 0.
+    #[test]
+    fn a_restored_run_starts_the_scrubber_where_the_earlier_job_stopped() {
+        let s = state("savepoint-rescale");
+        assert_eq!(s.origin, 1_520);
+        assert_eq!(s.view.as_ref().unwrap().now, 1_520);
+        assert_eq!(state("odd-even-sum").origin, 0);
     }
 
     /// A seek to t includes every step at t, as following to t does: at a moment

@@ -91,12 +91,13 @@ pub struct ScrubberMarkersProps {
     pub markers: Rc<Vec<Marker>>,
     /// The scrubber's right end (simulated ms).
     pub horizon: u64,
+    /// The scrubber's left end.
+    #[prop_or_default]
+    pub origin: u64,
     /// Receives the jump to a marker's step.
     pub dispatch: Callback<Action>,
 }
 
-/// The ✓n / ✕n / ⚡ buttons above the scrubber. A component of its own so the
-/// marks are rebuilt when they or the horizon change, not on every frame.
 /// Least distance between two markers' centres, in percent of the scrubber: a
 /// marker is about this wide on a classroom screen.
 const MARKER_GAP_PCT: f64 = 3.0;
@@ -119,6 +120,8 @@ pub fn spread(positions: &[f64], gap: f64) -> Vec<f64> {
     out
 }
 
+/// The ✓n / ✕n / ⚡ buttons above the scrubber. A component of its own so the
+/// marks are rebuilt when they or the horizon change, not on every frame.
 #[component]
 pub fn ScrubberMarkers(props: &ScrubberMarkersProps) -> Html {
     let lang = use_lang().lang;
@@ -127,7 +130,9 @@ pub fn ScrubberMarkers(props: &ScrubberMarkersProps) -> Html {
         let d = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| d.emit(a.clone()))
     };
-    let pct = |t: u64| (t as f64 / horizon as f64 * 100.0).clamp(0.0, 100.0);
+    let origin = props.origin.min(horizon - 1);
+    let span = (horizon - origin) as f64;
+    let pct = |t: u64| (t.saturating_sub(origin) as f64 / span * 100.0).clamp(0.0, 100.0);
     let at = spread(&props.markers.iter().map(|m| pct(m.at)).collect::<Vec<_>>(), MARKER_GAP_PCT);
     let markers = props.markers.iter().zip(at).map(|(m, left)| {
         let (class, text, label) = match m.kind {
@@ -356,8 +361,8 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                     </select>
                 </label>
                 <div class="scrubber">
-                    <ScrubberMarkers markers={p.markers.clone()} {horizon} dispatch={d.clone()} />
-                    <input type="range" class="scrubber__range" id="scrubber" min="0" max={horizon.to_string()} step="1"
+                    <ScrubberMarkers markers={p.markers.clone()} {horizon} origin={p.origin} dispatch={d.clone()} />
+                    <input type="range" class="scrubber__range" id="scrubber" min={p.origin.min(horizon).to_string()} max={horizon.to_string()} step="1"
                            value={now.to_string()} aria-label={lang.t(Msg::ScrubberLabel)}
                            aria-valuetext={format!("{now} ms")} disabled={!has_run} oninput={on_scrub} />
                 </div>
