@@ -1015,9 +1015,25 @@ pub struct ScenarioError {
 }
 
 impl ScenarioError {
-    fn single(field: String, message: String) -> ScenarioError {
+    /// One error blaming `field`.
+    pub(crate) fn single(field: impl Into<String>, message: String) -> ScenarioError {
         ScenarioError {
-            errors: vec![FieldError { field, message }],
+            errors: vec![FieldError { field: field.into(), message }],
+        }
+    }
+
+    /// These errors as found inside the field `prefix` (a nested document):
+    /// `job.edges[0]` becomes `<prefix>.job.edges[0]`, the document itself `<prefix>`.
+    pub(crate) fn under(self, prefix: &str) -> ScenarioError {
+        ScenarioError {
+            errors: self
+                .errors
+                .into_iter()
+                .map(|e| FieldError {
+                    field: if e.field.is_empty() { prefix.to_string() } else { format!("{prefix}.{}", e.field) },
+                    message: e.message,
+                })
+                .collect(),
         }
     }
 

@@ -540,7 +540,7 @@ impl World {
                 let spec = scenario.restore.as_ref().expect("earlier implies restore");
                 let plan = world
                     .plan_restore(&e.state, spec.allow_non_restored_state)
-                    .map_err(|err| upgrade::single("restore", err.to_string()))?;
+                    .map_err(|err| ScenarioError::single("restore", err.to_string()))?;
                 // The new job starts where the earlier one stopped; ids continue after
                 // the restored one, which enters the store as the first retained
                 // checkpoint (Flink: CheckpointCoordinator.restoreSavepoint).
@@ -559,8 +559,8 @@ impl World {
         };
         for (i, s) in scenario.script.iter().enumerate() {
             if s.at_ms() < world.now {
-                return Err(upgrade::single(
-                    &format!("script[{i}].at_ms"),
+                return Err(ScenarioError::single(
+                    format!("script[{i}].at_ms"),
                     format!("{} ms is before the restored job starts ({} ms, where the earlier job stopped)", s.at_ms(), world.now),
                 ));
             }
@@ -2199,11 +2199,28 @@ impl World {
         if self.coordinator.store.is_empty() || !policy.discards_on(self.status.as_str()) {
             return;
         }
-        let gone: Vec<Arc<CompletedCheckpoint>> = self.coordinator.store.drain(..).collect();
-        let checkpoints: Vec<CheckpointId> = gone.iter().map(|c| c.id).collect();
-        self.coordinator.discarded.extend(gone);
+        let checkpoints = self.discard_retained();
         let status = self.status.as_str().to_string();
         self.trace.push(|| Event::CheckpointsDiscarded { checkpoints, status });
+    }
+
+    /// Moves every retained checkpoint out of the store into `discarded` (kept
+    /// for the page to strike through) and returns their ids.
+    fn discard_retained(&mut self) -> Vec<CheckpointId> {
+        let gone: Vec<Arc<CompletedCheckpoint>> = self.coordinator.store.drain(..).collect();
+        let ids = gone.iter().map(|c| c.id).collect();
+        self.coordinator.discarded.extend(gone);
+        ids
+    }
+
+    /// The job ends `failed`: `failure_reason` is what the summary and the page
+    /// say, `reason` what the `job_failed` event says; the retention policy runs.
+    fn fail_job(&mut self, failure_reason: String, reason: String) {
+        self.failure_reason = Some(failure_reason);
+        self.status = JobStatus::Failed;
+        self.finished_at = Some(self.now);
+        self.apply_retention();
+        self.trace.push(|| Event::JobFailed { reason });
     }
 
     /// The JobManager dies and a new leader recovers the job (Flink with high
@@ -2216,10 +2233,7 @@ impl World {
     /// it nor delays it; the new JobMaster starts a fresh strategy.
     fn jobmanager_failover(&mut self) {
         let storage = self.setup.scenario.checkpointing.as_ref().map(|c| c.storage).unwrap_or_default();
-        let lost: Vec<Arc<CompletedCheckpoint>> =
-            if storage == StorageKind::Jobmanager { self.coordinator.store.drain(..).collect() } else { Vec::new() };
-        let checkpoints_lost: Vec<CheckpointId> = lost.iter().map(|c| c.id).collect();
-        self.coordinator.discarded.extend(lost);
+        let checkpoints_lost = if storage == StorageKind::Jobmanager { self.discard_retained() } else { Vec::new() };
         let delay_ms = JOBMANAGER_RECOVERY_MS;
         self.trace.push(|| Event::JobmanagerFailed { delay_ms, checkpoints_lost });
         self.tear_down();
@@ -2275,13 +2289,8 @@ impl World {
             self.schedule(now + delay_ms, Item::Restart);
         } else {
             let why = format!("Recovery is suppressed by {}", self.restart.describe());
-            self.failure_reason = Some(format!("{why} (last failure: {reason})"));
-            self.status = JobStatus::Failed;
-            self.finished_at = Some(now);
             record.restored_from = None;
-            let r = why.clone();
-            self.apply_retention();
-            self.trace.push(|| Event::JobFailed { reason: r });
+            self.fail_job(format!("{why} (last failure: {reason})"), why);
         }
         self.failures.push(record);
     }
@@ -2304,10 +2313,7 @@ impl World {
             Some(Ok(plan)) => Some(plan),
             Some(Err(err)) => {
                 let reason = format!("restore failed: {err}");
-                self.failure_reason = Some(reason.clone());
-                self.status = JobStatus::Failed;
-                self.finished_at = Some(self.now);
-                self.trace.push(|| Event::JobFailed { reason });
+                self.fail_job(reason.clone(), reason);
                 return;
             }
         };

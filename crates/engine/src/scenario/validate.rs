@@ -775,9 +775,8 @@ fn check_restore(check: &mut Checker, restore: &RestoreSpec, depth: usize) {
         return;
     }
     if let Err(err) = restore.from.validate_at_depth(depth) {
-        for e in err.errors {
-            let field = if e.field.is_empty() { "restore.from".to_string() } else { format!("restore.from.{}", e.field) };
-            check.error(field, e.message);
+        for e in err.under("restore.from").errors {
+            check.error(e.field, e.message);
         }
     }
     if restore.from.checkpointing.is_none() {

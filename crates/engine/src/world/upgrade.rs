@@ -14,7 +14,7 @@
 use super::World;
 use crate::coordinator::CompletedCheckpoint;
 use crate::restore::{self, SavepointState};
-use crate::scenario::{FieldError, RestoreSpec, ScenarioError, SnapshotSelector};
+use crate::scenario::{RestoreSpec, ScenarioError, SnapshotSelector};
 use std::sync::Arc;
 
 /// How deep `restore.from` may nest (a job restored from a job restored from …).
@@ -37,7 +37,7 @@ pub(super) struct Earlier {
 /// Run `spec.from` with `seed` and pick `spec.snapshot`. Errors name
 /// `restore.from.<field>` (the earlier document is invalid) or `restore.snapshot`.
 pub(super) fn run_earlier(spec: &RestoreSpec, seed: u64) -> Result<Earlier, ScenarioError> {
-    let mut world = World::new(&spec.from, seed).map_err(|e| prefixed(e, "restore.from"))?;
+    let mut world = World::new(&spec.from, seed).map_err(|e| e.under("restore.from"))?;
     world.set_tracing(false);
     world.run_to_end(spec.from.until_ms, EARLIER_LIMIT_MS, |_| {});
     let candidates = available(&world);
@@ -51,7 +51,7 @@ pub(super) fn run_earlier(spec: &RestoreSpec, seed: u64) -> Result<Earlier, Scen
         let listed: Vec<String> = candidates.iter().map(|c| describe(c)).collect();
         let have = if listed.is_empty() { "none".to_string() } else { listed.join(", ") };
         let status = world.status().as_str();
-        return Err(single(
+        return Err(ScenarioError::single(
             "restore.snapshot",
             format!(
                 "the earlier job ({status} at {} ms) left no such snapshot; available: {have} \
@@ -78,23 +78,4 @@ fn available(world: &World) -> Vec<Arc<CompletedCheckpoint>> {
 fn describe(c: &CompletedCheckpoint) -> String {
     let word = if c.kind.is_savepoint() { "savepoint" } else { "checkpoint" };
     format!("{word} {}", c.id.0)
-}
-
-/// `err` with every field put under `prefix`.
-fn prefixed(err: ScenarioError, prefix: &str) -> ScenarioError {
-    ScenarioError {
-        errors: err
-            .errors
-            .into_iter()
-            .map(|e| FieldError {
-                field: if e.field.is_empty() { prefix.to_string() } else { format!("{prefix}.{}", e.field) },
-                message: e.message,
-            })
-            .collect(),
-    }
-}
-
-/// An error blaming one field.
-pub(super) fn single(field: &str, message: String) -> ScenarioError {
-    ScenarioError { errors: vec![FieldError { field: field.to_string(), message }] }
 }
