@@ -1,14 +1,10 @@
 // Frame timing of the page while playing, in headless Chromium: requestAnimationFrame
 // intervals (p50/p95/max) and the number of tokens on the stage. Not a CI gate.
 // Usage: bash scripts/measure-frames.sh [scenario] [speed-option-value] [seconds]
-const { chromium } = require('playwright-core');
+const { launch } = require('./chromium.cjs');
 (async () => {
   const [url, seconds, speed] = [process.argv[2], Number(process.argv[3] || 8), process.argv[4] || '4'];
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser = await launch();
   const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
   await page.goto(url);
   await page.waitForSelector('#play');

@@ -4,14 +4,10 @@
 // each, the input event → the clock's text in the DOM updated, and → the next
 // frame painted. Bar (issue 5): answers within 100 ms. Not a CI gate.
 // Usage: bash scripts/measure-seek.sh [scenario] [seeks] [target-horizon-ms]
-const { chromium } = require('playwright-core');
+const { launch } = require('./chromium.cjs');
 (async () => {
   const [url, seeks, target] = [process.argv[2], Number(process.argv[3] || 30), Number(process.argv[4] || 60000)];
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser = await launch();
   const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
   await page.goto(url);
   await page.waitForSelector('#scrubber');

@@ -1,10 +1,10 @@
 // Screenshots for a projector check (issue 5): the playing busy-network and
 // odd-even-sum just after its crash, at 1600×900, in normal and projector mode.
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/screenshots.cjs <base-url> <out-dir>
-const { chromium } = require('playwright-core');
+const { launch } = require('./chromium.cjs');
 (async () => {
   const [base, out] = [process.argv[2], process.argv[3] || '.'];
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  const browser = await launch();
   for (const projector of [false, true]) {
     for (const lang of ['zh', 'en']) {
       const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
