@@ -199,7 +199,9 @@ mod tests {
             match ex.label {
                 Msg::BenchExampleAligned => assert!(any_blocked && !unaligned),
                 Msg::BenchExampleUnaligned => assert!(!any_blocked && unaligned),
-                Msg::BenchExampleTimeout => assert!(any_blocked && unaligned, "blocks, then times out"),
+                Msg::BenchExampleTimeout => {
+                    assert!(any_blocked && unaligned, "blocks, then times out")
+                }
                 Msg::BenchExampleAtLeastOnce => assert!(!any_blocked && !unaligned),
                 other => panic!("unexpected example {other:?}"),
             }

@@ -280,7 +280,10 @@ mod tests {
             checkpoint: None,
         };
         let (s, quiet) = sentence(&e, Lang::En);
-        assert!(s.starts_with("sum#0 gets no state from a checkpoint"), "{s}");
+        assert!(
+            s.starts_with("sum#0 gets no state from a checkpoint"),
+            "{s}"
+        );
         assert!(!quiet);
         let e = Event::TaskFailed {
             task: "sum#0".into(),

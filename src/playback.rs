@@ -791,7 +791,11 @@ impl State {
                 {
                     return self.copy();
                 }
-                return self.reload(&scenario, Some(seed), Some(mode).filter(|m| *m != Mode::Off));
+                return self.reload(
+                    &scenario,
+                    Some(seed),
+                    Some(mode).filter(|m| *m != Mode::Off),
+                );
             }
             _ => {}
         }
@@ -891,7 +895,10 @@ impl State {
                     // clock reaches t: more steps may fall on t itself), so a seek and
                     // a twin's Follow to the same t show the same moment.
                     let mut budget = HEAD_BUDGET * 4;
-                    while engine.run.head().next_at().is_some_and(|at| at <= t) && budget > 0 && engine.run.advance_head() {
+                    while engine.run.head().next_at().is_some_and(|at| at <= t)
+                        && budget > 0
+                        && engine.run.advance_head()
+                    {
                         budget -= 1;
                     }
                     let step = engine.run.steps_until(t);
@@ -920,7 +927,10 @@ impl State {
                     let t = engine.cursor.now();
                     if engine.run.switch_branch(i) {
                         let mut budget = HEAD_BUDGET * 4;
-                        while engine.run.head().next_at().is_some_and(|at| at <= t) && budget > 0 && engine.run.advance_head() {
+                        while engine.run.head().next_at().is_some_and(|at| at <= t)
+                            && budget > 0
+                            && engine.run.advance_head()
+                        {
                             budget -= 1;
                         }
                         let step = engine.run.steps_until(t);
@@ -1169,17 +1179,30 @@ mod tests {
         assert_eq!(without.view.as_ref().unwrap().now, 300);
         assert!(!failed(&without));
         assert!(without.branches[0].has_intervention);
-        assert_eq!(without.markers.len(), markers_before, "its markers came back");
+        assert_eq!(
+            without.markers.len(),
+            markers_before,
+            "its markers came back"
+        );
         // Its future plays on without that failure (the scenario's own scripted
         // crash at 710 ms still happens).
-        let failed_at_300 =
-            |s: &State| s.markers.iter().any(|m| m.kind == MarkerKind::Failure && m.at == 300);
+        let failed_at_300 = |s: &State| {
+            s.markers
+                .iter()
+                .any(|m| m.kind == MarkerKind::Failure && m.at == 300)
+        };
         let later = without.apply(Action::SeekTime(1_500));
         assert!(!failed_at_300(&later));
         // And back to the crash.
         let with = later.apply(Action::SwitchBranch(0));
-        let (t_later, t_with) = (later.view.as_ref().unwrap().now, with.view.as_ref().unwrap().now);
-        assert!(t_with <= t_later && t_with > 1_000, "same moment: {t_with} vs {t_later}");
+        let (t_later, t_with) = (
+            later.view.as_ref().unwrap().now,
+            with.view.as_ref().unwrap().now,
+        );
+        assert!(
+            t_with <= t_later && t_with > 1_000,
+            "same moment: {t_with} vs {t_later}"
+        );
         assert!(failed_at_300(&with));
         assert!(!with.branches[0].has_intervention);
         // No such branch: nothing changes.
@@ -1223,7 +1246,11 @@ mod tests {
         for t in [1_520u64, 3_500, 5_020] {
             let sought = state("jobmanager-crash-jobmanager").apply(Action::SeekTime(t));
             let followed = state("jobmanager-crash-jobmanager").apply(Action::Follow(t as f64));
-            assert_eq!(*sought.view.clone().unwrap(), *followed.view.clone().unwrap(), "t = {t}");
+            assert_eq!(
+                *sought.view.clone().unwrap(),
+                *followed.view.clone().unwrap(),
+                "t = {t}"
+            );
             assert_eq!(sought.step(), followed.step(), "t = {t}");
         }
     }
@@ -1249,7 +1276,10 @@ mod tests {
         assert_eq!(*sought.view.unwrap(), *v);
         let back = ahead.apply(Action::Follow(700.0));
         assert!(back.view.clone().unwrap().now <= 700);
-        assert_eq!(*back.view.unwrap(), *twin.apply(Action::SeekTime(700)).view.unwrap());
+        assert_eq!(
+            *back.view.unwrap(),
+            *twin.apply(Action::SeekTime(700)).view.unwrap()
+        );
         // Loading what is already loaded keeps the run (and its cursor).
         let same = ahead.apply(Action::Load {
             scenario: "unaligned-backpressure".into(),

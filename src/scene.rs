@@ -216,7 +216,12 @@ mod tests {
                 let s = scene(&job, &w.view(), w.now() as f64);
                 let ids: std::collections::BTreeSet<&str> =
                     s.tokens.iter().map(|t| t.id.as_str()).collect();
-                assert_eq!(ids.len(), s.tokens.len(), "{name} at step {}: duplicate token id", w.steps());
+                assert_eq!(
+                    ids.len(),
+                    s.tokens.len(),
+                    "{name} at step {}: duplicate token id",
+                    w.steps()
+                );
                 if let Some(prev) = &before {
                     moved_keeping_id += s
                         .tokens
@@ -230,7 +235,10 @@ mod tests {
                 }
                 before = Some(s);
             }
-            assert!(moved_keeping_id > 0, "{name}: some token moved from one stretch to another");
+            assert!(
+                moved_keeping_id > 0,
+                "{name}: some token moved from one stretch to another"
+            );
         }
     }
 
@@ -241,7 +249,11 @@ mod tests {
             w.run_until(300, |_| {});
             scene(&w.job_view(), &w.view(), w.now() as f64)
         };
-        let mut toks = vec![s.tokens[0].clone(), s.tokens[0].clone(), s.tokens[0].clone()];
+        let mut toks = vec![
+            s.tokens[0].clone(),
+            s.tokens[0].clone(),
+            s.tokens[0].clone(),
+        ];
         make_ids_unique(&mut toks);
         let base = &s.tokens[0].id;
         assert_eq!(toks[0].id, *base);

@@ -327,7 +327,10 @@ async fn play_advances_time_and_pause_stops_it() {
     }
     let playing = lab.clock();
     assert_ne!(playing, "t = 0 ms · step 0");
-    assert!(lab.painted("data-tokens") > 0, "records or barriers are painted on the stage");
+    assert!(
+        lab.painted("data-tokens") > 0,
+        "records or barriers are painted on the stage"
+    );
     assert!(lab.painted("data-records") > 0, "records are painted");
     assert!(
         lab.token_summary().contains("records"),
@@ -465,7 +468,10 @@ async fn mode_switch_rebuilds_the_run_with_unaligned_barriers() {
         }
     }
     assert!(seen, "a barrier is painted");
-    assert!(lab.painted("data-unaligned-barriers") > 0, "drawn as unaligned");
+    assert!(
+        lab.painted("data-unaligned-barriers") > 0,
+        "drawn as unaligned"
+    );
     assert!(
         lab.token_summary().contains("unaligned barrier"),
         "the summary names it: {}",
@@ -597,8 +603,14 @@ async fn clicking_a_subtask_timeline_bar_moves_the_cursor_there() {
     let align = lab.app.find(&format!("{first} .subtask__align"));
     let at = align.get_attribute("data-at").unwrap();
     let label = align.get_attribute("aria-label").unwrap();
-    assert!(label.contains(&format!("first barrier at {at} ms")), "{label}");
-    assert!(!end.starts_with(&format!("t = {at} ms")), "{end}: the bar is elsewhere in time");
+    assert!(
+        label.contains(&format!("first barrier at {at} ms")),
+        "{label}"
+    );
+    assert!(
+        !end.starts_with(&format!("t = {at} ms")),
+        "{end}: the bar is elsewhere in time"
+    );
     lab.app.click(&format!("{first} .subtask__align")).await;
     assert!(
         lab.clock().starts_with(&format!("t = {at} ms")),
@@ -617,7 +629,9 @@ async fn clicking_a_subtask_timeline_bar_moves_the_cursor_there() {
     // In Chinese the same button is named in Chinese.
     lab.dispatch(Action::SeekTime(5_000)).await;
     lab.app.click("[data-lang=zh]").await;
-    let label = lab.app.attr(&format!("{first} .subtask__ack"), "aria-label");
+    let label = lab
+        .app
+        .attr(&format!("{first} .subtask__ack"), "aria-label");
     assert!(label.contains("点击跳到这一刻"), "{label}");
 }
 
@@ -626,17 +640,38 @@ async fn clicking_a_subtask_timeline_bar_moves_the_cursor_there() {
 #[wasm_bindgen_test]
 async fn twin_view_runs_the_other_mode_on_the_same_clock() {
     let lab = Driven::with_query("?lang=en&scenario=unaligned-backpressure").await;
-    assert_eq!(lab.root.query_selector_all(".stages > .stage").unwrap().length(), 1);
+    assert_eq!(
+        lab.root
+            .query_selector_all(".stages > .stage")
+            .unwrap()
+            .length(),
+        1
+    );
     lab.app.click("#twin-button").await;
     // The twin loads in an effect after the render; let it render too.
     yew::scheduler::flush().await;
     assert_eq!(lab.app.attr("#twin-button", "aria-pressed"), "true");
-    assert_eq!(lab.root.query_selector_all(".stages > .stage").unwrap().length(), 2);
+    assert_eq!(
+        lab.root
+            .query_selector_all(".stages > .stage")
+            .unwrap()
+            .length(),
+        2
+    );
     let main = ".stages > .stage:nth-child(1)";
     let twin = ".stages > .stage:nth-child(2)";
-    assert!(lab.app.text(&format!("{main} .stage__caption")).contains("Unaligned"));
-    assert!(lab.app.text(&format!("{twin} .stage__caption")).starts_with("Aligned"));
-    assert!(lab.exists(&format!("{twin} [data-op]")), "the twin draws its job graph");
+    assert!(lab
+        .app
+        .text(&format!("{main} .stage__caption"))
+        .contains("Unaligned"));
+    assert!(lab
+        .app
+        .text(&format!("{twin} .stage__caption"))
+        .starts_with("Aligned"));
+    assert!(
+        lab.exists(&format!("{twin} [data-op]")),
+        "the twin draws its job graph"
+    );
     // Scrub through the first checkpoints: the aligned twin blocks channels
     // while aligning; the unaligned main run never does.
     let (mut twin_blocked, mut main_blocked) = (false, false);
@@ -646,7 +681,10 @@ async fn twin_view_runs_the_other_mode_on_the_same_clock() {
         twin_blocked |= lab.exists(&format!("{twin} .channel--blocked"));
         main_blocked |= lab.exists(&format!("{main} .channel--blocked"));
     }
-    assert!(twin_blocked, "aligned checkpoints block channels in the twin");
+    assert!(
+        twin_blocked,
+        "aligned checkpoints block channels in the twin"
+    );
     assert!(!main_blocked, "unaligned checkpoints never block");
     // A manual checkpoint is triggered in both runs.
     lab.dispatch(Action::SeekTime(100)).await;
@@ -654,10 +692,20 @@ async fn twin_view_runs_the_other_mode_on_the_same_clock() {
     lab.app.click("#trigger-checkpoint").await;
     yew::scheduler::flush().await;
     assert!(lab.exists(&format!("{main} .strip__pending")));
-    assert!(lab.exists(&format!("{twin} .strip__pending")), "{}", lab.app.text(twin));
+    assert!(
+        lab.exists(&format!("{twin} .strip__pending")),
+        "{}",
+        lab.app.text(twin)
+    );
     // Off again: one stage.
     lab.app.click("#twin-button").await;
-    assert_eq!(lab.root.query_selector_all(".stages > .stage").unwrap().length(), 1);
+    assert_eq!(
+        lab.root
+            .query_selector_all(".stages > .stage")
+            .unwrap()
+            .length(),
+        1
+    );
 }
 
 /// The barrier-bench tab: an example, stepping line by line, a typed sequence,
@@ -672,16 +720,26 @@ async fn barrier_bench_steps_through_the_handler() {
     // After B1@1 channel 1 is blocked.
     assert!(lab.exists(".bench-channel--blocked[data-channel='1']"));
     lab.app.click("#bench-next").await;
-    assert_eq!(lab.app.text(".bench-channel[data-channel='1'] .bench-channel__queue"), "r2@1");
+    assert_eq!(
+        lab.app
+            .text(".bench-channel[data-channel='1'] .bench-channel__queue"),
+        "r2@1"
+    );
     // Clicking the line of B1@0 jumps there: the aligned snapshot, channel released.
     lab.app.click(".bench-line[data-line='4']").await;
-    assert!(lab.app.text(".bench-line--current").contains("checkpoint 1: aligned snapshot"));
+    assert!(lab
+        .app
+        .text(".bench-line--current")
+        .contains("checkpoint 1: aligned snapshot"));
     assert!(!lab.exists(".bench-channel--blocked"));
     // The unaligned example persists channel state.
     lab.app.click("[data-example='1']").await;
     let mode: web_sys::HtmlSelectElement = lab.app.find("#bench-mode").unchecked_into();
     assert_eq!(mode.value(), "unaligned");
-    assert!(lab.app.text(".bench-lines").contains("unaligned snapshot, channel state #1 ["));
+    assert!(lab
+        .app
+        .text(".bench-lines")
+        .contains("unaligned snapshot, channel state #1 ["));
     // Typing a bad token: a message naming it, no table.
     let input: web_sys::HtmlInputElement = lab.app.find("#bench-arrivals").unchecked_into();
     input.set_value("r1@0 Q7@1");
@@ -691,7 +749,11 @@ async fn barrier_bench_steps_through_the_handler() {
         .dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).unwrap())
         .unwrap();
     yew::scheduler::flush().await;
-    assert!(lab.app.text(".bench__error").contains("Q7@1"), "{}", lab.app.text(".bench"));
+    assert!(
+        lab.app.text(".bench__error").contains("Q7@1"),
+        "{}",
+        lab.app.text(".bench")
+    );
     assert!(!lab.exists(".bench-lines"));
     // In Chinese.
     lab.app.click("[data-example='0']").await;
@@ -704,7 +766,10 @@ async fn barrier_bench_steps_through_the_handler() {
 #[wasm_bindgen_test]
 async fn branch_picker_switches_between_futures() {
     let lab = Driven::with_query("?lang=en&scenario=odd-even-sum").await;
-    assert!(!lab.exists("#branch-select"), "no branch before an intervention");
+    assert!(
+        !lab.exists("#branch-select"),
+        "no branch before an intervention"
+    );
     lab.dispatch(Action::SeekTime(2_000)).await;
     lab.dispatch(Action::SeekTime(300)).await;
     lab.dispatch(Action::Intervene(engine::Intervention::Crash {
@@ -713,18 +778,27 @@ async fn branch_picker_switches_between_futures() {
     .await;
     assert!(lab.exists(".lane--failed"));
     let picker = lab.app.text("#branch-select");
-    assert!(picker.contains("without the crash of sum#0 at 300 ms"), "{picker}");
+    assert!(
+        picker.contains("without the crash of sum#0 at 300 ms"),
+        "{picker}"
+    );
     lab.choose("#branch-select", "0").await;
     assert!(!lab.exists(".lane--failed"), "the future without the crash");
     assert!(lab.clock().starts_with("t = 300 ms"), "{}", lab.clock());
     let picker = lab.app.text("#branch-select");
-    assert!(picker.contains("with the crash of sum#0 at 300 ms"), "{picker}");
+    assert!(
+        picker.contains("with the crash of sum#0 at 300 ms"),
+        "{picker}"
+    );
     let select: web_sys::HtmlSelectElement = lab.app.find("#branch-select").unchecked_into();
     assert_eq!(select.value(), "current");
     lab.choose("#branch-select", "0").await;
     assert!(lab.exists(".lane--failed"), "back to the crash");
     lab.app.click("[data-lang=zh]").await;
-    assert!(lab.app.text("#branch-select").contains("没有「sum#0 崩溃」的分支"));
+    assert!(lab
+        .app
+        .text("#branch-select")
+        .contains("没有「sum#0 崩溃」的分支"));
 }
 
 /// The storage tab says where checkpoints live, shows each `_metadata` as a tree,
@@ -735,22 +809,47 @@ async fn storage_tab_shows_the_tree_and_the_jobmanager_crash() {
     let lab = Driven::with_query("?lang=en&scenario=jobmanager-crash-jobmanager").await;
     lab.dispatch(Action::SeekTime(3_200)).await;
     lab.app.click("[data-tab=storage]").await;
-    assert!(lab.app.text(".storage-head").contains("the JobManager's memory"));
-    assert!(lab.exists(".stored__tree .tree"), "a browsable _metadata tree");
-    assert!(lab.app.text(".stored__tree").contains("kafka"), "{}", lab.app.text(".stored__tree"));
+    assert!(lab
+        .app
+        .text(".storage-head")
+        .contains("the JobManager's memory"));
+    assert!(
+        lab.exists(".stored__tree .tree"),
+        "a browsable _metadata tree"
+    );
+    assert!(
+        lab.app.text(".stored__tree").contains("kafka"),
+        "{}",
+        lab.app.text(".stored__tree")
+    );
     assert!(!lab.exists(".stored--discarded"));
     lab.dispatch(Action::SeekTime(3_600)).await;
-    assert!(lab.exists(".stored--discarded"), "the crash at 3500 ms took chk-3 with it");
+    assert!(
+        lab.exists(".stored--discarded"),
+        "the crash at 3500 ms took chk-3 with it"
+    );
 
     let lab = Driven::with_query("?lang=en&scenario=jobmanager-crash-filesystem").await;
     lab.dispatch(Action::SeekTime(2_100)).await;
     lab.app.click("[data-tab=storage]").await;
-    assert!(lab.app.text(".storage-head").contains("files in the checkpoint directory"));
+    assert!(lab
+        .app
+        .text(".storage-head")
+        .contains("files in the checkpoint directory"));
     lab.app.click("#crash-jobmanager").await;
     lab.app.click("[data-tab=narration]").await;
-    assert!(lab.app.text(".narration__list").contains("JobManager crashed"), "{}", lab.app.text(".narration__list"));
+    assert!(
+        lab.app
+            .text(".narration__list")
+            .contains("JobManager crashed"),
+        "{}",
+        lab.app.text(".narration__list")
+    );
     lab.app.click("[data-tab=storage]").await;
-    assert!(!lab.exists(".stored--discarded"), "filesystem checkpoints survive");
+    assert!(
+        !lab.exists(".stored--discarded"),
+        "filesystem checkpoints survive"
+    );
 }
 
 /// A failed job's reason is said in the page's language, with Flink's original
@@ -762,16 +861,23 @@ async fn job_failed_reason_is_translated_with_the_original_beside_it() {
     let banner = lab.app.text(".stage__banner--failed .stage__banner-text");
     assert!(banner.starts_with("已失败"), "{banner}");
     assert!(
-        banner.contains("固定延迟重启策略") && banner.contains("2 次") && banner.contains("子任务崩溃"),
+        banner.contains("固定延迟重启策略")
+            && banner.contains("2 次")
+            && banner.contains("子任务崩溃"),
         "the reason in Chinese: {banner}"
     );
     assert!(!banner.contains("Recovery is suppressed"), "{banner}");
-    let original = lab.app.text(".stage__banner--failed .stage__banner-detail code");
+    let original = lab
+        .app
+        .text(".stage__banner--failed .stage__banner-detail code");
     assert!(
         original.starts_with("Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=2"),
         "Flink's wording stays visible: {original}"
     );
-    assert!(lab.app.text(".stage__banner-detail").starts_with("Flink 原文"));
+    assert!(lab
+        .app
+        .text(".stage__banner-detail")
+        .starts_with("Flink 原文"));
 }
 
 /// Braces mark which records belong to which checkpoint, as in Flink's
@@ -781,5 +887,8 @@ async fn job_failed_reason_is_translated_with_the_original_beside_it() {
 async fn braces_mark_the_records_of_a_checkpoint() {
     let lab = Driven::with_query("?lang=en&scenario=barrier-alignment").await;
     lab.dispatch(Action::SeekTime(530)).await;
-    assert!(lab.painted("data-braces") > 0, "a brace over the held-back records");
+    assert!(
+        lab.painted("data-braces") > 0,
+        "a brace over the held-back records"
+    );
 }

@@ -36,12 +36,18 @@ impl Moment for Mounted {
     fn moment(&self) -> (String, Vec<String>, String) {
         let tasks = self.root.query_selector_all("[data-task]").unwrap();
         let labels = (0..tasks.length())
-            .map(|i| tasks.item(i).unwrap().unchecked_into::<Element>().get_attribute("aria-label").unwrap_or_default())
+            .map(|i| {
+                tasks
+                    .item(i)
+                    .unwrap()
+                    .unchecked_into::<Element>()
+                    .get_attribute("aria-label")
+                    .unwrap_or_default()
+            })
             .collect();
         (self.clock(), labels, self.text("#tabpanel-coordinator"))
     }
 }
-
 
 /// The engine steps the odd-even-sum tour goes to, found natively.
 fn tour_steps() -> Vec<u64> {

@@ -175,11 +175,7 @@ pub fn BenchPanel() -> Html {
                 Callback::from(move |_: MouseEvent| line.set(next))
             };
             let s = &run.output.summary;
-            let aborted: Vec<String> = s
-                .aborted
-                .iter()
-                .map(|a| a.checkpoint.to_string())
-                .collect();
+            let aborted: Vec<String> = s.aborted.iter().map(|a| a.checkpoint.to_string()).collect();
             let triggered: Vec<String> = s.triggered.iter().map(|c| c.to_string()).collect();
             html! {
                 <>

@@ -81,7 +81,10 @@ fn subtask_timeline(
             .replace("{task}", task)
             .replace("{t}", &at.to_string());
         let d = dispatch.clone();
-        (label, Callback::from(move |_: MouseEvent| d.emit(Action::SeekTime(at))))
+        (
+            label,
+            Callback::from(move |_: MouseEvent| d.emit(Action::SeekTime(at))),
+        )
     };
     html! {
         <details class="timeline-details">

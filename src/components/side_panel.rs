@@ -15,7 +15,9 @@ use engine::scenario::Localized;
 use engine::view::{JobView, WorldView};
 
 use crate::app::use_lang;
-use crate::components::{icons, BenchPanel, CoordinatorPanel, NarrationPanel, SinkPanel, StoragePanel};
+use crate::components::{
+    icons, BenchPanel, CoordinatorPanel, NarrationPanel, SinkPanel, StoragePanel,
+};
 use crate::i18n::Msg;
 use crate::playback::{Action, LoggedEvent};
 
@@ -42,7 +44,13 @@ pub enum Tab {
 }
 
 impl Tab {
-    pub const ALL: [Tab; 5] = [Tab::Coordinator, Tab::Storage, Tab::Sink, Tab::Narration, Tab::Bench];
+    pub const ALL: [Tab; 5] = [
+        Tab::Coordinator,
+        Tab::Storage,
+        Tab::Sink,
+        Tab::Narration,
+        Tab::Bench,
+    ];
 
     /// Stable id fragment (element ids, `data-tab`, tests).
     pub const fn key(self) -> &'static str {

@@ -175,8 +175,14 @@ pub fn token_summary(job: &JobView, view: &WorldView, lang: Lang) -> Vec<String>
         for e in elements {
             match e {
                 engine::view::ElementView::Record { .. } => records += 1,
-                engine::view::ElementView::Barrier { checkpoint, unaligned, .. } => {
-                    let mut b = lang.t(Msg::BarrierTitle).replace("{id}", &checkpoint.0.to_string());
+                engine::view::ElementView::Barrier {
+                    checkpoint,
+                    unaligned,
+                    ..
+                } => {
+                    let mut b = lang
+                        .t(Msg::BarrierTitle)
+                        .replace("{id}", &checkpoint.0.to_string());
                     if *unaligned {
                         b = format!("{b} ({})", lang.t(Msg::UnalignedBarrier));
                     }
@@ -369,7 +375,11 @@ fn coordinator_strip(job: &JobView, view: &WorldView, lang: Lang, banner: Html) 
 fn field<'a>(text: &'a str, name: &str) -> Option<&'a str> {
     let at = text.find(&format!("{name}="))? + name.len() + 1;
     let rest = &text[at..];
-    Some(&rest[..rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len())])
+    Some(
+        &rest[..rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len())],
+    )
 }
 
 /// The engine's (Flink's) English reason for a failed job, said in `lang`:
@@ -379,17 +389,28 @@ fn field<'a>(text: &'a str, name: &str) -> Option<&'a str> {
 /// a subtask crashed …". The stage shows the original beside it.
 pub fn explain_failure(lang: Lang, reason: &str) -> String {
     let (head, last) = match reason.rfind(" (last failure: ") {
-        Some(i) => (&reason[..i], Some(reason[i + " (last failure: ".len()..].trim_end_matches(')'))),
+        Some(i) => (
+            &reason[..i],
+            Some(reason[i + " (last failure: ".len()..].trim_end_matches(')')),
+        ),
         None => (reason, None),
     };
     let mut text = if let Some(strategy) = head.strip_prefix("Recovery is suppressed by ") {
         if strategy.starts_with("FixedDelay") {
-            lang.t(Msg::FailedFixedDelay)
-                .replace("{max}", field(strategy, "maxNumberRestartAttempts").unwrap_or("?"))
+            lang.t(Msg::FailedFixedDelay).replace(
+                "{max}",
+                field(strategy, "maxNumberRestartAttempts").unwrap_or("?"),
+            )
         } else if strategy.starts_with("FailureRate") {
             lang.t(Msg::FailedFailureRate)
-                .replace("{max}", field(strategy, "maxFailuresPerInterval").unwrap_or("?"))
-                .replace("{interval}", field(strategy, "failuresIntervalMS").unwrap_or("?"))
+                .replace(
+                    "{max}",
+                    field(strategy, "maxFailuresPerInterval").unwrap_or("?"),
+                )
+                .replace(
+                    "{interval}",
+                    field(strategy, "failuresIntervalMS").unwrap_or("?"),
+                )
         } else if strategy.starts_with("NoRestart") {
             lang.t(Msg::FailedNoRestart).to_string()
         } else if strategy.starts_with("ExponentialDelay") {
@@ -471,18 +492,17 @@ pub fn Stage(props: &StageProps) -> Html {
         let (canvas, frame, layer) = (canvas.clone(), frame.clone(), layer.clone());
         let has_canvas = props.job.is_some() && props.view.is_some();
         use_effect_with(has_canvas, move |_| {
-            let observer = canvas
-                .cast::<web_sys::HtmlCanvasElement>()
-                .and_then(|el| {
-                    let target = el.clone();
-                    let repaint = Closure::<dyn FnMut()>::new(move || {
-                        layer.borrow_mut().resized(&target);
-                        paint(&canvas, &frame, &layer);
-                    });
-                    let observer = web_sys::ResizeObserver::new(repaint.as_ref().unchecked_ref()).ok()?;
-                    observer.observe(&el);
-                    Some((observer, repaint))
+            let observer = canvas.cast::<web_sys::HtmlCanvasElement>().and_then(|el| {
+                let target = el.clone();
+                let repaint = Closure::<dyn FnMut()>::new(move || {
+                    layer.borrow_mut().resized(&target);
+                    paint(&canvas, &frame, &layer);
                 });
+                let observer =
+                    web_sys::ResizeObserver::new(repaint.as_ref().unchecked_ref()).ok()?;
+                observer.observe(&el);
+                Some((observer, repaint))
+            });
             move || {
                 if let Some((observer, _repaint)) = observer {
                     observer.disconnect();
@@ -614,11 +634,18 @@ mod tests {
             "Recovery is suppressed: the fixed-delay restart strategy has used up its 2 restart attempts. Last failure: a subtask crashed (by the script or the user)"
         );
         let zh = explain_failure(Lang::Zh, fixed);
-        assert!(zh.contains("固定延迟") && zh.contains("2 次") && zh.contains("子任务崩溃"), "{zh}");
+        assert!(
+            zh.contains("固定延迟") && zh.contains("2 次") && zh.contains("子任务崩溃"),
+            "{zh}"
+        );
         let rate = "Recovery is suppressed by FailureRateRestartBackoffTimeStrategy(FailureRateRestartBackoffTimeStrategy(failuresIntervalMS=1000,backoffTimeMS=100,maxFailuresPerInterval=2) (last failure: crashed (script or user))";
         let r = explain_failure(Lang::Zh, rate);
         assert!(r.contains("1000 ms") && r.contains("2 次"), "{r}");
-        assert!(explain_failure(Lang::Zh, "Recovery is suppressed by NoRestartBackoffTimeStrategy (last failure: x)").contains("none"));
+        assert!(explain_failure(
+            Lang::Zh,
+            "Recovery is suppressed by NoRestartBackoffTimeStrategy (last failure: x)"
+        )
+        .contains("none"));
         assert!(explain_failure(Lang::En, "restore failed: y").contains("Restoring"));
     }
 
@@ -626,7 +653,9 @@ mod tests {
     /// sums of binary fractions do not hit exactly).
     #[test]
     fn coordinates_have_one_decimal() {
-        for v in [0.0, 0.04, 0.06, 1.0, 12.34, 99.96, -0.6, -12.34, -19.0, 1234.5678] {
+        for v in [
+            0.0, 0.04, 0.06, 1.0, 12.34, 99.96, -0.6, -12.34, -19.0, 1234.5678,
+        ] {
             assert_eq!(f(v), format!("{v:.1}"), "{v}");
         }
         for i in -2_000..2_000 {

@@ -20,9 +20,15 @@ pub fn StoragePanel(props: &PanelProps) -> Html {
     let storage = &coordinator.storage;
     let crash = {
         let d = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| d.emit(Action::Intervene(Intervention::CrashJobmanager)))
+        Callback::from(move |_: MouseEvent| {
+            d.emit(Action::Intervene(Intervention::CrashJobmanager))
+        })
     };
-    let where_msg = if coordinator.in_jobmanager_memory { Msg::StorageInMemory } else { Msg::StorageInFiles };
+    let where_msg = if coordinator.in_jobmanager_memory {
+        Msg::StorageInMemory
+    } else {
+        Msg::StorageInFiles
+    };
     html! {
         <>
             <div class="storage-head">

@@ -128,7 +128,8 @@ fn pattern(ctx: &CanvasRenderingContext2d, n: u64) -> Option<CanvasPattern> {
             t.fill_rect(0.0, 0.0, 6.0, 2.0);
         }
     }
-    ctx.create_pattern_with_html_canvas_element(&tile, "repeat").ok()?
+    ctx.create_pattern_with_html_canvas_element(&tile, "repeat")
+        .ok()?
 }
 
 fn palette(canvas: &HtmlCanvasElement, ctx: &CanvasRenderingContext2d) -> Option<Palette> {
@@ -189,7 +190,9 @@ impl TokenLayer {
         else {
             return;
         };
-        let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
+        let dpr = web_sys::window()
+            .map_or(1.0, |w| w.device_pixel_ratio())
+            .max(1.0);
         let (cw, ch) = self
             .css_size
             .unwrap_or_else(|| (canvas.client_width(), canvas.client_height()));
@@ -260,7 +263,13 @@ impl TokenLayer {
         if tokens.iter().any(|t| t.is_persisting) {
             ctx.begin_path();
             for tok in tokens.iter().filter(|t| t.is_persisting) {
-                let _ = ctx.round_rect_with_f64(tok.x - h - 4.0, tok.y - h - 4.0, TOKEN + 8.0, TOKEN + 8.0, 6.0);
+                let _ = ctx.round_rect_with_f64(
+                    tok.x - h - 4.0,
+                    tok.y - h - 4.0,
+                    TOKEN + 8.0,
+                    TOKEN + 8.0,
+                    6.0,
+                );
             }
             ctx.set_stroke_style_str(&p.persisted);
             ctx.set_line_width(3.0);
@@ -297,7 +306,11 @@ impl TokenLayer {
             let (x, y) = (tok.x, tok.y);
             match &tok.kind {
                 TokenKind::Record { .. } => {}
-                TokenKind::Barrier { checkpoint, is_unaligned, is_savepoint } => {
+                TokenKind::Barrier {
+                    checkpoint,
+                    is_unaligned,
+                    is_savepoint,
+                } => {
                     counts.barriers += 1;
                     checkpoints.push(*checkpoint);
                     let tag = format!("{}{}", if *is_savepoint { "S" } else { "B" }, checkpoint);
@@ -390,7 +403,11 @@ impl TokenLayer {
             set_attr(canvas, "data-tokens", &counts.tokens.to_string());
             set_attr(canvas, "data-records", &counts.records.to_string());
             set_attr(canvas, "data-barriers", &counts.barriers.to_string());
-            set_attr(canvas, "data-unaligned-barriers", &counts.unaligned.to_string());
+            set_attr(
+                canvas,
+                "data-unaligned-barriers",
+                &counts.unaligned.to_string(),
+            );
             set_attr(canvas, "data-checkpoints", &counts.checkpoints);
             set_attr(canvas, "data-braces", &counts.braces.to_string());
             self.attrs = counts;

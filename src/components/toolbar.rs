@@ -133,7 +133,10 @@ pub fn ScrubberMarkers(props: &ScrubberMarkersProps) -> Html {
     let origin = props.origin.min(horizon - 1);
     let span = (horizon - origin) as f64;
     let pct = |t: u64| (t.saturating_sub(origin) as f64 / span * 100.0).clamp(0.0, 100.0);
-    let at = spread(&props.markers.iter().map(|m| pct(m.at)).collect::<Vec<_>>(), MARKER_GAP_PCT);
+    let at = spread(
+        &props.markers.iter().map(|m| pct(m.at)).collect::<Vec<_>>(),
+        MARKER_GAP_PCT,
+    );
     let markers = props.markers.iter().zip(at).map(|(m, left)| {
         let (class, text, label) = match m.kind {
             MarkerKind::Completed => (
@@ -379,7 +382,10 @@ mod tests {
     #[test]
     fn close_markers_are_moved_apart_and_stay_on_the_scrubber() {
         // A failure at 50 % and a checkpoint completing at 51 %: 3 apart after.
-        assert_eq!(spread(&[10.0, 50.0, 51.0, 80.0], 3.0), vec![10.0, 50.0, 53.0, 80.0]);
+        assert_eq!(
+            spread(&[10.0, 50.0, 51.0, 80.0], 3.0),
+            vec![10.0, 50.0, 53.0, 80.0]
+        );
         // Crowded at the right end: pulled back inside, still 3 apart.
         let at = spread(&[98.0, 99.0, 100.0], 3.0);
         assert_eq!(at, vec![94.0, 97.0, 100.0]);

@@ -432,8 +432,14 @@ mod tests {
         use crate::playback::{Action, Mode, State};
         let mut d = doc("odd-even-sum");
         let fs = fields(&d);
-        set(&mut d, find(&fs, "editor_latency_ms", "numbers → parity"), "40").unwrap();
-        let s = State::new(Some("odd-even-sum"), None).apply(Action::LoadScenario(validate(&d).unwrap()));
+        set(
+            &mut d,
+            find(&fs, "editor_latency_ms", "numbers → parity"),
+            "40",
+        )
+        .unwrap();
+        let s = State::new(Some("odd-even-sum"), None)
+            .apply(Action::LoadScenario(validate(&d).unwrap()));
         assert!(s.error.is_none(), "{:?}", s.error);
         let latency = |s: &State| s.with_scenario(|x| x.job.edges[0].latency_ms).unwrap();
         assert_eq!(latency(&s), 40);

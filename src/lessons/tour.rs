@@ -35,7 +35,10 @@ use crate::i18n::Lang;
 
 /// The tours, by scenario name.
 pub const TOURS: &[(&str, &str)] = &[
-    ("state-types", include_str!("../../assets/tours/state-types.json")),
+    (
+        "state-types",
+        include_str!("../../assets/tours/state-types.json"),
+    ),
     ("pv-count", include_str!("../../assets/tours/pv-count.json")),
     (
         "barrier-alignment",

@@ -28,14 +28,19 @@ pub struct Brace {
 /// that epoch are on the channel, one bracket spanning the two records farthest
 /// apart, on the lower side of the channel.
 pub fn epoch_braces(tokens: &[Token]) -> Vec<Brace> {
-    let records = tokens.iter().filter(|t| matches!(t.kind, TokenKind::Record { .. }));
+    let records = tokens
+        .iter()
+        .filter(|t| matches!(t.kind, TokenKind::Record { .. }));
     if records.clone().count() > MAX_RECORDS_WITH_BRACES {
         return Vec::new();
     }
     let mut groups: BTreeMap<(usize, u64), Vec<(f64, f64)>> = BTreeMap::new();
     for t in records {
         if let TokenKind::Record { epoch, .. } = t.kind {
-            groups.entry((t.channel, epoch)).or_default().push((t.x, t.y));
+            groups
+                .entry((t.channel, epoch))
+                .or_default()
+                .push((t.x, t.y));
         }
     }
     groups
@@ -57,7 +62,13 @@ pub fn epoch_braces(tokens: &[Token]) -> Vec<Brace> {
             let off = TOKEN / 2.0 + 7.0;
             let at = |p: (f64, f64), d: f64| (p.0 + nx * d, p.1 + ny * d);
             let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
-            Some(Brace { a: at(a, off), b: at(b, off), tick: (-nx * 4.0, -ny * 4.0), label_at: at(mid, off + 13.0), epoch })
+            Some(Brace {
+                a: at(a, off),
+                b: at(b, off),
+                tick: (-nx * 4.0, -ny * 4.0),
+                label_at: at(mid, off + 13.0),
+                epoch,
+            })
         })
         .collect()
 }
@@ -87,7 +98,12 @@ mod tests {
             place: Place::Wire,
             x,
             y,
-            kind: TokenKind::Record { label: "1".into(), key: None, value: 1, epoch },
+            kind: TokenKind::Record {
+                label: "1".into(),
+                key: None,
+                value: 1,
+                epoch,
+            },
             is_persisting: false,
         }
     }
@@ -102,7 +118,10 @@ mod tests {
             rec(1, 10.0, 200.0, 2), // alone on its channel: no brace
         ];
         let braces = epoch_braces(&tokens);
-        assert_eq!(braces.iter().map(|b| b.epoch).collect::<Vec<_>>(), vec![2, 3]);
+        assert_eq!(
+            braces.iter().map(|b| b.epoch).collect::<Vec<_>>(),
+            vec![2, 3]
+        );
         let b = &braces[0];
         // Spans the two records, below them (larger y), ticks pointing up at them.
         assert_eq!((b.a.0, b.b.0), (10.0, 40.0));
@@ -112,7 +131,9 @@ mod tests {
 
     #[test]
     fn a_busy_stage_gets_no_braces() {
-        let tokens: Vec<Token> = (0..=MAX_RECORDS_WITH_BRACES).map(|i| rec(0, i as f64 * 3.0, 50.0, 1)).collect();
+        let tokens: Vec<Token> = (0..=MAX_RECORDS_WITH_BRACES)
+            .map(|i| rec(0, i as f64 * 3.0, 50.0, 1))
+            .collect();
         assert!(epoch_braces(&tokens).is_empty());
         assert_eq!(epoch_braces(&tokens[..10]).len(), 1);
     }

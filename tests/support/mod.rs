@@ -34,7 +34,11 @@ pub fn set_url(query_and_hash: &str) {
     window()
         .history()
         .unwrap()
-        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{query_and_hash}")))
+        .replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{path}{query_and_hash}")),
+        )
         .unwrap();
 }
 
@@ -55,13 +59,21 @@ impl Mounted {
         document().body().unwrap().append_child(&root).unwrap();
         let handle = yew::Renderer::<App>::with_root(root.clone()).render();
         yew::scheduler::flush().await;
-        Mounted { root, handle: Some(handle), original }
+        Mounted {
+            root,
+            handle: Some(handle),
+            original,
+        }
     }
 
     /// DOM helpers over `root`, which something else mounted; on drop it is
     /// removed and the address bar set back to `original`.
     pub fn wrapping(root: Element, original: String) -> Mounted {
-        Mounted { root, handle: None, original }
+        Mounted {
+            root,
+            handle: None,
+            original,
+        }
     }
 
     pub fn query(&self, selector: &str) -> Option<Element> {
@@ -69,7 +81,8 @@ impl Mounted {
     }
 
     pub fn find(&self, selector: &str) -> Element {
-        self.query(selector).unwrap_or_else(|| panic!("no element matches {selector:?}"))
+        self.query(selector)
+            .unwrap_or_else(|| panic!("no element matches {selector:?}"))
     }
 
     pub fn text(&self, selector: &str) -> String {
@@ -91,7 +104,8 @@ impl Mounted {
         init.set_key(key);
         init.set_bubbles(true);
         init.set_cancelable(true);
-        let e = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+        let e =
+            web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
         document().body().unwrap().dispatch_event(&e).unwrap();
         yew::scheduler::flush().await;
     }

@@ -8,7 +8,8 @@ use rand::{Rng, SeedableRng};
 use std::time::Instant;
 
 fn main() {
-    let scenario = engine::Scenario::from_json(include_str!("../benches/pipeline.json")).expect("valid");
+    let scenario =
+        engine::Scenario::from_json(include_str!("../benches/pipeline.json")).expect("valid");
     let mut w = World::new(&scenario, 1).expect("builds");
     w.bound_memory(200);
     let mut tl = Timeline::new(w, 1_000, 64);

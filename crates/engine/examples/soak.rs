@@ -9,13 +9,21 @@ use std::time::Instant;
 fn rss_kib() -> u64 {
     std::fs::read_to_string("/proc/self/statm")
         .ok()
-        .and_then(|s| s.split_whitespace().nth(1).and_then(|p| p.parse::<u64>().ok()))
+        .and_then(|s| {
+            s.split_whitespace()
+                .nth(1)
+                .and_then(|p| p.parse::<u64>().ok())
+        })
         .map_or(0, |pages| pages * 4)
 }
 
 fn main() {
-    let n: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(10_000_000);
-    let scenario = engine::Scenario::from_json(include_str!("../benches/pipeline.json")).expect("valid");
+    let n: u64 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(10_000_000);
+    let scenario =
+        engine::Scenario::from_json(include_str!("../benches/pipeline.json")).expect("valid");
     let mut w = World::new(&scenario, 1).expect("builds");
     w.bound_memory(200);
     println!("start: rss {} KiB", rss_kib());
@@ -41,5 +49,10 @@ fn main() {
         }
     }
     let total = t0.elapsed().as_secs_f64();
-    println!("total: {} events in {:.2} s = {:.2} M events/s", w.steps(), total, w.steps() as f64 / total / 1e6);
+    println!(
+        "total: {} events in {:.2} s = {:.2} M events/s",
+        w.steps(),
+        total,
+        w.steps() as f64 / total / 1e6
+    );
 }

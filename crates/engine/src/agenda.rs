@@ -66,10 +66,18 @@ impl<T: Eq> Default for Agenda<T> {
 impl<T: Eq> Agenda<T> {
     /// Schedule `item` at `at`. Precondition: `at` is not before the last popped time.
     pub fn push(&mut self, at: u64, item: T) {
-        debug_assert!(at >= self.cursor, "scheduled in the past: {at} < {}", self.cursor);
+        debug_assert!(
+            at >= self.cursor,
+            "scheduled in the past: {at} < {}",
+            self.cursor
+        );
         let at = at.max(self.cursor);
         self.next_seq += 1;
-        let e = Scheduled { at, seq: self.next_seq, item };
+        let e = Scheduled {
+            at,
+            seq: self.next_seq,
+            item,
+        };
         if at < self.cursor + WHEEL {
             self.buckets[(at % WHEEL) as usize].push_back(e);
             self.in_wheel += 1;
@@ -91,7 +99,8 @@ impl<T: Eq> Agenda<T> {
     /// When the next item is due, without removing it.
     pub fn peek_at(&self) -> Option<u64> {
         if self.in_wheel > 0 {
-            (self.cursor..self.cursor + WHEEL).find(|t| !self.buckets[(t % WHEEL) as usize].is_empty())
+            (self.cursor..self.cursor + WHEEL)
+                .find(|t| !self.buckets[(t % WHEEL) as usize].is_empty())
         } else {
             self.far.peek().map(|e| e.at)
         }
@@ -169,7 +178,11 @@ mod tests {
                     popped.push(e.seq);
                     expected.push(want.1);
                 }
-                assert_eq!(agenda.peek_at(), reference.iter().min().map(|r| r.0), "seed {seed}: peek");
+                assert_eq!(
+                    agenda.peek_at(),
+                    reference.iter().min().map(|r| r.0),
+                    "seed {seed}: peek"
+                );
             }
             assert_eq!(popped, expected);
         }

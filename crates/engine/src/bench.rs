@@ -59,7 +59,12 @@ impl BenchConfig {
 
     /// The barrier a `B`/`S` token stands for in this configuration (Flink:
     /// `CheckpointOptions.forConfig`).
-    pub fn barrier(&self, checkpoint: CheckpointId, created_at: u64, is_savepoint: bool) -> CheckpointBarrier {
+    pub fn barrier(
+        &self,
+        checkpoint: CheckpointId,
+        created_at: u64,
+        is_savepoint: bool,
+    ) -> CheckpointBarrier {
         CheckpointBarrier::for_config(
             checkpoint,
             created_at,
@@ -254,7 +259,8 @@ pub fn parse_arrivals(s: &str) -> Result<Vec<Arrival>, String> {
     let mut arrivals = Vec::new();
     let mut previous_at = 0;
     for (index, token) in s.split_whitespace().enumerate() {
-        let (kind, at) = parse_token(token).map_err(|why| format!("bad token {token:?} (token {index}): {why}"))?;
+        let (kind, at) = parse_token(token)
+            .map_err(|why| format!("bad token {token:?} (token {index}): {why}"))?;
         let at_ms = match at {
             Some(at) if at < previous_at => {
                 return Err(format!(
@@ -376,7 +382,11 @@ pub fn run(config: &BenchConfig, arrivals: &[Arrival]) -> Result<BenchOutput, St
     let mut bench = Bench {
         config,
         arrivals,
-        handler: BarrierHandler::new(config.mode, config.channels, config.checkpoints_after_tasks_finish),
+        handler: BarrierHandler::new(
+            config.mode,
+            config.channels,
+            config.checkpoints_after_tasks_finish,
+        ),
         lines: Vec::with_capacity(arrivals.len()),
         waiting: Vec::new(),
         persisting: BTreeMap::new(),
@@ -468,8 +478,13 @@ impl Bench<'_> {
             }
         }
         let channels = (0..self.config.channels).map(ChannelIndex);
-        let blocked = channels.clone().filter(|&c| self.handler.is_blocked(c)).collect();
-        let persisting: Vec<ChannelIndex> = channels.filter(|&c| self.handler.is_persisting(c)).collect();
+        let blocked = channels
+            .clone()
+            .filter(|&c| self.handler.is_blocked(c))
+            .collect();
+        let persisting: Vec<ChannelIndex> = channels
+            .filter(|&c| self.handler.is_persisting(c))
+            .collect();
         debug_assert_eq!(
             persisting,
             self.persisting.keys().copied().collect::<Vec<_>>(),
@@ -519,13 +534,19 @@ impl Bench<'_> {
                 is_savepoint,
             } => {
                 let barrier = self.config.barrier(*checkpoint, *created_at, *is_savepoint);
-                self.handler.process_barrier(*channel, &barrier, now, &mut out);
+                self.handler
+                    .process_barrier(*channel, &barrier, now, &mut out);
             }
-            ArrivalKind::Cancellation { checkpoint, channel } => {
-                self.handler.process_cancellation_barrier(*channel, *checkpoint, now, &mut out);
+            ArrivalKind::Cancellation {
+                checkpoint,
+                channel,
+            } => {
+                self.handler
+                    .process_cancellation_barrier(*channel, *checkpoint, now, &mut out);
             }
             ArrivalKind::EndOfPartition { channel } => {
-                self.handler.process_end_of_partition(*channel, now, &mut out);
+                self.handler
+                    .process_end_of_partition(*channel, now, &mut out);
             }
             ArrivalKind::Tick => {}
         }
@@ -538,7 +559,9 @@ impl Bench<'_> {
     fn apply(&mut self, actions: Vec<HandlerAction>) {
         for action in &actions {
             match action {
-                HandlerAction::Trigger { barrier, persist, .. } => {
+                HandlerAction::Trigger {
+                    barrier, persist, ..
+                } => {
                     let line_index = self.lines.len() - 1;
                     let line = self.line();
                     let at = (line_index, line.triggered.len());
@@ -624,7 +647,10 @@ pub fn parse_args(args: &[String]) -> Result<(BenchConfig, String), String> {
         let mut value = |flag: &str| -> Result<String, String> {
             match &inline {
                 Some(v) => Ok(v.clone()),
-                None => args.next().cloned().ok_or_else(|| format!("{flag} needs a value")),
+                None => args
+                    .next()
+                    .cloned()
+                    .ok_or_else(|| format!("{flag} needs a value")),
             }
         };
         match flag {
@@ -637,7 +663,11 @@ pub fn parse_args(args: &[String]) -> Result<(BenchConfig, String), String> {
                     "aligned" => HandlerMode::Aligned,
                     "unaligned" => HandlerMode::Unaligned,
                     "at-least-once" => HandlerMode::AtLeastOnce,
-                    _ => return Err(format!("--mode {v:?}: expected aligned, unaligned or at-least-once")),
+                    _ => {
+                        return Err(format!(
+                            "--mode {v:?}: expected aligned, unaligned or at-least-once"
+                        ))
+                    }
                 });
             }
             "--channels" => {
@@ -645,7 +675,8 @@ pub fn parse_args(args: &[String]) -> Result<(BenchConfig, String), String> {
                     return Err("--channels given twice".to_string());
                 }
                 let v = value(flag)?;
-                let n: u32 = number(&v, "--channels").map_err(|_| format!("--channels {v:?}: expected a number ≥ 1"))?;
+                let n: u32 = number(&v, "--channels")
+                    .map_err(|_| format!("--channels {v:?}: expected a number ≥ 1"))?;
                 if n == 0 {
                     return Err("--channels 0: expected a number ≥ 1".to_string());
                 }
@@ -656,8 +687,10 @@ pub fn parse_args(args: &[String]) -> Result<(BenchConfig, String), String> {
                     return Err("--aligned-timeout given twice".to_string());
                 }
                 let v = value(flag)?;
-                aligned_timeout =
-                    Some(number::<u64>(&v, "--aligned-timeout").map_err(|_| format!("--aligned-timeout {v:?}: expected milliseconds"))?);
+                aligned_timeout = Some(
+                    number::<u64>(&v, "--aligned-timeout")
+                        .map_err(|_| format!("--aligned-timeout {v:?}: expected milliseconds"))?,
+                );
             }
             "--no-finished-tasks" if inline.is_none() => finished_tasks = false,
             _ if flag.starts_with("--") => return Err(format!("unknown flag {arg:?}")),

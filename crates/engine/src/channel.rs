@@ -92,7 +92,14 @@ pub struct Channel {
 
 impl Channel {
     /// An empty channel.
-    pub fn new(from: TaskId, to: TaskId, input: ChannelIndex, output: u32, latency_ms: u64, capacity: u32) -> Self {
+    pub fn new(
+        from: TaskId,
+        to: TaskId,
+        input: ChannelIndex,
+        output: u32,
+        latency_ms: u64,
+        capacity: u32,
+    ) -> Self {
         Channel {
             from,
             to,
@@ -136,7 +143,10 @@ impl Channel {
 }
 
 /// The records among `elements` up to the first barrier of `checkpoint`.
-fn records_before<'a>(elements: impl Iterator<Item = &'a Element>, checkpoint: CheckpointId) -> Vec<Record> {
+fn records_before<'a>(
+    elements: impl Iterator<Item = &'a Element>,
+    checkpoint: CheckpointId,
+) -> Vec<Record> {
     let mut v = Vec::new();
     for e in elements {
         match e {

@@ -68,7 +68,12 @@ impl TriggerRequest {
     /// Flink's `checkpointTriggerRequestsComparator`: savepoints first, then forced,
     /// then non-periodic before periodic, then by creation.
     fn priority(&self) -> (bool, bool, bool, u64) {
-        (!self.kind.is_savepoint(), !self.is_forced, self.is_periodic, self.seq)
+        (
+            !self.kind.is_savepoint(),
+            !self.is_forced,
+            self.is_periodic,
+            self.seq,
+        )
     }
 }
 
@@ -108,7 +113,11 @@ pub struct SubtaskStats {
 impl SubtaskStats {
     /// Alignment duration: first to last barrier (unaligned) or to the snapshot (aligned).
     pub fn alignment_ms(&self) -> u64 {
-        let end = if self.unaligned { self.last_barrier_at } else { self.snapshot_at };
+        let end = if self.unaligned {
+            self.last_barrier_at
+        } else {
+            self.snapshot_at
+        };
         match (self.first_barrier_at, end) {
             (Some(a), Some(b)) => b.saturating_sub(a),
             _ => 0,
@@ -154,7 +163,10 @@ pub struct CheckpointStats {
 impl CheckpointStats {
     /// Acknowledged subtasks.
     pub fn num_acknowledged(&self) -> u32 {
-        self.subtasks.values().filter(|s| s.ack_at.is_some()).count() as u32
+        self.subtasks
+            .values()
+            .filter(|s| s.ack_at.is_some())
+            .count() as u32
     }
 }
 
@@ -265,7 +277,9 @@ impl AbortCause {
             AbortCause::EndOfStream => "end_of_stream".into(),
             AbortCause::JobFailover => "job_failover".into(),
             AbortCause::JobCanceled => "job_canceled".into(),
-            AbortCause::TaskClosing => "declined: task finished before the checkpoint reached it".into(),
+            AbortCause::TaskClosing => {
+                "declined: task finished before the checkpoint reached it".into()
+            }
         }
     }
 
@@ -318,21 +332,37 @@ impl CheckpointCoordinator {
         // Flink: savepoints are forced iff unaligned checkpoints are disabled.
         let is_forced = kind.is_savepoint() && !self.config.unaligned;
         self.next_request_seq += 1;
-        self.queue.push(TriggerRequest { kind, is_periodic, is_forced, is_final, seq: self.next_request_seq });
+        self.queue.push(TriggerRequest {
+            kind,
+            is_periodic,
+            is_forced,
+            is_final,
+            seq: self.next_request_seq,
+        });
     }
 
     /// Flink: `CheckpointRequestDecider.chooseRequestToExecute`.
     pub fn decide(&mut self, now: u64) -> Decision {
-        let Some((i, _)) = self.queue.iter().enumerate().min_by_key(|(_, r)| r.priority()) else {
+        let Some((i, _)) = self
+            .queue
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, r)| r.priority())
+        else {
             return Decision::Wait;
         };
         let head = &self.queue[i];
         if self.pending.len() as u32 >= self.config.max_concurrent && !head.is_forced {
             return Decision::Wait;
         }
-        if head.is_periodic && !head.is_forced && now < self.last_completion_at + self.config.min_pause_ms {
+        if head.is_periodic
+            && !head.is_forced
+            && now < self.last_completion_at + self.config.min_pause_ms
+        {
             self.queue.remove(i);
-            return Decision::DroppedMinPause { reschedule_at: self.last_completion_at + self.config.min_pause_ms };
+            return Decision::DroppedMinPause {
+                reschedule_at: self.last_completion_at + self.config.min_pause_ms,
+            };
         }
         Decision::Start(self.queue.remove(i))
     }
@@ -367,12 +397,21 @@ impl CheckpointCoordinator {
                 reason: None,
                 unaligned: barrier.alignment == crate::barrier::Alignment::Unaligned,
                 num_subtasks: not_yet_acknowledged.len() as u32,
-                subtasks: not_yet_acknowledged.iter().map(|t| (*t, SubtaskStats::default())).collect(),
+                subtasks: not_yet_acknowledged
+                    .iter()
+                    .map(|t| (*t, SubtaskStats::default()))
+                    .collect(),
             },
         );
         if let Some(limit) = self.history_limit {
             while self.history.len() > limit {
-                let Some((&oldest, _)) = self.history.iter().find(|(k, _)| !self.pending.contains_key(k)) else { break };
+                let Some((&oldest, _)) = self
+                    .history
+                    .iter()
+                    .find(|(k, _)| !self.pending.contains_key(k))
+                else {
+                    break;
+                };
                 self.history.remove(&oldest);
             }
         }
@@ -402,18 +441,32 @@ impl CheckpointCoordinator {
 
     /// Mutable statistics of `task` in checkpoint `id`, if it takes part.
     pub fn stats_mut(&mut self, id: CheckpointId, task: TaskId) -> Option<&mut SubtaskStats> {
-        self.history.get_mut(&id).and_then(|h| h.subtasks.get_mut(&task))
+        self.history
+            .get_mut(&id)
+            .and_then(|h| h.subtasks.get_mut(&task))
     }
 
     /// Flink: `PendingCheckpoint.acknowledgeTask`. Returns true when this was the
     /// last acknowledgement (the checkpoint can complete). Acks for unknown or
     /// discarded checkpoints, and duplicates, are ignored.
-    pub fn acknowledge(&mut self, id: CheckpointId, task: TaskId, snapshot: TaskSnapshot, now: u64) -> bool {
-        let Some(p) = self.pending.get_mut(&id) else { return false };
+    pub fn acknowledge(
+        &mut self,
+        id: CheckpointId,
+        task: TaskId,
+        snapshot: TaskSnapshot,
+        now: u64,
+    ) -> bool {
+        let Some(p) = self.pending.get_mut(&id) else {
+            return false;
+        };
         if !p.not_yet_acknowledged.remove(&task) {
             return false;
         }
-        if let Some(s) = self.history.get_mut(&id).and_then(|h| h.subtasks.get_mut(&task)) {
+        if let Some(s) = self
+            .history
+            .get_mut(&id)
+            .and_then(|h| h.subtasks.get_mut(&task))
+        {
             s.ack_at = Some(now);
             s.state_bytes = snapshot.state_bytes;
             s.uploaded_bytes = snapshot.uploaded_bytes;
@@ -427,7 +480,11 @@ impl CheckpointCoordinator {
     /// store (checkpoints only; savepoints are kept apart), subsumes the oldest
     /// beyond `retained`, resets the failure counter and returns the completed
     /// checkpoint with the ids of older pending checkpoints it subsumes.
-    pub fn complete(&mut self, id: CheckpointId, now: u64) -> Option<(Arc<CompletedCheckpoint>, Vec<CheckpointId>)> {
+    pub fn complete(
+        &mut self,
+        id: CheckpointId,
+        now: u64,
+    ) -> Option<(Arc<CompletedCheckpoint>, Vec<CheckpointId>)> {
         let p = self.pending.remove(&id)?;
         let h = self.history.get_mut(&id)?;
         h.status = CheckpointStatus::Completed;
@@ -468,7 +525,11 @@ impl CheckpointCoordinator {
         let subsumed = if p.kind == SnapshotKind::Savepoint {
             Vec::new()
         } else {
-            self.pending.values().filter(|q| q.id < id && !q.kind.is_savepoint()).map(|q| q.id).collect()
+            self.pending
+                .values()
+                .filter(|q| q.id < id && !q.kind.is_savepoint())
+                .map(|q| q.id)
+                .collect()
         };
         Some((completed, subsumed))
     }
@@ -487,7 +548,9 @@ impl CheckpointCoordinator {
         if p.kind.is_savepoint() && cause.is_job_level() {
             return Some(false);
         }
-        if p.kind == SnapshotKind::StopWithSavepoint && matches!(cause, AbortCause::DeclinedAsync(_)) {
+        if p.kind == SnapshotKind::StopWithSavepoint
+            && matches!(cause, AbortCause::DeclinedAsync(_))
+        {
             return Some(true); // a synchronous savepoint's task failure fails the job at once
         }
         if cause.is_counted()

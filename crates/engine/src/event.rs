@@ -47,56 +47,141 @@ impl SnapshotKind {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A source read a record from its partition and sent it on.
-    RecordEmitted { task: TaskName, partition: u32, offset: u64, key: Option<Arc<str>>, value: i64 },
+    RecordEmitted {
+        task: TaskName,
+        partition: u32,
+        offset: u64,
+        key: Option<Arc<str>>,
+        value: i64,
+    },
     /// A task processed a record from one of its input channels (`origin`: the
     /// source record it derives from, an extension).
-    RecordProcessed { task: TaskName, channel: ChannelIndex, key: Option<Arc<str>>, value: i64, origin: Origin },
+    RecordProcessed {
+        task: TaskName,
+        channel: ChannelIndex,
+        key: Option<Arc<str>>,
+        value: i64,
+        origin: Origin,
+    },
     /// A sink wrote a record to the external system (extension).
-    RecordWritten { task: TaskName, key: Option<Arc<str>>, value: i64, txn: Option<u64>, origin: Origin },
+    RecordWritten {
+        task: TaskName,
+        key: Option<Arc<str>>,
+        value: i64,
+        txn: Option<u64>,
+        origin: Origin,
+    },
     /// The coordinator started a checkpoint or savepoint (extension).
-    CheckpointTriggered { checkpoint: CheckpointId, kind: SnapshotKind, unaligned: bool },
+    CheckpointTriggered {
+        checkpoint: CheckpointId,
+        kind: SnapshotKind,
+        unaligned: bool,
+    },
     /// A periodic trigger was dropped because the minimum pause had not passed (extension).
     CheckpointSkipped { reason: String },
     /// A source emitted a checkpoint barrier.
-    BarrierInjected { task: TaskName, checkpoint: CheckpointId },
+    BarrierInjected {
+        task: TaskName,
+        checkpoint: CheckpointId,
+    },
     /// A task's barrier handler handled a barrier.
-    BarrierReceived { task: TaskName, channel: ChannelIndex, checkpoint: CheckpointId },
+    BarrierReceived {
+        task: TaskName,
+        channel: ChannelIndex,
+        checkpoint: CheckpointId,
+    },
     /// Aligned: the channel delivered its barrier and is blocked until alignment ends.
-    ChannelBlocked { task: TaskName, channel: ChannelIndex, checkpoint: CheckpointId },
+    ChannelBlocked {
+        task: TaskName,
+        channel: ChannelIndex,
+        checkpoint: CheckpointId,
+    },
     /// The channel is read again.
-    ChannelUnblocked { task: TaskName, channel: ChannelIndex, checkpoint: CheckpointId },
+    ChannelUnblocked {
+        task: TaskName,
+        channel: ChannelIndex,
+        checkpoint: CheckpointId,
+    },
     /// A record reached a blocked channel and waits in its input queue.
-    RecordBuffered { task: TaskName, channel: ChannelIndex, checkpoint: CheckpointId },
+    RecordBuffered {
+        task: TaskName,
+        channel: ChannelIndex,
+        checkpoint: CheckpointId,
+    },
     /// Unaligned: the channel's barrier arrived; `records` in-flight records were persisted for it.
-    BarrierOvertook { task: TaskName, channel: ChannelIndex, checkpoint: CheckpointId, records: u32 },
+    BarrierOvertook {
+        task: TaskName,
+        channel: ChannelIndex,
+        checkpoint: CheckpointId,
+        records: u32,
+    },
     /// Aligned-checkpoint timeout: the task switched checkpoint `checkpoint` to unaligned (extension).
-    AlignmentTimedOut { task: TaskName, checkpoint: CheckpointId },
+    AlignmentTimedOut {
+        task: TaskName,
+        checkpoint: CheckpointId,
+    },
     /// The task took the synchronous part of its snapshot.
-    SnapshotTaken { task: TaskName, checkpoint: CheckpointId, state_bytes: u64 },
+    SnapshotTaken {
+        task: TaskName,
+        checkpoint: CheckpointId,
+        state_bytes: u64,
+    },
     /// The task's asynchronous part finished and it acknowledged the checkpoint.
-    CheckpointAcknowledged { task: TaskName, checkpoint: CheckpointId },
+    CheckpointAcknowledged {
+        task: TaskName,
+        checkpoint: CheckpointId,
+    },
     /// The task declined the checkpoint (extension).
-    CheckpointDeclined { task: TaskName, checkpoint: CheckpointId, reason: String },
+    CheckpointDeclined {
+        task: TaskName,
+        checkpoint: CheckpointId,
+        reason: String,
+    },
     /// A task broadcast a cancellation marker downstream (extension).
-    CancellationMarkerSent { task: TaskName, checkpoint: CheckpointId },
+    CancellationMarkerSent {
+        task: TaskName,
+        checkpoint: CheckpointId,
+    },
     /// Every task acknowledged; the checkpoint is complete.
     CheckpointCompleted { checkpoint: CheckpointId },
     /// The checkpoint was aborted.
-    CheckpointAborted { checkpoint: CheckpointId, reason: String },
+    CheckpointAborted {
+        checkpoint: CheckpointId,
+        reason: String,
+    },
     /// A two-phase-commit sink began a transaction (`checkpoint`: the last one it snapshotted).
-    TransactionBegun { task: TaskName, txn: u64, checkpoint: Option<CheckpointId> },
+    TransactionBegun {
+        task: TaskName,
+        txn: u64,
+        checkpoint: Option<CheckpointId>,
+    },
     /// The transaction was pre-committed for `checkpoint`.
-    TransactionPrecommitted { task: TaskName, txn: u64, checkpoint: Option<CheckpointId> },
+    TransactionPrecommitted {
+        task: TaskName,
+        txn: u64,
+        checkpoint: Option<CheckpointId>,
+    },
     /// The transaction was committed.
-    TransactionCommitted { task: TaskName, txn: u64, checkpoint: Option<CheckpointId> },
+    TransactionCommitted {
+        task: TaskName,
+        txn: u64,
+        checkpoint: Option<CheckpointId>,
+    },
     /// The transaction was aborted.
-    TransactionAborted { task: TaskName, txn: u64, checkpoint: Option<CheckpointId> },
+    TransactionAborted {
+        task: TaskName,
+        txn: u64,
+        checkpoint: Option<CheckpointId>,
+    },
     /// A subtask failed; the job fails over as a whole.
     TaskFailed { task: TaskName, reason: String },
     /// The restart strategy allows a restart after `delay_ms`.
     JobRestarting { delay_ms: u64 },
     /// A subtask's state was restored (`checkpoint` null: fresh start).
-    StateRestored { task: TaskName, checkpoint: Option<CheckpointId> },
+    StateRestored {
+        task: TaskName,
+        checkpoint: Option<CheckpointId>,
+    },
     /// A subtask finished (extension).
     TaskFinished { task: TaskName },
     /// The job reached a terminal status (extension).
@@ -108,10 +193,16 @@ pub enum Event {
     /// The JobManager died; a new leader recovers the job after `delay_ms`
     /// (extension). `checkpoints_lost`: completed checkpoints that lived in its
     /// memory (`jobmanager` storage).
-    JobmanagerFailed { delay_ms: u64, checkpoints_lost: Vec<CheckpointId> },
+    JobmanagerFailed {
+        delay_ms: u64,
+        checkpoints_lost: Vec<CheckpointId>,
+    },
     /// The job ended and its retention policy deleted these retained checkpoints
     /// (extension; `status`: `finished`, `canceled` or `failed`).
-    CheckpointsDiscarded { checkpoints: Vec<CheckpointId>, status: String },
+    CheckpointsDiscarded {
+        checkpoints: Vec<CheckpointId>,
+        status: String,
+    },
     /// A script action or intervention fell while the job was not running (extension).
     ActionIgnored { action: String, reason: String },
 }
@@ -133,7 +224,10 @@ impl Trace {
     #[inline]
     pub fn push(&mut self, f: impl FnOnce() -> Event) {
         if self.enabled {
-            self.events.push(TraceEvent { t: self.now, event: f() });
+            self.events.push(TraceEvent {
+                t: self.now,
+                event: f(),
+            });
         }
     }
 }

@@ -74,10 +74,18 @@ impl OpState {
     /// full-snapshot cleanup ([`KeyedStateStore::snapshot`]).
     pub fn snapshot(&self, now: u64, full: bool) -> OperatorSnapshot {
         match self {
-            OpState::KeyedStates(store) => OperatorSnapshot::KeyedStates { states: store.snapshot(now, full) },
-            OpState::Source(s) => OperatorSnapshot::Source { offsets: s.offsets.clone() },
-            OpState::Keyed { values } => OperatorSnapshot::Keyed { entries: values.clone() },
-            OpState::Broadcast { rules } => OperatorSnapshot::Broadcast { rules: rules.clone() },
+            OpState::KeyedStates(store) => OperatorSnapshot::KeyedStates {
+                states: store.snapshot(now, full),
+            },
+            OpState::Source(s) => OperatorSnapshot::Source {
+                offsets: s.offsets.clone(),
+            },
+            OpState::Keyed { values } => OperatorSnapshot::Keyed {
+                entries: values.clone(),
+            },
+            OpState::Broadcast { rules } => OperatorSnapshot::Broadcast {
+                rules: rules.clone(),
+            },
             OpState::TwoPhaseCommit(s) => OperatorSnapshot::TwoPhaseCommit {
                 pending_transaction: s.current,
                 pending_commit: s.pending.clone(),
@@ -116,11 +124,19 @@ pub const SEEN_STATE: &str = "seen";
 pub fn descriptors(op: &OperatorSpec) -> Vec<StateDescriptor> {
     let d = |name: &str, kind| StateDescriptor::new(name, kind).with_ttl(op.ttl);
     match op.kind {
-        OperatorKind::KeyedWindowCount => vec![d(WINDOW_STATE, StateKind::Value), d(CONTENTS_STATE, StateKind::List)],
-        OperatorKind::KeyedReduce => {
-            op.reduce.map(|f| d(REDUCE_STATE, StateKind::Reducing(f))).into_iter().collect()
-        }
-        OperatorKind::KeyedAverage => vec![d(AVERAGE_STATE, StateKind::Aggregating(AggregateFn::Average))],
+        OperatorKind::KeyedWindowCount => vec![
+            d(WINDOW_STATE, StateKind::Value),
+            d(CONTENTS_STATE, StateKind::List),
+        ],
+        OperatorKind::KeyedReduce => op
+            .reduce
+            .map(|f| d(REDUCE_STATE, StateKind::Reducing(f)))
+            .into_iter()
+            .collect(),
+        OperatorKind::KeyedAverage => vec![d(
+            AVERAGE_STATE,
+            StateKind::Aggregating(AggregateFn::Average),
+        )],
         OperatorKind::KeyedDedup => vec![d(SEEN_STATE, StateKind::Map)],
         _ => Vec::new(),
     }
@@ -154,13 +170,21 @@ pub fn apply_rule(state: &mut OpState, record: Record) -> Output {
             rules.insert(name, record.value);
             Output::Nothing
         }
-        (OpState::Broadcast { .. }, None) => Output::Fail("a rule without a key (its name) reached the broadcast state".into()),
+        (OpState::Broadcast { .. }, None) => {
+            Output::Fail("a rule without a key (its name) reached the broadcast state".into())
+        }
         _ => Output::Fail("broadcast_filter without broadcast state".into()),
     }
 }
 
 /// Process `record` in operator `op` at simulated time `now`.
-pub fn process(op: &OperatorSpec, state: &mut OpState, record: Record, now: u64, keys: &KeyTable) -> Output {
+pub fn process(
+    op: &OperatorSpec,
+    state: &mut OpState,
+    record: Record,
+    now: u64,
+    keys: &KeyTable,
+) -> Output {
     let (kind, f) = (op.kind, op.r#fn);
     if kind.has_named_state() {
         let Some(key) = record.key else {
@@ -178,11 +202,17 @@ pub fn process(op: &OperatorSpec, state: &mut OpState, record: Record, now: u64,
     match kind {
         OperatorKind::Source => Output::Emit(record),
         OperatorKind::Map => match f {
-            Some(FnName::Double) => Output::Emit(Record { value: record.value.wrapping_mul(2), ..record }),
+            Some(FnName::Double) => Output::Emit(Record {
+                value: record.value.wrapping_mul(2),
+                ..record
+            }),
             Some(FnName::ParityKey) => {
                 let name = if record.value % 2 == 0 { "even" } else { "odd" };
                 match keys.get(name) {
-                    Some(k) => Output::Emit(Record { key: Some(k), ..record }),
+                    Some(k) => Output::Emit(Record {
+                        key: Some(k),
+                        ..record
+                    }),
                     None => Output::Fail(format!("key {name:?} was not interned")),
                 }
             }
@@ -193,7 +223,11 @@ pub fn process(op: &OperatorSpec, state: &mut OpState, record: Record, now: u64,
                 Some(FnName::Odd) => record.value % 2 != 0,
                 _ => record.value % 2 == 0,
             };
-            if keep { Output::Emit(record) } else { Output::Nothing }
+            if keep {
+                Output::Emit(record)
+            } else {
+                Output::Nothing
+            }
         }
         OperatorKind::KeyedCount | OperatorKind::KeyedSum => {
             let Some(key) = record.key else {
@@ -203,8 +237,16 @@ pub fn process(op: &OperatorSpec, state: &mut OpState, record: Record, now: u64,
                 return Output::Fail("keyed operator without keyed state".into());
             };
             let v = values.entry(key).or_insert(0);
-            *v = if kind == OperatorKind::KeyedCount { v.wrapping_add(1) } else { v.wrapping_add(record.value) };
-            Output::Emit(Record { key: Some(key), value: *v, origin: record.origin })
+            *v = if kind == OperatorKind::KeyedCount {
+                v.wrapping_add(1)
+            } else {
+                v.wrapping_add(record.value)
+            };
+            Output::Emit(Record {
+                key: Some(key),
+                value: *v,
+                origin: record.origin,
+            })
         }
         OperatorKind::BroadcastFilter => {
             let OpState::Broadcast { rules } = state else {
@@ -214,19 +256,36 @@ pub fn process(op: &OperatorSpec, state: &mut OpState, record: Record, now: u64,
             let bound = |name: &str| keys.get(name).and_then(|k| rules.get(&k)).copied();
             let above_min = bound(RULE_MIN).is_none_or(|min| record.value >= min);
             let below_max = bound(RULE_MAX).is_none_or(|max| record.value <= max);
-            if above_min && below_max { Output::Emit(record) } else { Output::Nothing }
+            if above_min && below_max {
+                Output::Emit(record)
+            } else {
+                Output::Nothing
+            }
         }
         OperatorKind::Sink => Output::Write(record),
         // Handled above.
-        OperatorKind::KeyedWindowCount | OperatorKind::KeyedReduce | OperatorKind::KeyedAverage | OperatorKind::KeyedDedup => {
-            Output::Fail("keyed operator without keyed state".into())
-        }
+        OperatorKind::KeyedWindowCount
+        | OperatorKind::KeyedReduce
+        | OperatorKind::KeyedAverage
+        | OperatorKind::KeyedDedup => Output::Fail("keyed operator without keyed state".into()),
     }
 }
 
 /// One record in an operator with named keyed states; the store's current key is set.
-fn process_keyed(op: &OperatorSpec, store: &mut KeyedStateStore, key: KeyId, record: Record, now: u64) -> Result<Output, StateError> {
-    let emit = |value: i64| Output::Emit(Record { key: Some(key), value, origin: record.origin });
+fn process_keyed(
+    op: &OperatorSpec,
+    store: &mut KeyedStateStore,
+    key: KeyId,
+    record: Record,
+    now: u64,
+) -> Result<Output, StateError> {
+    let emit = |value: i64| {
+        Output::Emit(Record {
+            key: Some(key),
+            value,
+            origin: record.origin,
+        })
+    };
     Ok(match op.kind {
         OperatorKind::KeyedWindowCount => {
             let w = op.window_ms.unwrap_or(1).max(1);

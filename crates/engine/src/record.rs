@@ -47,7 +47,10 @@ pub struct KeyTable {
 impl KeyTable {
     /// An empty table whose key groups are computed for `max_parallelism`.
     pub fn new(max_parallelism: u32) -> Self {
-        KeyTable { max_parallelism, ..Default::default() }
+        KeyTable {
+            max_parallelism,
+            ..Default::default()
+        }
     }
 
     /// The id of `name`, adding it if new.
@@ -58,7 +61,10 @@ impl KeyTable {
         let id = KeyId(self.names.len() as u32);
         let name: Arc<str> = Arc::from(name);
         self.names.push(name.clone());
-        self.key_groups.push(crate::keygroup::assign_to_key_group(&name, self.max_parallelism));
+        self.key_groups.push(crate::keygroup::assign_to_key_group(
+            &name,
+            self.max_parallelism,
+        ));
         self.index.insert(name, id);
         id
     }

@@ -466,7 +466,9 @@ impl SubtaskRestore {
                     .map(|(name, entries)| {
                         let entries = entries
                             .iter()
-                            .filter_map(|(k, v)| Some((*k, crate::state::StoredValue::from_state_value(v)?)))
+                            .filter_map(|(k, v)| {
+                                Some((*k, crate::state::StoredValue::from_state_value(v)?))
+                            })
                             .collect();
                         (name.clone(), entries)
                     })
@@ -711,9 +713,18 @@ fn subtask_state(snap: &TaskSnapshot, setup: &Setup, op: &OperatorSpec) -> Subta
         OperatorSnapshot::Broadcast { rules } => {
             let elements = rules
                 .iter()
-                .map(|(k, v)| StateValue::Entry { key: setup.keys.name(*k).to_string(), value: *v })
+                .map(|(k, v)| StateValue::Entry {
+                    key: setup.keys.name(*k).to_string(),
+                    value: *v,
+                })
                 .collect();
-            s.operator.insert(BROADCAST_STATE.to_string(), ListState { mode: DistributionMode::Broadcast, elements });
+            s.operator.insert(
+                BROADCAST_STATE.to_string(),
+                ListState {
+                    mode: DistributionMode::Broadcast,
+                    elements,
+                },
+            );
         }
         OperatorSnapshot::Source { offsets } => {
             let elements = offsets
@@ -728,7 +739,10 @@ fn subtask_state(snap: &TaskSnapshot, setup: &Setup, op: &OperatorSpec) -> Subta
                 ListStateMode::EvenSplit => DistributionMode::SplitDistribute,
                 ListStateMode::Union => DistributionMode::Union,
             };
-            s.operator.insert(SOURCE_OFFSETS_STATE.to_string(), ListState { mode, elements });
+            s.operator.insert(
+                SOURCE_OFFSETS_STATE.to_string(),
+                ListState { mode, elements },
+            );
         }
         OperatorSnapshot::Keyed { entries } => {
             let entries = entries
@@ -764,7 +778,10 @@ fn subtask_state(snap: &TaskSnapshot, setup: &Setup, op: &OperatorSpec) -> Subta
                 let entries = entries
                     .iter()
                     .map(|(k, v)| {
-                        let entry = KeyedEntry { key_group: setup.keys.key_group(*k), value: v.to_state_value(op.ttl.is_some()) };
+                        let entry = KeyedEntry {
+                            key_group: setup.keys.key_group(*k),
+                            value: v.to_state_value(op.ttl.is_some()),
+                        };
                         (setup.keys.name(*k).to_string(), entry)
                     })
                     .collect();

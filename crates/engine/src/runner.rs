@@ -10,27 +10,87 @@ use crate::world::World;
 pub const BUILTINS: &[(&str, &str)] = &[
     // The classroom library, in lesson order (issue 7); pairs sit side by side.
     ("pv-count", include_str!("../scenarios/pv-count.json")),
-    ("barrier-alignment", include_str!("../scenarios/barrier-alignment.json")),
-    ("unaligned-backpressure", include_str!("../scenarios/unaligned-backpressure.json")),
-    ("at-least-once-duplicates", include_str!("../scenarios/at-least-once-duplicates.json")),
-    ("odd-even-sum", include_str!("../scenarios/odd-even-sum.json")),
-    ("exactly-once-kafka", include_str!("../scenarios/exactly-once-kafka.json")),
-    ("exactly-once-kafka-plain", include_str!("../scenarios/exactly-once-kafka-plain.json")),
-    ("restart-fixed-delay", include_str!("../scenarios/restart-fixed-delay.json")),
-    ("restart-failure-rate", include_str!("../scenarios/restart-failure-rate.json")),
-    ("restart-none", include_str!("../scenarios/restart-none.json")),
-    ("savepoint-rescale", include_str!("../scenarios/savepoint-rescale.json")),
-    ("savepoint-upgrade", include_str!("../scenarios/savepoint-upgrade.json")),
-    ("checkpoint-config", include_str!("../scenarios/checkpoint-config.json")),
-    ("checkpoint-config-strict", include_str!("../scenarios/checkpoint-config-strict.json")),
-    ("state-backend-rocksdb", include_str!("../scenarios/state-backend-rocksdb.json")),
-    ("state-backend-hashmap", include_str!("../scenarios/state-backend-hashmap.json")),
-    ("jobmanager-storage-limit", include_str!("../scenarios/jobmanager-storage-limit.json")),
-    ("jobmanager-crash-jobmanager", include_str!("../scenarios/jobmanager-crash-jobmanager.json")),
-    ("jobmanager-crash-filesystem", include_str!("../scenarios/jobmanager-crash-filesystem.json")),
-    ("broadcast-rules", include_str!("../scenarios/broadcast-rules.json")),
+    (
+        "barrier-alignment",
+        include_str!("../scenarios/barrier-alignment.json"),
+    ),
+    (
+        "unaligned-backpressure",
+        include_str!("../scenarios/unaligned-backpressure.json"),
+    ),
+    (
+        "at-least-once-duplicates",
+        include_str!("../scenarios/at-least-once-duplicates.json"),
+    ),
+    (
+        "odd-even-sum",
+        include_str!("../scenarios/odd-even-sum.json"),
+    ),
+    (
+        "exactly-once-kafka",
+        include_str!("../scenarios/exactly-once-kafka.json"),
+    ),
+    (
+        "exactly-once-kafka-plain",
+        include_str!("../scenarios/exactly-once-kafka-plain.json"),
+    ),
+    (
+        "restart-fixed-delay",
+        include_str!("../scenarios/restart-fixed-delay.json"),
+    ),
+    (
+        "restart-failure-rate",
+        include_str!("../scenarios/restart-failure-rate.json"),
+    ),
+    (
+        "restart-none",
+        include_str!("../scenarios/restart-none.json"),
+    ),
+    (
+        "savepoint-rescale",
+        include_str!("../scenarios/savepoint-rescale.json"),
+    ),
+    (
+        "savepoint-upgrade",
+        include_str!("../scenarios/savepoint-upgrade.json"),
+    ),
+    (
+        "checkpoint-config",
+        include_str!("../scenarios/checkpoint-config.json"),
+    ),
+    (
+        "checkpoint-config-strict",
+        include_str!("../scenarios/checkpoint-config-strict.json"),
+    ),
+    (
+        "state-backend-rocksdb",
+        include_str!("../scenarios/state-backend-rocksdb.json"),
+    ),
+    (
+        "state-backend-hashmap",
+        include_str!("../scenarios/state-backend-hashmap.json"),
+    ),
+    (
+        "jobmanager-storage-limit",
+        include_str!("../scenarios/jobmanager-storage-limit.json"),
+    ),
+    (
+        "jobmanager-crash-jobmanager",
+        include_str!("../scenarios/jobmanager-crash-jobmanager.json"),
+    ),
+    (
+        "jobmanager-crash-filesystem",
+        include_str!("../scenarios/jobmanager-crash-filesystem.json"),
+    ),
+    (
+        "broadcast-rules",
+        include_str!("../scenarios/broadcast-rules.json"),
+    ),
     ("state-types", include_str!("../scenarios/state-types.json")),
-    ("busy-network", include_str!("../scenarios/busy-network.json")),
+    (
+        "busy-network",
+        include_str!("../scenarios/busy-network.json"),
+    ),
 ];
 
 /// When no bound is given, a run stops at this simulated time.
@@ -59,7 +119,9 @@ impl ModeOverride {
             "aligned" => Ok(ModeOverride::Aligned),
             "unaligned" => Ok(ModeOverride::Unaligned),
             "at-least-once" => Ok(ModeOverride::AtLeastOnce),
-            other => Err(format!("--mode: unknown mode {other:?} (expected aligned, unaligned or at-least-once)")),
+            other => Err(format!(
+                "--mode: unknown mode {other:?} (expected aligned, unaligned or at-least-once)"
+            )),
         }
     }
 }
@@ -103,7 +165,10 @@ pub fn apply_options(scenario: &mut Scenario, opts: &RunOptions) -> Result<(), S
         }
     }
     for (task, at_ms) in &opts.crashes {
-        scenario.script.push(ScriptStep::Crash { at_ms: *at_ms, task: task.clone() });
+        scenario.script.push(ScriptStep::Crash {
+            at_ms: *at_ms,
+            task: task.clone(),
+        });
     }
     Ok(())
 }
@@ -116,12 +181,20 @@ pub fn load(text_or_name: &str) -> Result<Scenario, ScenarioError> {
 
 /// Run `scenario` to its bound, calling `on_event` for each event when tracing.
 /// Returns the finished world.
-pub fn run(scenario: &Scenario, opts: &RunOptions, mut on_event: impl FnMut(&TraceEvent)) -> Result<World, ScenarioError> {
+pub fn run(
+    scenario: &Scenario,
+    opts: &RunOptions,
+    mut on_event: impl FnMut(&TraceEvent),
+) -> Result<World, ScenarioError> {
     let seed = opts.seed.unwrap_or(scenario.seed);
     let mut world = World::new(scenario, seed)?;
     world.set_tracing(opts.trace);
     world.keep_all_completed(opts.metadata);
-    world.run_to_end(opts.until_ms.or(scenario.until_ms), DEFAULT_LIMIT_MS, |evs| evs.iter().for_each(&mut on_event));
+    world.run_to_end(
+        opts.until_ms.or(scenario.until_ms),
+        DEFAULT_LIMIT_MS,
+        |evs| evs.iter().for_each(&mut on_event),
+    );
     Ok(world)
 }
 

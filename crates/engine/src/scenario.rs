@@ -106,7 +106,10 @@ pub struct RestoreSpec {
 /// Which snapshot of the earlier run a [`RestoreSpec`] restores. In JSON:
 /// `"latest"`, `"latest_savepoint"`, `"latest_checkpoint"` or a number (an id).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "repr::SnapshotSelectorRepr", into = "repr::SnapshotSelectorRepr")]
+#[serde(
+    try_from = "repr::SnapshotSelectorRepr",
+    into = "repr::SnapshotSelectorRepr"
+)]
 pub enum SnapshotSelector {
     /// The newest completed savepoint or retained checkpoint.
     #[default]
@@ -240,7 +243,8 @@ impl OperatorSpec {
 
     /// Whether this operator keeps keyed state (and so needs `hash` input edges).
     pub fn is_keyed(&self) -> bool {
-        matches!(self.kind, OperatorKind::KeyedCount | OperatorKind::KeyedSum) || self.kind.has_named_state()
+        matches!(self.kind, OperatorKind::KeyedCount | OperatorKind::KeyedSum)
+            || self.kind.has_named_state()
     }
 
     /// The partitions of a source; empty for any other operator.
@@ -333,7 +337,10 @@ impl OperatorKind {
     pub fn has_named_state(self) -> bool {
         matches!(
             self,
-            OperatorKind::KeyedWindowCount | OperatorKind::KeyedReduce | OperatorKind::KeyedAverage | OperatorKind::KeyedDedup
+            OperatorKind::KeyedWindowCount
+                | OperatorKind::KeyedReduce
+                | OperatorKind::KeyedAverage
+                | OperatorKind::KeyedDedup
         )
     }
 }
@@ -955,7 +962,11 @@ impl Scenario {
             serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
                 let field = err.path().to_string();
                 // serde_path_to_error says "." for the root and "?" where no key was read yet.
-                let field = if field == "." || field.ends_with('?') { field.trim_end_matches(['.', '?']).to_string() } else { field };
+                let field = if field == "." || field.ends_with('?') {
+                    field.trim_end_matches(['.', '?']).to_string()
+                } else {
+                    field
+                };
                 let message = if err.inner().is_syntax() || err.inner().is_eof() {
                     format!("not valid JSON: {}", err.inner())
                 } else {
@@ -1018,7 +1029,10 @@ impl ScenarioError {
     /// One error blaming `field`.
     pub(crate) fn single(field: impl Into<String>, message: String) -> ScenarioError {
         ScenarioError {
-            errors: vec![FieldError { field: field.into(), message }],
+            errors: vec![FieldError {
+                field: field.into(),
+                message,
+            }],
         }
     }
 
@@ -1030,7 +1044,11 @@ impl ScenarioError {
                 .errors
                 .into_iter()
                 .map(|e| FieldError {
-                    field: if e.field.is_empty() { prefix.to_string() } else { format!("{prefix}.{}", e.field) },
+                    field: if e.field.is_empty() {
+                        prefix.to_string()
+                    } else {
+                        format!("{prefix}.{}", e.field)
+                    },
                     message: e.message,
                 })
                 .collect(),

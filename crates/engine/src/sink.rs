@@ -103,7 +103,11 @@ impl ExternalTopic {
             self.committed.pop_front();
             self.dropped += 1;
         }
-        let finished = self.txns.values().filter(|t| matches!(t.status, TxnStatus::Committed | TxnStatus::Aborted)).count();
+        let finished = self
+            .txns
+            .values()
+            .filter(|t| matches!(t.status, TxnStatus::Committed | TxnStatus::Aborted))
+            .count();
         if finished > limit {
             let old: Vec<u64> = self
                 .txns
@@ -119,7 +123,9 @@ impl ExternalTopic {
     }
 
     fn set_status(&mut self, txn: u64, status: TxnStatus, trace: &mut Trace) {
-        let Some(t) = self.txns.get_mut(&txn) else { return };
+        let Some(t) = self.txns.get_mut(&txn) else {
+            return;
+        };
         if t.status == status || matches!(t.status, TxnStatus::Committed | TxnStatus::Aborted) {
             return; // commit and abort are idempotent, as Kafka's are
         }
@@ -134,9 +140,21 @@ impl ExternalTopic {
             _ => {}
         }
         trace.push(|| match status {
-            TxnStatus::Precommitted => Event::TransactionPrecommitted { task, txn, checkpoint },
-            TxnStatus::Committed => Event::TransactionCommitted { task, txn, checkpoint },
-            TxnStatus::Aborted => Event::TransactionAborted { task, txn, checkpoint },
+            TxnStatus::Precommitted => Event::TransactionPrecommitted {
+                task,
+                txn,
+                checkpoint,
+            },
+            TxnStatus::Committed => Event::TransactionCommitted {
+                task,
+                txn,
+                checkpoint,
+            },
+            TxnStatus::Aborted => Event::TransactionAborted {
+                task,
+                txn,
+                checkpoint,
+            },
             TxnStatus::Open => unreachable!("never set back to open"),
         });
         self.apply_retention();

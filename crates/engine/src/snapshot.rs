@@ -37,7 +37,10 @@ pub enum OperatorSnapshot {
     Broadcast { rules: BTreeMap<KeyId, i64> },
     /// Flink: `TwoPhaseCommitSinkFunction.State` — the transaction begun after this
     /// snapshot and the pre-committed transactions awaiting commit, by checkpoint.
-    TwoPhaseCommit { pending_transaction: Option<u64>, pending_commit: Vec<(CheckpointId, u64)> },
+    TwoPhaseCommit {
+        pending_transaction: Option<u64>,
+        pending_commit: Vec<(CheckpointId, u64)>,
+    },
 }
 
 /// One subtask's part of a checkpoint.
@@ -68,30 +71,46 @@ impl TaskSnapshot {
         match state {
             OperatorSnapshot::Source { offsets } => OFFSET_BYTES * offsets.len() as u64,
             OperatorSnapshot::Stateless => 0,
-            OperatorSnapshot::Keyed { entries } => {
-                entries.keys().map(|k| KEYED_ENTRY_BYTES + keys.len_bytes(Some(*k))).sum()
-            }
+            OperatorSnapshot::Keyed { entries } => entries
+                .keys()
+                .map(|k| KEYED_ENTRY_BYTES + keys.len_bytes(Some(*k)))
+                .sum(),
             OperatorSnapshot::KeyedStates { states } => states
                 .values()
                 .flatten()
                 .map(|(k, v)| v.units() * (KEYED_ENTRY_BYTES + keys.len_bytes(Some(*k))))
                 .sum(),
-            OperatorSnapshot::Broadcast { rules } => {
-                rules.keys().map(|k| KEYED_ENTRY_BYTES + keys.len_bytes(Some(*k))).sum()
-            }
-            OperatorSnapshot::TwoPhaseCommit { pending_transaction, pending_commit } => {
-                TXN_HANDLE_BYTES * (pending_commit.len() as u64 + u64::from(pending_transaction.is_some()))
+            OperatorSnapshot::Broadcast { rules } => rules
+                .keys()
+                .map(|k| KEYED_ENTRY_BYTES + keys.len_bytes(Some(*k)))
+                .sum(),
+            OperatorSnapshot::TwoPhaseCommit {
+                pending_transaction,
+                pending_commit,
+            } => {
+                TXN_HANDLE_BYTES
+                    * (pending_commit.len() as u64 + u64::from(pending_transaction.is_some()))
             }
         }
     }
 
     /// Size of persisted in-flight records.
-    pub fn channel_bytes<'a>(records: impl IntoIterator<Item = &'a Record>, keys: &KeyTable) -> u64 {
-        records.into_iter().map(|r| IN_FLIGHT_RECORD_BYTES + keys.len_bytes(r.key)).sum()
+    pub fn channel_bytes<'a>(
+        records: impl IntoIterator<Item = &'a Record>,
+        keys: &KeyTable,
+    ) -> u64 {
+        records
+            .into_iter()
+            .map(|r| IN_FLIGHT_RECORD_BYTES + keys.len_bytes(r.key))
+            .sum()
     }
 
     /// Number of persisted in-flight records (input and output side).
     pub fn persisted_records(&self) -> u64 {
-        self.input_channels.values().chain(self.output_channels.values()).map(|v| v.len() as u64).sum()
+        self.input_channels
+            .values()
+            .chain(self.output_channels.values())
+            .map(|v| v.len() as u64)
+            .sum()
     }
 }

@@ -105,23 +105,44 @@ impl Summary {
     pub fn of(world: &World, with_metadata: bool) -> Summary {
         let setup = world.setup();
         let coord = world.coordinator();
-        let completed: BTreeMap<CheckpointId, _> =
-            coord.store.iter().chain(&coord.savepoints).chain(&coord.all_completed).map(|c| (c.id, c.clone())).collect();
+        let completed: BTreeMap<CheckpointId, _> = coord
+            .store
+            .iter()
+            .chain(&coord.savepoints)
+            .chain(&coord.all_completed)
+            .map(|c| (c.id, c.clone()))
+            .collect();
         let checkpoints = coord
             .history
             .values()
             .map(|h| {
                 let acked = h.subtasks.values().filter(|s| s.ack_at.is_some());
-                let (state_bytes, uploaded_bytes) = acked.fold((0, 0), |(a, b), s| (a + s.state_bytes, b + s.uploaded_bytes));
+                let (state_bytes, uploaded_bytes) = acked.fold((0, 0), |(a, b), s| {
+                    (a + s.state_bytes, b + s.uploaded_bytes)
+                });
                 CheckpointSummary {
                     id: h.id,
-                    kind: if h.kind == SnapshotKind::Checkpoint { "checkpoint" } else { "savepoint" }.into(),
+                    kind: if h.kind == SnapshotKind::Checkpoint {
+                        "checkpoint"
+                    } else {
+                        "savepoint"
+                    }
+                    .into(),
                     status: h.status,
                     trigger_ms: h.trigger_at,
                     end_ms: h.end_at,
                     reason: h.reason.clone(),
-                    alignment_ms: h.subtasks.values().map(|s| s.alignment_ms()).max().unwrap_or(0),
-                    persisted_in_flight_records: h.subtasks.values().map(|s| s.persisted_records).sum(),
+                    alignment_ms: h
+                        .subtasks
+                        .values()
+                        .map(|s| s.alignment_ms())
+                        .max()
+                        .unwrap_or(0),
+                    persisted_in_flight_records: h
+                        .subtasks
+                        .values()
+                        .map(|s| s.persisted_records)
+                        .sum(),
                     state_bytes,
                     uploaded_bytes,
                     metadata: if with_metadata && h.status == CheckpointStatus::Completed {
@@ -144,13 +165,20 @@ impl Summary {
             })
             .collect();
         let keys = &setup.keys;
-        let show = |r: &crate::record::Record| OutputRecord { key: r.key.map(|k| keys.name(k).clone()), value: r.value };
+        let show = |r: &crate::record::Record| OutputRecord {
+            key: r.key.map(|k| keys.name(k).clone()),
+            value: r.value,
+        };
         let mut sinks = BTreeMap::new();
         for (oi, ext) in world.external() {
             let op = &setup.scenario.job.operators[*oi];
             debug_assert_eq!(op.kind, OperatorKind::Sink);
-            let table = (op.sink == Some(SinkKind::Idempotent))
-                .then(|| ext.table.iter().map(|(k, v)| (keys.name(*k).clone(), *v)).collect());
+            let table = (op.sink == Some(SinkKind::Idempotent)).then(|| {
+                ext.table
+                    .iter()
+                    .map(|(k, v)| (keys.name(*k).clone(), *v))
+                    .collect()
+            });
             sinks.insert(
                 op.uid.clone(),
                 SinkSummary {

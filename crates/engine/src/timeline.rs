@@ -20,8 +20,16 @@ pub struct Timeline {
 impl Timeline {
     /// A timeline starting at `world` (step 0 of the run).
     pub fn new(world: World, every: u64, max_keyframes: usize) -> Self {
-        assert!(every > 0 && max_keyframes >= 2, "keyframe spacing and count must be positive");
-        Timeline { keyframes: vec![world.clone()], every, max_keyframes, head: world }
+        assert!(
+            every > 0 && max_keyframes >= 2,
+            "keyframe spacing and count must be positive"
+        );
+        Timeline {
+            keyframes: vec![world.clone()],
+            every,
+            max_keyframes,
+            head: world,
+        }
     }
 
     /// The furthest point reached.

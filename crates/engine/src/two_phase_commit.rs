@@ -39,17 +39,36 @@ fn begin_transaction(
     let txn = *next_txn;
     ext.txns.insert(
         txn,
-        Transaction { task: task.clone(), status: TxnStatus::Open, checkpoint: None, begun_after: after, records: Vec::new() },
+        Transaction {
+            task: task.clone(),
+            status: TxnStatus::Open,
+            checkpoint: None,
+            begun_after: after,
+            records: Vec::new(),
+        },
     );
-    trace.push(|| Event::TransactionBegun { task: task.clone(), txn, checkpoint: after });
+    trace.push(|| Event::TransactionBegun {
+        task: task.clone(),
+        txn,
+        checkpoint: after,
+    });
     txn
 }
 
 impl TwoPhaseCommitSink {
     /// `initializeState` on a fresh start: begin the first transaction.
-    pub fn start(task: &TaskName, ext: &mut ExternalTopic, next_txn: &mut u64, trace: &mut Trace) -> Self {
+    pub fn start(
+        task: &TaskName,
+        ext: &mut ExternalTopic,
+        next_txn: &mut u64,
+        trace: &mut Trace,
+    ) -> Self {
         let current = Some(begin_transaction(task, None, ext, next_txn, trace));
-        TwoPhaseCommitSink { current, pending: Vec::new(), last_snapshot: None }
+        TwoPhaseCommitSink {
+            current,
+            pending: Vec::new(),
+            last_snapshot: None,
+        }
     }
 
     /// `initializeState` on restore from `checkpoint`: `recoverAndCommit` every
@@ -63,7 +82,11 @@ impl TwoPhaseCommitSink {
         next_txn: &mut u64,
         trace: &mut Trace,
     ) -> Self {
-        if let OperatorSnapshot::TwoPhaseCommit { pending_transaction, pending_commit } = state {
+        if let OperatorSnapshot::TwoPhaseCommit {
+            pending_transaction,
+            pending_commit,
+        } = state
+        {
             for (_, txn) in pending_commit {
                 ext.commit(*txn, trace);
             }
@@ -71,8 +94,18 @@ impl TwoPhaseCommitSink {
                 ext.abort(*txn, trace);
             }
         }
-        let current = Some(begin_transaction(task, Some(checkpoint), ext, next_txn, trace));
-        TwoPhaseCommitSink { current, pending: Vec::new(), last_snapshot: Some(checkpoint) }
+        let current = Some(begin_transaction(
+            task,
+            Some(checkpoint),
+            ext,
+            next_txn,
+            trace,
+        ));
+        TwoPhaseCommitSink {
+            current,
+            pending: Vec::new(),
+            last_snapshot: Some(checkpoint),
+        }
     }
 
     /// `invoke`: write into the current transaction. `false` if there is none
@@ -104,14 +137,28 @@ impl TwoPhaseCommitSink {
         }
         self.last_snapshot = Some(checkpoint);
         if !is_finished {
-            self.current = Some(begin_transaction(task, Some(checkpoint), ext, next_txn, trace));
+            self.current = Some(begin_transaction(
+                task,
+                Some(checkpoint),
+                ext,
+                next_txn,
+                trace,
+            ));
         }
-        OperatorSnapshot::TwoPhaseCommit { pending_transaction: self.current, pending_commit: self.pending.clone() }
+        OperatorSnapshot::TwoPhaseCommit {
+            pending_transaction: self.current,
+            pending_commit: self.pending.clone(),
+        }
     }
 
     /// `notifyCheckpointComplete(n)`: commit every pending transaction of a
     /// checkpoint `<= n`, in insertion order.
-    pub fn notify_checkpoint_complete(&mut self, checkpoint: CheckpointId, ext: &mut ExternalTopic, trace: &mut Trace) {
+    pub fn notify_checkpoint_complete(
+        &mut self,
+        checkpoint: CheckpointId,
+        ext: &mut ExternalTopic,
+        trace: &mut Trace,
+    ) {
         let mut keep = Vec::with_capacity(self.pending.len());
         for (id, txn) in self.pending.drain(..) {
             if id <= checkpoint {

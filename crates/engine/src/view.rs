@@ -94,7 +94,11 @@ pub enum ElementView {
     /// A record, with the checkpoint whose snapshot will include it (its epoch).
     Record { record: RecordView, epoch: u64 },
     /// A barrier.
-    Barrier { checkpoint: CheckpointId, unaligned: bool, savepoint: bool },
+    Barrier {
+        checkpoint: CheckpointId,
+        unaligned: bool,
+        savepoint: bool,
+    },
     /// A cancellation marker.
     Cancel { checkpoint: CheckpointId },
     /// End of partition.
@@ -138,7 +142,10 @@ pub enum StateView {
     /// Keyed ValueState: `(key, key group, value)`.
     Keyed { entries: Vec<(Arc<str>, u32, i64)> },
     /// Two-phase-commit sink: the open transaction and the pre-committed ones.
-    TwoPhaseCommit { current: Option<u64>, pending: Vec<(CheckpointId, u64)> },
+    TwoPhaseCommit {
+        current: Option<u64>,
+        pending: Vec<(CheckpointId, u64)>,
+    },
     /// Named keyed states, in name order.
     KeyedStates { states: Vec<NamedStateView> },
     /// Nothing.
@@ -298,18 +305,27 @@ pub struct WorldView {
 
 impl World {
     fn record_view(&self, r: &Record) -> RecordView {
-        RecordView { key: r.key.map(|k| self.setup().keys.name(k).clone()), value: r.value, origin: r.origin }
+        RecordView {
+            key: r.key.map(|k| self.setup().keys.name(k).clone()),
+            value: r.value,
+            origin: r.origin,
+        }
     }
 
     fn element_view(&self, e: &Element, epoch: u64) -> ElementView {
         match e {
-            Element::Record { record } => ElementView::Record { record: self.record_view(record), epoch },
+            Element::Record { record } => ElementView::Record {
+                record: self.record_view(record),
+                epoch,
+            },
             Element::Barrier { barrier } => ElementView::Barrier {
                 checkpoint: barrier.id,
                 unaligned: barrier.is_unaligned(),
                 savepoint: barrier.is_savepoint,
             },
-            Element::Cancel { checkpoint } => ElementView::Cancel { checkpoint: *checkpoint },
+            Element::Cancel { checkpoint } => ElementView::Cancel {
+                checkpoint: *checkpoint,
+            },
             Element::EndOfPartition => ElementView::EndOfPartition,
         }
     }
@@ -341,7 +357,10 @@ impl World {
                     first_task: setup.op_first_task[i],
                     depth: depth[i],
                     process_ms: o.process_ms,
-                    detail: o.sink.map(|s| format!("{s:?}")).or(o.r#fn.map(|f| f.as_str().to_string())),
+                    detail: o
+                        .sink
+                        .map(|s| format!("{s:?}"))
+                        .or(o.r#fn.map(|f| f.as_str().to_string())),
                 })
                 .collect(),
             tasks: setup
@@ -398,10 +417,15 @@ impl World {
                     OpState::Keyed { values } => StateView::Keyed {
                         entries: values
                             .iter()
-                            .map(|(k, v)| (setup.keys.name(*k).clone(), setup.keys.key_group(*k), *v))
+                            .map(|(k, v)| {
+                                (setup.keys.name(*k).clone(), setup.keys.key_group(*k), *v)
+                            })
                             .collect(),
                     },
-                    OpState::TwoPhaseCommit(s) => StateView::TwoPhaseCommit { current: s.current, pending: s.pending.clone() },
+                    OpState::TwoPhaseCommit(s) => StateView::TwoPhaseCommit {
+                        current: s.current,
+                        pending: s.pending.clone(),
+                    },
                     // Broadcast state reads like one named map state without key groups.
                     OpState::Broadcast { rules } => StateView::KeyedStates {
                         states: vec![NamedStateView {
@@ -438,7 +462,8 @@ impl World {
                                             key_group: Some(setup.keys.key_group(*k)),
                                             value: v.display().to_string(),
                                             expired_units: ttl.map_or(0, |c| {
-                                                v.units() - v.unexpired(&c, now).map_or(0, |u| u.units())
+                                                v.units()
+                                                    - v.unexpired(&c, now).map_or(0, |u| u.units())
                                             }),
                                         })
                                         .collect(),
@@ -450,7 +475,10 @@ impl World {
                 };
                 TaskView {
                     status: t.status,
-                    busy: t.busy.as_ref().map(|b| (self.record_view(&b.record), b.done_at)),
+                    busy: t
+                        .busy
+                        .as_ref()
+                        .map(|b| (self.record_view(&b.record), b.done_at)),
                     backpressured: self.is_backpressured(TaskId(i as u32)),
                     aligning: t.handler.pending_checkpoints(),
                     last_checkpoint: t.last_checkpoint,
@@ -474,7 +502,8 @@ impl World {
                 };
                 let out_epochs: Vec<u64> = c.out_queue.iter().rev().map(&mut step).collect();
                 let wire_epochs: Vec<u64> = c.wire.iter().rev().map(|w| step(&w.element)).collect();
-                let queue_epochs: Vec<u64> = c.queue.iter().rev().map(|q| step(&q.element)).collect();
+                let queue_epochs: Vec<u64> =
+                    c.queue.iter().rev().map(|q| step(&q.element)).collect();
                 let receiver = &self.tasks()[c.to.0 as usize];
                 ChannelView {
                     out_queue: c
@@ -500,7 +529,10 @@ impl World {
                         .map(|(q, ep)| self.element_view(&q.element, *ep))
                         .collect(),
                     blocked: receiver.handler.is_blocked(c.input),
-                    persisting: receiver.capture.as_ref().is_some_and(|cap| cap.open.contains(&c.input)),
+                    persisting: receiver
+                        .capture
+                        .as_ref()
+                        .is_some_and(|cap| cap.open.contains(&c.input)),
                     records: c.records,
                 }
             })
@@ -557,7 +589,11 @@ impl World {
                     })
                     .collect(),
                 committed: ext.committed.iter().map(|r| self.record_view(r)).collect(),
-                uncommitted: ext.uncommitted().iter().map(|r| self.record_view(r)).collect(),
+                uncommitted: ext
+                    .uncommitted()
+                    .iter()
+                    .map(|r| self.record_view(r))
+                    .collect(),
             })
             .collect();
         WorldView {

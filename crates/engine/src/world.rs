@@ -13,7 +13,9 @@
 use crate::agenda::Agenda;
 use crate::barrier::{Alignment, BarrierHandler, CheckpointBarrier, HandlerAction, HandlerMode};
 use crate::channel::{Channel, Element, InTransit, Queued};
-use crate::coordinator::{AbortCause, CheckpointCoordinator, CompletedCheckpoint, CoordinatorConfig, Decision};
+use crate::coordinator::{
+    AbortCause, CheckpointCoordinator, CompletedCheckpoint, CoordinatorConfig, Decision,
+};
 use crate::event::{Event, SnapshotKind, TaskName, Trace, TraceEvent};
 use crate::ids::{ChannelId, ChannelIndex, CheckpointId, TaskId};
 use crate::keygroup;
@@ -22,8 +24,8 @@ use crate::record::{KeyId, KeyTable, Origin, Record};
 use crate::restart::RestartStrategy;
 use crate::restore::{self, RestoreError, SavepointState};
 use crate::scenario::{
-    BackendKind, CheckpointingMode, ListStateMode, OperatorKind, Partitioning, Scenario, ScenarioError, ScriptStep,
-    SinkKind, StorageKind,
+    BackendKind, CheckpointingMode, ListStateMode, OperatorKind, Partitioning, Scenario,
+    ScenarioError, ScriptStep, SinkKind, StorageKind,
 };
 use crate::sink::{ExternalTopic, TxnStatus};
 use crate::snapshot::{OperatorSnapshot, TaskSnapshot};
@@ -398,7 +400,11 @@ impl World {
                             record: Record {
                                 key: r.key.as_deref().map(|k| keys.intern(k)),
                                 value: r.value,
-                                origin: Origin { source: oi as u16, partition: pi as u16, offset: i as u32 },
+                                origin: Origin {
+                                    source: oi as u16,
+                                    partition: pi as u16,
+                                    offset: i as u32,
+                                },
                             },
                         })
                         .collect();
@@ -424,8 +430,12 @@ impl World {
                 });
             }
         }
-        let op_index: BTreeMap<&str, usize> =
-            job.operators.iter().enumerate().map(|(i, o)| (o.uid.as_str(), i)).collect();
+        let op_index: BTreeMap<&str, usize> = job
+            .operators
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (o.uid.as_str(), i))
+            .collect();
 
         // Channels: a receiver's inputs are numbered by edge order, then upstream index.
         let mut channels = Vec::new();
@@ -433,10 +443,16 @@ impl World {
             let from = op_index[e.from.as_str()];
             let to = op_index[e.to.as_str()];
             let partitioning = e.resolved_partitioning(job);
-            let (pf, pt) = (job.operators[from].parallelism, job.operators[to].parallelism);
+            let (pf, pt) = (
+                job.operators[from].parallelism,
+                job.operators[to].parallelism,
+            );
             for u in 0..pf {
                 let ut = TaskId(op_first_task[from] + u);
-                tasks_info[ut.0 as usize].outputs.push(OutputEdge { partitioning, channels: Vec::new() });
+                tasks_info[ut.0 as usize].outputs.push(OutputEdge {
+                    partitioning,
+                    channels: Vec::new(),
+                });
             }
             for d in 0..pt {
                 let dt = TaskId(op_first_task[to] + d);
@@ -449,8 +465,19 @@ impl World {
                     let input = ChannelIndex(tasks_info[dt.0 as usize].inputs.len() as u32);
                     let up = &mut tasks_info[ut.0 as usize];
                     let output = up.outputs.iter().map(|o| o.channels.len() as u32).sum();
-                    up.outputs.last_mut().expect("edge pushed above").channels.push(id);
-                    channels.push(Channel::new(ut, dt, input, output, e.latency_ms, e.buffer_capacity));
+                    up.outputs
+                        .last_mut()
+                        .expect("edge pushed above")
+                        .channels
+                        .push(id);
+                    channels.push(Channel::new(
+                        ut,
+                        dt,
+                        input,
+                        output,
+                        e.latency_ms,
+                        e.buffer_capacity,
+                    ));
                     let down = &mut tasks_info[dt.0 as usize];
                     down.inputs.push(id);
                     if !down.predecessors.contains(&ut) {
@@ -472,14 +499,23 @@ impl World {
         let coordinator = CheckpointCoordinator::new(CoordinatorConfig {
             exactly_once,
             unaligned: cfg.unaligned,
-            aligned_timeout_ms: if cfg.unaligned { cfg.aligned_checkpoint_timeout_ms.unwrap_or(0) } else { 0 },
-            interval_ms: if checkpointing { cfg.effective_interval_ms() } else { None },
+            aligned_timeout_ms: if cfg.unaligned {
+                cfg.aligned_checkpoint_timeout_ms.unwrap_or(0)
+            } else {
+                0
+            },
+            interval_ms: if checkpointing {
+                cfg.effective_interval_ms()
+            } else {
+                None
+            },
             timeout_ms: cfg.timeout_ms,
             min_pause_ms: cfg.min_pause_ms,
             max_concurrent: cfg.max_concurrent,
             tolerable_failures: cfg.tolerable_failures,
             retained: cfg.retained,
-            max_state_bytes: (cfg.storage == StorageKind::Jobmanager).then_some(cfg.max_state_bytes),
+            max_state_bytes: (cfg.storage == StorageKind::Jobmanager)
+                .then_some(cfg.max_state_bytes),
             incremental: cfg.backend == BackendKind::Rocksdb,
             async_ms: cfg.async_ms,
             after_tasks_finish: cfg.checkpoints_after_tasks_finish,
@@ -493,7 +529,14 @@ impl World {
             .filter(|(_, o)| o.kind == OperatorKind::Sink)
             .map(|(i, o)| {
                 let carried = earlier.as_ref().and_then(|e| {
-                    let old = e.world.setup.scenario.job.operators.iter().position(|x| x.uid == o.uid)?;
+                    let old = e
+                        .world
+                        .setup
+                        .scenario
+                        .job
+                        .operators
+                        .iter()
+                        .position(|x| x.uid == o.uid)?;
                     e.world.external.get(&old).cloned()
                 });
                 (i, carried.unwrap_or_default())
@@ -643,7 +686,11 @@ impl World {
 
     /// The subtask called `name`.
     pub fn task_id(&self, name: &str) -> Option<TaskId> {
-        self.setup.tasks.iter().position(|t| &*t.name == name).map(|i| TaskId(i as u32))
+        self.setup
+            .tasks
+            .iter()
+            .position(|t| &*t.name == name)
+            .map(|i| TaskId(i as u32))
     }
 
     /// Record events from now on (off by default: the benchmarks run without).
@@ -714,7 +761,12 @@ impl World {
 
     /// Run until the job stops (finished, failed, canceled) or, when `until_ms` is
     /// given, to exactly that time; without it never past `limit_ms`.
-    pub fn run_to_end(&mut self, until_ms: Option<u64>, limit_ms: u64, mut on_events: impl FnMut(&[TraceEvent])) {
+    pub fn run_to_end(
+        &mut self,
+        until_ms: Option<u64>,
+        limit_ms: u64,
+        mut on_events: impl FnMut(&[TraceEvent]),
+    ) {
         match until_ms {
             Some(until) => self.run_until(until, on_events),
             None => {
@@ -738,7 +790,9 @@ impl World {
     pub fn apply(&mut self, intervention: Intervention) -> Result<(), String> {
         if let Intervention::Crash { task } = &intervention {
             if self.task_id(task).is_none() {
-                return Err(format!("unknown task {task:?}: subtasks are named \"<uid>#<index>\""));
+                return Err(format!(
+                    "unknown task {task:?}: subtasks are named \"<uid>#<index>\""
+                ));
             }
         }
         self.trace.events.clear();
@@ -812,7 +866,8 @@ impl World {
 
     /// Its outputs are full: something waits in an output queue, so it takes no input.
     pub fn is_backpressured(&self, t: TaskId) -> bool {
-        self.outputs_of(t).any(|c| !self.channels[c.0 as usize].out_queue.is_empty())
+        self.outputs_of(t)
+            .any(|c| !self.channels[c.0 as usize].out_queue.is_empty())
     }
 
     fn schedule_poll(&mut self, t: TaskId) {
@@ -828,7 +883,11 @@ impl World {
     /// Assign `state` to this job's subtasks as Flink's `StateAssignmentOperation`
     /// does — on a failover (the same job, `state` from its own latest checkpoint)
     /// and on a start from a savepoint of a possibly changed or rescaled job.
-    fn plan_restore(&self, state: &SavepointState, allow_non_restored_state: bool) -> Result<Restore, RestoreError> {
+    fn plan_restore(
+        &self,
+        state: &SavepointState,
+        allow_non_restored_state: bool,
+    ) -> Result<Restore, RestoreError> {
         let job = &self.setup.scenario.job;
         let assigned = restore::assign(state, job, allow_non_restored_state, &self.setup.keys)?;
         let mut plan = Restore {
@@ -840,11 +899,20 @@ impl World {
         for ((op, index), sub) in &assigned {
             let spec = &job.operators[*op];
             let t = TaskId(self.setup.op_first_task[*op] + index);
-            plan.tasks.insert(t, sub.to_task_snapshot(spec, &self.setup.keys));
+            plan.tasks
+                .insert(t, sub.to_task_snapshot(spec, &self.setup.keys));
             if spec.kind == OperatorKind::Source {
-                plan.source_partitions.entry(*op).or_default().extend(sub.offsets().into_keys());
+                plan.source_partitions
+                    .entry(*op)
+                    .or_default()
+                    .extend(sub.offsets().into_keys());
             }
-            let extra: Vec<u64> = sub.two_phase_commit_recovery().abort.into_iter().skip(1).collect();
+            let extra: Vec<u64> = sub
+                .two_phase_commit_recovery()
+                .abort
+                .into_iter()
+                .skip(1)
+                .collect();
             if !extra.is_empty() {
                 plan.abort.insert(t, extra);
             }
@@ -855,7 +923,11 @@ impl World {
     /// The partitions a fresh or partly restored source subtask reads from offset 0:
     /// partition p goes to subtask p mod parallelism, unless a restored subtask of
     /// the operator already got p back.
-    fn fresh_partitions(&self, info: &TaskInfo, restored: Option<&BTreeSet<u32>>) -> BTreeMap<u32, u64> {
+    fn fresh_partitions(
+        &self,
+        info: &TaskInfo,
+        restored: Option<&BTreeSet<u32>>,
+    ) -> BTreeMap<u32, u64> {
         let parallelism = self.setup.scenario.job.operators[info.op].parallelism;
         (0..self.setup.logs[info.op].len() as u32)
             .filter(|p| p % parallelism == info.index && !restored.is_some_and(|r| r.contains(p)))
@@ -885,15 +957,23 @@ impl World {
                             .iter()
                             .filter(|(p, _)| **p < partitions)
                             .filter(|(p, _)| {
-                                op.offsets_state != ListStateMode::Union || **p % op.parallelism == info.index
+                                op.offsets_state != ListStateMode::Union
+                                    || **p % op.parallelism == info.index
                             })
                             .map(|(p, o)| (*p, *o))
                             .collect(),
                         _ => BTreeMap::new(),
                     };
-                    let got_back = restore.as_ref().and_then(|r| r.source_partitions.get(&info.op));
+                    let got_back = restore
+                        .as_ref()
+                        .and_then(|r| r.source_partitions.get(&info.op));
                     offsets.extend(self.fresh_partitions(&info, got_back));
-                    OpState::Source(SourceState { offsets, emit_scheduled: false, next_allowed_at: 0, stopped: false })
+                    OpState::Source(SourceState {
+                        offsets,
+                        emit_scheduled: false,
+                        next_allowed_at: 0,
+                        stopped: false,
+                    })
                 }
                 OperatorKind::KeyedCount | OperatorKind::KeyedSum => {
                     let values = match restored.map(|s| &s.state) {
@@ -903,7 +983,10 @@ impl World {
                     OpState::Keyed { values }
                 }
                 OperatorKind::Sink if op.sink == Some(SinkKind::TwoPhaseCommit) => {
-                    let ext = self.external.get_mut(&info.op).expect("every sink has an external topic");
+                    let ext = self
+                        .external
+                        .get_mut(&info.op)
+                        .expect("every sink has an external topic");
                     // Kafka's abortLingeringTransactions: pre-committed transactions of this
                     // subtask that the restored state does not hold never complete.
                     let keep: BTreeSet<u64> = match restored.map(|s| &s.state) {
@@ -915,14 +998,23 @@ impl World {
                     let lingering: Vec<u64> = ext
                         .txns
                         .iter()
-                        .filter(|(id, x)| x.task == name && x.status == TxnStatus::Precommitted && !keep.contains(id))
+                        .filter(|(id, x)| {
+                            x.task == name
+                                && x.status == TxnStatus::Precommitted
+                                && !keep.contains(id)
+                        })
                         .map(|(id, _)| *id)
                         .collect();
                     for id in lingering {
                         ext.abort(id, &mut self.trace);
                     }
                     // recoverAndAbort for the elements beyond the first (scale-in).
-                    for txn in restore.as_ref().and_then(|r| r.abort.get(&t)).into_iter().flatten() {
+                    for txn in restore
+                        .as_ref()
+                        .and_then(|r| r.abort.get(&t))
+                        .into_iter()
+                        .flatten()
+                    {
                         ext.abort(*txn, &mut self.trace);
                     }
                     let sink = match (restored, &restore) {
@@ -934,7 +1026,12 @@ impl World {
                             &mut self.next_txn,
                             &mut self.trace,
                         ),
-                        _ => TwoPhaseCommitSink::start(&name, ext, &mut self.next_txn, &mut self.trace),
+                        _ => TwoPhaseCommitSink::start(
+                            &name,
+                            ext,
+                            &mut self.next_txn,
+                            &mut self.trace,
+                        ),
                     };
                     OpState::TwoPhaseCommit(sink)
                 }
@@ -946,10 +1043,15 @@ impl World {
                         _ => BTreeMap::new(),
                     },
                 },
-                kind if kind.has_named_state() => operators::keyed_states(op, restored.map(|s| &s.state)),
+                kind if kind.has_named_state() => {
+                    operators::keyed_states(op, restored.map(|s| &s.state))
+                }
                 _ => OpState::Stateless,
             };
-            let incremental_base = restore.as_ref().map(|r| self.coordinator.shared.base_of(r.checkpoint, t)).unwrap_or_default();
+            let incremental_base = restore
+                .as_ref()
+                .map(|r| self.coordinator.shared.base_of(r.checkpoint, t))
+                .unwrap_or_default();
             let rr = info
                 .outputs
                 .iter()
@@ -990,8 +1092,14 @@ impl World {
                 processed: 0,
             });
             // A subtask that got no state starts fresh (Flink: no JobManagerTaskRestore).
-            let cp = restore.as_ref().filter(|r| r.tasks.contains_key(&t)).map(|r| r.checkpoint);
-            self.trace.push(|| Event::StateRestored { task: name, checkpoint: cp });
+            let cp = restore
+                .as_ref()
+                .filter(|r| r.tasks.contains_key(&t))
+                .map(|r| r.checkpoint);
+            self.trace.push(|| Event::StateRestored {
+                task: name,
+                checkpoint: cp,
+            });
         }
         self.tasks = tasks;
 
@@ -1008,7 +1116,8 @@ impl World {
                     let ch = self.outputs_of(*t).nth(*output as usize);
                     if let Some(ch) = ch {
                         let c = &mut self.channels[ch.0 as usize];
-                        c.out_queue.extend(recs.iter().map(|r| Element::Record { record: *r }));
+                        c.out_queue
+                            .extend(recs.iter().map(|r| Element::Record { record: *r }));
                     }
                 }
             }
@@ -1021,7 +1130,10 @@ impl World {
             let t = TaskId(i as u32);
             if self.op_kind(t) == OperatorKind::Source {
                 self.schedule_source(t);
-            } else if !self.channels_of(t).all(|c| self.channels[c.0 as usize].queue.is_empty()) {
+            } else if !self
+                .channels_of(t)
+                .all(|c| self.channels[c.0 as usize].queue.is_empty())
+            {
                 self.schedule_poll(t);
             }
         }
@@ -1038,7 +1150,10 @@ impl World {
 
     /// `t`'s output channels, edge by edge (their index is [`Channel::output`]).
     fn outputs_of(&self, t: TaskId) -> impl Iterator<Item = ChannelId> + '_ {
-        self.info(t).outputs.iter().flat_map(|o| o.channels.iter().copied())
+        self.info(t)
+            .outputs
+            .iter()
+            .flat_map(|o| o.channels.iter().copied())
     }
 
     /// Schedule the source's next emission, or finish it when its log is read.
@@ -1050,8 +1165,11 @@ impl World {
             return;
         }
         let logs = &self.setup.logs[info_op];
-        let next_due =
-            s.offsets.iter().filter_map(|(p, o)| logs[*p as usize].get(*o as usize).map(|e| e.at)).min();
+        let next_due = s
+            .offsets
+            .iter()
+            .filter_map(|(p, o)| logs[*p as usize].get(*o as usize).map(|e| e.at))
+            .min();
         match next_due {
             Some(due) => {
                 let at = due.max(s.next_allowed_at).max(self.now);
@@ -1075,7 +1193,9 @@ impl World {
         }
         let now = self.now;
         let logs = &self.setup.logs[op];
-        let OpState::Source(s) = &mut self.tasks[t.0 as usize].op else { return };
+        let OpState::Source(s) = &mut self.tasks[t.0 as usize].op else {
+            return;
+        };
         if s.stopped {
             return;
         }
@@ -1096,7 +1216,13 @@ impl World {
         let rec = entry.record;
         if self.trace.enabled {
             let (name, key) = (self.name(t), self.key_name(rec.key));
-            self.trace.push(|| Event::RecordEmitted { task: name, partition: p, offset, key, value: rec.value });
+            self.trace.push(|| Event::RecordEmitted {
+                task: name,
+                partition: p,
+                offset,
+                key,
+                value: rec.value,
+            });
         }
         self.route(t, rec);
         self.schedule_source(t);
@@ -1122,7 +1248,11 @@ impl World {
                         return;
                     };
                     let kg = self.setup.keys.key_group(k);
-                    let idx = keygroup::operator_index_for_key_group(self.setup.scenario.job.max_parallelism, n, kg);
+                    let idx = keygroup::operator_index_for_key_group(
+                        self.setup.scenario.job.max_parallelism,
+                        n,
+                        kg,
+                    );
                     let c = out.channels[idx as usize];
                     self.send(c, Element::Record { record: rec });
                 }
@@ -1160,7 +1290,11 @@ impl World {
         if let Element::Barrier { barrier } = &e {
             ch.last_barrier = Some(barrier.id);
         }
-        let fits = if e.is_record() { ch.has_credit() } else { e.is_priority() || ch.out_queue.is_empty() };
+        let fits = if e.is_record() {
+            ch.has_credit()
+        } else {
+            e.is_priority() || ch.out_queue.is_empty()
+        };
         if fits {
             self.put_on_wire(c, e);
         } else {
@@ -1175,7 +1309,11 @@ impl World {
             ch.records += 1;
         }
         let arrive_at = now + ch.latency_ms;
-        ch.wire.push_back(InTransit { sent_at: now, arrive_at, element: e });
+        ch.wire.push_back(InTransit {
+            sent_at: now,
+            arrive_at,
+            element: e,
+        });
         self.schedule(arrive_at, Item::Arrive(c));
     }
 
@@ -1185,12 +1323,18 @@ impl World {
         let mut moved = false;
         loop {
             let ch = &mut self.channels[c.0 as usize];
-            let Some(front) = ch.out_queue.front() else { break };
+            let Some(front) = ch.out_queue.front() else {
+                break;
+            };
             if front.is_record() && ch.records >= ch.capacity {
                 break;
             }
             let e = ch.out_queue.pop_front().expect("front exists");
-            let left = if let Element::Barrier { barrier } = &e { Some(barrier.id) } else { None };
+            let left = if let Element::Barrier { barrier } = &e {
+                Some(barrier.id)
+            } else {
+                None
+            };
             self.put_on_wire(c, e);
             moved = true;
             if let Some(id) = left {
@@ -1221,13 +1365,22 @@ impl World {
         let task = &mut self.tasks[self.channels[c.0 as usize].to.0 as usize];
         task.arrivals += 1;
         let seq = task.arrivals;
-        self.channels[c.0 as usize].queue.push_back(Queued { seq, arrived_at: self.now, element });
+        self.channels[c.0 as usize].queue.push_back(Queued {
+            seq,
+            arrived_at: self.now,
+            element,
+        });
     }
 
     fn arrive(&mut self, c: ChannelId) {
-        let Some(it) = self.channels[c.0 as usize].wire.pop_front() else { return };
+        let Some(it) = self.channels[c.0 as usize].wire.pop_front() else {
+            return;
+        };
         debug_assert_eq!(it.arrive_at, self.now);
-        let (to, input) = (self.channels[c.0 as usize].to, self.channels[c.0 as usize].input);
+        let (to, input) = (
+            self.channels[c.0 as usize].to,
+            self.channels[c.0 as usize].input,
+        );
         let ti = to.0 as usize;
         if !matches!(self.tasks[ti].status, TaskStatus::Running) {
             // A finished receiver only gets what follows its end of input: drop it.
@@ -1248,9 +1401,18 @@ impl World {
                     }
                 }
                 if task.handler.is_blocked(input) {
-                    let checkpoint = task.handler.pending_checkpoints().last().copied().unwrap_or(CheckpointId(0));
+                    let checkpoint = task
+                        .handler
+                        .pending_checkpoints()
+                        .last()
+                        .copied()
+                        .unwrap_or(CheckpointId(0));
                     let name = self.name(to);
-                    self.trace.push(|| Event::RecordBuffered { task: name, channel: input, checkpoint });
+                    self.trace.push(|| Event::RecordBuffered {
+                        task: name,
+                        channel: input,
+                        checkpoint,
+                    });
                 } else {
                     self.schedule_poll(to);
                 }
@@ -1261,7 +1423,10 @@ impl World {
             Element::Barrier { barrier }
                 if barrier.alignment == Alignment::Unaligned
                     || (self.tasks[ti].handler.is_unaligned()
-                        && self.tasks[ti].handler.pending_checkpoints().contains(&barrier.id)) =>
+                        && self.tasks[ti]
+                            .handler
+                            .pending_checkpoints()
+                            .contains(&barrier.id)) =>
             {
                 let barrier = barrier.to_unaligned();
                 // A priority event: handled on arrival, after the record in progress.
@@ -1275,7 +1440,8 @@ impl World {
                 // A timeoutable barrier queued behind data is announced (Flink: EventAnnouncement).
                 let announced = match &element {
                     Element::Barrier { barrier }
-                        if barrier.is_timeoutable() && !self.channels[c.0 as usize].queue.is_empty() =>
+                        if barrier.is_timeoutable()
+                            && !self.channels[c.0 as usize].queue.is_empty() =>
                     {
                         Some(barrier.clone())
                     }
@@ -1300,9 +1466,18 @@ impl World {
         while let Some((input, barrier, ahead)) = self.tasks[t.0 as usize].priority.pop_front() {
             let name = self.name(t);
             let id = barrier.id;
-            self.trace.push(|| Event::BarrierReceived { task: name, channel: input, checkpoint: id });
+            self.trace.push(|| Event::BarrierReceived {
+                task: name,
+                channel: input,
+                checkpoint: id,
+            });
             let mut actions = Vec::new();
-            self.tasks[t.0 as usize].handler.process_barrier(input, &barrier, self.now, &mut actions);
+            self.tasks[t.0 as usize].handler.process_barrier(
+                input,
+                &barrier,
+                self.now,
+                &mut actions,
+            );
             self.tasks[t.0 as usize].overtaking = Some((input, ahead));
             self.apply_actions(t, actions);
             self.tasks[t.0 as usize].overtaking = None;
@@ -1339,17 +1514,25 @@ impl World {
         let Some((_, i)) = best else { return };
         let input = ChannelIndex(i as u32);
         let c = self.setup.tasks[ti].inputs[i];
-        let q = self.channels[c.0 as usize].queue.pop_front().expect("head exists");
+        let q = self.channels[c.0 as usize]
+            .queue
+            .pop_front()
+            .expect("head exists");
         match q.element {
             Element::Record { record } => {
                 self.channels[c.0 as usize].records -= 1;
                 self.flush_out_queue(c);
-                let process_ms = self.setup.scenario.job.operators[self.setup.tasks[ti].op].process_ms;
+                let process_ms =
+                    self.setup.scenario.job.operators[self.setup.tasks[ti].op].process_ms;
                 if process_ms == 0 {
                     self.process_record(t, input, record);
                 } else {
                     let done_at = self.now + process_ms;
-                    self.tasks[ti].busy = Some(Busy { record, channel: input, done_at });
+                    self.tasks[ti].busy = Some(Busy {
+                        record,
+                        channel: input,
+                        done_at,
+                    });
                     self.schedule(done_at, Item::ProcessDone(t));
                     return;
                 }
@@ -1357,20 +1540,33 @@ impl World {
             Element::Barrier { barrier } => {
                 let name = self.name(t);
                 let id = barrier.id;
-                self.trace.push(|| Event::BarrierReceived { task: name, channel: input, checkpoint: id });
+                self.trace.push(|| Event::BarrierReceived {
+                    task: name,
+                    channel: input,
+                    checkpoint: id,
+                });
                 let mut actions = Vec::new();
-                self.tasks[ti].handler.process_barrier(input, &barrier, self.now, &mut actions);
+                self.tasks[ti]
+                    .handler
+                    .process_barrier(input, &barrier, self.now, &mut actions);
                 self.apply_actions(t, actions);
             }
             Element::Cancel { checkpoint } => {
                 let mut actions = Vec::new();
-                self.tasks[ti].handler.process_cancellation_barrier(input, checkpoint, self.now, &mut actions);
+                self.tasks[ti].handler.process_cancellation_barrier(
+                    input,
+                    checkpoint,
+                    self.now,
+                    &mut actions,
+                );
                 self.apply_actions(t, actions);
             }
             Element::EndOfPartition => {
                 self.tasks[ti].input_ended[i] = true;
                 let mut actions = Vec::new();
-                self.tasks[ti].handler.process_end_of_partition(input, self.now, &mut actions);
+                self.tasks[ti]
+                    .handler
+                    .process_end_of_partition(input, self.now, &mut actions);
                 self.apply_actions(t, actions);
                 if self.tasks[ti].input_ended.iter().all(|e| *e) {
                     self.end_of_input(t);
@@ -1382,7 +1578,9 @@ impl World {
     }
 
     fn process_done(&mut self, t: TaskId) {
-        let Some(b) = self.tasks[t.0 as usize].busy.take() else { return };
+        let Some(b) = self.tasks[t.0 as usize].busy.take() else {
+            return;
+        };
         debug_assert_eq!(b.done_at, self.now);
         self.process_record(t, b.channel, b.record);
         if self.tasks[t.0 as usize].status == TaskStatus::Running {
@@ -1398,12 +1596,17 @@ impl World {
         let ti = t.0 as usize;
         while let Some((input, b)) = self.tasks[ti].announcements.pop_front() {
             let mut actions = Vec::new();
-            self.tasks[ti].handler.process_barrier_announcement(input, &b, self.now, &mut actions);
+            self.tasks[ti]
+                .handler
+                .process_barrier_announcement(input, &b, self.now, &mut actions);
             self.apply_actions(t, actions);
         }
         self.handle_priority(t);
         if self.tasks[ti].status == TaskStatus::Running
-            && self.tasks[ti].handler.next_timer_at().is_some_and(|at| at <= self.now)
+            && self.tasks[ti]
+                .handler
+                .next_timer_at()
+                .is_some_and(|at| at <= self.now)
         {
             self.handler_timer(t);
         }
@@ -1415,17 +1618,30 @@ impl World {
         let op = &self.setup.scenario.job.operators[op_i];
         self.tasks[ti].processed += 1;
         let from_rules = op.rules_from.as_deref().is_some_and(|rules| {
-            let sender = self.channels[self.setup.tasks[ti].inputs[input.0 as usize].0 as usize].from;
+            let sender =
+                self.channels[self.setup.tasks[ti].inputs[input.0 as usize].0 as usize].from;
             self.setup.scenario.job.operators[self.setup.tasks[sender.0 as usize].op].uid == rules
         });
         let out = if from_rules {
             operators::apply_rule(&mut self.tasks[ti].op, record)
         } else {
-            operators::process(op, &mut self.tasks[ti].op, record, self.now, &self.setup.keys)
+            operators::process(
+                op,
+                &mut self.tasks[ti].op,
+                record,
+                self.now,
+                &self.setup.keys,
+            )
         };
         if self.trace.enabled {
             let (name, key) = (self.name(t), self.key_name(record.key));
-            self.trace.push(|| Event::RecordProcessed { task: name, channel: input, key, value: record.value, origin: record.origin });
+            self.trace.push(|| Event::RecordProcessed {
+                task: name,
+                channel: input,
+                key,
+                value: record.value,
+                origin: record.origin,
+            });
         }
         match out {
             Output::Emit(r) => self.route(t, r),
@@ -1437,13 +1653,19 @@ impl World {
 
     fn sink_write(&mut self, t: TaskId, r: Record) {
         let op = self.info(t).op;
-        let ext = self.external.get_mut(&op).expect("every sink has an external topic");
+        let ext = self
+            .external
+            .get_mut(&op)
+            .expect("every sink has an external topic");
         let txn = match &mut self.tasks[t.0 as usize].op {
             OpState::TwoPhaseCommit(s) => {
                 let txn = s.current;
                 if !s.invoke(r, ext) {
                     let name = self.name(t);
-                    self.failover(Some(name), "write after the sink finished (no open transaction)".into());
+                    self.failover(
+                        Some(name),
+                        "write after the sink finished (no open transaction)".into(),
+                    );
                     return;
                 }
                 txn
@@ -1460,7 +1682,13 @@ impl World {
         };
         if self.trace.enabled {
             let (name, key) = (self.name(t), self.key_name(r.key));
-            self.trace.push(|| Event::RecordWritten { task: name, key, value: r.value, txn, origin: r.origin });
+            self.trace.push(|| Event::RecordWritten {
+                task: name,
+                key,
+                value: r.value,
+                txn,
+                origin: r.origin,
+            });
         }
     }
 
@@ -1486,12 +1714,18 @@ impl World {
 
     fn finish_task(&mut self, t: TaskId) {
         let ti = t.0 as usize;
-        if matches!(self.tasks[ti].status, TaskStatus::Finished | TaskStatus::Failed | TaskStatus::Canceled) {
+        if matches!(
+            self.tasks[ti].status,
+            TaskStatus::Finished | TaskStatus::Failed | TaskStatus::Canceled
+        ) {
             return;
         }
         if let OpState::TwoPhaseCommit(s) = &mut self.tasks[ti].op {
             // close(): whatever was not committed by now is aborted.
-            let ext = self.external.get_mut(&self.setup.tasks[ti].op).expect("sink topic");
+            let ext = self
+                .external
+                .get_mut(&self.setup.tasks[ti].op)
+                .expect("sink topic");
             s.close(ext, &mut self.trace);
         }
         self.tasks[ti].status = TaskStatus::Finished;
@@ -1516,11 +1750,15 @@ impl World {
         if self.final_requested || self.status != JobStatus::Running {
             return;
         }
-        let all = self.tasks.iter().all(|x| matches!(x.status, TaskStatus::Waiting | TaskStatus::Finished));
+        let all = self
+            .tasks
+            .iter()
+            .all(|x| matches!(x.status, TaskStatus::Waiting | TaskStatus::Finished));
         let any_waiting = self.tasks.iter().any(|x| x.status == TaskStatus::Waiting);
         if all && any_waiting {
             self.final_requested = true;
-            self.coordinator.offer(SnapshotKind::Checkpoint, false, true);
+            self.coordinator
+                .offer(SnapshotKind::Checkpoint, false, true);
             self.try_trigger();
         }
     }
@@ -1535,13 +1773,19 @@ impl World {
                 self.tasks[ti].timer_at = None;
                 let mut actions = Vec::new();
                 self.tasks[ti].handler.fire_timer(self.now, &mut actions);
-                if actions.iter().any(|a| matches!(a, HandlerAction::Trigger { .. })) {
+                if actions
+                    .iter()
+                    .any(|a| matches!(a, HandlerAction::Trigger { .. }))
+                {
                     if let Some(id) = actions.iter().find_map(|a| match a {
                         HandlerAction::Trigger { barrier, .. } => Some(barrier.id),
                         _ => None,
                     }) {
                         let name = self.name(t);
-                        self.trace.push(|| Event::AlignmentTimedOut { task: name, checkpoint: id });
+                        self.trace.push(|| Event::AlignmentTimedOut {
+                            task: name,
+                            checkpoint: id,
+                        });
                     }
                 }
                 self.apply_actions(t, actions);
@@ -1569,37 +1813,70 @@ impl World {
                 return;
             }
             match a {
-                HandlerAction::Blocked { channel, checkpoint } => {
+                HandlerAction::Blocked {
+                    channel,
+                    checkpoint,
+                } => {
                     let name = self.name(t);
-                    self.trace.push(|| Event::ChannelBlocked { task: name, channel, checkpoint });
+                    self.trace.push(|| Event::ChannelBlocked {
+                        task: name,
+                        channel,
+                        checkpoint,
+                    });
                 }
-                HandlerAction::Unblocked { channel, checkpoint } => {
+                HandlerAction::Unblocked {
+                    channel,
+                    checkpoint,
+                } => {
                     let name = self.name(t);
-                    self.trace.push(|| Event::ChannelUnblocked { task: name, channel, checkpoint });
+                    self.trace.push(|| Event::ChannelUnblocked {
+                        task: name,
+                        channel,
+                        checkpoint,
+                    });
                     self.schedule_poll(t);
                 }
-                HandlerAction::Trigger { barrier, persist, alignment_started_at } => {
-                    self.perform_checkpoint(t, barrier, persist, alignment_started_at)
-                }
-                HandlerAction::StopPersisting { channel, checkpoint } => self.stop_persisting(t, channel, checkpoint),
+                HandlerAction::Trigger {
+                    barrier,
+                    persist,
+                    alignment_started_at,
+                } => self.perform_checkpoint(t, barrier, persist, alignment_started_at),
+                HandlerAction::StopPersisting {
+                    channel,
+                    checkpoint,
+                } => self.stop_persisting(t, channel, checkpoint),
                 HandlerAction::Abort { checkpoint, reason } => {
                     let cause = match reason {
                         crate::barrier::AbortReason::Subsumed => AbortCause::Subsumed,
-                        crate::barrier::AbortReason::CancellationBarrier => AbortCause::CancellationBarrier,
+                        crate::barrier::AbortReason::CancellationBarrier => {
+                            AbortCause::CancellationBarrier
+                        }
                         crate::barrier::AbortReason::EndOfStream => AbortCause::EndOfStream,
                     };
                     let ti = t.0 as usize;
-                    if self.tasks[ti].capture.as_ref().is_some_and(|c| c.checkpoint == checkpoint) {
+                    if self.tasks[ti]
+                        .capture
+                        .as_ref()
+                        .is_some_and(|c| c.checkpoint == checkpoint)
+                    {
                         self.tasks[ti].capture = None;
                     }
                     // Flink: abortCheckpointOnBarrier declines and broadcasts a cancellation marker.
-                    self.tasks[ti].last_checkpoint = self.tasks[ti].last_checkpoint.max(Some(checkpoint));
+                    self.tasks[ti].last_checkpoint =
+                        self.tasks[ti].last_checkpoint.max(Some(checkpoint));
                     let name = self.name(t);
                     let why = cause.contract_reason();
-                    self.trace.push(|| Event::CheckpointDeclined { task: name.clone(), checkpoint, reason: why });
+                    self.trace.push(|| Event::CheckpointDeclined {
+                        task: name.clone(),
+                        checkpoint,
+                        reason: why,
+                    });
                     self.broadcast(t, &Element::Cancel { checkpoint });
                     if !self.info(t).outputs.is_empty() {
-                        self.trace.push(|| Event::CancellationMarkerSent { task: name, checkpoint });
+                        self.trace.push(|| Event::CancellationMarkerSent {
+                            task: name,
+                            checkpoint,
+                        });
                     }
                     if self.coordinator.pending.contains_key(&checkpoint) {
                         self.abort_checkpoint(checkpoint, cause);
@@ -1612,7 +1889,13 @@ impl World {
 
     /// Flink: `SubtaskCheckpointCoordinatorImpl.checkpointState` — forward the
     /// barrier, take the synchronous snapshot, start the asynchronous part.
-    fn perform_checkpoint(&mut self, t: TaskId, barrier: CheckpointBarrier, persist: Vec<ChannelIndex>, first_seen_at: u64) {
+    fn perform_checkpoint(
+        &mut self,
+        t: TaskId,
+        barrier: CheckpointBarrier,
+        persist: Vec<ChannelIndex>,
+        first_seen_at: u64,
+    ) {
         let ti = t.0 as usize;
         let id = barrier.id;
         if self.tasks[ti].last_checkpoint.is_some_and(|l| l >= id) {
@@ -1624,7 +1907,10 @@ impl World {
             // pass the news on (Flink: SubtaskCheckpointCoordinatorImpl.checkpointState).
             self.broadcast(t, &Element::Cancel { checkpoint: id });
             let name = self.name(t);
-            self.trace.push(|| Event::CancellationMarkerSent { task: name, checkpoint: id });
+            self.trace.push(|| Event::CancellationMarkerSent {
+                task: name,
+                checkpoint: id,
+            });
             return;
         }
         let unaligned = barrier.alignment == Alignment::Unaligned;
@@ -1642,14 +1928,27 @@ impl World {
                     output_channels.insert(ch.output, recs);
                 }
             }
-            self.send(*c, Element::Barrier { barrier: barrier.clone() });
+            self.send(
+                *c,
+                Element::Barrier {
+                    barrier: barrier.clone(),
+                },
+            );
         }
         if is_source {
             let name = self.name(t);
-            self.trace.push(|| Event::BarrierInjected { task: name, checkpoint: id });
+            self.trace.push(|| Event::BarrierInjected {
+                task: name,
+                checkpoint: id,
+            });
             if let OpState::Source(s) = &mut self.tasks[ti].op {
                 // Flink suspends the sources at a synchronous savepoint.
-                if self.coordinator.pending.get(&id).is_some_and(|p| p.kind == SnapshotKind::StopWithSavepoint) {
+                if self
+                    .coordinator
+                    .pending
+                    .get(&id)
+                    .is_some_and(|p| p.kind == SnapshotKind::StopWithSavepoint)
+                {
                     s.stopped = true;
                 }
             }
@@ -1661,8 +1960,18 @@ impl World {
         let name = self.name(t);
         let state = match &mut self.tasks[ti].op {
             OpState::TwoPhaseCommit(s) => {
-                let ext = self.external.get_mut(&self.setup.tasks[ti].op).expect("sink topic");
-                s.snapshot_state(&name, id, is_finished, ext, &mut self.next_txn, &mut self.trace)
+                let ext = self
+                    .external
+                    .get_mut(&self.setup.tasks[ti].op)
+                    .expect("sink topic");
+                s.snapshot_state(
+                    &name,
+                    id,
+                    is_finished,
+                    ext,
+                    &mut self.next_txn,
+                    &mut self.trace,
+                )
             }
             other => other.snapshot(self.now, !incremental),
         };
@@ -1673,9 +1982,13 @@ impl World {
         let op_bytes = TaskSnapshot::operator_bytes(&state, keys);
         let out_bytes = TaskSnapshot::channel_bytes(output_channels.values().flatten(), keys);
         let (keyed, uploaded_keyed) = match &state {
-            OperatorSnapshot::Keyed { .. } | OperatorSnapshot::KeyedStates { .. } if incremental => {
+            OperatorSnapshot::Keyed { .. } | OperatorSnapshot::KeyedStates { .. }
+                if incremental =>
+            {
                 let entries = shared_registry::keyed_entries(&state);
-                let upload = self.tasks[ti].incremental_base.snapshot(&name, id, entries, keys);
+                let upload = self.tasks[ti]
+                    .incremental_base
+                    .snapshot(&name, id, entries, keys);
                 let bytes = upload.uploaded_bytes();
                 (Some(upload), bytes)
             }
@@ -1690,7 +2003,11 @@ impl World {
             uploaded_bytes: uploaded_keyed + out_bytes,
         };
         let bytes = snapshot.state_bytes;
-        self.trace.push(|| Event::SnapshotTaken { task: name, checkpoint: id, state_bytes: bytes });
+        self.trace.push(|| Event::SnapshotTaken {
+            task: name,
+            checkpoint: id,
+            state_bytes: bytes,
+        });
         let now = self.now;
         if let Some(s) = self.coordinator.stats_mut(id, t) {
             s.first_barrier_at = Some(first_seen_at);
@@ -1701,11 +2018,22 @@ impl World {
             }
         }
         let output_pending = barrier.is_timeoutable() && self.barrier_in_out_queues(t, id);
-        self.tasks[ti].snapshots.insert(id, InProgressSnapshot { snapshot, async_done: false, output_pending, keyed });
+        self.tasks[ti].snapshots.insert(
+            id,
+            InProgressSnapshot {
+                snapshot,
+                async_done: false,
+                output_pending,
+                keyed,
+            },
+        );
         if output_pending {
             let timeout = barrier.aligned_timeout_ms.unwrap_or(0);
             // Strict check, as at the input: timed out once more than T has passed since creation.
-            self.schedule((barrier.created_at + timeout + 1).max(now), Item::OutputTimeout(t, id));
+            self.schedule(
+                (barrier.created_at + timeout + 1).max(now),
+                Item::OutputTimeout(t, id),
+            );
         }
         let async_ms = self.coordinator.config.async_ms;
         self.schedule(now + async_ms, Item::AsyncDone(t, id));
@@ -1716,8 +2044,12 @@ impl World {
             let mut records = BTreeMap::new();
             // Channels whose priority barrier has arrived (being handled, or waiting
             // behind the record in progress): exactly the records it overtook.
-            let mut overtaken: BTreeMap<ChannelIndex, usize> =
-                self.tasks[ti].priority.iter().filter(|(_, b, _)| b.id == id).map(|(ch, _, n)| (*ch, *n)).collect();
+            let mut overtaken: BTreeMap<ChannelIndex, usize> = self.tasks[ti]
+                .priority
+                .iter()
+                .filter(|(_, b, _)| b.id == id)
+                .map(|(ch, _, n)| (*ch, *n))
+                .collect();
             overtaken.extend(self.tasks[ti].overtaking);
             for ch in &persist {
                 let c = self.setup.tasks[ti].inputs[ch.0 as usize];
@@ -1727,28 +2059,49 @@ impl World {
                         .queue
                         .iter()
                         .take(ahead)
-                        .filter_map(|q| if let Element::Record { record } = &q.element { Some(*record) } else { None })
+                        .filter_map(|q| {
+                            if let Element::Record { record } = &q.element {
+                                Some(*record)
+                            } else {
+                                None
+                            }
+                        })
                         .collect(),
                     _ => queue.queued_records_before(id),
                 };
                 records.insert(*ch, recs);
             }
-            self.tasks[ti].capture = Some(Capture { checkpoint: id, records, open: persist.iter().copied().collect() });
+            self.tasks[ti].capture = Some(Capture {
+                checkpoint: id,
+                records,
+                open: persist.iter().copied().collect(),
+            });
             // Barriers of this checkpoint still queued behind data (aligned-checkpoint
             // timeout) become priority events: they overtake the queued records.
             for ch in persist {
                 let c = self.setup.tasks[ti].inputs[ch.0 as usize];
-                let pos = self.channels[c.0 as usize]
-                    .queue
-                    .iter()
-                    .position(|q| matches!(&q.element, Element::Barrier { barrier } if barrier.id == id));
+                let pos = self.channels[c.0 as usize].queue.iter().position(
+                    |q| matches!(&q.element, Element::Barrier { barrier } if barrier.id == id),
+                );
                 if let Some(pos) = pos {
-                    let q = self.channels[c.0 as usize].queue.remove(pos).expect("position found");
+                    let q = self.channels[c.0 as usize]
+                        .queue
+                        .remove(pos)
+                        .expect("position found");
                     if let Element::Barrier { barrier } = q.element {
                         let name = self.name(t);
-                        self.trace.push(|| Event::BarrierReceived { task: name, channel: ch, checkpoint: id });
+                        self.trace.push(|| Event::BarrierReceived {
+                            task: name,
+                            channel: ch,
+                            checkpoint: id,
+                        });
                         let mut actions = Vec::new();
-                        self.tasks[ti].handler.process_barrier(ch, &barrier.to_unaligned(), self.now, &mut actions);
+                        self.tasks[ti].handler.process_barrier(
+                            ch,
+                            &barrier.to_unaligned(),
+                            self.now,
+                            &mut actions,
+                        );
                         self.apply_actions(t, actions);
                     }
                 }
@@ -1758,18 +2111,29 @@ impl World {
 
     fn stop_persisting(&mut self, t: TaskId, channel: ChannelIndex, checkpoint: CheckpointId) {
         let ti = t.0 as usize;
-        let Some(cap) = &mut self.tasks[ti].capture else { return };
+        let Some(cap) = &mut self.tasks[ti].capture else {
+            return;
+        };
         if cap.checkpoint != checkpoint || !cap.open.remove(&channel) {
             return;
         }
         let n = cap.records.get(&channel).map_or(0, |v| v.len() as u32);
         let done = cap.open.is_empty();
         let name = self.name(t);
-        self.trace.push(|| Event::BarrierOvertook { task: name, channel, checkpoint, records: n });
+        self.trace.push(|| Event::BarrierOvertook {
+            task: name,
+            channel,
+            checkpoint,
+            records: n,
+        });
         if done {
             let cap = self.tasks[ti].capture.take().expect("checked above");
             let keys = &self.setup.keys;
-            let recs: BTreeMap<ChannelIndex, Vec<Record>> = cap.records.into_iter().filter(|(_, v)| !v.is_empty()).collect();
+            let recs: BTreeMap<ChannelIndex, Vec<Record>> = cap
+                .records
+                .into_iter()
+                .filter(|(_, v)| !v.is_empty())
+                .collect();
             let bytes = TaskSnapshot::channel_bytes(recs.values().flatten(), keys);
             if let Some(s) = self.tasks[ti].snapshots.get_mut(&checkpoint) {
                 s.snapshot.input_channels = recs;
@@ -1795,7 +2159,10 @@ impl World {
 
     /// A barrier of `id` left one of `t`'s output queues for the wire.
     fn output_barrier_left(&mut self, t: TaskId, id: CheckpointId) {
-        let pending = self.tasks[t.0 as usize].snapshots.get(&id).is_some_and(|s| s.output_pending);
+        let pending = self.tasks[t.0 as usize]
+            .snapshots
+            .get(&id)
+            .is_some_and(|s| s.output_pending);
         if pending && !self.barrier_in_out_queues(t, id) {
             if let Some(s) = self.tasks[t.0 as usize].snapshots.get_mut(&id) {
                 s.output_pending = false;
@@ -1809,23 +2176,38 @@ impl World {
     /// barrier and overtakes the records ahead of it, which become output channel state.
     fn output_timeout(&mut self, t: TaskId, id: CheckpointId) {
         let ti = t.0 as usize;
-        if !self.tasks[ti].snapshots.get(&id).is_some_and(|s| s.output_pending) {
+        if !self.tasks[ti]
+            .snapshots
+            .get(&id)
+            .is_some_and(|s| s.output_pending)
+        {
             return;
         }
         let outs: Vec<ChannelId> = self.outputs_of(t).collect();
         let mut overtaken = BTreeMap::new();
         for c in outs {
             let ch = &mut self.channels[c.0 as usize];
-            let Some(pos) = ch.out_queue.iter().position(|e| matches!(e, Element::Barrier { barrier } if barrier.id == id)) else {
+            let Some(pos) = ch
+                .out_queue
+                .iter()
+                .position(|e| matches!(e, Element::Barrier { barrier } if barrier.id == id))
+            else {
                 continue;
             };
             let recs = ch.out_records_before(id);
             let output = ch.output;
-            let Some(Element::Barrier { barrier }) = ch.out_queue.remove(pos) else { continue };
+            let Some(Element::Barrier { barrier }) = ch.out_queue.remove(pos) else {
+                continue;
+            };
             if !recs.is_empty() {
                 overtaken.insert(output, recs);
             }
-            self.put_on_wire(c, Element::Barrier { barrier: barrier.to_unaligned() });
+            self.put_on_wire(
+                c,
+                Element::Barrier {
+                    barrier: barrier.to_unaligned(),
+                },
+            );
         }
         let bytes = TaskSnapshot::channel_bytes(overtaken.values().flatten(), &self.setup.keys);
         if let Some(s) = self.tasks[ti].snapshots.get_mut(&id) {
@@ -1835,15 +2217,25 @@ impl World {
             s.output_pending = false;
         }
         let name = self.name(t);
-        self.trace.push(|| Event::AlignmentTimedOut { task: name, checkpoint: id });
+        self.trace.push(|| Event::AlignmentTimedOut {
+            task: name,
+            checkpoint: id,
+        });
         self.maybe_acknowledge(t, id);
     }
 
     /// Acknowledge once the asynchronous phase and the channel state are complete.
     fn maybe_acknowledge(&mut self, t: TaskId, id: CheckpointId) {
         let ti = t.0 as usize;
-        let capturing = self.tasks[ti].capture.as_ref().is_some_and(|c| c.checkpoint == id);
-        let ready = self.tasks[ti].snapshots.get(&id).is_some_and(|s| s.async_done && !s.output_pending) && !capturing;
+        let capturing = self.tasks[ti]
+            .capture
+            .as_ref()
+            .is_some_and(|c| c.checkpoint == id);
+        let ready = self.tasks[ti]
+            .snapshots
+            .get(&id)
+            .is_some_and(|s| s.async_done && !s.output_pending)
+            && !capturing;
         if !ready {
             return;
         }
@@ -1857,7 +2249,11 @@ impl World {
                 );
                 let name = self.name(t);
                 let reason = format!("declined: {why}");
-                self.trace.push(|| Event::CheckpointDeclined { task: name, checkpoint: id, reason });
+                self.trace.push(|| Event::CheckpointDeclined {
+                    task: name,
+                    checkpoint: id,
+                    reason,
+                });
                 if self.coordinator.pending.contains_key(&id) {
                     self.abort_checkpoint(id, AbortCause::DeclinedAsync(why));
                 }
@@ -1869,16 +2265,24 @@ impl World {
             // that is already gone.
             let private_bytes = s.snapshot.state_bytes.saturating_sub(upload.keyed_bytes);
             let name = self.name(t);
-            self.coordinator.shared.register(id, t, &name, &upload, private_bytes);
+            self.coordinator
+                .shared
+                .register(id, t, &name, &upload, private_bytes);
             // Kept until notified: a completed checkpoint becomes the incremental base.
-            let base = IncrementalBase { checkpoint: Some(id), placement: upload.placement };
+            let base = IncrementalBase {
+                checkpoint: Some(id),
+                placement: upload.placement,
+            };
             self.tasks[ti].incremental_candidates.insert(id, base);
         }
         if !self.coordinator.pending.contains_key(&id) {
             return; // Flink: acks for discarded checkpoints are dropped
         }
         let name = self.name(t);
-        self.trace.push(|| Event::CheckpointAcknowledged { task: name, checkpoint: id });
+        self.trace.push(|| Event::CheckpointAcknowledged {
+            task: name,
+            checkpoint: id,
+        });
         if self.coordinator.acknowledge(id, t, s.snapshot, self.now) {
             self.complete_checkpoint(id);
         }
@@ -1896,7 +2300,8 @@ impl World {
         if self.tasks.iter().all(|x| x.status == TaskStatus::Finished) {
             return;
         }
-        self.coordinator.offer(SnapshotKind::Checkpoint, true, false);
+        self.coordinator
+            .offer(SnapshotKind::Checkpoint, true, false);
         self.try_trigger();
     }
 
@@ -1925,7 +2330,12 @@ impl World {
         // for; their final state goes into the checkpoint as it is.
         let waiting: Vec<TaskId> = (0..self.tasks.len() as u32)
             .map(TaskId)
-            .filter(|t| matches!(self.tasks[t.0 as usize].status, TaskStatus::Running | TaskStatus::Waiting))
+            .filter(|t| {
+                matches!(
+                    self.tasks[t.0 as usize].status,
+                    TaskStatus::Running | TaskStatus::Waiting
+                )
+            })
             .collect();
         if waiting.is_empty() {
             return;
@@ -1936,7 +2346,9 @@ impl World {
             .collect();
         if !finished.is_empty() && !self.coordinator.config.after_tasks_finish {
             // Flink: NOT_ALL_REQUIRED_TASKS_RUNNING, a pre-flight failure (never counted).
-            let reason = "not all required tasks are running (checkpoints after tasks finish are off)".to_string();
+            let reason =
+                "not all required tasks are running (checkpoints after tasks finish are off)"
+                    .to_string();
             self.trace.push(|| Event::CheckpointSkipped { reason });
             return;
         }
@@ -1944,12 +2356,20 @@ impl World {
         let id = self.coordinator.start(&req, self.now, all);
         let unaligned = self.coordinator.pending[&id].barrier.alignment == Alignment::Unaligned;
         let kind = req.kind;
-        self.trace.push(|| Event::CheckpointTriggered { checkpoint: id, kind, unaligned });
+        self.trace.push(|| Event::CheckpointTriggered {
+            checkpoint: id,
+            kind,
+            unaligned,
+        });
         let timeout = self.coordinator.config.timeout_ms;
         self.schedule(self.now + timeout, Item::CheckpointTimeout(id));
         // Tasks to trigger: running sources, and running tasks whose predecessors all finished.
         for t in &waiting {
-            let preds_done = self.info(*t).predecessors.iter().all(|p| self.tasks[p.0 as usize].status == TaskStatus::Finished);
+            let preds_done = self
+                .info(*t)
+                .predecessors
+                .iter()
+                .all(|p| self.tasks[p.0 as usize].status == TaskStatus::Finished);
             if preds_done {
                 self.schedule(self.now, Item::TriggerTask(*t, id));
             }
@@ -1968,7 +2388,9 @@ impl World {
         // kept (so a restore finishes the task again) but is not counted or uploaded.
         TaskSnapshot {
             finished: true,
-            state: self.tasks[t.0 as usize].op.snapshot(self.now, !self.coordinator.config.incremental),
+            state: self.tasks[t.0 as usize]
+                .op
+                .snapshot(self.now, !self.coordinator.config.incremental),
             input_channels: BTreeMap::new(),
             output_channels: BTreeMap::new(),
             state_bytes: 0,
@@ -1977,7 +2399,9 @@ impl World {
     }
 
     fn trigger_task(&mut self, t: TaskId, id: CheckpointId) {
-        let Some(p) = self.coordinator.pending.get(&id) else { return };
+        let Some(p) = self.coordinator.pending.get(&id) else {
+            return;
+        };
         let barrier = p.barrier.clone();
         let ti = t.0 as usize;
         match self.tasks[ti].status {
@@ -1992,7 +2416,11 @@ impl World {
                 let name = self.name(t);
                 let cause = AbortCause::TaskClosing;
                 let reason = cause.contract_reason();
-                self.trace.push(|| Event::CheckpointDeclined { task: name, checkpoint: id, reason });
+                self.trace.push(|| Event::CheckpointDeclined {
+                    task: name,
+                    checkpoint: id,
+                    reason,
+                });
                 self.abort_checkpoint(id, cause);
             }
             TaskStatus::Failed | TaskStatus::Canceled => {}
@@ -2000,15 +2428,22 @@ impl World {
     }
 
     fn complete_checkpoint(&mut self, id: CheckpointId) {
-        let is_final = self.coordinator.pending.get(&id).is_some_and(|p| p.is_final);
-        let Some((completed, subsumed)) = self.coordinator.complete(id, self.now) else { return };
+        let is_final = self
+            .coordinator
+            .pending
+            .get(&id)
+            .is_some_and(|p| p.is_final);
+        let Some((completed, subsumed)) = self.coordinator.complete(id, self.now) else {
+            return;
+        };
         if is_final {
             // Every task has drained and will finish on this notification: nothing
             // queued is started any more.
             self.coordinator.queue.clear();
             self.final_completed = true;
         }
-        self.trace.push(|| Event::CheckpointCompleted { checkpoint: id });
+        self.trace
+            .push(|| Event::CheckpointCompleted { checkpoint: id });
         for s in subsumed {
             self.abort_checkpoint(s, AbortCause::Subsumed);
         }
@@ -2024,10 +2459,19 @@ impl World {
     }
 
     fn abort_checkpoint(&mut self, id: CheckpointId, cause: AbortCause) {
-        let is_final = self.coordinator.pending.get(&id).is_some_and(|p| p.is_final);
-        let Some(exceeded) = self.coordinator.abort(id, &cause, self.now) else { return };
+        let is_final = self
+            .coordinator
+            .pending
+            .get(&id)
+            .is_some_and(|p| p.is_final);
+        let Some(exceeded) = self.coordinator.abort(id, &cause, self.now) else {
+            return;
+        };
         let reason = cause.contract_reason();
-        self.trace.push(|| Event::CheckpointAborted { checkpoint: id, reason });
+        self.trace.push(|| Event::CheckpointAborted {
+            checkpoint: id,
+            reason,
+        });
         if cause != AbortCause::JobFailover && cause != AbortCause::JobCanceled {
             for t in 0..self.tasks.len() as u32 {
                 self.schedule(self.now, Item::Notify(TaskId(t), id, false));
@@ -2057,12 +2501,18 @@ impl World {
 
     fn notify(&mut self, t: TaskId, id: CheckpointId, complete: bool) {
         let ti = t.0 as usize;
-        if !matches!(self.tasks[ti].status, TaskStatus::Running | TaskStatus::Waiting) {
+        if !matches!(
+            self.tasks[ti].status,
+            TaskStatus::Running | TaskStatus::Waiting
+        ) {
             return;
         }
         if complete {
             if let OpState::TwoPhaseCommit(s) = &mut self.tasks[ti].op {
-                let ext = self.external.get_mut(&self.setup.tasks[ti].op).expect("sink topic");
+                let ext = self
+                    .external
+                    .get_mut(&self.setup.tasks[ti].op)
+                    .expect("sink topic");
                 s.notify_checkpoint_complete(id, ext, &mut self.trace);
             }
             // The completed snapshot becomes the incremental base (Flink: RocksDB's
@@ -2072,7 +2522,9 @@ impl World {
                 task.incremental_base = base;
             }
             task.incremental_candidates.retain(|k, _| *k > id);
-            if self.tasks[ti].status == TaskStatus::Waiting && self.tasks[ti].awaiting.is_some_and(|a| id >= a) {
+            if self.tasks[ti].status == TaskStatus::Waiting
+                && self.tasks[ti].awaiting.is_some_and(|a| id >= a)
+            {
                 self.finish_task(t);
             }
         } else {
@@ -2082,7 +2534,11 @@ impl World {
             // Cancel the asynchronous part; Flink forgets the aborted checkpoint's uploads.
             self.tasks[ti].snapshots.remove(&id);
             self.tasks[ti].incremental_candidates.remove(&id);
-            if self.tasks[ti].capture.as_ref().is_some_and(|c| c.checkpoint == id) {
+            if self.tasks[ti]
+                .capture
+                .as_ref()
+                .is_some_and(|c| c.checkpoint == id)
+            {
                 self.tasks[ti].capture = None;
             }
         }
@@ -2123,13 +2579,16 @@ impl World {
     fn intervene(&mut self, iv: Intervention) {
         if self.status != JobStatus::Running {
             let action = iv.name().to_string();
-            let reason = format!("the job is {}", match self.status {
-                JobStatus::Restarting => "restarting",
-                JobStatus::Finished => "finished",
-                JobStatus::Failed => "failed",
-                JobStatus::Canceled => "canceled",
-                JobStatus::Running => "running",
-            });
+            let reason = format!(
+                "the job is {}",
+                match self.status {
+                    JobStatus::Restarting => "restarting",
+                    JobStatus::Finished => "finished",
+                    JobStatus::Failed => "failed",
+                    JobStatus::Canceled => "canceled",
+                    JobStatus::Running => "running",
+                }
+            );
             self.trace.push(|| Event::ActionIgnored { action, reason });
             return;
         }
@@ -2141,15 +2600,18 @@ impl World {
                 }
             }
             Intervention::TriggerCheckpoint => {
-                self.coordinator.offer(SnapshotKind::Checkpoint, false, false);
+                self.coordinator
+                    .offer(SnapshotKind::Checkpoint, false, false);
                 self.try_trigger();
             }
             Intervention::Savepoint => {
-                self.coordinator.offer(SnapshotKind::Savepoint, false, false);
+                self.coordinator
+                    .offer(SnapshotKind::Savepoint, false, false);
                 self.try_trigger();
             }
             Intervention::StopWithSavepoint => {
-                self.coordinator.offer(SnapshotKind::StopWithSavepoint, false, false);
+                self.coordinator
+                    .offer(SnapshotKind::StopWithSavepoint, false, false);
                 self.try_trigger();
             }
             Intervention::Cancel => self.cancel_job(),
@@ -2162,13 +2624,17 @@ impl World {
     fn new_attempt(&mut self) {
         self.attempt += 1;
         let live = self.attempt;
-        self.agenda.retain(|(attempt, _)| *attempt == live || *attempt == ANY_ATTEMPT);
+        self.agenda
+            .retain(|(attempt, _)| *attempt == live || *attempt == ANY_ATTEMPT);
     }
 
     fn close_sinks(&mut self) {
         for t in 0..self.tasks.len() {
             if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
-                let ext = self.external.get_mut(&self.setup.tasks[t].op).expect("sink topic");
+                let ext = self
+                    .external
+                    .get_mut(&self.setup.tasks[t].op)
+                    .expect("sink topic");
                 s.close(ext, &mut self.trace);
             }
         }
@@ -2195,13 +2661,22 @@ impl World {
     /// never deleted. Flink: `DefaultCompletedCheckpointStore.shutdown` with the
     /// job's `CheckpointRetentionPolicy` (flink-semantics.md §1.7).
     fn apply_retention(&mut self) {
-        let policy = self.setup.scenario.checkpointing.as_ref().map(|c| c.externalized).unwrap_or_default();
+        let policy = self
+            .setup
+            .scenario
+            .checkpointing
+            .as_ref()
+            .map(|c| c.externalized)
+            .unwrap_or_default();
         if self.coordinator.store.is_empty() || !policy.discards_on(self.status.as_str()) {
             return;
         }
         let checkpoints = self.discard_retained();
         let status = self.status.as_str().to_string();
-        self.trace.push(|| Event::CheckpointsDiscarded { checkpoints, status });
+        self.trace.push(|| Event::CheckpointsDiscarded {
+            checkpoints,
+            status,
+        });
     }
 
     /// Moves every retained checkpoint out of the store into `discarded` (kept
@@ -2232,10 +2707,23 @@ impl World {
     /// files. The recovery is not a task failure: the restart strategy neither counts
     /// it nor delays it; the new JobMaster starts a fresh strategy.
     fn jobmanager_failover(&mut self) {
-        let storage = self.setup.scenario.checkpointing.as_ref().map(|c| c.storage).unwrap_or_default();
-        let checkpoints_lost = if storage == StorageKind::Jobmanager { self.discard_retained() } else { Vec::new() };
+        let storage = self
+            .setup
+            .scenario
+            .checkpointing
+            .as_ref()
+            .map(|c| c.storage)
+            .unwrap_or_default();
+        let checkpoints_lost = if storage == StorageKind::Jobmanager {
+            self.discard_retained()
+        } else {
+            Vec::new()
+        };
         let delay_ms = JOBMANAGER_RECOVERY_MS;
-        self.trace.push(|| Event::JobmanagerFailed { delay_ms, checkpoints_lost });
+        self.trace.push(|| Event::JobmanagerFailed {
+            delay_ms,
+            checkpoints_lost,
+        });
         self.tear_down();
         self.restart = RestartStrategy::new(&self.setup.scenario.effective_restart());
         self.status = JobStatus::Restarting;
@@ -2275,12 +2763,21 @@ impl World {
         }
         if let Some(name) = &task {
             let (name, why) = (name.clone(), reason.clone());
-            self.trace.push(|| Event::TaskFailed { task: name, reason: why });
+            self.trace.push(|| Event::TaskFailed {
+                task: name,
+                reason: why,
+            });
         }
         self.tear_down();
         let now = self.now;
         self.restart.notify_failure(now);
-        let mut record = FailureRecord { at_ms: now, task, reason: reason.clone(), restored_from: None, restarted_ms: None };
+        let mut record = FailureRecord {
+            at_ms: now,
+            task,
+            reason: reason.clone(),
+            restored_from: None,
+            restarted_ms: None,
+        };
         if self.restart.can_restart(now) {
             let delay_ms = self.restart.backoff_ms(now);
             self.trace.push(|| Event::JobRestarting { delay_ms });
@@ -2308,7 +2805,9 @@ impl World {
         }
         // The job's own checkpoint fits the job: assignment cannot fail, but if it
         // ever did, the job fails with the reason rather than the lab panicking.
-        let plan = match latest.map(|c| self.plan_restore(&restore::from_completed(&c, &self.setup), false)) {
+        let plan = match latest
+            .map(|c| self.plan_restore(&restore::from_completed(&c, &self.setup), false))
+        {
             None => None,
             Some(Ok(plan)) => Some(plan),
             Some(Err(err)) => {
@@ -2400,10 +2899,16 @@ impl World {
                 let show = |r: &Record| json!({"key": self.key_name(r.key), "value": r.value});
                 let mut sub = Map::new();
                 for (ch, recs) in &s.input_channels {
-                    sub.insert(format!("in{}", ch.0), Value::Array(recs.iter().map(show).collect()));
+                    sub.insert(
+                        format!("in{}", ch.0),
+                        Value::Array(recs.iter().map(show).collect()),
+                    );
                 }
                 for (ch, recs) in &s.output_channels {
-                    sub.insert(format!("out{ch}"), Value::Array(recs.iter().map(show).collect()));
+                    sub.insert(
+                        format!("out{ch}"),
+                        Value::Array(recs.iter().map(show).collect()),
+                    );
                 }
                 if !sub.is_empty() {
                     channels.insert(i.to_string(), Value::Object(sub));

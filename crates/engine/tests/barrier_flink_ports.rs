@@ -59,7 +59,11 @@ fn triggered(out: &BenchOutput) -> Vec<u64> {
 }
 
 fn aborted(out: &BenchOutput) -> Vec<(u64, AbortReason)> {
-    out.summary.aborted.iter().map(|a| (a.checkpoint.0, a.reason)).collect()
+    out.summary
+        .aborted
+        .iter()
+        .map(|a| (a.checkpoint.0, a.reason))
+        .collect()
 }
 
 /// Blocked channels after token `i`.
@@ -73,7 +77,12 @@ fn pending(out: &BenchOutput, i: usize) -> Vec<u64> {
 
 /// The checkpoint triggered on token `i` (exactly one).
 fn trigger_on(out: &BenchOutput, i: usize) -> &bench::TriggeredCheckpoint {
-    assert_eq!(out.lines[i].triggered.len(), 1, "one trigger on token {i}: {:?}", out.lines[i]);
+    assert_eq!(
+        out.lines[i].triggered.len(),
+        1,
+        "one trigger on token {i}: {:?}",
+        out.lines[i]
+    );
     &out.lines[i].triggered[0]
 }
 
@@ -101,15 +110,27 @@ fn assert_processed_in_arrival_order(out: &BenchOutput) {
         .filter(|l| l.token.starts_with('r'))
         .map(|l| l.token.split('@').next().unwrap())
         .collect();
-    assert_eq!(out.summary.processed, arrived, "records processed in arrival order");
+    assert_eq!(
+        out.summary.processed, arrived,
+        "records processed in arrival order"
+    );
     for line in out.lines.iter().filter(|l| l.token.starts_with('r')) {
-        assert_eq!(line.processed.first().map(String::as_str), line.token.split('@').next(), "line {line:?}");
+        assert_eq!(
+            line.processed.first().map(String::as_str),
+            line.token.split('@').next(),
+            "line {line:?}"
+        );
     }
 }
 
 fn assert_never_blocked(out: &BenchOutput) {
     for line in &out.lines {
-        assert!(line.blocked.is_empty(), "token {} left channels blocked: {:?}", line.i, line.blocked);
+        assert!(
+            line.blocked.is_empty(),
+            "token {} left channels blocked: {:?}",
+            line.i,
+            line.blocked
+        );
     }
 }
 
@@ -145,7 +166,11 @@ fn aligned_single_channel_no_barriers() {
 /// Mirrors Flink's AlignedCheckpointsTest#testMultiChannelNoBarriers.
 #[test]
 fn aligned_multi_channel_no_barriers() {
-    let out = run(Aligned, 4, "r0@2 r1@2 r2@0 r3@1 r4@0 EOP@0 r6@3 r7@1 EOP@3 r9@1 EOP@1 r11@2 EOP@2");
+    let out = run(
+        Aligned,
+        4,
+        "r0@2 r1@2 r2@0 r3@1 r4@0 EOP@0 r6@3 r7@1 EOP@3 r9@1 EOP@1 r11@2 EOP@2",
+    );
     assert_processed_in_arrival_order(&out);
     assert!(triggered(&out).is_empty());
     assert_never_blocked(&out);
@@ -217,7 +242,10 @@ fn aligned_multi_channel_jumping_over_checkpoint() {
     assert_eq!(out.lines[17].pending, vec![cp(4)]);
     assert_eq!(blocked(&out, 20), Vec::<u32>::new());
     assert_eq!(triggered(&out), vec![1]);
-    assert_eq!(aborted(&out), vec![(2, Subsumed), (3, Subsumed), (4, EndOfStream)]);
+    assert_eq!(
+        aborted(&out),
+        vec![(2, Subsumed), (3, Subsumed), (4, EndOfStream)]
+    );
 }
 
 /// Mirrors Flink's AlignedCheckpointsTest#testMissingCancellationBarriers: a
@@ -257,7 +285,11 @@ fn aligned_start_alignment_with_closed_channels() {
 /// that test) the finished channel counts as aligned, so checkpoint 2 completes.
 #[test]
 fn aligned_end_of_stream_while_checkpoint() {
-    let out = run(Aligned, 3, "B1@0 B1@1 B1@2 r3@0 r4@0 r5@2 B2@2 B2@0 r8@1 EOP@1 EOP@2 r11@0 EOP@0");
+    let out = run(
+        Aligned,
+        3,
+        "B1@0 B1@1 B1@2 r3@0 r4@0 r5@2 B2@2 B2@0 r8@1 EOP@1 EOP@2 r11@0 EOP@0",
+    );
     assert_processed_in_arrival_order(&out);
     assert_eq!(blocked(&out, 2), Vec::<u32>::new());
     assert_eq!(blocked(&out, 8), vec![0, 2]);
@@ -268,7 +300,11 @@ fn aligned_end_of_stream_while_checkpoint() {
 /// Mirrors Flink's AlignedCheckpointsTest#testSingleChannelAbortCheckpoint.
 #[test]
 fn aligned_single_channel_abort_checkpoint() {
-    let out = run(Aligned, 1, "r0@0 B1@0 r2@0 B2@0 r4@0 X4@0 B5@0 r7@0 X6@0 r9@0");
+    let out = run(
+        Aligned,
+        1,
+        "r0@0 B1@0 r2@0 B2@0 r4@0 X4@0 B5@0 r7@0 X6@0 r9@0",
+    );
     assert_processed_in_arrival_order(&out);
     assert_eq!(outcomes(&out), vec![1, 2, -4, 5, -6]);
     assert!(aborted(&out).iter().all(|(_, r)| *r == CancellationBarrier));
@@ -310,7 +346,11 @@ fn aligned_multi_channel_abort_checkpoint() {
 /// disturb the next checkpoint's alignment.
 #[test]
 fn aligned_abort_on_canceled_barriers() {
-    let out = run(Aligned, 3, "r0@1 B1@1 r2@2 r3@0 X1@0 r5@1 B2@1 r7@2 r8@0 B1@2 r10@0 r11@2 B2@0 B2@2 r14@0 r15@1 r16@2");
+    let out = run(
+        Aligned,
+        3,
+        "r0@1 B1@1 r2@2 r3@0 X1@0 r5@1 B2@1 r7@2 r8@0 B1@2 r10@0 r11@2 B2@0 B2@2 r14@0 r15@1 r16@2",
+    );
     assert_processed_in_arrival_order(&out);
     assert_eq!(blocked(&out, 4), Vec::<u32>::new());
     assert_eq!(blocked(&out, 9), vec![1]);
@@ -323,11 +363,21 @@ fn aligned_abort_on_canceled_barriers() {
 /// a cancellation marker of a checkpoint already subsumed is ignored.
 #[test]
 fn aligned_ignore_cancel_barrier_if_checkpoint_subsumed() {
-    let out = run(Aligned, 3, "r0@2 B3@1 B3@0 r3@2 B5@2 r5@1 r6@0 X3@0 r8@0 r9@1 B5@0 B5@1 r12@0 r13@1 r14@2");
+    let out = run(
+        Aligned,
+        3,
+        "r0@2 B3@1 B3@0 r3@2 B5@2 r5@1 r6@0 X3@0 r8@0 r9@1 B5@0 B5@1 r12@0 r13@1 r14@2",
+    );
     assert_processed_in_arrival_order(&out);
     assert_eq!(blocked(&out, 3), vec![0, 1]);
     assert_eq!(blocked(&out, 4), vec![2]);
-    assert_eq!(out.lines[4].aborted, vec![bench::AbortedCheckpoint { checkpoint: cp(3), reason: Subsumed }]);
+    assert_eq!(
+        out.lines[4].aborted,
+        vec![bench::AbortedCheckpoint {
+            checkpoint: cp(3),
+            reason: Subsumed
+        }]
+    );
     assert_eq!(blocked(&out, 11), Vec::<u32>::new());
     assert_eq!(outcomes(&out), vec![-3, 5]);
 }
@@ -349,7 +399,9 @@ fn aligned_trigger_checkpoints_with_end_of_partition() {
 #[test]
 fn aligned_deduplicate_channels_with_both_barrier_and_end_of_partition() {
     let out = run(Aligned, 3, "B2@0 B2@1 EOP@1 B2@2");
-    assert!(out.lines[..3].iter().all(|l| l.triggered.is_empty() && l.aborted.is_empty()));
+    assert!(out.lines[..3]
+        .iter()
+        .all(|l| l.triggered.is_empty() && l.aborted.is_empty()));
     assert_eq!(out.lines[2].waiting, vec![2]);
     assert_eq!(trigger_on(&out, 3).checkpoint, cp(2));
     assert_eq!(out.lines[3].handled, vec![3, 2]);
@@ -378,7 +430,11 @@ fn aligned_trigger_checkpoints_after_received_end_of_partition() {
 fn tracker_no_barriers() {
     let out = run(AtLeastOnce, 1, "r0@0 r1@0 r2@0");
     assert_processed_in_arrival_order(&out);
-    let out = run(AtLeastOnce, 4, "r0@2 r1@2 r2@0 r3@1 r4@0 r5@3 r6@1 r7@1 r8@2");
+    let out = run(
+        AtLeastOnce,
+        4,
+        "r0@2 r1@2 r2@0 r3@1 r4@0 r5@3 r6@1 r7@1 r8@2",
+    );
     assert_processed_in_arrival_order(&out);
     assert!(triggered(&out).is_empty());
 }
@@ -386,7 +442,11 @@ fn tracker_no_barriers() {
 /// Mirrors Flink's CheckpointBarrierTrackerTest#testSingleChannelWithBarriers.
 #[test]
 fn tracker_single_channel_with_barriers() {
-    let out = run(AtLeastOnce, 1, "r0@0 r1@0 r2@0 B1@0 r4@0 r5@0 r6@0 r7@0 B2@0 B3@0 r10@0 r11@0 B4@0 B5@0 B6@0 r15@0");
+    let out = run(
+        AtLeastOnce,
+        1,
+        "r0@0 r1@0 r2@0 B1@0 r4@0 r5@0 r6@0 r7@0 B2@0 B3@0 r10@0 r11@0 B4@0 B5@0 B6@0 r15@0",
+    );
     assert_processed_in_arrival_order(&out);
     assert_eq!(outcomes(&out), vec![1, 2, 3, 4, 5, 6]);
 }
@@ -394,7 +454,11 @@ fn tracker_single_channel_with_barriers() {
 /// Mirrors Flink's CheckpointBarrierTrackerTest#testSingleChannelWithSkippedBarriers.
 #[test]
 fn tracker_single_channel_with_skipped_barriers() {
-    let out = run(AtLeastOnce, 1, "r0@0 B1@0 r2@0 r3@0 B3@0 r5@0 B4@0 B6@0 r8@0 B7@0 r10@0 B10@0 r12@0");
+    let out = run(
+        AtLeastOnce,
+        1,
+        "r0@0 B1@0 r2@0 r3@0 B3@0 r5@0 B4@0 B6@0 r8@0 B7@0 r10@0 B10@0 r12@0",
+    );
     assert_processed_in_arrival_order(&out);
     assert_eq!(outcomes(&out), vec![1, 3, 4, 6, 7, 10]);
 }
@@ -464,7 +528,10 @@ fn tracker_next_first_checkpoint_barrier_overtakes_cancellation_barrier() {
     let out = run(AtLeastOnce, 2, "B1@1 B2@1 X1@0 B2@0");
     assert_eq!(outcomes(&out), vec![-1, 2]);
     let trigger = out.lines[3].actions.iter().find_map(|a| match a {
-        HandlerAction::Trigger { alignment_started_at, .. } => Some(*alignment_started_at),
+        HandlerAction::Trigger {
+            alignment_started_at,
+            ..
+        } => Some(*alignment_started_at),
         _ => None,
     });
     assert_eq!(trigger, Some(1));
@@ -474,7 +541,11 @@ fn tracker_next_first_checkpoint_barrier_overtakes_cancellation_barrier() {
 /// Mirrors Flink's CheckpointBarrierTrackerTest#testSingleChannelAbortCheckpoint.
 #[test]
 fn tracker_single_channel_abort_checkpoint() {
-    let out = run(AtLeastOnce, 1, "r0@0 B1@0 r2@0 B2@0 X4@0 B5@0 r6@0 X6@0 r8@0");
+    let out = run(
+        AtLeastOnce,
+        1,
+        "r0@0 B1@0 r2@0 B2@0 X4@0 B5@0 r6@0 X6@0 r8@0",
+    );
     assert_processed_in_arrival_order(&out);
     assert_eq!(outcomes(&out), vec![1, 2, -4, 5, -6]);
 }
@@ -521,7 +592,9 @@ fn tracker_trigger_checkpoints_with_end_of_partition() {
 #[test]
 fn tracker_deduplicate_channels_with_both_barrier_and_end_of_partition() {
     let out = run(AtLeastOnce, 3, "B2@0 B2@1 EOP@1 B2@2");
-    assert!(out.lines[..3].iter().all(|l| l.triggered.is_empty() && l.aborted.is_empty()));
+    assert!(out.lines[..3]
+        .iter()
+        .all(|l| l.triggered.is_empty() && l.aborted.is_empty()));
     assert_eq!(trigger_on(&out, 3).checkpoint, cp(2));
 }
 
@@ -572,7 +645,10 @@ fn tracker_two_last_barriers_one_by_one() {
     assert_eq!(outcomes(&out), vec![1, 2]);
     assert!(matches!(
         out.lines[3].actions[..],
-        [HandlerAction::Trigger { alignment_started_at: 1, .. }]
+        [HandlerAction::Trigger {
+            alignment_started_at: 1,
+            ..
+        }]
     ));
 }
 
@@ -582,7 +658,11 @@ fn tracker_two_last_barriers_one_by_one() {
 /// Mirrors Flink's UnalignedCheckpointsTest#testMultiChannelNoBarriers.
 #[test]
 fn unaligned_multi_channel_no_barriers() {
-    let out = run(Unaligned, 4, "r0@2 r1@2 r2@0 r3@1 r4@0 EOP@0 r6@3 r7@1 EOP@3 r9@1 EOP@1 r11@2 EOP@2");
+    let out = run(
+        Unaligned,
+        4,
+        "r0@2 r1@2 r2@0 r3@1 r4@0 EOP@0 r6@3 r7@1 EOP@3 r9@1 EOP@1 r11@2 EOP@2",
+    );
     assert_processed_in_arrival_order(&out);
     assert!(triggered(&out).is_empty());
 }
@@ -628,7 +708,10 @@ fn unaligned_multi_channel_with_barriers() {
     assert_eq!(channel_state(&out, 2), vec![]);
     assert_eq!(channel_state(&out, 3), vec![]);
     assert_eq!(channel_state(&out, 4), vec![]);
-    assert_eq!(channel_state(&out, 5), vec![(0, vec!["r32", "r37"]), (2, vec!["r31", "r33"])]);
+    assert_eq!(
+        channel_state(&out, 5),
+        vec![(0, vec!["r32", "r37"]), (2, vec!["r31", "r33"])]
+    );
 }
 
 /// Mirrors Flink's UnalignedCheckpointsTest#testMultiChannelTrailingInflightData:
@@ -692,14 +775,20 @@ fn unaligned_start_alignment_with_closed_channels() {
     assert_eq!(channel_state(&out, 4), vec![]);
     assert_eq!(channel_state(&out, 5), vec![]);
     // Finished channels are never persisted.
-    assert!(out.lines[5].actions.iter().any(|a| matches!(a, HandlerAction::Trigger { persist, .. } if *persist == vec![ch(0), ch(3)])));
+    assert!(out.lines[5].actions.iter().any(
+        |a| matches!(a, HandlerAction::Trigger { persist, .. } if *persist == vec![ch(0), ch(3)])
+    ));
 }
 
 /// Mirrors Flink's UnalignedCheckpointsTest#testEndOfStreamWhileCheckpoint: records
 /// before a channel's end of partition are channel state.
 #[test]
 fn unaligned_end_of_stream_while_checkpoint() {
-    let out = run(Unaligned, 3, "B1@0 B1@1 B1@2 r3@0 r4@0 r5@2 B2@2 B2@0 r8@0 r9@2 r10@1 EOP@2 EOP@1 r13@0 EOP@0");
+    let out = run(
+        Unaligned,
+        3,
+        "B1@0 B1@1 B1@2 r3@0 r4@0 r5@2 B2@2 B2@0 r8@0 r9@2 r10@1 EOP@2 EOP@1 r13@0 EOP@0",
+    );
     assert_processed_in_arrival_order(&out);
     assert_eq!(outcomes(&out), vec![1, 2]);
     assert_eq!(channel_state(&out, 1), vec![]);
@@ -709,7 +798,11 @@ fn unaligned_end_of_stream_while_checkpoint() {
 /// Mirrors Flink's UnalignedCheckpointsTest#testSingleChannelAbortCheckpoint.
 #[test]
 fn unaligned_single_channel_abort_checkpoint() {
-    let out = run(Unaligned, 1, "r0@0 B1@0 r2@0 B2@0 X4@0 B5@0 r6@0 X6@0 r8@0 EOP@0");
+    let out = run(
+        Unaligned,
+        1,
+        "r0@0 B1@0 r2@0 B2@0 X4@0 B5@0 r6@0 X6@0 r8@0 EOP@0",
+    );
     assert_processed_in_arrival_order(&out);
     assert_eq!(outcomes(&out), vec![1, 2, -4, 5, -6]);
 }
@@ -746,7 +839,11 @@ fn unaligned_trigger_checkpoints_with_end_of_partition() {
 /// Mirrors Flink's UnalignedCheckpointsTest#testTriggerCheckpointsAfterReceivedEndOfPartition.
 #[test]
 fn unaligned_trigger_checkpoints_after_received_end_of_partition() {
-    let out = run(Unaligned, 3, "EOP@0 B3@1 r2@1 r3@2 EOP@1 B3@2 r6@2 B4@2 EOP@2");
+    let out = run(
+        Unaligned,
+        3,
+        "EOP@0 B3@1 r2@1 r3@2 EOP@1 B3@2 r6@2 B4@2 EOP@2",
+    );
     assert_eq!(outcomes(&out), vec![3, 4]);
     assert_eq!(channel_state(&out, 3), vec![(2, vec!["r3"])]);
     assert_eq!(channel_state(&out, 4), vec![]);
@@ -809,8 +906,16 @@ fn unaligned_cancellation_table() {
     ];
     for (expect_trigger, expect_abort, events, channels) in rows {
         let out = run(Unaligned, channels, events);
-        assert_eq!(!out.summary.triggered.is_empty(), expect_trigger, "{events} on {channels} channel(s)");
-        assert_eq!(!out.summary.aborted.is_empty(), expect_abort, "{events} on {channels} channel(s)");
+        assert_eq!(
+            !out.summary.triggered.is_empty(),
+            expect_trigger,
+            "{events} on {channels} channel(s)"
+        );
+        assert_eq!(
+            !out.summary.aborted.is_empty(),
+            expect_abort,
+            "{events} on {channels} channel(s)"
+        );
     }
 }
 
@@ -852,7 +957,11 @@ fn alternating_alternation() {
     }
     let out = run_with_timeout(channels, u64::from(u32::MAX), &tokens.join(" "));
     assert_eq!(triggered(&out), (0..12).collect::<Vec<_>>());
-    assert!(out.lines.iter().flat_map(|l| &l.triggered).all(|t| !t.unaligned));
+    assert!(out
+        .lines
+        .iter()
+        .flat_map(|l| &l.triggered)
+        .all(|t| !t.unaligned));
 }
 
 /// Mirrors Flink's AlternatingCheckpointsTest#testAlignedNeverTimeoutableCheckpoint.
@@ -885,7 +994,9 @@ fn alternating_active_timeout_alignment_on_first_barrier() {
     assert!(out.lines[1].triggered.is_empty());
     assert_eq!(out.lines[2].timer_fired_at, Some(101));
     assert!(trigger_on(&out, 2).unaligned);
-    assert!(matches!(&out.lines[2].actions[..], [HandlerAction::Trigger { persist, .. }] if *persist == vec![ch(1)]));
+    assert!(
+        matches!(&out.lines[2].actions[..], [HandlerAction::Trigger { persist, .. }] if *persist == vec![ch(1)])
+    );
 }
 
 /// Mirrors Flink's AlternatingCheckpointsTest#testAllChannelsUnblockedAfteralignedCheckpointTimeout.
@@ -923,7 +1034,11 @@ fn alternating_no_active_timeout_alignment_after_abort() {
 /// on its timer.
 #[test]
 fn alternating_timeout_alignment_when_local_barrier_first() {
-    let out = run_with_timeout(3, 100, "B1@0 B1@1 B1@2 B2@0^101:101 tick:201 tick:202 B2@1:202");
+    let out = run_with_timeout(
+        3,
+        100,
+        "B1@0 B1@1 B1@2 B2@0^101:101 tick:201 tick:202 B2@1:202",
+    );
     assert!(!trigger_on(&out, 2).unaligned);
     assert!(out.lines[3].triggered.is_empty() && out.lines[4].triggered.is_empty());
     assert!(trigger_on(&out, 5).unaligned);
@@ -949,7 +1064,11 @@ fn alternating_switch_to_unaligned_by_upstream() {
     handler.process_barrier_announcement(ch(0), &aligned, 0, &mut out);
     assert!(out.is_empty());
     handler.process_barrier(ch(1), &aligned.to_unaligned(), 0, &mut out);
-    assert_eq!(out.iter().filter(|a| is_unaligned_trigger(a)).count(), 1, "{out:?}");
+    assert_eq!(
+        out.iter().filter(|a| is_unaligned_trigger(a)).count(),
+        1,
+        "{out:?}"
+    );
 }
 
 /// Mirrors Flink's AlternatingCheckpointsTest#testTimeoutAlignmentOnUnalignedCheckpoint:
@@ -962,13 +1081,22 @@ fn alternating_timeout_alignment_on_unaligned_checkpoint() {
     let mut out = Vec::new();
     handler.process_barrier_announcement(ch(0), &aligned, 0, &mut out);
     handler.process_barrier(ch(0), &aligned, 0, &mut out);
-    assert_eq!(out, vec![HandlerAction::Blocked { channel: ch(0), checkpoint: cp(1) }]);
+    assert_eq!(
+        out,
+        vec![HandlerAction::Blocked {
+            channel: ch(0),
+            checkpoint: cp(1)
+        }]
+    );
     out.clear();
     handler.process_barrier(ch(1), &aligned.to_unaligned(), 0, &mut out);
-    assert!(matches!(&out[..], [
+    assert!(
+        matches!(&out[..], [
         HandlerAction::Trigger { barrier, persist, .. },
         HandlerAction::StopPersisting { channel, .. },
-    ] if barrier.alignment == Alignment::Unaligned && *persist == vec![ch(1), ch(2)] && *channel == ch(1)), "{out:?}");
+    ] if barrier.alignment == Alignment::Unaligned && *persist == vec![ch(1), ch(2)] && *channel == ch(1)),
+        "{out:?}"
+    );
     assert!(handler.is_blocked(ch(0)));
 }
 
@@ -1018,9 +1146,19 @@ fn alternating_active_timeout_alignment_on_announcement() {
     assert_eq!(
         out,
         vec![
-            HandlerAction::Trigger { barrier: b.to_unaligned(), persist: vec![ch(0), ch(1)], alignment_started_at: 11 },
-            HandlerAction::StopPersisting { channel: ch(0), checkpoint: cp(1) },
-            HandlerAction::StopPersisting { channel: ch(1), checkpoint: cp(1) },
+            HandlerAction::Trigger {
+                barrier: b.to_unaligned(),
+                persist: vec![ch(0), ch(1)],
+                alignment_started_at: 11
+            },
+            HandlerAction::StopPersisting {
+                channel: ch(0),
+                checkpoint: cp(1)
+            },
+            HandlerAction::StopPersisting {
+                channel: ch(1),
+                checkpoint: cp(1)
+            },
         ]
     );
     assert_eq!(handler.pending_checkpoints(), vec![]);
@@ -1037,15 +1175,24 @@ fn alternating_timeout_alignment_after_received_end_of_partition() {
     handler.process_barrier(ch(0), &b, 0, &mut out);
     out.clear();
     handler.process_end_of_partition(ch(1), 101, &mut out);
-    assert!(matches!(&out[..], [HandlerAction::Trigger { barrier, persist, .. }]
-        if barrier.alignment == Alignment::Unaligned && *persist == vec![ch(2)]), "{out:?}");
+    assert!(
+        matches!(&out[..], [HandlerAction::Trigger { barrier, persist, .. }]
+        if barrier.alignment == Alignment::Unaligned && *persist == vec![ch(2)]),
+        "{out:?}"
+    );
     out.clear();
     handler.process_end_of_partition(ch(2), 101, &mut out);
     assert_eq!(
         out,
         vec![
-            HandlerAction::StopPersisting { channel: ch(2), checkpoint: cp(1) },
-            HandlerAction::Unblocked { channel: ch(0), checkpoint: cp(1) },
+            HandlerAction::StopPersisting {
+                channel: ch(2),
+                checkpoint: cp(1)
+            },
+            HandlerAction::Unblocked {
+                channel: ch(0),
+                checkpoint: cp(1)
+            },
         ]
     );
 }
@@ -1065,7 +1212,11 @@ fn alternating_start_new_checkpoint_via_announcement() {
     let triggers: Vec<_> = out
         .iter()
         .filter_map(|a| match a {
-            HandlerAction::Trigger { barrier, alignment_started_at, .. } => Some((barrier.id, barrier.alignment, *alignment_started_at)),
+            HandlerAction::Trigger {
+                barrier,
+                alignment_started_at,
+                ..
+            } => Some((barrier.id, barrier.alignment, *alignment_started_at)),
             _ => None,
         })
         .collect();
@@ -1081,18 +1232,47 @@ fn alternating_next_first_checkpoint_barrier_overtakes_cancellation_barrier() {
     let mut handler = BarrierHandler::new(Unaligned, 2, true);
     let mut out = Vec::new();
     handler.process_barrier(ch(0), &aligned_with_timeout(1, 0, 10_000), 0, &mut out);
-    handler.process_barrier(ch(0), &aligned_with_timeout(2, 1000, 10_000), 1000, &mut out);
+    handler.process_barrier(
+        ch(0),
+        &aligned_with_timeout(2, 1000, 10_000),
+        1000,
+        &mut out,
+    );
     handler.process_cancellation_barrier(ch(1), cp(1), 2000, &mut out);
-    handler.process_barrier(ch(1), &aligned_with_timeout(2, 1000, 10_000), 3000, &mut out);
+    handler.process_barrier(
+        ch(1),
+        &aligned_with_timeout(2, 1000, 10_000),
+        3000,
+        &mut out,
+    );
     assert_eq!(
         out,
         vec![
-            HandlerAction::Blocked { channel: ch(0), checkpoint: cp(1) },
-            HandlerAction::Abort { checkpoint: cp(1), reason: Subsumed },
-            HandlerAction::Unblocked { channel: ch(0), checkpoint: cp(1) },
-            HandlerAction::Blocked { channel: ch(0), checkpoint: cp(2) },
-            HandlerAction::Trigger { barrier: aligned_with_timeout(2, 1000, 10_000), persist: vec![], alignment_started_at: 1000 },
-            HandlerAction::Unblocked { channel: ch(0), checkpoint: cp(2) },
+            HandlerAction::Blocked {
+                channel: ch(0),
+                checkpoint: cp(1)
+            },
+            HandlerAction::Abort {
+                checkpoint: cp(1),
+                reason: Subsumed
+            },
+            HandlerAction::Unblocked {
+                channel: ch(0),
+                checkpoint: cp(1)
+            },
+            HandlerAction::Blocked {
+                channel: ch(0),
+                checkpoint: cp(2)
+            },
+            HandlerAction::Trigger {
+                barrier: aligned_with_timeout(2, 1000, 10_000),
+                persist: vec![],
+                alignment_started_at: 1000
+            },
+            HandlerAction::Unblocked {
+                channel: ch(0),
+                checkpoint: cp(2)
+            },
         ]
     );
 }
@@ -1101,6 +1281,17 @@ fn alternating_next_first_checkpoint_barrier_overtakes_cancellation_barrier() {
 #[test]
 fn ports_use_the_bench_text_form() {
     let arrivals = bench::parse_arrivals("r7@2 B3@1^40:55 S3@1 X3@1 EOP@1 tick:90").unwrap();
-    assert_eq!(arrivals[1].kind, ArrivalKind::Barrier { checkpoint: cp(3), channel: ch(1), created_at: 40, is_savepoint: false });
-    assert_eq!(arrivals.iter().map(|a| a.at_ms).collect::<Vec<_>>(), vec![0, 55, 55, 55, 55, 90]);
+    assert_eq!(
+        arrivals[1].kind,
+        ArrivalKind::Barrier {
+            checkpoint: cp(3),
+            channel: ch(1),
+            created_at: 40,
+            is_savepoint: false
+        }
+    );
+    assert_eq!(
+        arrivals.iter().map(|a| a.at_ms).collect::<Vec<_>>(),
+        vec![0, 55, 55, 55, 55, 90]
+    );
 }

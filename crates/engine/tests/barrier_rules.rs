@@ -66,7 +66,11 @@ fn triggered(out: &BenchOutput) -> Vec<u64> {
 }
 
 fn aborted(out: &BenchOutput) -> Vec<(u64, AbortReason)> {
-    out.summary.aborted.iter().map(|a| (a.checkpoint.0, a.reason)).collect()
+    out.summary
+        .aborted
+        .iter()
+        .map(|a| (a.checkpoint.0, a.reason))
+        .collect()
 }
 
 fn args(list: &[&str]) -> Vec<String> {
@@ -103,10 +107,22 @@ fn newer_barrier_subsumes_pending_checkpoint() {
     assert_eq!(
         out,
         vec![
-            Abort { checkpoint: cp(1), reason: Subsumed },
-            Unblocked { channel: ch(0), checkpoint: cp(1) },
-            Unblocked { channel: ch(2), checkpoint: cp(1) },
-            Blocked { channel: ch(1), checkpoint: cp(2) },
+            Abort {
+                checkpoint: cp(1),
+                reason: Subsumed
+            },
+            Unblocked {
+                channel: ch(0),
+                checkpoint: cp(1)
+            },
+            Unblocked {
+                channel: ch(2),
+                checkpoint: cp(1)
+            },
+            Blocked {
+                channel: ch(1),
+                checkpoint: cp(2)
+            },
         ]
     );
     assert_eq!(h.pending_checkpoints(), vec![cp(2)]);
@@ -157,8 +173,14 @@ fn marker_of_newer_checkpoint_drops_pending_one() {
     assert_eq!(
         out,
         vec![
-            Abort { checkpoint: cp(3), reason: CancellationBarrier },
-            Unblocked { channel: ch(0), checkpoint: cp(1) },
+            Abort {
+                checkpoint: cp(3),
+                reason: CancellationBarrier
+            },
+            Unblocked {
+                channel: ch(0),
+                checkpoint: cp(1)
+            },
         ]
     );
     assert!(h.pending_checkpoints().is_empty());
@@ -178,11 +200,27 @@ fn aligned_completion_triggers_then_unblocks_in_index_order() {
     assert_eq!(
         out,
         vec![
-            Blocked { channel: ch(2), checkpoint: cp(7) },
-            Blocked { channel: ch(0), checkpoint: cp(7) },
-            Trigger { barrier: aligned(7), persist: vec![], alignment_started_at: 10 },
-            Unblocked { channel: ch(0), checkpoint: cp(7) },
-            Unblocked { channel: ch(2), checkpoint: cp(7) },
+            Blocked {
+                channel: ch(2),
+                checkpoint: cp(7)
+            },
+            Blocked {
+                channel: ch(0),
+                checkpoint: cp(7)
+            },
+            Trigger {
+                barrier: aligned(7),
+                persist: vec![],
+                alignment_started_at: 10
+            },
+            Unblocked {
+                channel: ch(0),
+                checkpoint: cp(7)
+            },
+            Unblocked {
+                channel: ch(2),
+                checkpoint: cp(7)
+            },
         ]
     );
     assert!(!(0..3).any(|c| h.is_blocked(ch(c))));
@@ -213,7 +251,11 @@ fn end_of_partition_counts_as_barrier_once() {
     assert_eq!(out.lines[1].pending, vec![cp(1)]);
     assert_eq!(out.lines[2].pending, vec![cp(1)]);
     assert_eq!(out.lines[4].pending, vec![]);
-    let state: Vec<_> = out.lines[0].triggered[0].channel_state.iter().map(|(c, r)| (c.0, r.clone())).collect();
+    let state: Vec<_> = out.lines[0].triggered[0]
+        .channel_state
+        .iter()
+        .map(|(c, r)| (c.0, r.clone()))
+        .collect();
     assert_eq!(state, vec![(2, vec!["r3".to_string()])]);
     // The end of partition completing the alignment triggers it.
     let out = run(Aligned, 2, "B1@0 EOP@1");
@@ -246,7 +288,10 @@ fn end_of_partition_reduces_target_for_later_checkpoints() {
     for finished_tasks in [true, false] {
         let out = run_config(&config(Aligned, 3, 0, finished_tasks), "EOP@0 EOP@2 B4@1");
         assert_eq!(triggered(&out), vec![4], "finished tasks {finished_tasks}");
-        let out = run_config(&config(AtLeastOnce, 3, 0, finished_tasks), "EOP@0 B4@1 B4@2");
+        let out = run_config(
+            &config(AtLeastOnce, 3, 0, finished_tasks),
+            "EOP@0 B4@1 B4@2",
+        );
         assert_eq!(triggered(&out), vec![4], "finished tasks {finished_tasks}");
     }
 }
@@ -267,14 +312,27 @@ fn unaligned_triggers_on_first_barrier() {
     assert_eq!(
         out,
         vec![
-            Trigger { barrier: unaligned(1), persist: vec![ch(1), ch(2)], alignment_started_at: 5 },
-            StopPersisting { channel: ch(2), checkpoint: cp(1) },
+            Trigger {
+                barrier: unaligned(1),
+                persist: vec![ch(1), ch(2)],
+                alignment_started_at: 5
+            },
+            StopPersisting {
+                channel: ch(2),
+                checkpoint: cp(1)
+            },
         ]
     );
     assert!(h.is_persisting(ch(1)) && !h.is_persisting(ch(2)) && !h.is_blocked(ch(2)));
     out.clear();
     h.process_barrier(ch(1), &unaligned(1), 6, &mut out);
-    assert_eq!(out, vec![StopPersisting { channel: ch(1), checkpoint: cp(1) }]);
+    assert_eq!(
+        out,
+        vec![StopPersisting {
+            channel: ch(1),
+            checkpoint: cp(1)
+        }]
+    );
     assert!(h.pending_checkpoints().is_empty());
 }
 
@@ -285,7 +343,10 @@ fn unaligned_triggers_on_first_barrier() {
 fn unaligned_channel_state_is_in_flight_records() {
     let out = run(Unaligned, 2, "r0@1 B1@0 r2@0 r3@1 r4@1 B1@1 r6@1");
     let state = &out.lines[1].triggered[0].channel_state;
-    assert_eq!(state.get(&ch(1)), Some(&vec!["r3".to_string(), "r4".to_string()]));
+    assert_eq!(
+        state.get(&ch(1)),
+        Some(&vec!["r3".to_string(), "r4".to_string()])
+    );
     assert_eq!(state.len(), 1);
     assert_eq!(out.summary.processed, vec!["r0", "r2", "r3", "r4", "r6"]);
 }
@@ -298,7 +359,13 @@ fn unaligned_channel_state_includes_records_queued_at_the_snapshot() {
     // B2@0 are queued on channel 0.
     let out = run(Unaligned, 2, "S1@0 r1@0 B2@0 B2@1");
     let line = &out.lines[3];
-    assert_eq!(line.aborted, vec![bench::AbortedCheckpoint { checkpoint: cp(1), reason: Subsumed }]);
+    assert_eq!(
+        line.aborted,
+        vec![bench::AbortedCheckpoint {
+            checkpoint: cp(1),
+            reason: Subsumed
+        }]
+    );
     assert_eq!(line.processed, vec!["r1"]);
     let t = &line.triggered[0];
     assert!(t.unaligned);
@@ -319,12 +386,21 @@ fn unaligned_queued_records_are_persisted_at_the_snapshot() {
     assert_eq!(
         line.aborted,
         vec![
-            bench::AbortedCheckpoint { checkpoint: cp(1), reason: Subsumed },
-            bench::AbortedCheckpoint { checkpoint: cp(3), reason: CancellationBarrier },
+            bench::AbortedCheckpoint {
+                checkpoint: cp(1),
+                reason: Subsumed
+            },
+            bench::AbortedCheckpoint {
+                checkpoint: cp(3),
+                reason: CancellationBarrier
+            },
         ]
     );
     assert_eq!(line.triggered[0].checkpoint, cp(2));
-    assert_eq!(line.triggered[0].channel_state.get(&ch(0)), Some(&vec!["r3".to_string()]));
+    assert_eq!(
+        line.triggered[0].channel_state.get(&ch(0)),
+        Some(&vec!["r3".to_string()])
+    );
     assert!(line.persisting.is_empty());
 }
 
@@ -342,8 +418,14 @@ fn collecting_unaligned_counts_barriers_of_any_alignment() {
     assert_eq!(
         out,
         vec![
-            StopPersisting { channel: ch(1), checkpoint: cp(1) },
-            Blocked { channel: ch(1), checkpoint: cp(1) },
+            StopPersisting {
+                channel: ch(1),
+                checkpoint: cp(1)
+            },
+            Blocked {
+                channel: ch(1),
+                checkpoint: cp(1)
+            },
         ]
     );
     out.clear();
@@ -351,9 +433,18 @@ fn collecting_unaligned_counts_barriers_of_any_alignment() {
     assert_eq!(
         out,
         vec![
-            StopPersisting { channel: ch(2), checkpoint: cp(1) },
-            Unblocked { channel: ch(0), checkpoint: cp(1) },
-            Unblocked { channel: ch(1), checkpoint: cp(1) },
+            StopPersisting {
+                channel: ch(2),
+                checkpoint: cp(1)
+            },
+            Unblocked {
+                channel: ch(0),
+                checkpoint: cp(1)
+            },
+            Unblocked {
+                channel: ch(1),
+                checkpoint: cp(1)
+            },
         ]
     );
 }
@@ -366,14 +457,35 @@ fn collecting_unaligned_counts_barriers_of_any_alignment() {
 fn barrier_options_for_config() {
     let b = |sp, eo, uc, t| CheckpointBarrier::for_config(cp(1), 0, sp, eo, uc, t);
     assert_eq!(b(false, false, true, 5).alignment, Alignment::AtLeastOnce);
-    assert_eq!((b(true, true, true, 5).alignment, b(true, true, true, 5).aligned_timeout_ms), (Alignment::Aligned, None));
-    assert_eq!((b(false, true, false, 5).alignment, b(false, true, false, 5).aligned_timeout_ms), (Alignment::Aligned, None));
+    assert_eq!(
+        (
+            b(true, true, true, 5).alignment,
+            b(true, true, true, 5).aligned_timeout_ms
+        ),
+        (Alignment::Aligned, None)
+    );
+    assert_eq!(
+        (
+            b(false, true, false, 5).alignment,
+            b(false, true, false, 5).aligned_timeout_ms
+        ),
+        (Alignment::Aligned, None)
+    );
     assert_eq!(b(false, true, true, 0).alignment, Alignment::Unaligned);
-    assert_eq!((b(false, true, true, 5).alignment, b(false, true, true, 5).aligned_timeout_ms), (Alignment::Aligned, Some(5)));
+    assert_eq!(
+        (
+            b(false, true, true, 5).alignment,
+            b(false, true, true, 5).aligned_timeout_ms
+        ),
+        (Alignment::Aligned, Some(5))
+    );
     assert!(b(false, true, true, 5).is_timeoutable());
     assert!(!b(true, true, true, 5).is_timeoutable() && !b(false, true, true, 0).is_timeoutable());
     let u = b(false, true, true, 5).to_unaligned();
-    assert_eq!((u.alignment, u.aligned_timeout_ms, u.id, u.created_at), (Alignment::Unaligned, None, cp(1), 0));
+    assert_eq!(
+        (u.alignment, u.aligned_timeout_ms, u.id, u.created_at),
+        (Alignment::Unaligned, None, cp(1), 0)
+    );
 }
 
 /// Rule (AlternatingCollectingBarriers#alignedCheckpointTimeout): the timer, due at
@@ -389,7 +501,11 @@ fn timer_switches_to_unaligned_and_keeps_blocked_channels_blocked() {
     h.fire_timer(151, &mut out);
     assert_eq!(
         out,
-        vec![Trigger { barrier: timeoutable(4, 100, 50).to_unaligned(), persist: vec![ch(0), ch(2)], alignment_started_at: 120 }]
+        vec![Trigger {
+            barrier: timeoutable(4, 100, 50).to_unaligned(),
+            persist: vec![ch(0), ch(2)],
+            alignment_started_at: 120
+        }]
     );
     assert!(h.is_blocked(ch(1)) && h.is_unaligned());
     out.clear();
@@ -400,9 +516,18 @@ fn timer_switches_to_unaligned_and_keeps_blocked_channels_blocked() {
     assert_eq!(
         out,
         vec![
-            StopPersisting { channel: ch(2), checkpoint: cp(4) },
-            Unblocked { channel: ch(0), checkpoint: cp(4) },
-            Unblocked { channel: ch(1), checkpoint: cp(4) },
+            StopPersisting {
+                channel: ch(2),
+                checkpoint: cp(4)
+            },
+            Unblocked {
+                channel: ch(0),
+                checkpoint: cp(4)
+            },
+            Unblocked {
+                channel: ch(1),
+                checkpoint: cp(4)
+            },
         ]
     );
     assert_eq!(h.next_timer_at(), None);
@@ -435,14 +560,20 @@ fn completing_barrier_triggers_aligned_even_when_late() {
     let mut out = Vec::new();
     h.process_barrier(ch(0), &timeoutable(1, 0, 10), 0, &mut out);
     h.process_barrier(ch(1), &timeoutable(1, 0, 10), 50, &mut out);
-    assert!(matches!(&out[1], Trigger { barrier, .. } if barrier.alignment == Alignment::Aligned), "{out:?}");
+    assert!(
+        matches!(&out[1], Trigger { barrier, .. } if barrier.alignment == Alignment::Aligned),
+        "{out:?}"
+    );
 }
 
 /// Rule (CheckpointOptions.forConfig, §2.4): savepoint barriers are aligned and never
 /// time out, even in unaligned mode with a timeout.
 #[test]
 fn savepoints_are_aligned_and_never_time_out() {
-    let out = run_config(&config(Unaligned, 2, 10, true), "S1@0 tick:1000 S1@1^0:2000");
+    let out = run_config(
+        &config(Unaligned, 2, 10, true),
+        "S1@0 tick:1000 S1@1^0:2000",
+    );
     assert_eq!(blocked(&out, 1), vec![0]);
     assert_eq!(out.lines[1].timer_fired_at, None);
     assert!(!out.lines[2].triggered[0].unaligned);
@@ -464,8 +595,15 @@ fn unaligned_barrier_in_aligned_phase_switches() {
     assert_eq!(
         out,
         vec![
-            Trigger { barrier: unaligned(1), persist: vec![ch(1), ch(2)], alignment_started_at: 0 },
-            StopPersisting { channel: ch(2), checkpoint: cp(1) },
+            Trigger {
+                barrier: unaligned(1),
+                persist: vec![ch(1), ch(2)],
+                alignment_started_at: 0
+            },
+            StopPersisting {
+                channel: ch(2),
+                checkpoint: cp(1)
+            },
         ]
     );
     assert!(h.is_blocked(ch(0)) && h.is_persisting(ch(1)));
@@ -475,7 +613,10 @@ fn unaligned_barrier_in_aligned_phase_switches() {
 /// checkpoint: the next one starts aligned again.
 #[test]
 fn next_checkpoint_starts_aligned_after_timeout() {
-    let out = run_config(&config(Unaligned, 2, 10, true), "B1@0 tick:11 B1@1 B2@0^20:20 r1@0 B2@1:21");
+    let out = run_config(
+        &config(Unaligned, 2, 10, true),
+        "B1@0 tick:11 B1@1 B2@0^20:20 r1@0 B2@1:21",
+    );
     assert!(out.lines[1].triggered[0].unaligned);
     assert_eq!(blocked(&out, 3), vec![0]);
     assert!(!out.lines[5].triggered[0].unaligned);
@@ -512,7 +653,11 @@ fn tracker_never_blocks() {
     assert!(out.lines.iter().all(|l| l.blocked.is_empty()));
     assert_eq!(out.lines[1].processed, vec!["r1"]);
     assert_eq!(triggered(&out), vec![1]);
-    assert!(out.lines.iter().flat_map(|l| &l.actions).all(|a| matches!(a, Trigger { .. })));
+    assert!(out
+        .lines
+        .iter()
+        .flat_map(|l| &l.actions)
+        .all(|a| matches!(a, Trigger { .. })));
 }
 
 /// Rule (CheckpointBarrierTracker#MAX_CHECKPOINTS_TO_TRACK): at most 50 pending
@@ -568,7 +713,10 @@ fn tracker_single_channel_fast_path() {
 #[test]
 fn tracker_cancellation_rules() {
     let out = run(AtLeastOnce, 2, "B1@0 B2@0 X2@1");
-    assert_eq!(aborted(&out), vec![(1, CancellationBarrier), (2, CancellationBarrier)]);
+    assert_eq!(
+        aborted(&out),
+        vec![(1, CancellationBarrier), (2, CancellationBarrier)]
+    );
     assert!(out.lines[2].pending.is_empty());
     let out = run(AtLeastOnce, 3, "X5@0 X5@1 B5@2 B6@0");
     assert_eq!(aborted(&out), vec![(5, CancellationBarrier)]);
@@ -586,7 +734,11 @@ fn tracker_end_of_partition_without_finished_tasks_aborts_all() {
     let out = run_config(&config(AtLeastOnce, 3, 0, false), "B1@0 B2@0 X3@0 EOP@2");
     assert_eq!(
         aborted(&out),
-        vec![(1, CancellationBarrier), (2, CancellationBarrier), (3, CancellationBarrier)]
+        vec![
+            (1, CancellationBarrier),
+            (2, CancellationBarrier),
+            (3, CancellationBarrier)
+        ]
     );
     let out = run_config(&config(AtLeastOnce, 3, 0, false), "B1@0 B2@0 EOP@2");
     assert_eq!(aborted(&out), vec![(1, EndOfStream), (2, EndOfStream)]);
@@ -632,7 +784,10 @@ fn bench_fires_due_timers_before_the_element() {
     assert_eq!(line.timer_fired_at, Some(11));
     assert!(line.triggered[0].unaligned);
     assert_eq!(line.triggered[0].processed_before_snapshot, 0);
-    assert_eq!(line.triggered[0].channel_state.get(&ch(1)), Some(&vec!["r1".to_string()]));
+    assert_eq!(
+        line.triggered[0].channel_state.get(&ch(1)),
+        Some(&vec!["r1".to_string()])
+    );
 }
 
 /// Bench model: default times are token positions (or the previous token's time if
@@ -642,7 +797,10 @@ fn bench_times() {
     let a = bench::parse_arrivals("r0@0 r1@0:10 r2@0 r3@0 tick:12 r5@0 r6@0:6").unwrap_err();
     assert!(a.contains("\"r6@0:6\""), "{a}");
     let a = bench::parse_arrivals("r0@0 r1@0:10 r2@0 tick:12 r5@0 EOP@0:20").unwrap();
-    assert_eq!(a.iter().map(|x| x.at_ms).collect::<Vec<_>>(), vec![0, 10, 10, 12, 12, 20]);
+    assert_eq!(
+        a.iter().map(|x| x.at_ms).collect::<Vec<_>>(),
+        vec![0, 10, 10, 12, 12, 20]
+    );
     assert_eq!(a[3].kind, ArrivalKind::Tick);
 }
 
@@ -653,20 +811,43 @@ fn bench_times() {
 /// then the summary.
 #[test]
 fn cli_output_lines() {
-    let lines = bench::run_cli(&args(&["--mode", "unaligned", "--channels", "2", "r0@0 B1@0 r2@1 B1@1"])).unwrap();
+    let lines = bench::run_cli(&args(&[
+        "--mode",
+        "unaligned",
+        "--channels",
+        "2",
+        "r0@0 B1@0 r2@1 B1@1",
+    ]))
+    .unwrap();
     assert_eq!(lines.len(), 5);
-    assert_eq!(lines[0], r#"{"i":0,"token":"r0@0","processed":["r0"],"blocked":[],"triggered":[],"aborted":[]}"#);
+    assert_eq!(
+        lines[0],
+        r#"{"i":0,"token":"r0@0","processed":["r0"],"blocked":[],"triggered":[],"aborted":[]}"#
+    );
     assert_eq!(
         lines[1],
         r#"{"i":1,"token":"B1@0","processed":[],"blocked":[],"triggered":[{"checkpoint":1,"unaligned":true,"processed_before_snapshot":0,"channel_state":{"1":["r2"]}}],"aborted":[]}"#
     );
-    assert_eq!(lines[4], r#"{"summary":true,"triggered":[1],"aborted":[],"processed":["r0","r2"]}"#);
-    let lines = bench::run_cli(&args(&["--channels=2", "--no-finished-tasks", "--mode=aligned", "B1@0 B2@1 EOP@0"])).unwrap();
+    assert_eq!(
+        lines[4],
+        r#"{"summary":true,"triggered":[1],"aborted":[],"processed":["r0","r2"]}"#
+    );
+    let lines = bench::run_cli(&args(&[
+        "--channels=2",
+        "--no-finished-tasks",
+        "--mode=aligned",
+        "B1@0 B2@1 EOP@0",
+    ]))
+    .unwrap();
     assert_eq!(
         lines[1],
         r#"{"i":1,"token":"B2@1","processed":[],"blocked":[1],"triggered":[],"aborted":[{"checkpoint":1,"reason":"subsumed"}]}"#
     );
-    assert!(lines[2].contains(r#""aborted":[{"checkpoint":2,"reason":"end_of_stream"}]"#), "{}", lines[2]);
+    assert!(
+        lines[2].contains(r#""aborted":[{"checkpoint":2,"reason":"end_of_stream"}]"#),
+        "{}",
+        lines[2]
+    );
 }
 
 /// `lab barriers` errors name the token or flag.
@@ -677,9 +858,25 @@ fn cli_errors_name_the_problem() {
     assert!(e.contains("\"q7@1\""), "{e}");
     let e = err(&["--mode", "aligned", "--channels", "2", "r1@0 B1@2"]);
     assert!(e.contains("\"B1@2\"") && e.contains("out of range"), "{e}");
-    let e = err(&["--mode", "aligned", "--channels", "2", "--aligned-timeout", "10", "B1@0"]);
+    let e = err(&[
+        "--mode",
+        "aligned",
+        "--channels",
+        "2",
+        "--aligned-timeout",
+        "10",
+        "B1@0",
+    ]);
     assert!(e.contains("--aligned-timeout"), "{e}");
-    let e = err(&["--mode", "at-least-once", "--aligned-timeout", "10", "--channels", "2", "B1@0"]);
+    let e = err(&[
+        "--mode",
+        "at-least-once",
+        "--aligned-timeout",
+        "10",
+        "--channels",
+        "2",
+        "B1@0",
+    ]);
     assert!(e.contains("--aligned-timeout"), "{e}");
     let e = err(&["--mode", "aligned", "--channels", "2", "r1@0:5 r2@1:4"]);
     assert!(e.contains("\"r2@1:4\""), "{e}");
@@ -701,7 +898,16 @@ fn cli_errors_name_the_problem() {
     let e = err(&["--mode", "aligned", "--channels", "1", "r1@0^5"]);
     assert!(e.contains("\"r1@0^5\""), "{e}");
     // --aligned-timeout is fine with unaligned, 0 included.
-    assert!(bench::run_cli(&args(&["--mode", "unaligned", "--aligned-timeout", "0", "--channels", "1", "B1@0"])).is_ok());
+    assert!(bench::run_cli(&args(&[
+        "--mode",
+        "unaligned",
+        "--aligned-timeout",
+        "0",
+        "--channels",
+        "1",
+        "B1@0"
+    ]))
+    .is_ok());
 }
 
 // ---------------------------------------------------------------------------------
@@ -758,7 +964,9 @@ fn generate(rng: &mut ChaCha8Rng, allow_savepoints: bool) -> Generated {
     let mut now = 0u64;
     let mut record = 0;
     loop {
-        let open: Vec<usize> = (0..streams.len()).filter(|&c| !streams[c].is_empty()).collect();
+        let open: Vec<usize> = (0..streams.len())
+            .filter(|&c| !streams[c].is_empty())
+            .collect();
         if open.is_empty() {
             break;
         }
@@ -775,8 +983,13 @@ fn generate(rng: &mut ChaCha8Rng, allow_savepoints: bool) -> Generated {
                 format!("r{record}@{c}:{now}")
             }
             Item::Barrier(id, is_savepoint) => {
-                let at = *created.entry(id).or_insert_with(|| now.saturating_sub(rng.random_range(0..6)));
-                format!("{}{id}@{c}^{at}:{now}", if is_savepoint { 'S' } else { 'B' })
+                let at = *created
+                    .entry(id)
+                    .or_insert_with(|| now.saturating_sub(rng.random_range(0..6)));
+                format!(
+                    "{}{id}@{c}^{at}:{now}",
+                    if is_savepoint { 'S' } else { 'B' }
+                )
             }
             Item::Cancel(id) => format!("X{id}@{c}:{now}"),
             Item::End => format!("EOP@{c}:{now}"),
@@ -827,9 +1040,22 @@ fn tokens(out: &BenchOutput) -> Vec<Token<'_>> {
                 Some((n, c)) => (n, Some(c.parse().unwrap())),
                 None => (head, None),
             };
-            let kind = if name == "EOP" { 'E' } else { name.chars().next().unwrap() };
-            let id = if matches!(kind, 'B' | 'S' | 'X') { Some(name[1..].parse().unwrap()) } else { None };
-            Token { name, channel, kind, id }
+            let kind = if name == "EOP" {
+                'E'
+            } else {
+                name.chars().next().unwrap()
+            };
+            let id = if matches!(kind, 'B' | 'S' | 'X') {
+                Some(name[1..].parse().unwrap())
+            } else {
+                None
+            };
+            Token {
+                name,
+                channel,
+                kind,
+                id,
+            }
         })
         .collect()
 }
@@ -846,19 +1072,42 @@ fn property_aligned_never_processes_a_barriered_record_before_the_snapshot() {
         let g = generate(&mut rng, true);
         let finished_tasks = rng.random_bool(0.7);
         let out = run_config(&config(Aligned, g.channels, 0, finished_tasks), &g.text);
-        let ctx = format!("seed {seed}: --channels {} {}\"{}\"", g.channels, if finished_tasks { "" } else { "--no-finished-tasks " }, g.text);
+        let ctx = format!(
+            "seed {seed}: --channels {} {}\"{}\"",
+            g.channels,
+            if finished_tasks {
+                ""
+            } else {
+                "--no-finished-tasks "
+            },
+            g.text
+        );
         let (records, triggers) = global_order(&out);
         let toks = tokens(&out);
         // A checkpoint that never completes leaves its blocked channels blocked (in
         // Flink until the coordinator cancels it): those records wait.
-        let waiting = out.lines.last().map_or(0, |l| l.waiting.iter().filter(|&&w| toks[w].kind == 'r').count());
-        assert_eq!(records.len() + waiting, toks.iter().filter(|t| t.kind == 'r').count(), "{ctx}: every record processed or waiting");
+        let waiting = out.lines.last().map_or(0, |l| {
+            l.waiting.iter().filter(|&&w| toks[w].kind == 'r').count()
+        });
+        assert_eq!(
+            records.len() + waiting,
+            toks.iter().filter(|t| t.kind == 'r').count(),
+            "{ctx}: every record processed or waiting"
+        );
         for (&checkpoint, &at) in &triggers {
             for c in 0..g.channels {
-                let Some(barrier) = toks.iter().position(|t| t.channel == Some(c) && matches!(t.kind, 'B' | 'S') && t.id == Some(checkpoint.0)) else {
+                let Some(barrier) = toks.iter().position(|t| {
+                    t.channel == Some(c)
+                        && matches!(t.kind, 'B' | 'S')
+                        && t.id == Some(checkpoint.0)
+                }) else {
                     continue;
                 };
-                for (i, t) in toks.iter().enumerate().filter(|(_, t)| t.channel == Some(c) && t.kind == 'r') {
+                for (i, t) in toks
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| t.channel == Some(c) && t.kind == 'r')
+                {
                     let processed = records.get(t.name);
                     if i < barrier {
                         assert!(processed.is_some_and(|&p| p < at), "{ctx}: {} precedes B{checkpoint}@{c} but was not processed before the snapshot", t.name);
@@ -868,8 +1117,18 @@ fn property_aligned_never_processes_a_barriered_record_before_the_snapshot() {
                 }
             }
         }
-        assert!(out.summary.triggered.windows(2).all(|w| w[0] < w[1]), "{ctx}: triggered ids increase: {:?}", out.summary.triggered);
-        assert!(out.lines.iter().flat_map(|l| &l.triggered).all(|t| !t.unaligned && t.channel_state.is_empty()), "{ctx}");
+        assert!(
+            out.summary.triggered.windows(2).all(|w| w[0] < w[1]),
+            "{ctx}: triggered ids increase: {:?}",
+            out.summary.triggered
+        );
+        assert!(
+            out.lines
+                .iter()
+                .flat_map(|l| &l.triggered)
+                .all(|t| !t.unaligned && t.channel_state.is_empty()),
+            "{ctx}"
+        );
     }
 }
 
@@ -884,15 +1143,34 @@ fn property_unaligned_triggers_on_first_barrier_and_never_blocks() {
         let g = generate(&mut rng, false);
         let finished_tasks = rng.random_bool(0.7);
         let out = run_config(&config(Unaligned, g.channels, 0, finished_tasks), &g.text);
-        let ctx = format!("seed {seed}: --channels {} {}\"{}\"", g.channels, if finished_tasks { "" } else { "--no-finished-tasks " }, g.text);
+        let ctx = format!(
+            "seed {seed}: --channels {} {}\"{}\"",
+            g.channels,
+            if finished_tasks {
+                ""
+            } else {
+                "--no-finished-tasks "
+            },
+            g.text
+        );
         let toks = tokens(&out);
         let mut max_seen: Option<u64> = None;
         for (i, (line, t)) in out.lines.iter().zip(&toks).enumerate() {
-            assert!(line.blocked.is_empty(), "{ctx}: token {i} blocked {:?}", line.blocked);
-            assert_eq!(line.processed.len(), usize::from(t.kind == 'r'), "{ctx}: token {i} processed on arrival");
+            assert!(
+                line.blocked.is_empty(),
+                "{ctx}: token {i} blocked {:?}",
+                line.blocked
+            );
+            assert_eq!(
+                line.processed.len(),
+                usize::from(t.kind == 'r'),
+                "{ctx}: token {i} processed on arrival"
+            );
             if t.kind == 'B' && t.id > max_seen {
                 assert!(
-                    line.triggered.iter().any(|tr| Some(tr.checkpoint.0) == t.id && tr.unaligned),
+                    line.triggered
+                        .iter()
+                        .any(|tr| Some(tr.checkpoint.0) == t.id && tr.unaligned),
                     "{ctx}: first barrier {} did not trigger",
                     t.name
                 );
@@ -905,12 +1183,18 @@ fn property_unaligned_triggers_on_first_barrier_and_never_blocks() {
                 let n = tr.checkpoint.0;
                 // The checkpoint's end at this task: the first abort after the snapshot, or
                 // its completion (tracked per channel by barrier / end of partition).
-                let abort_at = out.lines[i + 1..].iter().position(|l| !l.aborted.is_empty()).map(|p| p + i + 1);
+                let abort_at = out.lines[i + 1..]
+                    .iter()
+                    .position(|l| !l.aborted.is_empty())
+                    .map(|p| p + i + 1);
                 let mut expected: BTreeMap<ChannelIndex, Vec<String>> = BTreeMap::new();
                 for c in (0..g.channels).filter(|&c| Some(c) != t.channel) {
                     let end = toks[i + 1..]
                         .iter()
-                        .position(|x| x.channel == Some(c) && (x.kind == 'E' || (x.kind == 'B' && x.id >= Some(n))))
+                        .position(|x| {
+                            x.channel == Some(c)
+                                && (x.kind == 'E' || (x.kind == 'B' && x.id >= Some(n)))
+                        })
                         .map(|p| p + i + 1);
                     let end = match (end, abort_at) {
                         (Some(a), Some(b)) => a.min(b),
@@ -928,7 +1212,10 @@ fn property_unaligned_triggers_on_first_barrier_and_never_blocks() {
                 assert_eq!(tr.channel_state, expected, "{ctx}: channel state of {n}");
             }
         }
-        assert!(out.summary.triggered.windows(2).all(|w| w[0] < w[1]), "{ctx}: triggered ids increase");
+        assert!(
+            out.summary.triggered.windows(2).all(|w| w[0] < w[1]),
+            "{ctx}: triggered ids increase"
+        );
     }
 }
 
@@ -943,8 +1230,17 @@ fn property_at_least_once_never_blocks() {
         let out = run_config(&config(AtLeastOnce, g.channels, 0, finished_tasks), &g.text);
         let ctx = format!("seed {seed}: --channels {} \"{}\"", g.channels, g.text);
         for (line, t) in out.lines.iter().zip(tokens(&out)) {
-            assert!(line.blocked.is_empty() && line.waiting.is_empty(), "{ctx}: token {}", line.i);
-            assert_eq!(line.processed.len(), usize::from(t.kind == 'r'), "{ctx}: token {}", line.i);
+            assert!(
+                line.blocked.is_empty() && line.waiting.is_empty(),
+                "{ctx}: token {}",
+                line.i
+            );
+            assert_eq!(
+                line.processed.len(),
+                usize::from(t.kind == 'r'),
+                "{ctx}: token {}",
+                line.i
+            );
             assert!(line.pending.len() <= 50, "{ctx}");
         }
     }
@@ -961,25 +1257,53 @@ fn property_alternating_triggers_increase() {
         let g = generate(&mut rng, true);
         let timeout = rng.random_range(1..20);
         let finished_tasks = rng.random_bool(0.7);
-        let out = run_config(&config(Unaligned, g.channels, timeout, finished_tasks), &g.text);
-        let ctx = format!("seed {seed}: --aligned-timeout {timeout} --channels {} \"{}\"", g.channels, g.text);
-        assert!(out.summary.triggered.windows(2).all(|w| w[0] < w[1]), "{ctx}: {:?}", out.summary.triggered);
+        let out = run_config(
+            &config(Unaligned, g.channels, timeout, finished_tasks),
+            &g.text,
+        );
+        let ctx = format!(
+            "seed {seed}: --aligned-timeout {timeout} --channels {} \"{}\"",
+            g.channels, g.text
+        );
+        assert!(
+            out.summary.triggered.windows(2).all(|w| w[0] < w[1]),
+            "{ctx}: {:?}",
+            out.summary.triggered
+        );
         let toks = tokens(&out);
         let records = toks.iter().filter(|t| t.kind == 'r').count();
-        let waiting = out.lines.last().map_or(0, |l| l.waiting.iter().filter(|&&w| toks[w].kind == 'r').count());
-        assert_eq!(out.summary.processed.len() + waiting, records, "{ctx}: every record processed or waiting");
-        let all_ended = (0..g.channels).all(|c| toks.iter().any(|t| t.kind == 'E' && t.channel == Some(c)));
+        let waiting = out.lines.last().map_or(0, |l| {
+            l.waiting.iter().filter(|&&w| toks[w].kind == 'r').count()
+        });
+        assert_eq!(
+            out.summary.processed.len() + waiting,
+            records,
+            "{ctx}: every record processed or waiting"
+        );
+        let all_ended =
+            (0..g.channels).all(|c| toks.iter().any(|t| t.kind == 'E' && t.channel == Some(c)));
         if all_ended {
             let last = out.lines.last().unwrap();
-            assert!(last.blocked.is_empty() && last.waiting.is_empty() && last.pending.is_empty(), "{ctx}: all ended, yet {last:?}");
+            assert!(
+                last.blocked.is_empty() && last.waiting.is_empty() && last.pending.is_empty(),
+                "{ctx}: all ended, yet {last:?}"
+            );
         }
         for (i, line) in out.lines.iter().enumerate() {
             for tr in &line.triggered {
                 for (c, persisted) in &tr.channel_state {
-                    let barrier = toks.iter().position(|t| t.channel == Some(c.0) && matches!(t.kind, 'B' | 'S') && t.id >= Some(tr.checkpoint.0));
+                    let barrier = toks.iter().position(|t| {
+                        t.channel == Some(c.0)
+                            && matches!(t.kind, 'B' | 'S')
+                            && t.id >= Some(tr.checkpoint.0)
+                    });
                     for r in persisted {
                         let at = toks.iter().position(|t| t.name == r).unwrap();
-                        assert!(barrier.is_none_or(|b| at < b), "{ctx}: {r} persisted for {} on line {i} but follows its barrier", tr.checkpoint);
+                        assert!(
+                            barrier.is_none_or(|b| at < b),
+                            "{ctx}: {r} persisted for {} on line {i} but follows its barrier",
+                            tr.checkpoint
+                        );
                     }
                 }
             }
@@ -991,14 +1315,51 @@ fn property_alternating_triggers_increase() {
 #[test]
 fn property_cli_never_panics_on_garbage() {
     const PIECES: &[&str] = &[
-        "r", "B", "S", "X", "EOP", "tick", "@", ":", "^", "0", "1", "2", "7", "99999999999999999999", "-", "q", " ", "é", "@@", "::",
+        "r",
+        "B",
+        "S",
+        "X",
+        "EOP",
+        "tick",
+        "@",
+        ":",
+        "^",
+        "0",
+        "1",
+        "2",
+        "7",
+        "99999999999999999999",
+        "-",
+        "q",
+        " ",
+        "é",
+        "@@",
+        "::",
     ];
-    const FLAGS: &[&str] = &["--mode", "aligned", "unaligned", "at-least-once", "--channels", "--aligned-timeout", "--no-finished-tasks", "3", "0", "--mode=aligned", "--channels=2", "x"];
+    const FLAGS: &[&str] = &[
+        "--mode",
+        "aligned",
+        "unaligned",
+        "at-least-once",
+        "--channels",
+        "--aligned-timeout",
+        "--no-finished-tasks",
+        "3",
+        "0",
+        "--mode=aligned",
+        "--channels=2",
+        "x",
+    ];
     for seed in 0..2000u64 {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut list: Vec<String> = Vec::new();
         if rng.random_bool(0.8) {
-            list.extend(args(&["--mode", ["aligned", "unaligned", "at-least-once"][rng.random_range(0..3)], "--channels", "3"]));
+            list.extend(args(&[
+                "--mode",
+                ["aligned", "unaligned", "at-least-once"][rng.random_range(0..3)],
+                "--channels",
+                "3",
+            ]));
         }
         for _ in 0..rng.random_range(0..3) {
             list.push(FLAGS[rng.random_range(0..FLAGS.len())].to_string());

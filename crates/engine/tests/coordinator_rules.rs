@@ -36,10 +36,16 @@ impl Run {
     }
 
     fn scenario(s: &Scenario, opts: RunOptions) -> Run {
-        let opts = RunOptions { trace: true, ..opts };
+        let opts = RunOptions {
+            trace: true,
+            ..opts
+        };
         let mut lines = runner::run_lines(s, &opts).expect("valid scenario");
         let summary = serde_json::from_str(&lines.pop().expect("summary")).expect("json");
-        let events = lines.iter().map(|l| serde_json::from_str(l).expect("json")).collect();
+        let events = lines
+            .iter()
+            .map(|l| serde_json::from_str(l).expect("json"))
+            .collect();
         Run { events, summary }
     }
 
@@ -52,11 +58,17 @@ impl Run {
     }
 
     fn checkpoint(&self, id: u64) -> &Value {
-        self.checkpoints().iter().find(|c| c["id"] == id).unwrap_or_else(|| panic!("no checkpoint {id}: {}", self.summary))
+        self.checkpoints()
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap_or_else(|| panic!("no checkpoint {id}: {}", self.summary))
     }
 
     fn triggers(&self) -> Vec<u64> {
-        self.checkpoints().iter().map(|c| c["trigger_ms"].as_u64().unwrap()).collect()
+        self.checkpoints()
+            .iter()
+            .map(|c| c["trigger_ms"].as_u64().unwrap())
+            .collect()
     }
 
     fn failures(&self) -> &Vec<Value> {
@@ -72,19 +84,32 @@ impl Run {
             .as_array()
             .expect("sink")
             .iter()
-            .map(|r| (r["key"].as_str().unwrap_or("").to_string(), r["value"].as_i64().unwrap()))
+            .map(|r| {
+                (
+                    r["key"].as_str().unwrap_or("").to_string(),
+                    r["value"].as_i64().unwrap(),
+                )
+            })
             .collect()
     }
 
     /// Time of the first event of `ty` matching `f`.
     fn time_of(&self, ty: &str, f: impl Fn(&Value) -> bool) -> Option<u64> {
-        self.of_type(ty).find(|e| f(e)).map(|e| e["t"].as_u64().unwrap())
+        self.of_type(ty)
+            .find(|e| f(e))
+            .map(|e| e["t"].as_u64().unwrap())
     }
 }
 
 /// numbers (one partition: 1, 2, 3, … one every `every_ms`) → parity (`parity_key`)
 /// → sum (`keyed_sum` by "odd"/"even") → out (`two_phase_commit`); every edge 1 ms.
-fn odd_even(count: u64, every_ms: u64, checkpointing: Value, restart: Value, script: Value) -> Value {
+fn odd_even(
+    count: u64,
+    every_ms: u64,
+    checkpointing: Value,
+    restart: Value,
+    script: Value,
+) -> Value {
     json!({
         "version": 1, "name": "rules", "seed": 1,
         "job": {
@@ -153,17 +178,34 @@ fn min_pause_drops_an_early_periodic_trigger_and_reschedules_it() {
     let run = Run::of(&doc);
     let cps = run.checkpoints();
     assert!(cps.len() >= 4, "{}", run.summary);
-    assert!(run.of_type("checkpoint_skipped").count() >= 2, "no periodic trigger was skipped");
+    assert!(
+        run.of_type("checkpoint_skipped").count() >= 2,
+        "no periodic trigger was skipped"
+    );
     for w in cps.windows(2) {
         if w[0]["status"] != "completed" {
             continue;
         }
-        let (t0, end0, t1) =
-            (w[0]["trigger_ms"].as_u64().unwrap(), w[0]["end_ms"].as_u64().unwrap(), w[1]["trigger_ms"].as_u64().unwrap());
-        assert!(t1 >= end0 + 80, "checkpoint {} started {t1}, before {end0} + min pause", w[1]["id"]);
-        assert_eq!(t1, (t0 + 100).max(end0 + 80), "fixed rate, or rescheduled to completion + min pause");
+        let (t0, end0, t1) = (
+            w[0]["trigger_ms"].as_u64().unwrap(),
+            w[0]["end_ms"].as_u64().unwrap(),
+            w[1]["trigger_ms"].as_u64().unwrap(),
+        );
+        assert!(
+            t1 >= end0 + 80,
+            "checkpoint {} started {t1}, before {end0} + min pause",
+            w[1]["id"]
+        );
+        assert_eq!(
+            t1,
+            (t0 + 100).max(end0 + 80),
+            "fixed rate, or rescheduled to completion + min pause"
+        );
     }
-    assert!(run.summary["warnings"].as_array().unwrap().is_empty(), "80 < 100: the interval is not raised");
+    assert!(
+        run.summary["warnings"].as_array().unwrap().is_empty(),
+        "80 < 100: the interval is not raised"
+    );
 }
 
 /// Mirrors Flink's `CheckpointRequestDeciderTest#testCheckpointTiming` /
@@ -182,7 +224,11 @@ fn manual_triggers_and_savepoints_ignore_min_pause() {
         ]),
     ));
     assert_eq!(run.triggers()[..3], [100, 150, 200]);
-    assert!(run.checkpoints().iter().all(|c| c["status"] == "completed"), "{}", run.summary);
+    assert!(
+        run.checkpoints().iter().all(|c| c["status"] == "completed"),
+        "{}",
+        run.summary
+    );
     assert_eq!(run.of_type("checkpoint_skipped").count(), 0);
 }
 
@@ -190,10 +236,21 @@ fn manual_triggers_and_savepoints_ignore_min_pause() {
 /// interval raises the effective interval (and the lab warns).
 #[test]
 fn min_pause_above_the_interval_raises_the_interval() {
-    let mut doc = odd_even(100, 10, json!({"interval_ms": 100, "min_pause_ms": 250}), json!({"strategy": "none"}), json!([]));
+    let mut doc = odd_even(
+        100,
+        10,
+        json!({"interval_ms": 100, "min_pause_ms": 250}),
+        json!({"strategy": "none"}),
+        json!([]),
+    );
     doc["until_ms"] = json!(800);
     let run = Run::of(&doc);
-    assert_eq!(run.summary["warnings"].as_array().unwrap().len(), 1, "{}", run.summary);
+    assert_eq!(
+        run.summary["warnings"].as_array().unwrap().len(),
+        1,
+        "{}",
+        run.summary
+    );
     // The effective interval is 250; and since the min pause counts from each
     // completion (3 ms after its trigger here), every next periodic trigger is
     // dropped and rescheduled to completion + 250.
@@ -201,7 +258,12 @@ fn min_pause_above_the_interval_raises_the_interval() {
     assert_eq!(cps[0]["trigger_ms"], 250);
     assert!(cps.len() >= 3);
     for w in cps.windows(2) {
-        assert_eq!(w[1]["trigger_ms"].as_u64().unwrap(), w[0]["end_ms"].as_u64().unwrap() + 250, "{}", run.summary);
+        assert_eq!(
+            w[1]["trigger_ms"].as_u64().unwrap(),
+            w[0]["end_ms"].as_u64().unwrap() + 250,
+            "{}",
+            run.summary
+        );
     }
 }
 
@@ -228,10 +290,18 @@ fn max_concurrent_queues_requests_until_one_completes() {
                 "checkpoint_completed" | "checkpoint_aborted" => pending -= 1,
                 _ => {}
             }
-            assert!(pending <= max as i64, "max {max}: {pending} pending at {}", e["t"]);
+            assert!(
+                pending <= max as i64,
+                "max {max}: {pending} pending at {}",
+                e["t"]
+            );
         }
         let cps = run.checkpoints();
-        assert!(cps.iter().all(|c| c["status"] != "aborted"), "max {max}: {}", run.summary);
+        assert!(
+            cps.iter().all(|c| c["status"] != "aborted"),
+            "max {max}: {}",
+            run.summary
+        );
         let first_queued = max as usize; // 0-based index of the first request that had to wait
         assert_eq!(
             cps[first_queued]["trigger_ms"], cps[0]["end_ms"],
@@ -264,9 +334,18 @@ fn timeout_aborts_a_checkpoint_as_expired() {
     for c in run.checkpoints() {
         assert_eq!(c["status"], "aborted");
         assert_eq!(c["reason"], "expired");
-        assert_eq!(c["end_ms"].as_u64().unwrap(), c["trigger_ms"].as_u64().unwrap() + 20, "{c}");
+        assert_eq!(
+            c["end_ms"].as_u64().unwrap(),
+            c["trigger_ms"].as_u64().unwrap() + 20,
+            "{c}"
+        );
     }
-    assert_eq!(run.of_type("checkpoint_aborted").filter(|e| e["reason"] == "expired").count(), 6);
+    assert_eq!(
+        run.of_type("checkpoint_aborted")
+            .filter(|e| e["reason"] == "expired")
+            .count(),
+        6
+    );
     assert_eq!(run.of_type("transaction_committed").count(), 0);
     assert!(run.committed("out").is_empty());
     assert_eq!(run.summary["job_status"], "running");
@@ -294,12 +373,21 @@ fn exceeding_tolerable_failures_fails_over_under_the_restart_strategy() {
     // Failures 1 and 2 are tolerated, the 3rd fails the job over at its abort.
     assert_eq!(f[0]["at_ms"], cps[2]["end_ms"]);
     assert!(f[0]["task"].is_null(), "a job-level failure: {}", f[0]);
-    assert!(f[0]["reason"].as_str().unwrap().starts_with("Exceeded checkpoint tolerable failure threshold"), "{}", f[0]);
+    assert!(
+        f[0]["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("Exceeded checkpoint tolerable failure threshold"),
+        "{}",
+        f[0]
+    );
     assert!(f[0]["reason"].as_str().unwrap().contains("expired"));
     assert!(f[0]["restored_from"].is_null(), "nothing ever completed");
     // After the restart the counter starts again from 0: three more expiries.
-    let after: Vec<&Value> =
-        cps.iter().filter(|c| c["trigger_ms"].as_u64() >= f[0]["restarted_ms"].as_u64()).collect();
+    let after: Vec<&Value> = cps
+        .iter()
+        .filter(|c| c["trigger_ms"].as_u64() >= f[0]["restarted_ms"].as_u64())
+        .collect();
     assert_eq!(f[1]["at_ms"], after[2]["end_ms"]);
     assert_eq!(run.summary["job_status"], "failed");
     let reason = run.summary["failure_reason"].as_str().unwrap();
@@ -320,8 +408,19 @@ fn coordinator(tolerable: u32, max_concurrent: u32, unaligned: bool) -> Checkpoi
         json!({"strategy": "none"}),
         json!([]),
     );
-    let config: CoordinatorConfig = World::new(&scenario(&doc), 0).unwrap().coordinator().config.clone();
-    assert_eq!((config.tolerable_failures, config.max_concurrent, config.unaligned), (tolerable, max_concurrent, unaligned));
+    let config: CoordinatorConfig = World::new(&scenario(&doc), 0)
+        .unwrap()
+        .coordinator()
+        .config
+        .clone();
+    assert_eq!(
+        (
+            config.tolerable_failures,
+            config.max_concurrent,
+            config.unaligned
+        ),
+        (tolerable, max_concurrent, unaligned)
+    );
     CheckpointCoordinator::new(config)
 }
 
@@ -343,7 +442,9 @@ fn start(c: &mut CheckpointCoordinator, kind: SnapshotKind, now: u64) -> Checkpo
 #[test]
 fn failure_manager_counts_only_counted_reasons_of_newer_ids_once() {
     let mut c = coordinator(2, 100, false);
-    let ids: Vec<CheckpointId> = (0..10).map(|i| start(&mut c, SnapshotKind::Checkpoint, i)).collect();
+    let ids: Vec<CheckpointId> = (0..10)
+        .map(|i| start(&mut c, SnapshotKind::Checkpoint, i))
+        .collect();
     for (id, cause) in [
         (ids[0], AbortCause::Subsumed),
         (ids[1], AbortCause::CancellationBarrier),
@@ -355,18 +456,32 @@ fn failure_manager_counts_only_counted_reasons_of_newer_ids_once() {
     }
     assert_eq!(c.abort(ids[4], &AbortCause::Expired, 10), Some(false));
     assert_eq!(c.failure_counter, 1);
-    assert_eq!(c.abort(ids[4], &AbortCause::Expired, 11), None, "an id is aborted (and counted) once");
+    assert_eq!(
+        c.abort(ids[4], &AbortCause::Expired, 11),
+        None,
+        "an id is aborted (and counted) once"
+    );
     assert_eq!(c.failure_counter, 1);
     // A success resets the counter; an older id failing afterwards is not counted.
     c.complete(ids[6], 12).expect("pending");
     assert_eq!(c.failure_counter, 0);
-    assert_eq!(c.abort(ids[5], &AbortCause::DeclinedAsync("too big".into()), 13), Some(false));
+    assert_eq!(
+        c.abort(ids[5], &AbortCause::DeclinedAsync("too big".into()), 13),
+        Some(false)
+    );
     assert_eq!(c.failure_counter, 0, "id older than the last success");
     // Newer ones count: 1, 2 tolerated, the 3rd exceeds and resets.
     assert_eq!(c.abort(ids[7], &AbortCause::Expired, 14), Some(false));
-    assert_eq!(c.abort(ids[8], &AbortCause::DeclinedAsync("x".into()), 15), Some(false));
+    assert_eq!(
+        c.abort(ids[8], &AbortCause::DeclinedAsync("x".into()), 15),
+        Some(false)
+    );
     assert_eq!(c.failure_counter, 2);
-    assert_eq!(c.abort(ids[9], &AbortCause::Expired, 16), Some(true), "3 > 2 tolerable: fail over");
+    assert_eq!(
+        c.abort(ids[9], &AbortCause::Expired, 16),
+        Some(true),
+        "3 > 2 tolerable: fail over"
+    );
     assert_eq!(c.failure_counter, 0);
 }
 
@@ -380,10 +495,17 @@ fn failure_manager_savepoints() {
     assert_eq!(c.abort(sp, &AbortCause::Expired, 1), Some(false));
     assert_eq!(c.failure_counter, 0);
     let sp = start(&mut c, SnapshotKind::Savepoint, 2);
-    assert_eq!(c.abort(sp, &AbortCause::DeclinedAsync("x".into()), 3), Some(true), "tolerable 0: the decline counts");
+    assert_eq!(
+        c.abort(sp, &AbortCause::DeclinedAsync("x".into()), 3),
+        Some(true),
+        "tolerable 0: the decline counts"
+    );
     let mut c = coordinator(10, 100, false);
     let stop = start(&mut c, SnapshotKind::StopWithSavepoint, 0);
-    assert_eq!(c.abort(stop, &AbortCause::DeclinedAsync("x".into()), 1), Some(true));
+    assert_eq!(
+        c.abort(stop, &AbortCause::DeclinedAsync("x".into()), 1),
+        Some(true)
+    );
 }
 
 // ----- §1.4 completion, subsumption, the store --------------------------------------------
@@ -401,12 +523,23 @@ fn completed_checkpoint_subsumes_older_pending_checkpoints_not_savepoints() {
     let c4 = start(&mut c, SnapshotKind::Checkpoint, 3);
     let s5 = start(&mut c, SnapshotKind::Savepoint, 4);
     let (_, subsumed) = c.complete(s5, 5).expect("pending");
-    assert!(subsumed.is_empty(), "an intermediate savepoint subsumes nothing");
+    assert!(
+        subsumed.is_empty(),
+        "an intermediate savepoint subsumes nothing"
+    );
     let (done, subsumed) = c.complete(c3, 6).expect("pending");
     assert_eq!(done.id, c3);
-    assert_eq!(subsumed, vec![c1], "older checkpoints only; savepoint {s2:?} and newer {c4:?} stay");
+    assert_eq!(
+        subsumed,
+        vec![c1],
+        "older checkpoints only; savepoint {s2:?} and newer {c4:?} stay"
+    );
     assert_eq!(c.store.iter().map(|x| x.id).collect::<Vec<_>>(), vec![c3]);
-    assert_eq!(c.savepoints.iter().map(|x| x.id).collect::<Vec<_>>(), vec![s5], "savepoints never enter the store");
+    assert_eq!(
+        c.savepoints.iter().map(|x| x.id).collect::<Vec<_>>(),
+        vec![s5],
+        "savepoints never enter the store"
+    );
     // The World carries the subsumption out (not counted).
     assert_eq!(c.abort(c1, &AbortCause::Subsumed, 6), Some(false));
     assert_eq!(c.failure_counter, 0);
@@ -452,11 +585,16 @@ fn a_completed_checkpoint_subsumes_an_older_pending_one_in_the_world() {
     assert_eq!(c1["status"], "aborted");
     assert_eq!(c1["reason"], "subsumed");
     assert_eq!(c1["end_ms"], c2["end_ms"]);
-    assert!(!run.of_type("snapshot_taken").any(|e| e["task"] == "merge#0" && e["checkpoint"] == 1));
+    assert!(!run
+        .of_type("snapshot_taken")
+        .any(|e| e["task"] == "merge#0" && e["checkpoint"] == 1));
     let order: Vec<&str> = run
         .events
         .iter()
-        .filter(|e| e["t"] == 561 && (e["type"] == "checkpoint_completed" || e["type"] == "checkpoint_aborted"))
+        .filter(|e| {
+            e["t"] == 561
+                && (e["type"] == "checkpoint_completed" || e["type"] == "checkpoint_aborted")
+        })
         .map(|e| e["type"].as_str().unwrap())
         .collect();
     assert_eq!(order[..2], ["checkpoint_completed", "checkpoint_aborted"]);
@@ -472,7 +610,11 @@ fn queued_requests_savepoints_first_then_manual_then_periodic() {
     c.offer(SnapshotKind::Checkpoint, true, false); // periodic, oldest
     c.offer(SnapshotKind::Checkpoint, false, false); // manual
     c.offer(SnapshotKind::Savepoint, false, false); // savepoint, newest
-    assert_eq!(c.decide(1), Decision::Wait, "max_concurrent 1 and nothing forced");
+    assert_eq!(
+        c.decide(1),
+        Decision::Wait,
+        "max_concurrent 1 and nothing forced"
+    );
     c.complete(first, 2).unwrap();
     let mut kinds = Vec::new();
     for now in 3..6 {
@@ -487,7 +629,11 @@ fn queued_requests_savepoints_first_then_manual_then_periodic() {
     }
     assert_eq!(
         kinds,
-        vec![(SnapshotKind::Savepoint, false), (SnapshotKind::Checkpoint, false), (SnapshotKind::Checkpoint, true)]
+        vec![
+            (SnapshotKind::Savepoint, false),
+            (SnapshotKind::Checkpoint, false),
+            (SnapshotKind::Checkpoint, true)
+        ]
     );
 }
 
@@ -554,16 +700,34 @@ fn savepoint_does_not_commit_the_next_checkpoint_does() {
     let mut w = World::new(&scenario(&doc), 1).unwrap();
     w.run_until(500, |_| {});
     let ext = w.external().values().next().unwrap();
-    assert!(ext.committed.is_empty(), "nothing committed by the savepoint");
-    let sp_txn = ext.txns.iter().find(|(_, t)| t.checkpoint == Some(CheckpointId(1))).map(|(id, t)| (*id, t.status));
-    assert_eq!(sp_txn.map(|x| x.1), Some(engine::sink::TxnStatus::Precommitted));
+    assert!(
+        ext.committed.is_empty(),
+        "nothing committed by the savepoint"
+    );
+    let sp_txn = ext
+        .txns
+        .iter()
+        .find(|(_, t)| t.checkpoint == Some(CheckpointId(1)))
+        .map(|(id, t)| (*id, t.status));
+    assert_eq!(
+        sp_txn.map(|x| x.1),
+        Some(engine::sink::TxnStatus::Precommitted)
+    );
 
     let run = Run::of(&doc);
-    let commits: Vec<(u64, u64)> =
-        run.of_type("transaction_committed").map(|e| (e["t"].as_u64().unwrap(), e["checkpoint"].as_u64().unwrap())).collect();
+    let commits: Vec<(u64, u64)> = run
+        .of_type("transaction_committed")
+        .map(|e| (e["t"].as_u64().unwrap(), e["checkpoint"].as_u64().unwrap()))
+        .collect();
     let done2 = run.checkpoint(2)["end_ms"].as_u64().unwrap();
-    assert_eq!(commits[..2], [(done2, 1), (done2, 2)], "savepoint's txn first, then checkpoint 2's, at its completion");
-    assert!(run.of_type("transaction_committed").all(|e| e["t"].as_u64().unwrap() >= done2));
+    assert_eq!(
+        commits[..2],
+        [(done2, 1), (done2, 2)],
+        "savepoint's txn first, then checkpoint 2's, at its completion"
+    );
+    assert!(run
+        .of_type("transaction_committed")
+        .all(|e| e["t"].as_u64().unwrap() >= done2));
 }
 
 /// Mirrors Flink's `CheckpointCoordinator#triggerSavepoint` (`forSavepoint(!unalignedEnabled)`):
@@ -579,11 +743,18 @@ fn savepoint_is_forced_only_while_unaligned_is_off() {
             json!({"strategy": "none"}),
             json!([{"at_ms": 150, "action": "savepoint"}]),
         ));
-        let sp = run.checkpoints().iter().find(|c| c["kind"] == "savepoint").expect("savepoint");
+        let sp = run
+            .checkpoints()
+            .iter()
+            .find(|c| c["kind"] == "savepoint")
+            .expect("savepoint");
         let c1 = run.checkpoint(1);
         assert_eq!(c1["status"], "completed");
         if unaligned {
-            assert_eq!(sp["trigger_ms"], c1["end_ms"], "waits for checkpoint 1, then goes first");
+            assert_eq!(
+                sp["trigger_ms"], c1["end_ms"],
+                "waits for checkpoint 1, then goes first"
+            );
         } else {
             assert_eq!(sp["trigger_ms"], 150, "forced past max_concurrent 1");
         }
@@ -593,7 +764,8 @@ fn savepoint_is_forced_only_while_unaligned_is_off() {
 
 /// The barrier-alignment job: numbers (latency 5) and letters (latency 50) → merge → out.
 fn two_inputs(checkpointing: Value, script: Value) -> Value {
-    let mut doc: Value = serde_json::from_str(runner::builtin("barrier-alignment").unwrap()).unwrap();
+    let mut doc: Value =
+        serde_json::from_str(runner::builtin("barrier-alignment").unwrap()).unwrap();
     doc["checkpointing"] = checkpointing;
     doc["script"] = script;
     doc
@@ -611,12 +783,25 @@ fn savepoint_is_aligned_even_with_unaligned_on() {
     let trig: Vec<(u64, bool)> = run
         .of_type("checkpoint_triggered")
         .take(2)
-        .map(|e| (e["checkpoint"].as_u64().unwrap(), e["unaligned"].as_bool().unwrap()))
+        .map(|e| {
+            (
+                e["checkpoint"].as_u64().unwrap(),
+                e["unaligned"].as_bool().unwrap(),
+            )
+        })
         .collect();
-    assert_eq!(trig, vec![(1, false), (2, true)], "the savepoint aligned, the checkpoint unaligned");
-    assert!(run.of_type("channel_blocked").any(|e| e["checkpoint"] == 1 && e["task"] == "merge#0"));
+    assert_eq!(
+        trig,
+        vec![(1, false), (2, true)],
+        "the savepoint aligned, the checkpoint unaligned"
+    );
+    assert!(run
+        .of_type("channel_blocked")
+        .any(|e| e["checkpoint"] == 1 && e["task"] == "merge#0"));
     assert!(run.of_type("record_buffered").any(|e| e["checkpoint"] == 1));
-    assert!(!run.of_type("barrier_overtook").any(|e| e["checkpoint"] == 1));
+    assert!(!run
+        .of_type("barrier_overtook")
+        .any(|e| e["checkpoint"] == 1));
     let sp = run.checkpoint(1);
     assert_eq!(sp["kind"], "savepoint");
     assert_eq!(sp["persisted_in_flight_records"], 0);
@@ -636,7 +821,10 @@ fn stop_with_savepoint_commits_and_finishes_the_job() {
             json!({"strategy": "none"}),
             json!([{"at_ms": 455, "action": "stop_with_savepoint"}]),
         ),
-        RunOptions { metadata: true, ..Default::default() },
+        RunOptions {
+            metadata: true,
+            ..Default::default()
+        },
     );
     assert_eq!(run.summary["job_status"], "finished");
     let sp = run.checkpoints().last().unwrap();
@@ -648,11 +836,27 @@ fn stop_with_savepoint_commits_and_finishes_the_job() {
     // Every number read before the savepoint's barrier is committed, once.
     let committed = run.committed("out");
     assert_eq!(committed.len() as i64, offset);
-    assert_eq!(committed.last().unwrap(), &("odd".to_string(), (1..=45).filter(|n| n % 2 == 1).sum::<i64>()));
-    assert!(run.uncommitted("out").is_empty(), "{:?}", run.uncommitted("out"));
-    let barrier = run.time_of("barrier_injected", |e| e["checkpoint"] == sp["id"]).unwrap();
-    assert!(run.of_type("record_emitted").all(|e| e["t"].as_u64().unwrap() <= barrier));
-    assert!(run.of_type("transaction_committed").any(|e| e["checkpoint"] == sp["id"]));
+    assert_eq!(
+        committed.last().unwrap(),
+        &(
+            "odd".to_string(),
+            (1..=45).filter(|n| n % 2 == 1).sum::<i64>()
+        )
+    );
+    assert!(
+        run.uncommitted("out").is_empty(),
+        "{:?}",
+        run.uncommitted("out")
+    );
+    let barrier = run
+        .time_of("barrier_injected", |e| e["checkpoint"] == sp["id"])
+        .unwrap();
+    assert!(run
+        .of_type("record_emitted")
+        .all(|e| e["t"].as_u64().unwrap() <= barrier));
+    assert!(run
+        .of_type("transaction_committed")
+        .any(|e| e["checkpoint"] == sp["id"]));
 }
 
 /// Mirrors Flink's job cancellation (`TwoPhaseCommitSinkFunction#close` aborts the
@@ -668,22 +872,37 @@ fn cancel_ends_the_job_canceled_and_aborts_the_open_transaction() {
             json!({"strategy": "fixed_delay", "attempts": 3, "delay_ms": 10}),
             json!([{"at_ms": 455, "action": "cancel"}, {"at_ms": 600, "action": "crash", "task": "sum#0"}]),
         ),
-        RunOptions { metadata: true, ..Default::default() },
+        RunOptions {
+            metadata: true,
+            ..Default::default()
+        },
     );
     assert_eq!(run.summary["job_status"], "canceled");
     assert_eq!(run.summary["end_ms"], 455);
-    assert!(run.failures().is_empty(), "the crash after the cancel is ignored");
+    assert!(
+        run.failures().is_empty(),
+        "the crash after the cancel is ignored"
+    );
     let aborted: Vec<&Value> = run.of_type("transaction_aborted").collect();
     assert_eq!(aborted.len(), 1);
     assert_eq!(aborted[0]["t"], 455);
     assert_eq!(run.summary["sinks"]["out"]["aborted_transactions"], 1);
     // Checkpoint 2 (at 400) committed the numbers up to its offset; the rest, up
     // to 45, were written after it and aborted.
-    let offset = run.checkpoint(2)["metadata"]["numbers"]["offsets"]["0"].as_u64().unwrap() as usize;
+    let offset = run.checkpoint(2)["metadata"]["numbers"]["offsets"]["0"]
+        .as_u64()
+        .unwrap() as usize;
     assert!((39..=40).contains(&offset), "{offset}");
     assert_eq!(run.committed("out").len(), offset);
-    assert_eq!(run.uncommitted("out").len(), 45 - offset, "read_uncommitted sees the aborted records");
-    assert!(run.events.iter().all(|e| e["t"].as_u64().unwrap() <= 455 || e["type"] == "action_ignored"));
+    assert_eq!(
+        run.uncommitted("out").len(),
+        45 - offset,
+        "read_uncommitted sees the aborted records"
+    );
+    assert!(run
+        .events
+        .iter()
+        .all(|e| e["t"].as_u64().unwrap() <= 455 || e["type"] == "action_ignored"));
 }
 
 // ----- storage (§7) ---------------------------------------------------------------------
@@ -705,8 +924,13 @@ fn jobmanager_storage_declines_a_too_large_snapshot_and_counts_it() {
     assert_eq!(c1["status"], "aborted");
     let reason = c1["reason"].as_str().unwrap();
     assert!(reason.starts_with("declined: "), "{reason}");
-    assert!(reason.contains("Size=39") && reason.contains("maxSize=35"), "{reason}");
-    assert!(run.of_type("checkpoint_declined").any(|e| e["task"] == "sum#0" && e["checkpoint"] == 1));
+    assert!(
+        reason.contains("Size=39") && reason.contains("maxSize=35"),
+        "{reason}"
+    );
+    assert!(run
+        .of_type("checkpoint_declined")
+        .any(|e| e["task"] == "sum#0" && e["checkpoint"] == 1));
     // §1.5: a decline triggers nothing by itself; the next checkpoint is the next periodic one.
     let c2 = run.checkpoint(2);
     assert_eq!(c2["trigger_ms"], 200);
@@ -715,9 +939,15 @@ fn jobmanager_storage_declines_a_too_large_snapshot_and_counts_it() {
     let f = run.failures();
     assert_eq!(f.len(), 1);
     assert_eq!(f[0]["at_ms"], c2["end_ms"]);
-    assert!(f[0]["reason"].as_str().unwrap().starts_with("Exceeded checkpoint tolerable failure threshold"));
+    assert!(f[0]["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("Exceeded checkpoint tolerable failure threshold"));
     assert_eq!(run.summary["job_status"], "failed");
-    assert!(run.summary["failure_reason"].as_str().unwrap().starts_with("Recovery is suppressed by NoRestartBackoffTimeStrategy"));
+    assert!(run.summary["failure_reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("Recovery is suppressed by NoRestartBackoffTimeStrategy"));
 }
 
 /// Mirrors Flink's `HashMapStateBackend` full snapshots and
@@ -735,13 +965,19 @@ fn hashmap_checkpoints_upload_their_full_size() {
     let mut bad = Vec::new();
     for (name, _) in runner::BUILTINS {
         let s = runner::load(name).unwrap();
-        if s.checkpointing.as_ref().is_some_and(|c| c.backend == engine::scenario::BackendKind::Rocksdb) {
+        if s.checkpointing
+            .as_ref()
+            .is_some_and(|c| c.backend == engine::scenario::BackendKind::Rocksdb)
+        {
             continue; // incremental: uploads less on purpose
         }
         let run = Run::scenario(&s, RunOptions::default());
         for c in run.checkpoints() {
             if c["state_bytes"] != c["uploaded_bytes"] {
-                bad.push(format!("{name} #{}: {} vs {}", c["id"], c["state_bytes"], c["uploaded_bytes"]));
+                bad.push(format!(
+                    "{name} #{}: {} vs {}",
+                    c["id"], c["state_bytes"], c["uploaded_bytes"]
+                ));
             }
         }
     }
@@ -777,9 +1013,14 @@ fn declines_of_one_checkpoint_by_two_subtasks_count_once() {
         "checkpointing": {"interval_ms": 100, "storage": "jobmanager", "max_state_bytes": 30, "tolerable_failures": 1},
         "restart": {"strategy": "none"}
     }));
-    let declined: Vec<&Value> = run.of_type("checkpoint_declined").filter(|e| e["checkpoint"] == 1).collect();
-    let mut got: Vec<(&str, &str)> =
-        declined.iter().map(|e| (e["task"].as_str().unwrap(), e["reason"].as_str().unwrap())).collect();
+    let declined: Vec<&Value> = run
+        .of_type("checkpoint_declined")
+        .filter(|e| e["checkpoint"] == 1)
+        .collect();
+    let mut got: Vec<(&str, &str)> = declined
+        .iter()
+        .map(|e| (e["task"].as_str().unwrap(), e["reason"].as_str().unwrap()))
+        .collect();
     got.sort();
     assert_eq!(got.len(), 2, "both subtasks decline checkpoint 1: {got:?}");
     assert_eq!(got[0].0, "sum#0");
@@ -789,7 +1030,11 @@ fn declines_of_one_checkpoint_by_two_subtasks_count_once() {
     assert_eq!(run.checkpoint(1)["status"], "aborted");
     let f = run.failures();
     assert_eq!(f.len(), 1);
-    assert_eq!(f[0]["at_ms"], run.checkpoint(2)["end_ms"], "checkpoint 1 counted once, checkpoint 2 exceeds");
+    assert_eq!(
+        f[0]["at_ms"],
+        run.checkpoint(2)["end_ms"],
+        "checkpoint 1 counted once, checkpoint 2 exceeds"
+    );
 }
 
 // ----- failover and restore (§1.2, §5) --------------------------------------------------
@@ -808,11 +1053,25 @@ fn checkpoint_ids_are_never_reset_on_failover() {
     doc["until_ms"] = json!(1300);
     let run = Run::of(&doc);
     let got = ids(run.checkpoints());
-    assert_eq!(got, (1..=got.len() as u64).collect::<Vec<_>>(), "1, 2, 3, … across failovers");
+    assert_eq!(
+        got,
+        (1..=got.len() as u64).collect::<Vec<_>>(),
+        "1, 2, 3, … across failovers"
+    );
     let restart = run.failures()[0]["restarted_ms"].as_u64().unwrap();
-    let first_after = run.checkpoints().iter().find(|c| c["trigger_ms"].as_u64().unwrap() > restart).unwrap();
-    assert_eq!(first_after["id"], 5, "checkpoints 1-4 before the crash at 450");
-    assert!(run.failures()[1]["restored_from"].as_u64().unwrap() > 5, "restored from a checkpoint after the first restart");
+    let first_after = run
+        .checkpoints()
+        .iter()
+        .find(|c| c["trigger_ms"].as_u64().unwrap() > restart)
+        .unwrap();
+    assert_eq!(
+        first_after["id"], 5,
+        "checkpoints 1-4 before the crash at 450"
+    );
+    assert!(
+        run.failures()[1]["restored_from"].as_u64().unwrap() > 5,
+        "restored from a checkpoint after the first restart"
+    );
 }
 
 /// Mirrors Flink's `SchedulerBase` failover (§1.5, §5.2: pending checkpoints are
@@ -829,7 +1088,10 @@ fn failover_aborts_pending_checkpoints_uncounted() {
         json!([{"at_ms": 250, "action": "crash", "task": "sum#0"}]),
     ));
     let c2 = run.checkpoint(2);
-    assert_eq!((c2["trigger_ms"].as_u64(), c2["end_ms"].as_u64()), (Some(200), Some(250)));
+    assert_eq!(
+        (c2["trigger_ms"].as_u64(), c2["end_ms"].as_u64()),
+        (Some(200), Some(250))
+    );
     assert_eq!(c2["status"], "aborted");
     assert_eq!(c2["reason"], "job_failover");
     assert_eq!(run.failures().len(), 1, "not counted: {}", run.summary);
@@ -852,11 +1114,22 @@ fn crash_before_any_checkpoint_restarts_from_offset_zero() {
     let f = &run.failures()[0];
     assert!(f["restored_from"].is_null());
     assert_eq!(f["restarted_ms"], 205);
-    let restored: Vec<&Value> = run.of_type("state_restored").filter(|e| e["t"] == 205).collect();
+    let restored: Vec<&Value> = run
+        .of_type("state_restored")
+        .filter(|e| e["t"] == 205)
+        .collect();
     assert_eq!(restored.len(), 4);
     assert!(restored.iter().all(|e| e["checkpoint"].is_null()));
-    let zero: Vec<u64> = run.of_type("record_emitted").filter(|e| e["offset"] == 0).map(|e| e["t"].as_u64().unwrap()).collect();
-    assert_eq!(zero, vec![10, 205], "offset 0 read at the start and again at the restart");
+    let zero: Vec<u64> = run
+        .of_type("record_emitted")
+        .filter(|e| e["offset"] == 0)
+        .map(|e| e["t"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        zero,
+        vec![10, 205],
+        "offset 0 read at the start and again at the restart"
+    );
     // Exactly once all the same: the sums start again from nothing.
     let committed = run.committed("out");
     assert_eq!(committed.len(), 30);
@@ -880,7 +1153,10 @@ fn fixed_delay_gives_up_after_its_attempts() {
             {"at_ms": 600, "action": "crash", "task": "numbers#0"}
         ]),
     ));
-    let delays: Vec<u64> = run.of_type("job_restarting").map(|e| e["delay_ms"].as_u64().unwrap()).collect();
+    let delays: Vec<u64> = run
+        .of_type("job_restarting")
+        .map(|e| e["delay_ms"].as_u64().unwrap())
+        .collect();
     assert_eq!(delays, vec![30, 30]);
     let f = run.failures();
     assert_eq!(f.len(), 3);
@@ -914,7 +1190,10 @@ fn failure_rate_end_to_end() {
     let close = crashes(200, 700);
     assert_eq!(close.summary["job_status"], "failed");
     assert_eq!(close.failures().len(), 2);
-    assert!(close.summary["failure_reason"].as_str().unwrap().starts_with("Recovery is suppressed by FailureRateRestartBackoffTimeStrategy"));
+    assert!(close.summary["failure_reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("Recovery is suppressed by FailureRateRestartBackoffTimeStrategy"));
     let apart = crashes(200, 1300);
     assert_eq!(apart.summary["job_status"], "finished");
     assert_eq!(apart.of_type("job_restarting").count(), 2);
@@ -939,7 +1218,11 @@ fn exponential_delay_end_to_end() {
             ]),
         ))
     };
-    let delays = |r: &Run| r.of_type("job_restarting").map(|e| e["delay_ms"].as_u64().unwrap()).collect::<Vec<_>>();
+    let delays = |r: &Run| {
+        r.of_type("job_restarting")
+            .map(|e| e["delay_ms"].as_u64().unwrap())
+            .collect::<Vec<_>>()
+    };
     assert_eq!(delays(&run(2.0)), vec![100, 200, 300, 300]);
     assert_eq!(delays(&run(1.5)), vec![100, 150, 225, 300]);
     let r = run(1.5);
@@ -966,7 +1249,10 @@ fn exponential_delay_resets_and_gives_up() {
             {"at_ms": 1500, "action": "crash", "task": "sum#0"}
         ]),
     ));
-    let delays: Vec<u64> = run.of_type("job_restarting").map(|e| e["delay_ms"].as_u64().unwrap()).collect();
+    let delays: Vec<u64> = run
+        .of_type("job_restarting")
+        .map(|e| e["delay_ms"].as_u64().unwrap())
+        .collect();
     // 200: 100 (deadline 300); 1000: 700 ≥ 500 after the deadline, reset: 100
     // (deadline 1100); 1200: 200; 1500: the 3rd attempt since the reset, fatal.
     assert_eq!(delays, vec![100, 100, 200]);
@@ -983,17 +1269,34 @@ fn exponential_delay_resets_and_gives_up() {
 /// checkpointing is on; no restart while it is off.
 #[test]
 fn default_restart_strategy_depends_on_checkpointing() {
-    let mut on = odd_even(100, 10, json!({"interval_ms": 100}), Value::Null, json!([{"at_ms": 150, "action": "crash", "task": "sum#0"}]));
+    let mut on = odd_even(
+        100,
+        10,
+        json!({"interval_ms": 100}),
+        Value::Null,
+        json!([{"at_ms": 150, "action": "crash", "task": "sum#0"}]),
+    );
     on.as_object_mut().unwrap().remove("restart");
     let run = Run::of(&on);
-    assert_eq!(run.of_type("job_restarting").next().unwrap()["delay_ms"], 1000);
+    assert_eq!(
+        run.of_type("job_restarting").next().unwrap()["delay_ms"],
+        1000
+    );
     assert_eq!(run.failures()[0]["restarted_ms"], 1150);
     let mut off = on.clone();
     off.as_object_mut().unwrap().remove("checkpointing");
     let run = Run::of(&off);
     assert_eq!(run.summary["job_status"], "failed");
     assert!(run.checkpoints().is_empty());
-    assert_eq!(run.summary["failure_reason"].as_str().unwrap().split(" (").next().unwrap(), "Recovery is suppressed by NoRestartBackoffTimeStrategy");
+    assert_eq!(
+        run.summary["failure_reason"]
+            .as_str()
+            .unwrap()
+            .split(" (")
+            .next()
+            .unwrap(),
+        "Recovery is suppressed by NoRestartBackoffTimeStrategy"
+    );
 }
 
 // ----- two-phase commit (§4.1) ------------------------------------------------------------
@@ -1004,23 +1307,45 @@ fn default_restart_strategy_depends_on_checkpointing() {
 /// and begins the next; on completion it commits it.
 #[test]
 fn two_phase_commit_precommits_at_the_snapshot_and_commits_on_notify() {
-    let mut doc = odd_even(100, 10, json!({"interval_ms": 100}), json!({"strategy": "none"}), json!([]));
+    let mut doc = odd_even(
+        100,
+        10,
+        json!({"interval_ms": 100}),
+        json!({"strategy": "none"}),
+        json!([]),
+    );
     doc["until_ms"] = json!(350);
     let run = Run::of(&doc);
     for id in 1..=3u64 {
         let at_sink: Vec<&Value> = run
             .events
             .iter()
-            .filter(|e| e["task"] == "out#0" && e["checkpoint"] == id && e["type"] != "checkpoint_acknowledged")
+            .filter(|e| {
+                e["task"] == "out#0"
+                    && e["checkpoint"] == id
+                    && e["type"] != "checkpoint_acknowledged"
+            })
             .collect();
-        let types: Vec<&str> = at_sink.iter().map(|e| e["type"].as_str().unwrap()).collect();
+        let types: Vec<&str> = at_sink
+            .iter()
+            .map(|e| e["type"].as_str().unwrap())
+            .collect();
         assert_eq!(
             types,
-            ["barrier_received", "transaction_precommitted", "transaction_begun", "snapshot_taken", "transaction_committed"],
+            [
+                "barrier_received",
+                "transaction_precommitted",
+                "transaction_begun",
+                "snapshot_taken",
+                "transaction_committed"
+            ],
             "checkpoint {id}"
         );
         let (pre, begun, commit) = (at_sink[1], at_sink[2], at_sink[4]);
-        assert_eq!(pre["txn"], id, "txn {id} is pre-committed for checkpoint {id}");
+        assert_eq!(
+            pre["txn"], id,
+            "txn {id} is pre-committed for checkpoint {id}"
+        );
         assert_eq!(begun["txn"], id + 1);
         assert_eq!(commit["txn"], id);
         assert_eq!(commit["t"], run.checkpoint(id)["end_ms"]);
@@ -1038,7 +1363,9 @@ fn two_phase_commit_notify_aborted_is_a_noop_and_the_next_completion_commits_all
     // sink: while the burst lasts, barriers reach the sink at once but the slow
     // map late, so checkpoints expire after the sink pre-committed; once the
     // burst is processed a checkpoint completes.
-    let mut records: Vec<Value> = (1..=10).map(|i| json!({"at_ms": i, "value": i, "key": "k"})).collect();
+    let mut records: Vec<Value> = (1..=10)
+        .map(|i| json!({"at_ms": i, "value": i, "key": "k"}))
+        .collect();
     // Two late records keep the source (and so the sink) running.
     records.push(json!({"at_ms": 600, "value": 11, "key": "k"}));
     records.push(json!({"at_ms": 700, "value": 12, "key": "k"}));
@@ -1063,17 +1390,41 @@ fn two_phase_commit_notify_aborted_is_a_noop_and_the_next_completion_commits_all
     });
     let run = Run::of(&doc);
     let cps = run.checkpoints();
-    let first_ok = cps.iter().position(|c| c["status"] == "completed").expect("a checkpoint completes");
-    assert!(first_ok >= 1, "the first checkpoint must expire: {}", run.summary);
+    let first_ok = cps
+        .iter()
+        .position(|c| c["status"] == "completed")
+        .expect("a checkpoint completes");
+    assert!(
+        first_ok >= 1,
+        "the first checkpoint must expire: {}",
+        run.summary
+    );
     assert!(cps[..first_ok].iter().all(|c| c["reason"] == "expired"));
     let n = cps[first_ok]["id"].as_u64().unwrap();
-    let pre: Vec<u64> = run.of_type("transaction_precommitted").filter(|e| e["checkpoint"].as_u64().unwrap() <= n).map(|e| e["txn"].as_u64().unwrap()).collect();
-    assert!(pre.len() as u64 >= 2, "the sink pre-committed for the expired ones too: {pre:?}");
-    assert_eq!(run.of_type("transaction_aborted").count(), 0, "notify-aborted aborts nothing");
+    let pre: Vec<u64> = run
+        .of_type("transaction_precommitted")
+        .filter(|e| e["checkpoint"].as_u64().unwrap() <= n)
+        .map(|e| e["txn"].as_u64().unwrap())
+        .collect();
+    assert!(
+        pre.len() as u64 >= 2,
+        "the sink pre-committed for the expired ones too: {pre:?}"
+    );
+    assert_eq!(
+        run.of_type("transaction_aborted").count(),
+        0,
+        "notify-aborted aborts nothing"
+    );
     let done = cps[first_ok]["end_ms"].clone();
-    let committed_at_done: Vec<u64> =
-        run.of_type("transaction_committed").filter(|e| e["t"] == done).map(|e| e["txn"].as_u64().unwrap()).collect();
-    assert_eq!(committed_at_done, pre, "checkpoint {n} commits every pending transaction ≤ {n}, in order");
+    let committed_at_done: Vec<u64> = run
+        .of_type("transaction_committed")
+        .filter(|e| e["t"] == done)
+        .map(|e| e["txn"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        committed_at_done, pre,
+        "checkpoint {n} commits every pending transaction ≤ {n}, in order"
+    );
     let mut all: Vec<i64> = run.committed("out").iter().map(|x| x.1).collect();
     all.sort();
     assert_eq!(all, (1..=12).collect::<Vec<_>>());
@@ -1082,8 +1433,12 @@ fn two_phase_commit_notify_aborted_is_a_noop_and_the_next_completion_commits_all
     // it skips those snapshots and sends cancellation markers on.
     for c in &cps[..first_ok] {
         let id = &c["id"];
-        assert!(!run.of_type("snapshot_taken").any(|e| e["task"] == "slow#0" && e["checkpoint"] == *id));
-        assert!(run.of_type("cancellation_marker_sent").any(|e| e["task"] == "slow#0" && e["checkpoint"] == *id));
+        assert!(!run
+            .of_type("snapshot_taken")
+            .any(|e| e["task"] == "slow#0" && e["checkpoint"] == *id));
+        assert!(run
+            .of_type("cancellation_marker_sent")
+            .any(|e| e["task"] == "slow#0" && e["checkpoint"] == *id));
     }
 }
 
@@ -1101,31 +1456,81 @@ fn two_phase_commit_restore_commits_precommitted_and_aborts_the_open_one() {
     let task: engine::event::TaskName = "out#0".into();
     let mut ext = ExternalTopic::default();
     let mut next = 0;
-    let mut trace = Trace { enabled: true, ..Default::default() };
-    let rec = |v| Record { key: None, value: v, origin: Origin { source: 0, partition: 0, offset: v as u32 } };
+    let mut trace = Trace {
+        enabled: true,
+        ..Default::default()
+    };
+    let rec = |v| Record {
+        key: None,
+        value: v,
+        origin: Origin {
+            source: 0,
+            partition: 0,
+            offset: v as u32,
+        },
+    };
     let mut sink = TwoPhaseCommitSink::start(&task, &mut ext, &mut next, &mut trace);
     assert!(sink.invoke(rec(1), &mut ext));
-    let state = sink.snapshot_state(&task, CheckpointId(1), false, &mut ext, &mut next, &mut trace);
+    let state = sink.snapshot_state(
+        &task,
+        CheckpointId(1),
+        false,
+        &mut ext,
+        &mut next,
+        &mut trace,
+    );
     assert!(sink.invoke(rec(2), &mut ext)); // after the snapshot, in txn 2
-    // The failure: close() aborts the open transaction; the notification never comes.
+                                            // The failure: close() aborts the open transaction; the notification never comes.
     sink.close(&mut ext, &mut trace);
     assert_eq!(ext.txns[&1].status, TxnStatus::Precommitted);
     assert_eq!(ext.txns[&2].status, TxnStatus::Aborted);
-    let restored = TwoPhaseCommitSink::restore(&task, CheckpointId(1), &state, &mut ext, &mut next, &mut trace);
-    assert_eq!(ext.txns[&1].status, TxnStatus::Committed, "recoverAndCommit");
+    let restored = TwoPhaseCommitSink::restore(
+        &task,
+        CheckpointId(1),
+        &state,
+        &mut ext,
+        &mut next,
+        &mut trace,
+    );
+    assert_eq!(
+        ext.txns[&1].status,
+        TxnStatus::Committed,
+        "recoverAndCommit"
+    );
     assert_eq!(ext.txns[&2].status, TxnStatus::Aborted, "recoverAndAbort");
     assert_eq!(restored.current, Some(3), "a fresh transaction");
     assert!(restored.pending.is_empty());
     let committed: Vec<i64> = ext.committed.iter().map(|r| r.value).collect();
     assert_eq!(committed, vec![1]);
     let uncommitted: Vec<i64> = ext.uncommitted().iter().map(|r| r.value).collect();
-    assert_eq!(uncommitted, vec![2], "read_uncommitted sees the aborted record");
+    assert_eq!(
+        uncommitted,
+        vec![2],
+        "read_uncommitted sees the aborted record"
+    );
     // notify for an older id commits nothing newer (subsuming contract, ≤ n only).
     let mut s = TwoPhaseCommitSink::start(&task, &mut ext, &mut next, &mut trace);
-    s.snapshot_state(&task, CheckpointId(5), false, &mut ext, &mut next, &mut trace);
-    s.snapshot_state(&task, CheckpointId(6), false, &mut ext, &mut next, &mut trace);
+    s.snapshot_state(
+        &task,
+        CheckpointId(5),
+        false,
+        &mut ext,
+        &mut next,
+        &mut trace,
+    );
+    s.snapshot_state(
+        &task,
+        CheckpointId(6),
+        false,
+        &mut ext,
+        &mut next,
+        &mut trace,
+    );
     s.notify_checkpoint_complete(CheckpointId(5), &mut ext, &mut trace);
-    assert_eq!(s.pending.iter().map(|p| p.0).collect::<Vec<_>>(), vec![CheckpointId(6)]);
+    assert_eq!(
+        s.pending.iter().map(|p| p.0).collect::<Vec<_>>(),
+        vec![CheckpointId(6)]
+    );
 }
 
 /// Mirrors Flink's `TwoPhaseCommitSinkFunction#initializeState` through a World
@@ -1145,12 +1550,26 @@ fn restore_from_an_older_checkpoint_aborts_a_savepoints_transaction() {
             {"at_ms": 355, "action": "crash", "task": "parity#0"}
         ]),
     ));
-    let sp_txn = run.of_type("transaction_precommitted").find(|e| e["checkpoint"] == 2).unwrap()["txn"].clone();
-    assert!(run.of_type("transaction_aborted").any(|e| e["txn"] == sp_txn), "the savepoint's txn is aborted");
-    assert!(!run.of_type("transaction_committed").any(|e| e["txn"] == sp_txn));
+    let sp_txn = run
+        .of_type("transaction_precommitted")
+        .find(|e| e["checkpoint"] == 2)
+        .unwrap()["txn"]
+        .clone();
+    assert!(
+        run.of_type("transaction_aborted")
+            .any(|e| e["txn"] == sp_txn),
+        "the savepoint's txn is aborted"
+    );
+    assert!(!run
+        .of_type("transaction_committed")
+        .any(|e| e["txn"] == sp_txn));
     assert_eq!(run.failures()[0]["restored_from"], 1);
     let committed = run.committed("out");
-    assert_eq!(committed.len(), 60, "each number's sum committed exactly once");
+    assert_eq!(
+        committed.len(),
+        60,
+        "each number's sum committed exactly once"
+    );
     let mut want = Vec::new();
     let (mut odd, mut even) = (0, 0);
     for n in 1..=60i64 {
@@ -1163,7 +1582,10 @@ fn restore_from_an_older_checkpoint_aborts_a_savepoints_transaction() {
         }
     }
     assert_eq!(committed, want);
-    assert!(run.uncommitted("out").len() >= 10, "the aborted records (20..=35) stay visible to read_uncommitted");
+    assert!(
+        run.uncommitted("out").len() >= 10,
+        "the aborted records (20..=35) stay visible to read_uncommitted"
+    );
 }
 
 // ----- end of partition (§1.8, §2.6) -------------------------------------------------------
@@ -1172,7 +1594,9 @@ fn restore_from_an_older_checkpoint_aborts_a_savepoints_transaction() {
 /// it finishes then; its end of partition reaches `merge` at 260 (latency 200),
 /// while the numbers' barrier of checkpoint 1 (triggered at 100) arrived at 101.
 fn early_finish(after_tasks_finish: bool) -> Value {
-    let numbers: Vec<Value> = (1..=30).map(|i| json!({"at_ms": i * 10, "value": i})).collect();
+    let numbers: Vec<Value> = (1..=30)
+        .map(|i| json!({"at_ms": i * 10, "value": i}))
+        .collect();
     json!({
         "version": 1, "name": "eop",
         "job": {
@@ -1205,8 +1629,15 @@ fn end_of_partition_counts_as_a_barrier_with_checkpoints_after_tasks_finish() {
     let run = Run::of(&early_finish(true));
     let c1 = run.checkpoint(1);
     assert_eq!(c1["status"], "completed", "{}", run.summary);
-    assert_eq!(run.time_of("snapshot_taken", |e| e["task"] == "merge#0" && e["checkpoint"] == 1), Some(260));
-    assert_eq!(c1["alignment_ms"], 159, "from the numbers barrier (101) to the end of partition (260)");
+    assert_eq!(
+        run.time_of("snapshot_taken", |e| e["task"] == "merge#0"
+            && e["checkpoint"] == 1),
+        Some(260)
+    );
+    assert_eq!(
+        c1["alignment_ms"], 159,
+        "from the numbers barrier (101) to the end of partition (260)"
+    );
     assert_eq!(run.summary["job_status"], "finished");
     assert_eq!(run.committed("out").len(), 32);
 }
@@ -1221,12 +1652,25 @@ fn end_of_partition_counts_as_a_barrier_with_checkpoints_after_tasks_finish() {
 #[test]
 fn no_checkpoint_after_a_task_finished_without_checkpoints_after_tasks_finish() {
     let run = Run::of(&early_finish(false));
-    let finished = run.time_of("task_finished", |_| true).expect("letters finishes");
+    let finished = run
+        .time_of("task_finished", |_| true)
+        .expect("letters finishes");
     assert_eq!(finished, 60);
-    let late: Vec<&Value> = run.of_type("checkpoint_triggered").filter(|e| e["t"].as_u64().unwrap() >= finished).collect();
+    let late: Vec<&Value> = run
+        .of_type("checkpoint_triggered")
+        .filter(|e| e["t"].as_u64().unwrap() >= finished)
+        .collect();
     assert!(late.is_empty(), "triggered after a task finished: {late:?}");
-    assert!(run.checkpoints().iter().all(|c| c["status"] != "completed"), "{}", run.summary);
-    assert_eq!(run.failures().len(), 0, "pre-flight failures are not counted");
+    assert!(
+        run.checkpoints().iter().all(|c| c["status"] != "completed"),
+        "{}",
+        run.summary
+    );
+    assert_eq!(
+        run.failures().len(),
+        0,
+        "pre-flight failures are not counted"
+    );
 }
 
 /// Mirrors Flink's `CheckpointCoordinator#shutdown` when the job reaches a terminal
@@ -1241,7 +1685,9 @@ fn no_checkpoint_after_a_task_finished_without_checkpoints_after_tasks_finish() 
 /// (without `until_ms`) or declines and aborts *after* `job_finished` (with it).
 #[test]
 fn a_finished_job_has_nothing_pending_and_job_finished_is_last() {
-    let records: Vec<Value> = (1..=10).map(|i| json!({"at_ms": i, "value": i, "key": "k"})).collect();
+    let records: Vec<Value> = (1..=10)
+        .map(|i| json!({"at_ms": i, "value": i, "key": "k"}))
+        .collect();
     let mut doc = json!({
         "version": 1, "name": "after-finish",
         "job": {
@@ -1262,11 +1708,23 @@ fn a_finished_job_has_nothing_pending_and_job_finished_is_last() {
     });
     let run = Run::of(&doc);
     assert_eq!(run.summary["job_status"], "finished");
-    let pending: Vec<&Value> = run.checkpoints().iter().filter(|c| c["status"] == "in_progress").collect();
-    assert!(pending.is_empty(), "a finished job with checkpoints in progress: {pending:?}");
+    let pending: Vec<&Value> = run
+        .checkpoints()
+        .iter()
+        .filter(|c| c["status"] == "in_progress")
+        .collect();
+    assert!(
+        pending.is_empty(),
+        "a finished job with checkpoints in progress: {pending:?}"
+    );
     doc["until_ms"] = json!(1500);
     let run = Run::of(&doc);
-    assert_eq!(run.events.last().unwrap()["type"], "job_finished", "{:?}", &run.events[run.events.len() - 3..]);
+    assert_eq!(
+        run.events.last().unwrap()["type"],
+        "job_finished",
+        "{:?}",
+        &run.events[run.events.len() - 3..]
+    );
 }
 
 // ----- back-pressure and unaligned (§2.2, §2.4) ---------------------------------------------
@@ -1296,18 +1754,35 @@ fn pressure(process_ms: u64, buffer_capacity: u32) -> Value {
 #[test]
 fn backpressure_slows_the_source() {
     let emitted = |doc: &Value| -> Vec<u64> {
-        Run::of(doc).of_type("record_emitted").map(|e| e["t"].as_u64().unwrap()).collect()
+        Run::of(doc)
+            .of_type("record_emitted")
+            .map(|e| e["t"].as_u64().unwrap())
+            .collect()
     };
     let fast = emitted(&pressure(0, 2));
     assert_eq!(fast.len(), 40);
-    assert_eq!(*fast.last().unwrap(), 40, "no back-pressure: every record when due");
+    assert_eq!(
+        *fast.last().unwrap(),
+        40,
+        "no back-pressure: every record when due"
+    );
     let slow = emitted(&pressure(20, 2));
     assert_eq!(slow.len(), 40);
-    assert!(*slow.last().unwrap() >= 35 * 20, "the source follows the slow operator: {slow:?}");
+    assert!(
+        *slow.last().unwrap() >= 35 * 20,
+        "the source follows the slow operator: {slow:?}"
+    );
     let gaps: Vec<u64> = slow.windows(2).map(|w| w[1] - w[0]).collect();
-    assert!(gaps[10..].iter().all(|g| *g == 20), "one record per 20 ms once the buffer is full: {gaps:?}");
+    assert!(
+        gaps[10..].iter().all(|g| *g == 20),
+        "one record per 20 ms once the buffer is full: {gaps:?}"
+    );
     let roomy = emitted(&pressure(20, 100));
-    assert_eq!(*roomy.last().unwrap(), 40, "a buffer larger than the input absorbs it");
+    assert_eq!(
+        *roomy.last().unwrap(),
+        40,
+        "a buffer larger than the input absorbs it"
+    );
 }
 
 /// Mirrors Flink's unaligned checkpoints under back-pressure (§2.4,
@@ -1320,7 +1795,14 @@ fn unaligned_persists_in_flight_records_aligned_waits() {
     let s = runner::load("unaligned-backpressure").unwrap();
     let first = |mode| {
         let mut s = s.clone();
-        runner::apply_options(&mut s, &RunOptions { mode: Some(mode), ..Default::default() }).unwrap();
+        runner::apply_options(
+            &mut s,
+            &RunOptions {
+                mode: Some(mode),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let run = Run::scenario(&s, RunOptions::default());
         run.checkpoint(1).clone()
     };
@@ -1328,7 +1810,10 @@ fn unaligned_persists_in_flight_records_aligned_waits() {
     let a = first(ModeOverride::Aligned);
     assert_eq!(u["status"], "completed");
     assert_eq!(a["status"], "completed");
-    assert!(u["persisted_in_flight_records"].as_u64().unwrap() > 0, "{u}");
+    assert!(
+        u["persisted_in_flight_records"].as_u64().unwrap() > 0,
+        "{u}"
+    );
     assert_eq!(a["persisted_in_flight_records"], 0);
     assert!(
         a["alignment_ms"].as_u64().unwrap() > u["alignment_ms"].as_u64().unwrap(),
@@ -1336,7 +1821,10 @@ fn unaligned_persists_in_flight_records_aligned_waits() {
         a["alignment_ms"],
         u["alignment_ms"]
     );
-    assert!(a["end_ms"].as_u64().unwrap() > u["end_ms"].as_u64().unwrap(), "the aligned checkpoint takes longer");
+    assert!(
+        a["end_ms"].as_u64().unwrap() > u["end_ms"].as_u64().unwrap(),
+        "the aligned checkpoint takes longer"
+    );
 }
 
 /// Mirrors Flink's restore of unaligned channel state (§5.3: "for UC, channel state
@@ -1347,11 +1835,22 @@ fn unaligned_persists_in_flight_records_aligned_waits() {
 fn unaligned_restore_replays_the_persisted_in_flight_records() {
     let base = runner::load("unaligned-backpressure").unwrap();
     let mut crashed = base.clone();
-    runner::apply_options(&mut crashed, &RunOptions { crashes: vec![("slow-sum#1".into(), 1100)], ..Default::default() })
-        .unwrap();
+    runner::apply_options(
+        &mut crashed,
+        &RunOptions {
+            crashes: vec![("slow-sum#1".into(), 1100)],
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let truth = Run::scenario(&base, RunOptions::default());
     let run = Run::scenario(&crashed, RunOptions::default());
-    assert!(run.checkpoint(1)["persisted_in_flight_records"].as_u64().unwrap() > 0);
+    assert!(
+        run.checkpoint(1)["persisted_in_flight_records"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
     assert_eq!(run.failures()[0]["restored_from"], 1);
     assert_eq!(run.summary["job_status"], "finished");
     let summarize = |r: &Run| {
@@ -1372,7 +1871,13 @@ fn unaligned_restore_replays_the_persisted_in_flight_records() {
 #[test]
 fn odd_even_lesson_figures() {
     let s = runner::load("odd-even-sum").unwrap();
-    let run = Run::scenario(&s, RunOptions { metadata: true, ..Default::default() });
+    let run = Run::scenario(
+        &s,
+        RunOptions {
+            metadata: true,
+            ..Default::default()
+        },
+    );
     let m = &run.checkpoint(1)["metadata"];
     assert_eq!(m["numbers"]["offsets"], json!({"0": 5}));
     assert_eq!(m["sum"]["keyed"], json!({"even": 6, "odd": 9}));
@@ -1384,12 +1889,20 @@ fn odd_even_lesson_figures() {
         .of_type("record_processed")
         .filter(|e| e["task"] == "sum#0" && e["t"].as_u64().unwrap() >= restart)
         .collect();
-    assert_eq!((after[0]["key"].as_str(), after[0]["value"].as_i64()), (Some("even"), Some(6)));
+    assert_eq!(
+        (after[0]["key"].as_str(), after[0]["value"].as_i64()),
+        (Some("even"), Some(6))
+    );
     let out: Vec<(String, i64)> = run
         .of_type("record_written")
         .filter(|e| e["t"].as_u64().unwrap() >= restart)
         .take(2)
-        .map(|e| (e["key"].as_str().unwrap().to_string(), e["value"].as_i64().unwrap()))
+        .map(|e| {
+            (
+                e["key"].as_str().unwrap().to_string(),
+                e["value"].as_i64().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(out, vec![("even".to_string(), 12), ("odd".to_string(), 16)]);
     // Exactly once: the committed output is the failure-free one.

@@ -29,21 +29,38 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn golden_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join("golden")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("golden")
 }
 
 fn check(file: &str, args: &[&str]) {
-    let out = Command::new(env!("CARGO_BIN_EXE_lab")).args(args).output().expect("lab runs");
-    assert!(out.status.success(), "lab {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    assert!(out.stderr.is_empty(), "lab {args:?} wrote to stderr: {}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(env!("CARGO_BIN_EXE_lab"))
+        .args(args)
+        .output()
+        .expect("lab runs");
+    assert!(
+        out.status.success(),
+        "lab {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "lab {args:?} wrote to stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let path = golden_dir().join(file);
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::create_dir_all(golden_dir()).expect("golden dir");
         std::fs::write(&path, &out.stdout).expect("write golden");
         return;
     }
-    let want = std::fs::read(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_GOLDEN=1 to create it)", path.display()));
+    let want = std::fs::read(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (run with UPDATE_GOLDEN=1 to create it)",
+            path.display()
+        )
+    });
     if out.stdout != want {
         let got = String::from_utf8_lossy(&out.stdout);
         let want = String::from_utf8_lossy(&want);
@@ -72,15 +89,30 @@ fn odd_even_sum() {
 
 #[test]
 fn odd_even_sum_metadata() {
-    check("odd-even-sum.metadata.jsonl", &["run", "odd-even-sum", "--metadata"]);
+    check(
+        "odd-even-sum.metadata.jsonl",
+        &["run", "odd-even-sum", "--metadata"],
+    );
 }
 
 #[test]
 fn barrier_alignment() {
-    check("barrier-alignment.jsonl", &["run", "barrier-alignment", "--trace"]);
+    check(
+        "barrier-alignment.jsonl",
+        &["run", "barrier-alignment", "--trace"],
+    );
 }
 
 #[test]
 fn unaligned_backpressure_first_checkpoint() {
-    check("unaligned-backpressure.until-1030.jsonl", &["run", "unaligned-backpressure", "--trace", "--until", "1030"]);
+    check(
+        "unaligned-backpressure.until-1030.jsonl",
+        &[
+            "run",
+            "unaligned-backpressure",
+            "--trace",
+            "--until",
+            "1030",
+        ],
+    );
 }

@@ -30,9 +30,14 @@ fn doc(storage: &str, restart: Value) -> Value {
 fn run(d: &Value) -> (World, Vec<Value>) {
     let s = Scenario::from_json(&d.to_string()).unwrap_or_else(|e| panic!("{e}"));
     let mut events = Vec::new();
-    let w = runner::run(&s, &RunOptions { trace: true, ..RunOptions::default() }, |e| {
-        events.push(serde_json::to_value(e).unwrap())
-    })
+    let w = runner::run(
+        &s,
+        &RunOptions {
+            trace: true,
+            ..RunOptions::default()
+        },
+        |e| events.push(serde_json::to_value(e).unwrap()),
+    )
     .unwrap();
     (w, events)
 }
@@ -40,7 +45,9 @@ fn run(d: &Value) -> (World, Vec<Value>) {
 fn committed_per_key(w: &World) -> BTreeMap<String, Vec<i64>> {
     let mut m: BTreeMap<String, Vec<i64>> = BTreeMap::new();
     for r in &w.external().values().next().unwrap().committed {
-        m.entry(w.setup().keys.name(r.key.unwrap()).to_string()).or_default().push(r.value);
+        m.entry(w.setup().keys.name(r.key.unwrap()).to_string())
+            .or_default()
+            .push(r.value);
     }
     m
 }
@@ -48,13 +55,25 @@ fn committed_per_key(w: &World) -> BTreeMap<String, Vec<i64>> {
 #[test]
 fn with_filesystem_storage_the_new_leader_restores_the_latest_checkpoint() {
     let (w, events) = run(&doc("filesystem", json!({"strategy": "none"})));
-    let jm: Vec<&Value> = events.iter().filter(|e| e["type"] == "jobmanager_failed").collect();
+    let jm: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "jobmanager_failed")
+        .collect();
     assert_eq!(jm.len(), 1);
     assert_eq!(jm[0]["checkpoints_lost"], json!([]));
-    assert_eq!(jm[0]["delay_ms"], json!(engine::world::JOBMANAGER_RECOVERY_MS));
-    let restored: Vec<&Value> =
-        events.iter().filter(|e| e["type"] == "state_restored" && e["task"] == "pv#0").collect();
-    assert_eq!(restored.last().unwrap()["checkpoint"], json!(4), "latest completed before 450 ms");
+    assert_eq!(
+        jm[0]["delay_ms"],
+        json!(engine::world::JOBMANAGER_RECOVERY_MS)
+    );
+    let restored: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "state_restored" && e["task"] == "pv#0")
+        .collect();
+    assert_eq!(
+        restored.last().unwrap()["checkpoint"],
+        json!(4),
+        "latest completed before 450 ms"
+    );
     // Not a task failure: even the `none` strategy lets the job go on.
     assert_eq!(w.status(), JobStatus::Finished);
     assert_eq!(w.failures().len(), 1);
@@ -67,19 +86,34 @@ fn with_filesystem_storage_the_new_leader_restores_the_latest_checkpoint() {
 
 #[test]
 fn with_jobmanager_storage_the_checkpoints_die_with_it_and_the_job_starts_from_scratch() {
-    let (w, events) = run(&doc("jobmanager", json!({"strategy": "fixed_delay", "attempts": 1, "delay_ms": 10})));
-    let jm = events.iter().find(|e| e["type"] == "jobmanager_failed").unwrap();
-    assert_eq!(jm["checkpoints_lost"], json!([4]), "the retained checkpoint lived in the JobManager");
+    let (w, events) = run(&doc(
+        "jobmanager",
+        json!({"strategy": "fixed_delay", "attempts": 1, "delay_ms": 10}),
+    ));
+    let jm = events
+        .iter()
+        .find(|e| e["type"] == "jobmanager_failed")
+        .unwrap();
+    assert_eq!(
+        jm["checkpoints_lost"],
+        json!([4]),
+        "the retained checkpoint lived in the JobManager"
+    );
     let after: Vec<&Value> = events
         .iter()
         .filter(|e| e["type"] == "state_restored" && e["t"].as_u64().unwrap() > 450)
         .collect();
     assert!(!after.is_empty());
-    assert!(after.iter().all(|e| e["checkpoint"].is_null()), "fresh start: {after:?}");
+    assert!(
+        after.iter().all(|e| e["checkpoint"].is_null()),
+        "fresh start: {after:?}"
+    );
     // The source reads from offset 0 again: committed counts start over, so the
     // output holds every count up to the crash twice — the lesson's duplicates.
     let out = committed_per_key(&w);
-    let twice = out.values().any(|v| v.iter().filter(|&&x| x == 1).count() == 2);
+    let twice = out
+        .values()
+        .any(|v| v.iter().filter(|&&x| x == 1).count() == 2);
     assert!(twice, "{out:?}");
     assert_eq!(w.status(), JobStatus::Finished);
 }
@@ -90,11 +124,14 @@ fn crash_jobmanager_takes_no_task_and_is_ignored_when_the_job_is_not_running() {
     d["script"] = json!([{"at_ms": 450, "action": "crash_jobmanager", "task": "pv#0"}]);
     let err = Scenario::from_json(&d.to_string()).expect_err("no task field");
     assert_eq!(err.errors[0].field, "script[0]", "{err}");
-    d["script"] = json!([{"at_ms": 100, "action": "cancel"}, {"at_ms": 450, "action": "crash_jobmanager"}]);
+    d["script"] =
+        json!([{"at_ms": 100, "action": "cancel"}, {"at_ms": 450, "action": "crash_jobmanager"}]);
     d["until_ms"] = json!(1000);
     let (w, events) = run(&d);
     assert_eq!(w.status(), JobStatus::Canceled);
-    assert!(events.iter().any(|e| e["type"] == "action_ignored" && e["action"] == "crash_jobmanager"));
+    assert!(events
+        .iter()
+        .any(|e| e["type"] == "action_ignored" && e["action"] == "crash_jobmanager"));
 }
 
 fn summary(name: &str) -> Value {
@@ -112,7 +149,10 @@ fn builtin_jobmanager_crash_twins_differ_exactly_in_what_survives() {
     assert_eq!(fs["failures"][0]["restored_from"], json!(3));
     let count = |s: &Value| s["sinks"]["out"]["committed"].as_array().unwrap().len();
     assert_eq!(count(&fs), 100, "filesystem: every record counted once");
-    assert!(count(&jm) > 100, "jobmanager: the replay from offset 0 commits counts again");
+    assert!(
+        count(&jm) > 100,
+        "jobmanager: the replay from offset 0 commits counts again"
+    );
 }
 
 #[test]
@@ -122,11 +162,22 @@ fn builtin_storage_limit_declines_with_both_sizes_and_fails_over_after_the_toler
     assert_eq!(cps[0]["status"], "completed");
     assert_eq!(cps[1]["status"], "completed");
     let failed_at = s["failures"][0]["at_ms"].as_u64().unwrap();
-    let declined: Vec<&Value> = cps.iter().skip(2).filter(|c| c["trigger_ms"].as_u64().unwrap() < failed_at).collect();
-    assert_eq!(declined.len(), 3, "two tolerated declines, the third fails the job over");
+    let declined: Vec<&Value> = cps
+        .iter()
+        .skip(2)
+        .filter(|c| c["trigger_ms"].as_u64().unwrap() < failed_at)
+        .collect();
+    assert_eq!(
+        declined.len(),
+        3,
+        "two tolerated declines, the third fails the job over"
+    );
     for c in &declined {
         let reason = c["reason"].as_str().unwrap();
-        assert!(reason.contains("Size=") && reason.contains("maxSize=200"), "{reason}");
+        assert!(
+            reason.contains("Size=") && reason.contains("maxSize=200"),
+            "{reason}"
+        );
     }
     assert_eq!(s["failures"][0]["restored_from"], json!(2));
 }
@@ -136,14 +187,34 @@ fn builtin_backend_twins_upload_full_versus_incremental() {
     let rocks = summary("state-backend-rocksdb");
     let heap = summary("state-backend-hashmap");
     let sizes = |s: &Value| -> Vec<(u64, u64)> {
-        s["checkpoints"].as_array().unwrap().iter().map(|c| (c["state_bytes"].as_u64().unwrap(), c["uploaded_bytes"].as_u64().unwrap())).collect()
+        s["checkpoints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["state_bytes"].as_u64().unwrap(),
+                    c["uploaded_bytes"].as_u64().unwrap(),
+                )
+            })
+            .collect()
     };
     let (r, h) = (sizes(&rocks), sizes(&heap));
-    assert_eq!(r.iter().map(|x| x.0).collect::<Vec<_>>(), h.iter().map(|x| x.0).collect::<Vec<_>>(), "same full sizes");
-    assert!(h.iter().all(|(full, up)| full == up), "hashmap uploads everything");
+    assert_eq!(
+        r.iter().map(|x| x.0).collect::<Vec<_>>(),
+        h.iter().map(|x| x.0).collect::<Vec<_>>(),
+        "same full sizes"
+    );
+    assert!(
+        h.iter().all(|(full, up)| full == up),
+        "hashmap uploads everything"
+    );
     // Every checkpoint after the first, while keyed state is large (the last ones
     // are taken after the keyed count finished), uploads less than its full size.
     let keyed: Vec<&(u64, u64)> = r.iter().skip(1).filter(|(full, _)| *full > 100).collect();
     assert!(keyed.len() >= 5);
-    assert!(keyed.iter().all(|(full, up)| up < full), "rocksdb uploads only what changed: {r:?}");
+    assert!(
+        keyed.iter().all(|(full, up)| up < full),
+        "rocksdb uploads only what changed: {r:?}"
+    );
 }

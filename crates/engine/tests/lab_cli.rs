@@ -9,7 +9,10 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn lab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lab")).args(args).output().expect("lab runs")
+    Command::new(env!("CARGO_BIN_EXE_lab"))
+        .args(args)
+        .output()
+        .expect("lab runs")
 }
 
 fn stdout(o: &Output) -> String {
@@ -24,12 +27,20 @@ fn stderr(o: &Output) -> String {
 fn ok_json(args: &[&str]) -> Vec<Value> {
     let o = lab(args);
     assert_eq!(o.status.code(), Some(0), "lab {args:?}: {}", stderr(&o));
-    assert!(o.stderr.is_empty(), "lab {args:?} wrote to stderr: {}", stderr(&o));
+    assert!(
+        o.stderr.is_empty(),
+        "lab {args:?} wrote to stderr: {}",
+        stderr(&o)
+    );
     let out = stdout(&o);
-    assert!(out.ends_with('\n'), "lab {args:?}: output does not end with a newline");
+    assert!(
+        out.ends_with('\n'),
+        "lab {args:?}: output does not end with a newline"
+    );
     out.lines()
         .map(|l| {
-            let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("lab {args:?}: not JSON ({e}): {l}"));
+            let v: Value = serde_json::from_str(l)
+                .unwrap_or_else(|e| panic!("lab {args:?}: not JSON ({e}): {l}"));
             assert!(v.is_object(), "lab {args:?}: not a JSON object: {l}");
             v
         })
@@ -40,8 +51,16 @@ fn ok_json(args: &[&str]) -> Vec<Value> {
 fn bad_input(args: &[&str]) -> String {
     let o = lab(args);
     let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "lab {args:?}: expected exit 2, stderr: {err}");
-    assert!(o.stdout.is_empty(), "lab {args:?}: wrote to stdout on bad input: {}", stdout(&o));
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "lab {args:?}: expected exit 2, stderr: {err}"
+    );
+    assert!(
+        o.stdout.is_empty(),
+        "lab {args:?}: wrote to stdout on bad input: {}",
+        stdout(&o)
+    );
     assert!(!err.trim().is_empty(), "lab {args:?}: no message on stderr");
     assert!(!err.contains("panicked"), "lab {args:?} panicked: {err}");
     err
@@ -52,7 +71,8 @@ fn scenario_file(name: &str, doc: &Value) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("lab-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join(format!("{name}.json"));
-    std::fs::write(&path, serde_json::to_string_pretty(doc).expect("json")).expect("write scenario");
+    std::fs::write(&path, serde_json::to_string_pretty(doc).expect("json"))
+        .expect("write scenario");
     path
 }
 
@@ -78,7 +98,10 @@ fn tiny(checkpointing: Value) -> Value {
 
 fn summary_of(lines: &[Value]) -> &Value {
     let s = lines.last().expect("at least the summary");
-    assert!(s.get("scenario").is_some(), "the last line is not the summary: {s}");
+    assert!(
+        s.get("scenario").is_some(),
+        "the last line is not the summary: {s}"
+    );
     s
 }
 
@@ -90,10 +113,20 @@ fn list_prints_the_builtins_one_a_line() {
     assert_eq!(o.status.code(), Some(0));
     assert!(o.stderr.is_empty());
     let names: Vec<String> = stdout(&o).lines().map(String::from).collect();
-    let want: Vec<String> = engine::runner::BUILTINS.iter().map(|(n, _)| n.to_string()).collect();
+    let want: Vec<String> = engine::runner::BUILTINS
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .collect();
     assert_eq!(names, want);
-    for required in ["odd-even-sum", "barrier-alignment", "unaligned-backpressure"] {
-        assert!(names.iter().any(|n| n == required), "{required} missing from `lab list`");
+    for required in [
+        "odd-even-sum",
+        "barrier-alignment",
+        "unaligned-backpressure",
+    ] {
+        assert!(
+            names.iter().any(|n| n == required),
+            "{required} missing from `lab list`"
+        );
     }
     bad_input(&["list", "extra"]);
 }
@@ -113,12 +146,17 @@ fn validate_ok_prints_ok_and_exits_0() {
 #[test]
 fn validate_errors_exit_2_naming_the_field() {
     let cases: Vec<(&str, Value, Vec<&str>)> = vec![
-        ("interval", tiny(json!({"interval_ms": 5})), vec!["checkpointing.interval_ms", "10 ms"]),
+        (
+            "interval",
+            tiny(json!({"interval_ms": 5})),
+            vec!["checkpointing.interval_ms", "10 ms"],
+        ),
         (
             "typo",
             {
                 let mut d = tiny(json!({"interval_ms": 100}));
-                d["job"]["edges"][0] = json!({"from": "src", "to": "out", "partitionin": "forward"});
+                d["job"]["edges"][0] =
+                    json!({"from": "src", "to": "out", "partitionin": "forward"});
                 d
             },
             vec!["job.edges[0].partitionin"],
@@ -163,18 +201,42 @@ fn check_summary_fields(s: &Value) {
     assert!(s["seed"].is_u64());
     assert!(s["end_ms"].is_u64());
     let status = s["job_status"].as_str().expect("job_status");
-    assert!(["running", "finished", "failed", "canceled"].contains(&status), "{status}");
+    assert!(
+        ["running", "finished", "failed", "canceled"].contains(&status),
+        "{status}"
+    );
     assert!(s["warnings"].is_array());
     for c in s["checkpoints"].as_array().expect("checkpoints") {
-        for f in ["id", "trigger_ms", "alignment_ms", "persisted_in_flight_records", "state_bytes", "uploaded_bytes"] {
+        for f in [
+            "id",
+            "trigger_ms",
+            "alignment_ms",
+            "persisted_in_flight_records",
+            "state_bytes",
+            "uploaded_bytes",
+        ] {
             assert!(c[f].is_u64(), "checkpoint.{f} in {c}");
         }
-        assert!(["checkpoint", "savepoint"].contains(&c["kind"].as_str().expect("kind")), "{c}");
+        assert!(
+            ["checkpoint", "savepoint"].contains(&c["kind"].as_str().expect("kind")),
+            "{c}"
+        );
         let st = c["status"].as_str().expect("status");
         assert!(["completed", "aborted", "in_progress"].contains(&st), "{c}");
-        assert!(c.get("end_ms").is_some() && c.get("reason").is_some(), "{c}");
-        assert_eq!(c["end_ms"].is_null(), st == "in_progress", "end_ms null exactly while in progress: {c}");
-        assert_eq!(c["reason"].is_null(), st != "aborted", "reason only for aborted: {c}");
+        assert!(
+            c.get("end_ms").is_some() && c.get("reason").is_some(),
+            "{c}"
+        );
+        assert_eq!(
+            c["end_ms"].is_null(),
+            st == "in_progress",
+            "end_ms null exactly while in progress: {c}"
+        );
+        assert_eq!(
+            c["reason"].is_null(),
+            st != "aborted",
+            "reason only for aborted: {c}"
+        );
     }
     for f in s["failures"].as_array().expect("failures") {
         assert!(f["at_ms"].is_u64(), "{f}");
@@ -183,9 +245,17 @@ fn check_summary_fields(s: &Value) {
         }
     }
     for (uid, sink) in s["sinks"].as_object().expect("sinks") {
-        assert!(sink["committed"].is_array() && sink["uncommitted"].is_array(), "{uid}");
+        assert!(
+            sink["committed"].is_array() && sink["uncommitted"].is_array(),
+            "{uid}"
+        );
         assert!(sink["aborted_transactions"].is_u64(), "{uid}");
-        for r in sink["committed"].as_array().unwrap().iter().chain(sink["uncommitted"].as_array().unwrap()) {
+        for r in sink["committed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(sink["uncommitted"].as_array().unwrap())
+        {
             assert!(r.get("key").is_some() && r["value"].is_i64(), "{uid}: {r}");
         }
     }
@@ -199,27 +269,40 @@ fn run_prints_only_the_summary_without_trace() {
         let s = summary_of(&lines);
         assert_eq!(s["scenario"], *name);
         check_summary_fields(s);
-        assert!(s["checkpoints"][0].get("metadata").is_none(), "{name}: metadata without --metadata");
+        assert!(
+            s["checkpoints"][0].get("metadata").is_none(),
+            "{name}: metadata without --metadata"
+        );
     }
 }
 
 #[test]
 fn run_accepts_a_file_as_well_as_a_builtin_name() {
-    let doc: Value = serde_json::from_str(engine::runner::builtin("odd-even-sum").unwrap()).unwrap();
+    let doc: Value =
+        serde_json::from_str(engine::runner::builtin("odd-even-sum").unwrap()).unwrap();
     let p = scenario_file("odd-even-file", &doc);
-    assert_eq!(lab(&["run", path_str(&p), "--trace"]).stdout, lab(&["run", "odd-even-sum", "--trace"]).stdout);
+    assert_eq!(
+        lab(&["run", path_str(&p), "--trace"]).stdout,
+        lab(&["run", "odd-even-sum", "--trace"]).stdout
+    );
 }
 
 /// The trace table of the contract: type → required fields.
 const REQUIRED: &[(&str, &[&str])] = &[
-    ("record_emitted", &["task", "partition", "offset", "key", "value"]),
+    (
+        "record_emitted",
+        &["task", "partition", "offset", "key", "value"],
+    ),
     ("record_processed", &["task", "channel", "key", "value"]),
     ("barrier_injected", &["task", "checkpoint"]),
     ("barrier_received", &["task", "channel", "checkpoint"]),
     ("channel_blocked", &["task", "channel", "checkpoint"]),
     ("channel_unblocked", &["task", "channel", "checkpoint"]),
     ("record_buffered", &["task", "channel", "checkpoint"]),
-    ("barrier_overtook", &["task", "channel", "checkpoint", "records"]),
+    (
+        "barrier_overtook",
+        &["task", "channel", "checkpoint", "records"],
+    ),
     ("snapshot_taken", &["task", "checkpoint", "state_bytes"]),
     ("checkpoint_acknowledged", &["task", "checkpoint"]),
     ("checkpoint_completed", &["checkpoint"]),
@@ -239,11 +322,18 @@ fn check_trace(args: &[&str], seen: &mut std::collections::BTreeSet<String>) -> 
     check_summary_fields(summary);
     let mut last_t = 0;
     for e in events {
-        let t = e["t"].as_u64().unwrap_or_else(|| panic!("{args:?}: event without t: {e}"));
+        let t = e["t"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{args:?}: event without t: {e}"));
         assert!(t >= last_t, "{args:?}: time goes back at {e}");
         last_t = t;
-        let ty = e["type"].as_str().unwrap_or_else(|| panic!("{args:?}: event without type: {e}"));
-        assert!(e.get("scenario").is_none(), "{args:?}: a summary before the last line");
+        let ty = e["type"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{args:?}: event without type: {e}"));
+        assert!(
+            e.get("scenario").is_none(),
+            "{args:?}: a summary before the last line"
+        );
         if let Some((_, fields)) = REQUIRED.iter().find(|(n, _)| *n == ty) {
             for f in *fields {
                 assert!(e.get(*f).is_some(), "{args:?}: {ty} without {f}: {e}");
@@ -251,10 +341,16 @@ fn check_trace(args: &[&str], seen: &mut std::collections::BTreeSet<String>) -> 
             seen.insert(ty.to_string());
         }
         if let Some(task) = e.get("task").and_then(Value::as_str) {
-            assert!(engine::scenario::parse_task_name(task).is_some(), "task name {task:?} is not uid#index");
+            assert!(
+                engine::scenario::parse_task_name(task).is_some(),
+                "task name {task:?} is not uid#index"
+            );
         }
     }
-    assert!(last_t <= summary["end_ms"].as_u64().unwrap(), "{args:?}: events after end_ms");
+    assert!(
+        last_t <= summary["end_ms"].as_u64().unwrap(),
+        "{args:?}: events after end_ms"
+    );
     events.to_vec()
 }
 
@@ -264,14 +360,23 @@ fn trace_has_every_contract_event_type_with_its_fields() {
     for (name, _) in engine::runner::BUILTINS {
         check_trace(&["run", name, "--trace"], &mut seen);
     }
-    check_trace(&["run", "barrier-alignment", "--trace", "--mode", "unaligned"], &mut seen);
+    check_trace(
+        &["run", "barrier-alignment", "--trace", "--mode", "unaligned"],
+        &mut seen,
+    );
     // Checkpoints that always expire: checkpoint_aborted.
     let p = scenario_file(
         "expiring",
-        &tiny(json!({"interval_ms": 50, "timeout_ms": 10, "async_ms": 30, "tolerable_failures": 100})),
+        &tiny(
+            json!({"interval_ms": 50, "timeout_ms": 10, "async_ms": 30, "tolerable_failures": 100}),
+        ),
     );
     check_trace(&["run", path_str(&p), "--trace"], &mut seen);
-    let missing: Vec<&str> = REQUIRED.iter().map(|(n, _)| *n).filter(|n| !seen.contains(*n)).collect();
+    let missing: Vec<&str> = REQUIRED
+        .iter()
+        .map(|(n, _)| *n)
+        .filter(|n| !seen.contains(*n))
+        .collect();
     assert!(missing.is_empty(), "event types never seen: {missing:?}");
 }
 
@@ -281,8 +386,11 @@ fn trace_lines_are_the_events_the_summary_describes() {
     let events = check_trace(&["run", "odd-even-sum", "--trace"], &mut seen);
     let lines = ok_json(&["run", "odd-even-sum", "--trace"]);
     let s = summary_of(&lines);
-    let completed: Vec<u64> =
-        events.iter().filter(|e| e["type"] == "checkpoint_completed").map(|e| e["checkpoint"].as_u64().unwrap()).collect();
+    let completed: Vec<u64> = events
+        .iter()
+        .filter(|e| e["type"] == "checkpoint_completed")
+        .map(|e| e["checkpoint"].as_u64().unwrap())
+        .collect();
     let want: Vec<u64> = s["checkpoints"]
         .as_array()
         .unwrap()
@@ -301,26 +409,56 @@ fn trace_lines_are_the_events_the_summary_describes() {
 fn mode_overrides_the_checkpointing_mode() {
     let mut seen = Default::default();
     let triggered = |ev: &[Value]| -> Vec<bool> {
-        ev.iter().filter(|e| e["type"] == "checkpoint_triggered").map(|e| e["unaligned"].as_bool().unwrap()).collect()
+        ev.iter()
+            .filter(|e| e["type"] == "checkpoint_triggered")
+            .map(|e| e["unaligned"].as_bool().unwrap())
+            .collect()
     };
     let has = |ev: &[Value], ty: &str| ev.iter().any(|e| e["type"] == ty);
 
-    let aligned = check_trace(&["run", "unaligned-backpressure", "--trace", "--mode", "aligned"], &mut seen);
+    let aligned = check_trace(
+        &[
+            "run",
+            "unaligned-backpressure",
+            "--trace",
+            "--mode",
+            "aligned",
+        ],
+        &mut seen,
+    );
     assert!(triggered(&aligned).iter().all(|u| !u) && !triggered(&aligned).is_empty());
     assert!(!has(&aligned, "barrier_overtook"));
 
-    let unaligned = check_trace(&["run", "barrier-alignment", "--trace", "--mode", "unaligned"], &mut seen);
+    let unaligned = check_trace(
+        &["run", "barrier-alignment", "--trace", "--mode", "unaligned"],
+        &mut seen,
+    );
     assert!(triggered(&unaligned).iter().all(|u| *u) && !triggered(&unaligned).is_empty());
     assert!(has(&unaligned, "barrier_overtook"));
     assert!(!has(&unaligned, "channel_blocked"));
 
-    let alo = check_trace(&["run", "barrier-alignment", "--trace", "--mode", "at-least-once"], &mut seen);
-    assert!(!has(&alo, "channel_blocked") && !has(&alo, "record_buffered"), "the tracker never blocks");
+    let alo = check_trace(
+        &[
+            "run",
+            "barrier-alignment",
+            "--trace",
+            "--mode",
+            "at-least-once",
+        ],
+        &mut seen,
+    );
+    assert!(
+        !has(&alo, "channel_blocked") && !has(&alo, "record_buffered"),
+        "the tracker never blocks"
+    );
     let plain = check_trace(&["run", "barrier-alignment", "--trace"], &mut seen);
     assert!(has(&plain, "channel_blocked"), "the built-in itself aligns");
 
     // --mode unaligned on a scenario with max_concurrent 2 is rejected.
-    let p = scenario_file("concurrent", &tiny(json!({"interval_ms": 100, "max_concurrent": 2})));
+    let p = scenario_file(
+        "concurrent",
+        &tiny(json!({"interval_ms": 100, "max_concurrent": 2})),
+    );
     let err = bad_input(&["run", path_str(&p), "--mode", "unaligned"]);
     assert!(err.contains("max_concurrent"), "{err}");
     // Without checkpointing there is nothing to override.
@@ -342,7 +480,11 @@ fn seed_overrides_the_scenario_seed() {
     assert_eq!(a, b, "same seed, same output");
     assert_eq!(summary_of(&a)["seed"], 99);
     let c = ok_json(&["run", "pv-count", "--seed", "100", "--trace"]);
-    assert_ne!(a[..a.len() - 1], c[..c.len() - 1], "pv-count draws its keys from the seed");
+    assert_ne!(
+        a[..a.len() - 1],
+        c[..c.len() - 1],
+        "pv-count draws its keys from the seed"
+    );
 }
 
 #[test]
@@ -351,9 +493,19 @@ fn until_bounds_the_simulated_time() {
     let s = summary_of(&lines);
     assert_eq!(s["end_ms"], 1500);
     assert_eq!(s["job_status"], "running");
-    assert!(lines[..lines.len() - 1].iter().all(|e| e["t"].as_u64().unwrap() <= 1500), "until_ms is inclusive");
+    assert!(
+        lines[..lines.len() - 1]
+            .iter()
+            .all(|e| e["t"].as_u64().unwrap() <= 1500),
+        "until_ms is inclusive"
+    );
     // Checkpoint 1 at 1000 completed; the one at 2000 never started.
-    let ids: Vec<u64> = s["checkpoints"].as_array().unwrap().iter().map(|c| c["trigger_ms"].as_u64().unwrap()).collect();
+    let ids: Vec<u64> = s["checkpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["trigger_ms"].as_u64().unwrap())
+        .collect();
     assert_eq!(ids, vec![1000]);
     // Until 0: nothing happens, still a summary.
     let lines = ok_json(&["run", "pv-count", "--until", "0"]);
@@ -365,20 +517,48 @@ fn until_bounds_the_simulated_time() {
 fn crash_adds_a_crash_action() {
     // pv-count has no restart strategy: exponential delay from 1000 ms, so the job
     // runs again from 2500; a crash at 2200 would be ignored (the job is restarting).
-    let lines = ok_json(&["run", "pv-count", "--crash", "pv#1@1500", "--crash", "kafka#0@2700", "--trace"]);
+    let lines = ok_json(&[
+        "run",
+        "pv-count",
+        "--crash",
+        "pv#1@1500",
+        "--crash",
+        "kafka#0@2700",
+        "--trace",
+    ]);
     let s = summary_of(&lines);
     let failures = s["failures"].as_array().unwrap();
     assert_eq!(failures.len(), 2, "{s}");
     assert_eq!(failures[0]["task"], "pv#1");
     assert_eq!(failures[0]["at_ms"], 1500);
-    assert_eq!(failures[0]["restored_from"], 1, "restored from checkpoint 1 (1000 ms)");
+    assert_eq!(
+        failures[0]["restored_from"], 1,
+        "restored from checkpoint 1 (1000 ms)"
+    );
     assert_eq!(failures[0]["restarted_ms"], 2500);
     assert_eq!(failures[1]["task"], "kafka#0");
     assert_eq!(failures[1]["at_ms"], 2700);
-    let ignored = ok_json(&["run", "pv-count", "--crash", "pv#1@1500", "--crash", "kafka#0@2200", "--trace"]);
-    assert_eq!(summary_of(&ignored)["failures"].as_array().unwrap().len(), 1, "a crash while restarting is ignored");
-    assert!(ignored.iter().any(|e| e["type"] == "action_ignored" && e["t"] == 2200));
-    let failed: Vec<&Value> = lines.iter().filter(|e| e["type"] == "task_failed").collect();
+    let ignored = ok_json(&[
+        "run",
+        "pv-count",
+        "--crash",
+        "pv#1@1500",
+        "--crash",
+        "kafka#0@2200",
+        "--trace",
+    ]);
+    assert_eq!(
+        summary_of(&ignored)["failures"].as_array().unwrap().len(),
+        1,
+        "a crash while restarting is ignored"
+    );
+    assert!(ignored
+        .iter()
+        .any(|e| e["type"] == "action_ignored" && e["t"] == 2200));
+    let failed: Vec<&Value> = lines
+        .iter()
+        .filter(|e| e["type"] == "task_failed")
+        .collect();
     assert_eq!(failed[0]["task"], "pv#1");
     assert_eq!(failed[0]["t"], 1500);
 
@@ -400,7 +580,11 @@ fn metadata_adds_each_completed_checkpoints_metadata() {
     assert_eq!(m["numbers"], json!({"offsets": {"0": 5}}));
     assert_eq!(m["sum"], json!({"keyed": {"even": 6, "odd": 9}}));
     for c in cps {
-        assert_eq!(c.get("metadata").is_some(), c["status"] == "completed", "{c}");
+        assert_eq!(
+            c.get("metadata").is_some(),
+            c["status"] == "completed",
+            "{c}"
+        );
     }
 }
 
@@ -445,7 +629,14 @@ fn bad_input_exits_2_with_a_message_and_no_output() {
 
 #[test]
 fn barriers_aligned_smoke() {
-    let lines = ok_json(&["barriers", "--mode", "aligned", "--channels", "2", "r1@0 B1@0 r2@0 B1@1 r3@1"]);
+    let lines = ok_json(&[
+        "barriers",
+        "--mode",
+        "aligned",
+        "--channels",
+        "2",
+        "r1@0 B1@0 r2@0 B1@1 r3@1",
+    ]);
     assert_eq!(lines.len(), 6, "one line per token, then the summary");
     for (i, l) in lines[..5].iter().enumerate() {
         assert_eq!(l["i"], i);
@@ -455,25 +646,53 @@ fn barriers_aligned_smoke() {
     }
     assert_eq!(lines[1]["token"], "B1@0");
     assert_eq!(lines[1]["blocked"], json!([0]));
-    assert_eq!(lines[2]["processed"], json!([]), "r2 waits on the blocked channel");
+    assert_eq!(
+        lines[2]["processed"],
+        json!([]),
+        "r2 waits on the blocked channel"
+    );
     assert_eq!(
         lines[3]["triggered"],
         json!([{"checkpoint": 1, "unaligned": false, "processed_before_snapshot": 0, "channel_state": {}}])
     );
-    assert_eq!(lines[3]["processed"], json!(["r2"]), "released after the snapshot");
+    assert_eq!(
+        lines[3]["processed"],
+        json!(["r2"]),
+        "released after the snapshot"
+    );
     assert_eq!(lines[3]["blocked"], json!([]));
-    assert_eq!(lines[5], json!({"summary": true, "triggered": [1], "aborted": [], "processed": ["r1", "r2", "r3"]}));
+    assert_eq!(
+        lines[5],
+        json!({"summary": true, "triggered": [1], "aborted": [], "processed": ["r1", "r2", "r3"]})
+    );
 }
 
 #[test]
 fn barriers_unaligned_and_at_least_once_smoke() {
-    let lines = ok_json(&["barriers", "--mode", "unaligned", "--channels", "2", "r1@1 B1@0 r2@1 B1@1"]);
+    let lines = ok_json(&[
+        "barriers",
+        "--mode",
+        "unaligned",
+        "--channels",
+        "2",
+        "r1@1 B1@0 r2@1 B1@1",
+    ]);
     let trig = &lines[1]["triggered"][0];
     assert_eq!(trig["checkpoint"], 1);
-    assert_eq!(trig["unaligned"], true, "unaligned: triggered on the first barrier");
+    assert_eq!(
+        trig["unaligned"], true,
+        "unaligned: triggered on the first barrier"
+    );
     assert_eq!(lines.last().unwrap()["summary"], true);
 
-    let lines = ok_json(&["barriers", "--mode", "at-least-once", "--channels", "2", "B1@0 r1@0 B1@1"]);
+    let lines = ok_json(&[
+        "barriers",
+        "--mode",
+        "at-least-once",
+        "--channels",
+        "2",
+        "B1@0 r1@0 B1@1",
+    ]);
     assert_eq!(lines[0]["blocked"], json!([]), "the tracker never blocks");
     assert_eq!(lines[1]["processed"], json!(["r1"]));
     assert_eq!(lines[2]["triggered"][0]["checkpoint"], 1);
@@ -483,8 +702,24 @@ fn barriers_unaligned_and_at_least_once_smoke() {
 fn barriers_bad_input_exits_2() {
     bad_input(&["barriers", "--mode", "aligned", "r1@0"]);
     bad_input(&["barriers", "--mode", "aligned", "--channels", "2", "q1@0"]);
-    bad_input(&["barriers", "--mode", "aligned", "--channels", "2", "r1@0:5 r2@1:3"]);
-    bad_input(&["barriers", "--mode", "aligned", "--channels", "2", "--aligned-timeout", "5", "r1@0"]);
+    bad_input(&[
+        "barriers",
+        "--mode",
+        "aligned",
+        "--channels",
+        "2",
+        "r1@0:5 r2@1:3",
+    ]);
+    bad_input(&[
+        "barriers",
+        "--mode",
+        "aligned",
+        "--channels",
+        "2",
+        "--aligned-timeout",
+        "5",
+        "r1@0",
+    ]);
     bad_input(&["barriers", "--mode", "sideways", "--channels", "2", "r1@0"]);
     bad_input(&["barriers", "--mode", "aligned", "--channels", "x", "r1@0"]);
     bad_input(&["barriers", "--mode", "aligned", "--channels", "2", "r1@9"]);

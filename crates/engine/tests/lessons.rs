@@ -18,11 +18,18 @@ struct Run {
 
 impl Run {
     fn of(s: &Scenario) -> Run {
-        let opts = RunOptions { trace: true, metadata: true, ..Default::default() };
+        let opts = RunOptions {
+            trace: true,
+            metadata: true,
+            ..Default::default()
+        };
         let mut events = Vec::new();
-        let world = runner::run(s, &opts, |e| events.push(serde_json::to_value(e).expect("event serializes")))
-            .unwrap_or_else(|e| panic!("{}: {e}", s.name));
-        let summary = serde_json::to_value(engine::summary::Summary::of(&world, true)).expect("summary serializes");
+        let world = runner::run(s, &opts, |e| {
+            events.push(serde_json::to_value(e).expect("event serializes"))
+        })
+        .unwrap_or_else(|e| panic!("{}: {e}", s.name));
+        let summary = serde_json::to_value(engine::summary::Summary::of(&world, true))
+            .expect("summary serializes");
         Run { events, summary }
     }
 
@@ -35,11 +42,16 @@ impl Run {
     }
 
     fn checkpoint(&self, id: u64) -> &Value {
-        self.checkpoints().iter().find(|c| c["id"] == id).unwrap_or_else(|| panic!("no checkpoint {id}"))
+        self.checkpoints()
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap_or_else(|| panic!("no checkpoint {id}"))
     }
 
     fn completed(&self) -> impl Iterator<Item = &Value> {
-        self.checkpoints().iter().filter(|c| c["status"] == "completed")
+        self.checkpoints()
+            .iter()
+            .filter(|c| c["status"] == "completed")
     }
 
     fn failures(&self) -> &[Value] {
@@ -48,7 +60,10 @@ impl Run {
 
     /// Events of `kind`, optionally of one task.
     fn of_type<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = (usize, &'a Value)> + 'a {
-        self.events.iter().enumerate().filter(move |(_, e)| e["type"] == kind)
+        self.events
+            .iter()
+            .enumerate()
+            .filter(move |(_, e)| e["type"] == kind)
     }
 
     /// Position in the trace of the first event matching `f`.
@@ -62,7 +77,12 @@ impl Run {
             .as_array()
             .unwrap_or_else(|| panic!("sink {uid} has no {which}"))
             .iter()
-            .map(|r| (r["key"].as_str().unwrap_or("").to_string(), r["value"].as_i64().expect("value")))
+            .map(|r| {
+                (
+                    r["key"].as_str().unwrap_or("").to_string(),
+                    r["value"].as_i64().expect("value"),
+                )
+            })
             .collect()
     }
 }
@@ -112,11 +132,23 @@ fn the_library_is_built_in() {
         "broadcast-rules",
     ] {
         let s = lesson(name);
-        assert_eq!(s.name, name, "the file's name field matches its built-in name");
-        let title = s.title.as_ref().unwrap_or_else(|| panic!("{name}: no title"));
-        let desc = s.description.as_ref().unwrap_or_else(|| panic!("{name}: no description"));
+        assert_eq!(
+            s.name, name,
+            "the file's name field matches its built-in name"
+        );
+        let title = s
+            .title
+            .as_ref()
+            .unwrap_or_else(|| panic!("{name}: no title"));
+        let desc = s
+            .description
+            .as_ref()
+            .unwrap_or_else(|| panic!("{name}: no description"));
         for (what, t) in [("title", title), ("description", desc)] {
-            assert!(!t.zh.trim().is_empty() && !t.en.trim().is_empty(), "{name}: {what} needs zh and en");
+            assert!(
+                !t.zh.trim().is_empty() && !t.en.trim().is_empty(),
+                "{name}: {what} needs zh and en"
+            );
         }
     }
 }
@@ -130,14 +162,35 @@ fn lesson1_pv_counts_add_up_to_the_offset() {
     let mut seen = 0;
     for c in run.completed() {
         let md = &c["metadata"];
-        let offset: i64 = md["kafka"]["offsets"].as_object().unwrap().values().map(|v| v.as_i64().unwrap()).sum();
-        let pv: i64 = md["pv"]["keyed"].as_object().unwrap().values().map(|v| v.as_i64().unwrap()).sum();
-        assert_eq!(pv, offset, "chk-{}: counts {} do not add up to the offset", c["id"], md["pv"]["keyed"]);
-        assert!(md["pv"]["keyed"]["app1"].as_i64().unwrap() > 0 && md["pv"]["keyed"]["app2"].as_i64().unwrap() > 0);
+        let offset: i64 = md["kafka"]["offsets"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_i64().unwrap())
+            .sum();
+        let pv: i64 = md["pv"]["keyed"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_i64().unwrap())
+            .sum();
+        assert_eq!(
+            pv, offset,
+            "chk-{}: counts {} do not add up to the offset",
+            c["id"], md["pv"]["keyed"]
+        );
+        assert!(
+            md["pv"]["keyed"]["app1"].as_i64().unwrap() > 0
+                && md["pv"]["keyed"]["app2"].as_i64().unwrap() > 0
+        );
         seen += 1;
     }
     assert!(seen >= 2, "several checkpoints to compare");
-    assert_eq!(run.checkpoint(1)["metadata"]["kafka"]["offsets"]["0"], 20, "chk-1 after 20 page views");
+    assert_eq!(
+        run.checkpoint(1)["metadata"]["kafka"]["offsets"]["0"],
+        20,
+        "chk-1 after 20 page views"
+    );
 }
 
 /// Lesson 2: the numbers barrier arrives first; 1, 2, 3 wait on the blocked
@@ -147,22 +200,39 @@ fn lesson1_pv_counts_add_up_to_the_offset() {
 fn lesson2_alignment_holds_back_1_2_3_until_the_snapshot() {
     let run = Run::builtin("barrier-alignment");
     let at = |kind: &str, channel: u64| {
-        run.index(|e| e["type"] == kind && e["task"] == "merge#0" && e["checkpoint"] == 1 && e["channel"] == channel)
+        run.index(|e| {
+            e["type"] == kind
+                && e["task"] == "merge#0"
+                && e["checkpoint"] == 1
+                && e["channel"] == channel
+        })
     };
     let numbers_barrier = at("barrier_received", 0);
     let letters_barrier = at("barrier_received", 1);
-    assert!(numbers_barrier < letters_barrier, "the numbers barrier arrives first");
+    assert!(
+        numbers_barrier < letters_barrier,
+        "the numbers barrier arrives first"
+    );
     let blocked = at("channel_blocked", 0);
     assert!(blocked > numbers_barrier && blocked < letters_barrier);
-    let buffered: Vec<usize> =
-        run.of_type("record_buffered").filter(|(_, e)| e["task"] == "merge#0" && e["channel"] == 0).map(|(i, _)| i).collect();
+    let buffered: Vec<usize> = run
+        .of_type("record_buffered")
+        .filter(|(_, e)| e["task"] == "merge#0" && e["channel"] == 0)
+        .map(|(i, _)| i)
+        .collect();
     assert_eq!(buffered.len(), 3, "records 1, 2, 3 are held back");
     assert!(buffered.iter().all(|&i| i > blocked && i < letters_barrier));
-    let snapshot = run.index(|e| e["type"] == "snapshot_taken" && e["task"] == "merge#0" && e["checkpoint"] == 1);
+    let snapshot = run
+        .index(|e| e["type"] == "snapshot_taken" && e["task"] == "merge#0" && e["checkpoint"] == 1);
     assert!(snapshot > letters_barrier);
     for v in [1, 2, 3] {
-        let processed = run.index(|e| e["type"] == "record_processed" && e["task"] == "merge#0" && e["value"] == v);
-        assert!(processed > snapshot, "record {v} is processed after the snapshot");
+        let processed = run.index(|e| {
+            e["type"] == "record_processed" && e["task"] == "merge#0" && e["value"] == v
+        });
+        assert!(
+            processed > snapshot,
+            "record {v} is processed after the snapshot"
+        );
     }
     assert_eq!(run.checkpoint(1)["alignment_ms"], 45);
 }
@@ -174,19 +244,37 @@ fn lesson3_unaligned_is_faster_but_persists_in_flight_data() {
     let duration = |c: &Value| c["end_ms"].as_u64().unwrap() - c["trigger_ms"].as_u64().unwrap();
     let with_mode = |mode| {
         let mut s = lesson("unaligned-backpressure");
-        runner::apply_options(&mut s, &RunOptions { mode: Some(mode), ..Default::default() }).unwrap();
+        runner::apply_options(
+            &mut s,
+            &RunOptions {
+                mode: Some(mode),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         Run::of(&s)
     };
     let unaligned = with_mode(ModeOverride::Unaligned);
     let aligned = with_mode(ModeOverride::Aligned);
     let (u, a) = (unaligned.checkpoint(1), aligned.checkpoint(1));
-    assert_eq!((u["status"].as_str(), a["status"].as_str()), (Some("completed"), Some("completed")));
-    assert!(duration(u) < duration(a), "unaligned {} ms vs aligned {} ms", duration(u), duration(a));
+    assert_eq!(
+        (u["status"].as_str(), a["status"].as_str()),
+        (Some("completed"), Some("completed"))
+    );
+    assert!(
+        duration(u) < duration(a),
+        "unaligned {} ms vs aligned {} ms",
+        duration(u),
+        duration(a)
+    );
     assert!(u["persisted_in_flight_records"].as_u64().unwrap() > 0);
     assert_eq!(a["persisted_in_flight_records"], 0);
     assert!(a["alignment_ms"].as_u64().unwrap() > u["alignment_ms"].as_u64().unwrap());
     // The built-in itself is the unaligned one.
-    assert_eq!(Run::builtin("unaligned-backpressure").checkpoint(1)["persisted_in_flight_records"], u["persisted_in_flight_records"]);
+    assert_eq!(
+        Run::builtin("unaligned-backpressure").checkpoint(1)["persisted_in_flight_records"],
+        u["persisted_in_flight_records"]
+    );
 }
 
 /// Lesson 4: at-least-once, a crash, a restore — and the sink's output really has
@@ -201,8 +289,13 @@ fn lesson4_at_least_once_writes_duplicates() {
     assert!(!dups.is_empty(), "no duplicate in {out:?}");
     assert!(out.len() > 80, "80 records in, {} written", out.len());
     // Nothing lost: every key's count reaches its failure-free final value.
-    let truth = Run::of(&without_crashes(&lesson("at-least-once-duplicates"))).sink("out", "committed");
-    assert_eq!(counts(&truth).values().max(), Some(&1), "the failure-free run has no duplicate");
+    let truth =
+        Run::of(&without_crashes(&lesson("at-least-once-duplicates"))).sink("out", "committed");
+    assert_eq!(
+        counts(&truth).values().max(),
+        Some(&1),
+        "the failure-free run has no duplicate"
+    );
     let max = |v: &[(String, i64)]| {
         let mut m = BTreeMap::new();
         for (k, x) in v {
@@ -229,29 +322,53 @@ fn lesson5_odd_even_sums_restore_to_6_and_9() {
 
     let failed = run.index(|e| e["type"] == "task_failed");
     assert_eq!(run.events[failed]["task"], "sum#0");
-    let emitted_before: Vec<i64> =
-        run.events[..failed].iter().filter(|e| e["type"] == "record_emitted").map(|e| e["value"].as_i64().unwrap()).collect();
-    assert_eq!(emitted_before, (1..=7).collect::<Vec<_>>(), "the source has emitted 7 when the job fails");
+    let emitted_before: Vec<i64> = run.events[..failed]
+        .iter()
+        .filter(|e| e["type"] == "record_emitted")
+        .map(|e| e["value"].as_i64().unwrap())
+        .collect();
+    assert_eq!(
+        emitted_before,
+        (1..=7).collect::<Vec<_>>(),
+        "the source has emitted 7 when the job fails"
+    );
     let summed_before: Vec<i64> = run.events[..failed]
         .iter()
         .filter(|e| e["type"] == "record_processed" && e["task"] == "sum#0")
         .map(|e| e["value"].as_i64().unwrap())
         .collect();
-    assert!(!summed_before.contains(&7), "the sum has not added 7: {summed_before:?}");
+    assert!(
+        !summed_before.contains(&7),
+        "the sum has not added 7: {summed_before:?}"
+    );
 
     assert_eq!(run.failures()[0]["restored_from"], 1);
     let restored = run.index(|e| e["type"] == "state_restored" && e["task"] == "sum#0");
     assert_eq!(run.events[restored]["checkpoint"], 1);
-    let first_read = run.events[restored..].iter().find(|e| e["type"] == "record_emitted").unwrap();
-    assert_eq!((first_read["offset"].as_u64(), first_read["value"].as_i64()), (Some(5), Some(6)));
+    let first_read = run.events[restored..]
+        .iter()
+        .find(|e| e["type"] == "record_emitted")
+        .unwrap();
+    assert_eq!(
+        (first_read["offset"].as_u64(), first_read["value"].as_i64()),
+        (Some(5), Some(6))
+    );
     // The restored sums are 6 and 9: the next outputs are 6 + 6 and 9 + 7.
     let after: Vec<(String, i64)> = run.events[restored..]
         .iter()
         .filter(|e| e["type"] == "record_written")
         .take(2)
-        .map(|e| (e["key"].as_str().unwrap().to_string(), e["value"].as_i64().unwrap()))
+        .map(|e| {
+            (
+                e["key"].as_str().unwrap().to_string(),
+                e["value"].as_i64().unwrap(),
+            )
+        })
         .collect();
-    assert_eq!(after, vec![("even".to_string(), 12), ("odd".to_string(), 16)]);
+    assert_eq!(
+        after,
+        vec![("even".to_string(), 12), ("odd".to_string(), 16)]
+    );
     assert_eq!(run.summary["job_status"], "finished");
 }
 
@@ -267,27 +384,52 @@ fn lesson6_two_phase_commit_is_exactly_once_for_read_committed() {
     let crash = run.index(|e| e["type"] == "task_failed");
     assert!(precommit < crash, "the crash comes after the pre-commit");
     assert!(
-        !run.events[..crash].iter().any(|e| e["type"] == "checkpoint_completed" && e["checkpoint"] == 2),
+        !run.events[..crash]
+            .iter()
+            .any(|e| e["type"] == "checkpoint_completed" && e["checkpoint"] == 2),
         "… and before checkpoint 2 completes"
     );
     assert_eq!(run.checkpoint(2)["reason"], "job_failover");
-    assert!(run.events.iter().any(|e| e["type"] == "transaction_aborted" && e["txn"] == 2), "txn 2 is aborted on restore");
-    assert!(!run.events.iter().any(|e| e["type"] == "transaction_committed" && e["txn"] == 2));
+    assert!(
+        run.events
+            .iter()
+            .any(|e| e["type"] == "transaction_aborted" && e["txn"] == 2),
+        "txn 2 is aborted on restore"
+    );
+    assert!(!run
+        .events
+        .iter()
+        .any(|e| e["type"] == "transaction_committed" && e["txn"] == 2));
 
     let truth = Run::of(&without_crashes(&s));
     assert_eq!(truth.failures().len(), 0);
     let committed = run.sink("kafka-out", "committed");
-    assert_eq!(committed, truth.sink("kafka-out", "committed"), "read_committed = the failure-free run");
+    assert_eq!(
+        committed,
+        truth.sink("kafka-out", "committed"),
+        "read_committed = the failure-free run"
+    );
     let uncommitted = run.sink("kafka-out", "uncommitted");
     assert!(!uncommitted.is_empty());
     let mut read_uncommitted = committed.clone();
     read_uncommitted.extend(uncommitted);
-    assert_ne!(counts(&read_uncommitted), counts(&truth.sink("kafka-out", "committed")), "read_uncommitted sees aborted writes");
+    assert_ne!(
+        counts(&read_uncommitted),
+        counts(&truth.sink("kafka-out", "committed")),
+        "read_uncommitted sees aborted writes"
+    );
 
     let plain = Run::builtin("exactly-once-kafka-plain");
-    assert_eq!(plain.failures()[0]["at_ms"], run.failures()[0]["at_ms"], "the pair shares the crash");
+    assert_eq!(
+        plain.failures()[0]["at_ms"],
+        run.failures()[0]["at_ms"],
+        "the pair shares the crash"
+    );
     let written = plain.sink("kafka-out", "committed");
-    assert!(counts(&written).values().any(|&n| n > 1), "the plain sink duplicates");
+    assert!(
+        counts(&written).values().any(|&n| n > 1),
+        "the plain sink duplicates"
+    );
     assert_ne!(written, committed);
 }
 
@@ -299,21 +441,34 @@ fn lesson7_restart_strategies_give_up_at_the_exact_failure() {
         assert_eq!(run.summary["job_status"], "failed", "{name}");
         let f = run.failures();
         assert_eq!(f.len(), restarts + 1, "{name}: {f:?}");
-        assert!(f[..restarts].iter().all(|x| x["restarted_ms"].is_u64()), "{name}: the first {restarts} are restarted");
+        assert!(
+            f[..restarts].iter().all(|x| x["restarted_ms"].is_u64()),
+            "{name}: the first {restarts} are restarted"
+        );
         assert_eq!(f[restarts]["at_ms"], fatal_at, "{name}");
-        assert!(f[restarts]["restarted_ms"].is_null(), "{name}: the last is fatal");
+        assert!(
+            f[restarts]["restarted_ms"].is_null(),
+            "{name}: the last is fatal"
+        );
         assert_eq!(run.summary["end_ms"], fatal_at, "{name}");
         run
     };
     let fixed = restarts_then_gives_up("restart-fixed-delay", 2800, 2);
     for f in &fixed.failures()[..2] {
-        assert_eq!(f["restarted_ms"].as_u64().unwrap() - f["at_ms"].as_u64().unwrap(), 200, "fixed delay 200 ms");
+        assert_eq!(
+            f["restarted_ms"].as_u64().unwrap() - f["at_ms"].as_u64().unwrap(),
+            200,
+            "fixed delay 200 ms"
+        );
     }
     restarts_then_gives_up("restart-failure-rate", 3300, 3);
     restarts_then_gives_up("restart-none", 500, 0);
     // The three share one fault schedule: only the strategy differs.
     let script = |n| lesson(n).script;
-    assert_eq!(script("restart-fixed-delay"), script("restart-failure-rate"));
+    assert_eq!(
+        script("restart-fixed-delay"),
+        script("restart-failure-rate")
+    );
     assert_eq!(script("restart-fixed-delay"), script("restart-none"));
 }
 
@@ -322,17 +477,24 @@ fn lesson7_restart_strategies_give_up_at_the_exact_failure() {
 fn lesson9_a_checkpoint_expires_and_is_tolerated_once() {
     let s = lesson("checkpoint-config");
     let cfg = s.checkpointing.as_ref().unwrap();
-    let (interval, timeout, min_pause) = (cfg.interval_ms.unwrap(), cfg.timeout_ms, cfg.min_pause_ms);
+    let (interval, timeout, min_pause) =
+        (cfg.interval_ms.unwrap(), cfg.timeout_ms, cfg.min_pause_ms);
     let run = Run::of(&s);
     let (c2, c3, c4) = (run.checkpoint(2), run.checkpoint(3), run.checkpoint(4));
     let ms = |c: &Value, f: &str| c[f].as_u64().unwrap();
     assert_eq!(c2["status"], "completed");
-    assert!(ms(c2, "end_ms") - ms(c2, "trigger_ms") > timeout * 9 / 10, "checkpoint 2 almost expires");
+    assert!(
+        ms(c2, "end_ms") - ms(c2, "trigger_ms") > timeout * 9 / 10,
+        "checkpoint 2 almost expires"
+    );
     // Min pause: checkpoint 3 waits for 200 ms after checkpoint 2, later than the
     // periodic slot.
     assert_eq!(ms(c3, "trigger_ms"), ms(c2, "end_ms") + min_pause);
     assert!(ms(c3, "trigger_ms") > ms(c2, "trigger_ms") + interval);
-    assert_eq!((c3["status"].as_str(), c3["reason"].as_str()), (Some("aborted"), Some("expired")));
+    assert_eq!(
+        (c3["status"].as_str(), c3["reason"].as_str()),
+        (Some("aborted"), Some("expired"))
+    );
     assert_eq!(ms(c3, "end_ms") - ms(c3, "trigger_ms"), timeout);
     assert_eq!(c4["status"], "completed");
     // Max concurrent 1: no two checkpoints are ever pending at once.
@@ -341,7 +503,11 @@ fn lesson9_a_checkpoint_expires_and_is_tolerated_once() {
         match e["type"].as_str() {
             Some("checkpoint_triggered") => {
                 pending += 1;
-                assert!(pending <= cfg.max_concurrent, "two pending checkpoints at {}", e["t"]);
+                assert!(
+                    pending <= cfg.max_concurrent,
+                    "two pending checkpoints at {}",
+                    e["t"]
+                );
             }
             Some("checkpoint_completed") | Some("checkpoint_aborted") => pending -= 1,
             _ => {}
@@ -355,7 +521,14 @@ fn lesson9_a_checkpoint_expires_and_is_tolerated_once() {
     let strict = Run::builtin("checkpoint-config-strict");
     let f = strict.failures();
     assert_eq!(f[0]["at_ms"], c3["end_ms"]);
-    assert!(f[0]["reason"].as_str().unwrap().contains("tolerable failure threshold"), "{}", f[0]);
+    assert!(
+        f[0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("tolerable failure threshold"),
+        "{}",
+        f[0]
+    );
     assert_eq!(f[0]["restored_from"], 2);
     assert!(f.len() > 1 && f.iter().all(|x| x["reason"] == f[0]["reason"]));
     assert_eq!(strict.summary["job_status"], "failed");
@@ -369,29 +542,69 @@ fn figures_quoted_by_the_tours_hold() {
     for (id, offset, app1, app2) in [(1, 20, 11, 9), (2, 40, 22, 18)] {
         let md = &pv.checkpoint(id)["metadata"];
         assert_eq!(md["kafka"]["offsets"]["0"], offset, "pv-count chk-{id}");
-        assert_eq!((md["pv"]["keyed"]["app1"].as_i64(), md["pv"]["keyed"]["app2"].as_i64()), (Some(app1), Some(app2)), "pv-count chk-{id}");
+        assert_eq!(
+            (
+                md["pv"]["keyed"]["app1"].as_i64(),
+                md["pv"]["keyed"]["app2"].as_i64()
+            ),
+            (Some(app1), Some(app2)),
+            "pv-count chk-{id}"
+        );
     }
 
     let duration = |c: &Value| c["end_ms"].as_u64().unwrap() - c["trigger_ms"].as_u64().unwrap();
     let unaligned = Run::builtin("unaligned-backpressure");
-    assert_eq!((duration(unaligned.checkpoint(1)), unaligned.checkpoint(1)["persisted_in_flight_records"].as_u64()), (20, Some(39)));
+    assert_eq!(
+        (
+            duration(unaligned.checkpoint(1)),
+            unaligned.checkpoint(1)["persisted_in_flight_records"].as_u64()
+        ),
+        (20, Some(39))
+    );
     let mut s = lesson("unaligned-backpressure");
-    runner::apply_options(&mut s, &RunOptions { mode: Some(ModeOverride::Aligned), ..Default::default() }).unwrap();
-    assert_eq!(duration(Run::of(&s).checkpoint(1)), 675, "unaligned-backpressure, aligned");
+    runner::apply_options(
+        &mut s,
+        &RunOptions {
+            mode: Some(ModeOverride::Aligned),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        duration(Run::of(&s).checkpoint(1)),
+        675,
+        "unaligned-backpressure, aligned"
+    );
 
     let alo = Run::builtin("at-least-once-duplicates");
     assert_eq!(alo.checkpoint(2)["end_ms"], 1020);
     assert_eq!(alo.failures()[0]["at_ms"], 1320);
 
     let eo = Run::builtin("exactly-once-kafka");
-    assert_eq!((eo.failures()[0]["at_ms"].as_u64(), eo.failures()[0]["task"].as_str()), (Some(1070), Some("count#0")));
+    assert_eq!(
+        (
+            eo.failures()[0]["at_ms"].as_u64(),
+            eo.failures()[0]["task"].as_str()
+        ),
+        (Some(1070), Some("count#0"))
+    );
 
     let cc = Run::builtin("checkpoint-config");
-    assert_eq!((duration(cc.checkpoint(2)), cc.checkpoint(2)["end_ms"].as_u64()), (385, Some(1385)));
+    assert_eq!(
+        (
+            duration(cc.checkpoint(2)),
+            cc.checkpoint(2)["end_ms"].as_u64()
+        ),
+        (385, Some(1385))
+    );
     assert_eq!(cc.checkpoint(3)["trigger_ms"], 1585);
 
     let fixed = Run::builtin("restart-fixed-delay");
-    let at: Vec<u64> = fixed.failures().iter().map(|f| f["at_ms"].as_u64().unwrap()).collect();
+    let at: Vec<u64> = fixed
+        .failures()
+        .iter()
+        .map(|f| f["at_ms"].as_u64().unwrap())
+        .collect();
     assert_eq!(at, vec![500, 2300, 2800]);
 }
 
@@ -416,7 +629,11 @@ fn keys_by_task(run: &Run, op: &str) -> BTreeMap<String, Vec<String>> {
 
 /// Committed values of `key` in sink `uid`, in order.
 fn committed_values(run: &Run, uid: &str, key: &str) -> Vec<i64> {
-    run.sink(uid, "committed").into_iter().filter(|(k, _)| k == key).map(|(_, v)| v).collect()
+    run.sink(uid, "committed")
+        .into_iter()
+        .filter(|(k, _)| k == key)
+        .map(|(_, v)| v)
+        .collect()
 }
 
 /// The first event of `kind` (with these extra fields), as `(index, event)`.
@@ -432,10 +649,23 @@ fn first<'a>(run: &'a Run, kind: &'a str, fields: &[(&str, Value)]) -> &'a Value
 #[test]
 fn lesson8_savepoint_tours_quote_real_figures() {
     let rescale = lesson("savepoint-rescale");
-    let earlier = rescale.restore.as_ref().expect("restores").from.as_ref().clone();
+    let earlier = rescale
+        .restore
+        .as_ref()
+        .expect("restores")
+        .from
+        .as_ref()
+        .clone();
     let v1 = Run::of(&earlier);
     let sp = v1.checkpoint(3);
-    assert_eq!((sp["kind"].as_str(), sp["status"].as_str(), sp["trigger_ms"].as_u64()), (Some("savepoint"), Some("completed"), Some(1500)));
+    assert_eq!(
+        (
+            sp["kind"].as_str(),
+            sp["status"].as_str(),
+            sp["trigger_ms"].as_u64()
+        ),
+        (Some("savepoint"), Some("completed"), Some(1500))
+    );
     let md = &sp["metadata"];
     for (p, o) in [("0", 37), ("1", 33), ("2", 30), ("3", 27)] {
         assert_eq!(md["kafka"]["offsets"][p], o, "savepoint 3, partition {p}");
@@ -446,7 +676,9 @@ fn lesson8_savepoint_tours_quote_real_figures() {
     // Version 1: kafka#0 reads [0, 2], kafka#1 [1, 3]; app1 and app3 on pv#0, app2 on pv#1.
     let mut parts: BTreeMap<String, Vec<u64>> = BTreeMap::new();
     for (_, e) in v1.of_type("record_emitted") {
-        let v = parts.entry(e["task"].as_str().unwrap().to_string()).or_default();
+        let v = parts
+            .entry(e["task"].as_str().unwrap().to_string())
+            .or_default();
         let p = e["partition"].as_u64().unwrap();
         if !v.contains(&p) {
             v.push(p);
@@ -461,7 +693,14 @@ fn lesson8_savepoint_tours_quote_real_figures() {
     let run = Run::of(&rescale);
     // The restored run starts at 1520 ms with savepoint 3; its checkpoints count on from 4.
     let e0 = &run.events[0];
-    assert_eq!((e0["type"].as_str(), e0["t"].as_u64(), e0["checkpoint"].as_u64()), (Some("state_restored"), Some(1520), Some(3)));
+    assert_eq!(
+        (
+            e0["type"].as_str(),
+            e0["t"].as_u64(),
+            e0["checkpoint"].as_u64()
+        ),
+        (Some("state_restored"), Some(1520), Some(3))
+    );
     assert_eq!(run.checkpoints()[0]["id"], 4);
     // 128 key groups; app2's lies in the third range at parallelism 3, so pv#2
     // counts it; app1 and app3 stay on pv#0; pv#1 gets none.
@@ -475,25 +714,46 @@ fn lesson8_savepoint_tours_quote_real_figures() {
     let c4 = run.checkpoint(4);
     assert_eq!(c4["end_ms"], 2040);
     for (p, o) in [("0", 50), ("1", 44), ("2", 40), ("3", 36)] {
-        assert_eq!(c4["metadata"]["kafka"]["offsets"][p], o, "chk-4, partition {p}");
+        assert_eq!(
+            c4["metadata"]["kafka"]["offsets"][p], o,
+            "chk-4, partition {p}"
+        );
     }
     for (k, n) in [("app1", 55), ("app2", 60), ("app3", 55)] {
         assert_eq!(c4["metadata"]["pv"]["keyed"][k], n, "chk-4, {k}");
     }
-    assert_eq!(committed_values(&run, "out", "app2"), (1..=111).collect::<Vec<i64>>(), "no gap, no repeat");
+    assert_eq!(
+        committed_values(&run, "out", "app2"),
+        (1..=111).collect::<Vec<i64>>(),
+        "no gap, no repeat"
+    );
 
     // savepoint-upgrade restores the same savepoint of the same version 1.
-    assert_eq!(lesson("savepoint-upgrade").restore.unwrap().from.as_ref(), &earlier);
+    assert_eq!(
+        lesson("savepoint-upgrade").restore.unwrap().from.as_ref(),
+        &earlier
+    );
     let upgrade = Run::builtin("savepoint-upgrade");
-    let restored: Vec<(&str, Option<u64>)> =
-        upgrade.of_type("state_restored").map(|(_, e)| (e["task"].as_str().unwrap(), e["checkpoint"].as_u64())).collect();
-    assert!(restored.contains(&("kafka#0", Some(3))) && restored.contains(&("pv-v2#0", None)), "{restored:?}");
+    let restored: Vec<(&str, Option<u64>)> = upgrade
+        .of_type("state_restored")
+        .map(|(_, e)| (e["task"].as_str().unwrap(), e["checkpoint"].as_u64()))
+        .collect();
+    assert!(
+        restored.contains(&("kafka#0", Some(3))) && restored.contains(&("pv-v2#0", None)),
+        "{restored:?}"
+    );
     let e = first(&upgrade, "record_emitted", &[("partition", 0.into())]);
     assert_eq!(e["offset"], 37, "partition 0 resumes at offset 37");
     let w = first(&upgrade, "record_written", &[]);
-    assert_eq!((w["key"].as_str(), w["value"].as_i64()), (Some("app2"), Some(1)));
+    assert_eq!(
+        (w["key"].as_str(), w["value"].as_i64()),
+        (Some("app2"), Some(1))
+    );
     let app2 = committed_values(&upgrade, "out", "app2");
-    assert_eq!(&app2[..46], &[(1..=43).collect::<Vec<i64>>(), vec![1, 3, 6]].concat()[..]);
+    assert_eq!(
+        &app2[..46],
+        &[(1..=43).collect::<Vec<i64>>(), vec![1, 3, 6]].concat()[..]
+    );
 }
 
 /// Broadcast state tour: the rules reach all three subtasks at once, every
@@ -503,23 +763,55 @@ fn broadcast_rules_tour_quotes_real_figures() {
     let run = Run::builtin("broadcast-rules");
     for task in ["gate#0", "gate#1", "gate#2"] {
         for (rule, at) in [("min", 2020), ("max", 5020)] {
-            let e = first(&run, "record_processed", &[("task", task.into()), ("key", rule.into())]);
+            let e = first(
+                &run,
+                "record_processed",
+                &[("task", task.into()), ("key", rule.into())],
+            );
             assert_eq!(e["t"], at, "{task} gets {rule}");
         }
     }
     let rules = |id: u64| -> Vec<Value> {
-        run.checkpoint(id)["metadata"]["gate"]["operator"].as_array().unwrap().iter().map(|s| s["rules"].clone()).collect()
+        run.checkpoint(id)["metadata"]["gate"]["operator"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["rules"].clone())
+            .collect()
     };
     assert_eq!(rules(2), vec![serde_json::json!({"min": 50}); 3]);
     assert_eq!(rules(6), vec![serde_json::json!({"min": 50, "max": 90}); 3]);
     let f = &run.failures()[0];
-    assert_eq!((f["at_ms"].as_u64(), f["task"].as_str(), f["restored_from"].as_u64()), (Some(6500), Some("gate#2"), Some(6)));
-    assert_eq!(first(&run, "state_restored", &[("task", "gate#2".into())])["t"], 7000);
-    assert_eq!(first(&run, "task_finished", &[("task", "rules#0".into())])["t"], 5000, "the rules stream ends at 5 s");
-    let written: Vec<(u64, i64)> =
-        run.of_type("record_written").map(|(_, e)| (e["t"].as_u64().unwrap(), e["value"].as_i64().unwrap())).collect();
-    assert!(written.contains(&(340, 30)) && written.contains(&(740, 28)), "values below 50 pass before the rule");
-    let after: Vec<i64> = written.iter().filter(|(t, _)| *t > 7000).map(|(_, v)| *v).collect();
+    assert_eq!(
+        (
+            f["at_ms"].as_u64(),
+            f["task"].as_str(),
+            f["restored_from"].as_u64()
+        ),
+        (Some(6500), Some("gate#2"), Some(6))
+    );
+    assert_eq!(
+        first(&run, "state_restored", &[("task", "gate#2".into())])["t"],
+        7000
+    );
+    assert_eq!(
+        first(&run, "task_finished", &[("task", "rules#0".into())])["t"],
+        5000,
+        "the rules stream ends at 5 s"
+    );
+    let written: Vec<(u64, i64)> = run
+        .of_type("record_written")
+        .map(|(_, e)| (e["t"].as_u64().unwrap(), e["value"].as_i64().unwrap()))
+        .collect();
+    assert!(
+        written.contains(&(340, 30)) && written.contains(&(740, 28)),
+        "values below 50 pass before the rule"
+    );
+    let after: Vec<i64> = written
+        .iter()
+        .filter(|(t, _)| *t > 7000)
+        .map(|(_, v)| *v)
+        .collect();
     assert_eq!(after.len(), 15);
     assert_eq!(after.iter().min(), Some(&53));
     assert!(after.iter().all(|v| (50..=90).contains(v)), "{after:?}");
@@ -533,7 +825,14 @@ fn state_backend_tours_quote_real_figures() {
     let sizes = |name: &str| -> (Vec<u64>, Vec<u64>) {
         let run = Run::builtin(name);
         assert_eq!(run.checkpoint(1)["end_ms"], 1020);
-        (1..=7).map(|id| (run.checkpoint(id)["state_bytes"].as_u64().unwrap(), run.checkpoint(id)["uploaded_bytes"].as_u64().unwrap())).unzip()
+        (1..=7)
+            .map(|id| {
+                (
+                    run.checkpoint(id)["state_bytes"].as_u64().unwrap(),
+                    run.checkpoint(id)["uploaded_bytes"].as_u64().unwrap(),
+                )
+            })
+            .unzip()
     };
     let (rocks_full, rocks_up) = sizes("state-backend-rocksdb");
     assert_eq!(rocks_full, full);
@@ -548,20 +847,50 @@ fn state_backend_tours_quote_real_figures() {
 #[test]
 fn jobmanager_storage_limit_tour_quotes_real_figures() {
     let run = Run::builtin("jobmanager-storage-limit");
-    assert_eq!((run.checkpoint(1)["state_bytes"].as_u64(), run.checkpoint(2)["state_bytes"].as_u64()), (Some(268), Some(378)));
+    assert_eq!(
+        (
+            run.checkpoint(1)["state_bytes"].as_u64(),
+            run.checkpoint(2)["state_bytes"].as_u64()
+        ),
+        (Some(268), Some(378))
+    );
     let d = first(&run, "checkpoint_declined", &[("checkpoint", 3.into())]);
-    assert_eq!((d["t"].as_u64(), d["task"].as_str()), (Some(1510), Some("pv#0")));
-    assert!(d["reason"].as_str().unwrap().contains("Size=220, maxSize=200"), "{d}");
+    assert_eq!(
+        (d["t"].as_u64(), d["task"].as_str()),
+        (Some(1510), Some("pv#0"))
+    );
+    assert!(
+        d["reason"]
+            .as_str()
+            .unwrap()
+            .contains("Size=220, maxSize=200"),
+        "{d}"
+    );
     for (id, size) in [(4, 242), (5, 264)] {
-        assert!(run.checkpoint(id)["reason"].as_str().unwrap().contains(&format!("Size={size}, maxSize=200")), "chk-{id}");
+        assert!(
+            run.checkpoint(id)["reason"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("Size={size}, maxSize=200")),
+            "chk-{id}"
+        );
     }
     let f: Vec<(u64, u64, u64)> = run
         .failures()
         .iter()
-        .map(|f| (f["at_ms"].as_u64().unwrap(), f["restarted_ms"].as_u64().unwrap(), f["restored_from"].as_u64().unwrap()))
+        .map(|f| {
+            (
+                f["at_ms"].as_u64().unwrap(),
+                f["restarted_ms"].as_u64().unwrap(),
+                f["restored_from"].as_u64().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(f, vec![(2510, 3010, 2), (4520, 5020, 2)]);
-    assert!(run.failures()[0]["reason"].as_str().unwrap().contains("Exceeded checkpoint tolerable failure threshold"));
+    assert!(run.failures()[0]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("Exceeded checkpoint tolerable failure threshold"));
     for id in [6, 7, 8] {
         assert_eq!(run.checkpoint(id)["status"], "aborted", "chk-{id}");
     }
@@ -572,8 +901,16 @@ fn jobmanager_storage_limit_tour_quotes_real_figures() {
 #[test]
 fn jobmanager_crash_tours_quote_real_figures() {
     for (name, lost, counts) in [
-        ("jobmanager-crash-jobmanager", true, [("app1", 40), ("app2", 67), ("app3", 53)]),
-        ("jobmanager-crash-filesystem", false, [("app1", 24), ("app2", 44), ("app3", 32)]),
+        (
+            "jobmanager-crash-jobmanager",
+            true,
+            [("app1", 40), ("app2", 67), ("app3", 53)],
+        ),
+        (
+            "jobmanager-crash-filesystem",
+            false,
+            [("app1", 24), ("app2", 44), ("app3", 32)],
+        ),
     ] {
         let run = Run::builtin(name);
         let c3 = run.checkpoint(3);
@@ -583,21 +920,44 @@ fn jobmanager_crash_tours_quote_real_figures() {
             assert_eq!(c3["metadata"]["pv"]["keyed"][k], n, "{name} chk-3 {k}");
         }
         let jm = first(&run, "jobmanager_failed", &[]);
-        assert_eq!((jm["t"].as_u64(), jm["delay_ms"].as_u64()), (Some(3500), Some(1000)), "{name}");
+        assert_eq!(
+            (jm["t"].as_u64(), jm["delay_ms"].as_u64()),
+            (Some(3500), Some(1000)),
+            "{name}"
+        );
         let expect_lost: Vec<Value> = if lost { vec![3.into()] } else { vec![] };
-        assert_eq!(jm["checkpoints_lost"].as_array().unwrap(), &expect_lost, "{name}");
+        assert_eq!(
+            jm["checkpoints_lost"].as_array().unwrap(),
+            &expect_lost,
+            "{name}"
+        );
         let r = first(&run, "state_restored", &[("task", "kafka#0".into())]);
-        assert_eq!((r["t"].as_u64(), r["checkpoint"].as_u64()), (Some(4500), if lost { None } else { Some(3) }), "{name}");
-        let after: Vec<u64> =
-            run.of_type("record_emitted").filter(|(_, e)| e["t"].as_u64() >= Some(4500)).map(|(_, e)| e["offset"].as_u64().unwrap()).collect();
-        assert_eq!(after.first(), Some(&if lost { 0 } else { 60 }), "{name}: where the source resumes");
+        assert_eq!(
+            (r["t"].as_u64(), r["checkpoint"].as_u64()),
+            (Some(4500), if lost { None } else { Some(3) }),
+            "{name}"
+        );
+        let after: Vec<u64> = run
+            .of_type("record_emitted")
+            .filter(|(_, e)| e["t"].as_u64() >= Some(4500))
+            .map(|(_, e)| e["offset"].as_u64().unwrap())
+            .collect();
+        assert_eq!(
+            after.first(),
+            Some(&if lost { 0 } else { 60 }),
+            "{name}: where the source resumes"
+        );
         let mut dups = 0;
         for (k, n) in counts {
             let values = committed_values(&run, "out", k);
             assert_eq!(values.len(), n, "{name} {k}");
             dups += values.len() - counts_of(&values);
         }
-        assert_eq!(dups, if lost { 60 } else { 0 }, "{name}: duplicated commits");
+        assert_eq!(
+            dups,
+            if lost { 60 } else { 0 },
+            "{name}: duplicated commits"
+        );
     }
 }
 
@@ -611,19 +971,60 @@ fn counts_of(values: &[i64]) -> usize {
 fn state_types_tour_quotes_real_figures() {
     let run = Run::builtin("state-types");
     let c1 = run.checkpoint(1);
-    assert_eq!((c1["end_ms"].as_u64(), c1["state_bytes"].as_u64(), c1["uploaded_bytes"].as_u64()), (Some(610), Some(500), Some(500)));
+    assert_eq!(
+        (
+            c1["end_ms"].as_u64(),
+            c1["state_bytes"].as_u64(),
+            c1["uploaded_bytes"].as_u64()
+        ),
+        (Some(610), Some(500), Some(500))
+    );
     let states = &c1["metadata"]["window"]["states"];
-    assert_eq!(states["contents"], serde_json::json!({"app1": [32], "app2": [34], "app3": [59]}));
-    assert_eq!(states["window"], serde_json::json!({"app1": 500, "app2": 500, "app3": 500}));
+    assert_eq!(
+        states["contents"],
+        serde_json::json!({"app1": [32], "app2": [34], "app3": [59]})
+    );
+    assert_eq!(
+        states["window"],
+        serde_json::json!({"app1": 500, "app2": 500, "app3": 500})
+    );
     let c2 = run.checkpoint(2);
-    assert_eq!((c2["end_ms"].as_u64(), c2["state_bytes"].as_u64(), c2["uploaded_bytes"].as_u64()), (Some(1210), Some(640), Some(540)));
+    assert_eq!(
+        (
+            c2["end_ms"].as_u64(),
+            c2["state_bytes"].as_u64(),
+            c2["uploaded_bytes"].as_u64()
+        ),
+        (Some(1210), Some(640), Some(540))
+    );
     let contents = &c2["metadata"]["window"]["states"]["contents"];
-    assert_eq!((contents["app1"].clone(), contents["app3"].clone()), (serde_json::json!([20, 8, 42, 16]), serde_json::json!([68])));
-    assert_eq!(keys_by_task(&run, "window")["window#0"], vec!["app1".to_string(), "app3".to_string()]);
+    assert_eq!(
+        (contents["app1"].clone(), contents["app3"].clone()),
+        (serde_json::json!([20, 8, 42, 16]), serde_json::json!([68]))
+    );
+    assert_eq!(
+        keys_by_task(&run, "window")["window#0"],
+        vec!["app1".to_string(), "app3".to_string()]
+    );
     let f = &run.failures()[0];
-    assert_eq!((f["at_ms"].as_u64(), f["task"].as_str(), f["restarted_ms"].as_u64(), f["restored_from"].as_u64()), (Some(1700), Some("window#0"), Some(2000), Some(2)));
+    assert_eq!(
+        (
+            f["at_ms"].as_u64(),
+            f["task"].as_str(),
+            f["restarted_ms"].as_u64(),
+            f["restored_from"].as_u64()
+        ),
+        (Some(1700), Some("window#0"), Some(2000), Some(2))
+    );
     let c3 = run.checkpoint(3);
-    assert_eq!((c3["end_ms"].as_u64(), c3["state_bytes"].as_u64(), c3["uploaded_bytes"].as_u64()), (Some(2610), Some(1060), Some(1060)));
+    assert_eq!(
+        (
+            c3["end_ms"].as_u64(),
+            c3["state_bytes"].as_u64(),
+            c3["uploaded_bytes"].as_u64()
+        ),
+        (Some(2610), Some(1060), Some(1060))
+    );
     assert_eq!(run.summary["end_ms"].as_u64(), Some(3210));
     assert_eq!(run.sink("unique", "committed").len(), 76);
 }

@@ -44,14 +44,25 @@ fn rules_of(w: &World, uid: &str) -> Vec<BTreeMap<String, i64>> {
     common::subtask_states(w, uid)
         .into_iter()
         .map(|op| match op {
-            OpState::Broadcast { rules } => rules.iter().map(|(k, v)| (w.setup().keys.name(*k).to_string(), *v)).collect(),
+            OpState::Broadcast { rules } => rules
+                .iter()
+                .map(|(k, v)| (w.setup().keys.name(*k).to_string(), *v))
+                .collect(),
             other => panic!("not broadcast: {other:?}"),
         })
         .collect()
 }
 
 fn committed_values(w: &World) -> Vec<i64> {
-    let mut v: Vec<i64> = w.external().values().next().unwrap().committed.iter().map(|r| r.value).collect();
+    let mut v: Vec<i64> = w
+        .external()
+        .values()
+        .next()
+        .unwrap()
+        .committed
+        .iter()
+        .map(|r| r.value)
+        .collect();
     v.sort_unstable();
     v
 }
@@ -62,24 +73,41 @@ fn every_subtask_applies_every_rule_to_its_share_of_the_main_stream() {
     w.run_until(500, |_| {});
     let copies = rules_of(&w, "gate");
     assert_eq!(copies.len(), 3);
-    assert!(copies.iter().all(|c| c == &BTreeMap::from([("min".to_string(), 50)])), "{copies:?}");
+    assert!(
+        copies
+            .iter()
+            .all(|c| c == &BTreeMap::from([("min".to_string(), 50)])),
+        "{copies:?}"
+    );
     w.run_to_end(None, 600_000, |_| {});
     assert_eq!(w.status(), JobStatus::Finished);
     let out = committed_values(&w);
     // Before the rule (due at 200 ms, arriving a little later) records pass; after
     // it, only values from 50 up; after the max rule, none above 90.
-    assert!(out.iter().any(|&v| v < 20), "records before the first rule pass");
-    assert!(!out.iter().any(|&v| (30..50).contains(&v)), "values under min are dropped once the rule is in");
-    assert!(!out.iter().any(|&v| v > 90), "values over max are dropped: {out:?}");
+    assert!(
+        out.iter().any(|&v| v < 20),
+        "records before the first rule pass"
+    );
+    assert!(
+        !out.iter().any(|&v| (30..50).contains(&v)),
+        "values under min are dropped once the rule is in"
+    );
+    assert!(
+        !out.iter().any(|&v| v > 90),
+        "values over max are dropped: {out:?}"
+    );
     assert!(out.contains(&90));
 }
 
 #[test]
 fn broadcast_state_is_checkpointed_by_every_subtask_and_restored_after_a_crash() {
-    let d = doc(rules_job(2), json!({
-        "restart": {"strategy": "fixed_delay", "attempts": 1, "delay_ms": 50},
-        "script": [{"at_ms": 450, "action": "crash", "task": "gate#1"}]
-    }));
+    let d = doc(
+        rules_job(2),
+        json!({
+            "restart": {"strategy": "fixed_delay", "attempts": 1, "delay_ms": 50},
+            "script": [{"at_ms": 450, "action": "crash", "task": "gate#1"}]
+        }),
+    );
     let mut w = world(&d);
     w.run_until(440, |_| {});
     let c = w.coordinator().latest_completed().unwrap().clone();
@@ -89,19 +117,32 @@ fn broadcast_state_is_checkpointed_by_every_subtask_and_restored_after_a_crash()
     assert!(operator.iter().all(|o| o["rules"] == json!({"min": 50})));
     w.run_until(520, |_| {});
     assert_eq!(w.failures().len(), 1);
-    assert!(rules_of(&w, "gate").iter().all(|c| c.get("min") == Some(&50)), "restored on every subtask");
+    assert!(
+        rules_of(&w, "gate")
+            .iter()
+            .all(|c| c.get("min") == Some(&50)),
+        "restored on every subtask"
+    );
 }
 
 /// A rescaled restore gives every new subtask i the copy of old subtask i mod p.
 #[test]
 fn a_rescaled_restore_gives_every_subtask_the_broadcast_state() {
     for new_p in [1u32, 2, 5] {
-        let earlier = doc(rules_job(3), json!({"script": [{"at_ms": 500, "action": "stop_with_savepoint"}]}));
+        let earlier = doc(
+            rules_job(3),
+            json!({"script": [{"at_ms": 500, "action": "stop_with_savepoint"}]}),
+        );
         let d = doc(rules_job(new_p), json!({"restore": {"from": earlier}}));
         let w = world(&d);
         let copies = rules_of(&w, "gate");
         assert_eq!(copies.len(), new_p as usize);
-        assert!(copies.iter().all(|c| c == &BTreeMap::from([("min".to_string(), 50)])), "p={new_p}: {copies:?}");
+        assert!(
+            copies
+                .iter()
+                .all(|c| c == &BTreeMap::from([("min".to_string(), 50)])),
+            "p={new_p}: {copies:?}"
+        );
     }
 }
 
@@ -131,23 +172,41 @@ fn offsets_of(w: &World) -> Vec<BTreeMap<u32, u64>> {
 #[test]
 fn even_split_and_union_offsets_redistribute_differently() {
     let mut saved = BTreeMap::new();
-    for (mode, expected) in [("even_split", vec![vec![0, 2], vec![1], vec![3]]), ("union", vec![vec![0, 3], vec![1], vec![2]])] {
-        let earlier = doc(offsets_job(2, mode), json!({"script": [{"at_ms": 300, "action": "stop_with_savepoint"}]}));
-        let w = world(&doc(offsets_job(3, mode), json!({"restore": {"from": earlier}})));
+    for (mode, expected) in [
+        ("even_split", vec![vec![0, 2], vec![1], vec![3]]),
+        ("union", vec![vec![0, 3], vec![1], vec![2]]),
+    ] {
+        let earlier = doc(
+            offsets_job(2, mode),
+            json!({"script": [{"at_ms": 300, "action": "stop_with_savepoint"}]}),
+        );
+        let w = world(&doc(
+            offsets_job(3, mode),
+            json!({"restore": {"from": earlier}}),
+        ));
         let offsets = offsets_of(&w);
-        let partitions: Vec<Vec<u32>> = offsets.iter().map(|o| o.keys().copied().collect()).collect();
+        let partitions: Vec<Vec<u32>> = offsets
+            .iter()
+            .map(|o| o.keys().copied().collect())
+            .collect();
         assert_eq!(partitions, expected, "{mode}");
         let all: BTreeMap<u32, u64> = offsets.into_iter().flatten().collect();
         assert!(all.values().all(|&o| o > 0 && o < 50), "{mode}: {all:?}");
         saved.insert(mode, all);
     }
-    assert_eq!(saved["even_split"], saved["union"], "the same savepoint content, placed differently");
+    assert_eq!(
+        saved["even_split"], saved["union"],
+        "the same savepoint content, placed differently"
+    );
 }
 
 #[test]
 fn bad_broadcast_and_offsets_declarations_name_the_field() {
     let mut job = rules_job(2);
-    job["operators"][2].as_object_mut().unwrap().remove("rules_from");
+    job["operators"][2]
+        .as_object_mut()
+        .unwrap()
+        .remove("rules_from");
     let err = Scenario::from_json(&doc(job, json!({})).to_string()).unwrap_err();
     assert!(err.has_field("job.operators[2].rules_from"), "{err}");
 
@@ -177,7 +236,21 @@ fn builtin_broadcast_rules_restores_the_rules_on_every_subtask() {
     assert_eq!(w.failures().len(), 1);
     assert!(w.failures()[0].restored_from.is_some());
     let copies = rules_of(&w, "gate");
-    assert!(copies.iter().all(|c| c == &BTreeMap::from([("max".to_string(), 90), ("min".to_string(), 50)])), "{copies:?}");
-    let late: Vec<i64> = w.external().values().next().unwrap().committed.iter().skip(40).map(|r| r.value).collect();
+    assert!(
+        copies
+            .iter()
+            .all(|c| c == &BTreeMap::from([("max".to_string(), 90), ("min".to_string(), 50)])),
+        "{copies:?}"
+    );
+    let late: Vec<i64> = w
+        .external()
+        .values()
+        .next()
+        .unwrap()
+        .committed
+        .iter()
+        .skip(40)
+        .map(|r| r.value)
+        .collect();
     assert!(late.iter().all(|v| (50..=90).contains(v)), "{late:?}");
 }

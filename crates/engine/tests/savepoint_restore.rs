@@ -61,12 +61,21 @@ fn earlier_world() -> World {
     let s = parse(&v1(&KEYS));
     let mut w = World::new(&s, 5).unwrap();
     w.run_to_end(None, 600_000, |_| {});
-    assert_eq!(w.status(), JobStatus::Finished, "stop-with-savepoint stops the job");
+    assert_eq!(
+        w.status(),
+        JobStatus::Finished,
+        "stop-with-savepoint stops the job"
+    );
     w
 }
 
 fn savepoint_metadata(w: &World) -> Value {
-    let sp = w.coordinator().savepoints.last().expect("a savepoint").clone();
+    let sp = w
+        .coordinator()
+        .savepoints
+        .last()
+        .expect("a savepoint")
+        .clone();
     w.metadata(&sp)
 }
 
@@ -74,7 +83,10 @@ fn keyed_of(w: &World, uid: &str) -> Vec<BTreeMap<String, i64>> {
     common::subtask_states(w, uid)
         .into_iter()
         .map(|op| match op {
-            OpState::Keyed { values } => values.iter().map(|(k, v)| (w.setup().keys.name(*k).to_string(), *v)).collect(),
+            OpState::Keyed { values } => values
+                .iter()
+                .map(|(k, v)| (w.setup().keys.name(*k).to_string(), *v))
+                .collect(),
             other => panic!("{uid} is not keyed: {other:?}"),
         })
         .collect()
@@ -93,7 +105,10 @@ fn offsets_of(w: &World, uid: &str) -> Vec<BTreeMap<u32, u64>> {
 fn per_key_last(records: &[engine::record::Record], w: &World) -> BTreeMap<String, Vec<i64>> {
     let mut out: BTreeMap<String, Vec<i64>> = BTreeMap::new();
     for r in records {
-        let k = r.key.map(|k| w.setup().keys.name(k).to_string()).unwrap_or_default();
+        let k = r
+            .key
+            .map(|k| w.setup().keys.name(k).to_string())
+            .unwrap_or_default();
         out.entry(k).or_default().push(r.value);
     }
     out
@@ -109,13 +124,26 @@ fn unchanged_job_continues_from_the_savepoint_exactly_once() {
     // Clock, ids and state continue from the savepoint.
     assert_eq!(w.now(), earlier.now());
     assert_eq!(w.coordinator().next_checkpoint_id().0, sp.0 + 1);
-    assert_eq!(w.coordinator().latest_completed().unwrap().id, sp, "the savepoint enters the store");
+    assert_eq!(
+        w.coordinator().latest_completed().unwrap().id,
+        sp,
+        "the savepoint enters the store"
+    );
     let restored_pv: BTreeMap<String, i64> = keyed_of(&w, "pv").into_iter().flatten().collect();
-    let saved_pv: BTreeMap<String, i64> = serde_json::from_value(meta["pv"]["keyed"].clone()).unwrap();
+    let saved_pv: BTreeMap<String, i64> =
+        serde_json::from_value(meta["pv"]["keyed"].clone()).unwrap();
     assert_eq!(restored_pv, saved_pv);
-    let restored_offsets: BTreeMap<u32, u64> = offsets_of(&w, "kafka").into_iter().flatten().collect();
-    let saved_offsets: BTreeMap<String, u64> = serde_json::from_value(meta["kafka"]["offsets"].clone()).unwrap();
-    assert_eq!(restored_offsets.iter().map(|(p, o)| (p.to_string(), *o)).collect::<BTreeMap<_, _>>(), saved_offsets);
+    let restored_offsets: BTreeMap<u32, u64> =
+        offsets_of(&w, "kafka").into_iter().flatten().collect();
+    let saved_offsets: BTreeMap<String, u64> =
+        serde_json::from_value(meta["kafka"]["offsets"].clone()).unwrap();
+    assert_eq!(
+        restored_offsets
+            .iter()
+            .map(|(p, o)| (p.to_string(), *o))
+            .collect::<BTreeMap<_, _>>(),
+        saved_offsets
+    );
 
     w.run_to_end(None, 600_000, |_| {});
     assert_eq!(w.status(), JobStatus::Finished);
@@ -125,8 +153,29 @@ fn unchanged_job_continues_from_the_savepoint_exactly_once() {
     plain["script"] = json!([]);
     let mut once = build(&plain).unwrap();
     once.run_to_end(None, 600_000, |_| {});
-    let upgraded = per_key_last(&w.external().values().next().unwrap().committed.iter().copied().collect::<Vec<_>>(), &w);
-    let reference = per_key_last(&once.external().values().next().unwrap().committed.iter().copied().collect::<Vec<_>>(), &once);
+    let upgraded = per_key_last(
+        &w.external()
+            .values()
+            .next()
+            .unwrap()
+            .committed
+            .iter()
+            .copied()
+            .collect::<Vec<_>>(),
+        &w,
+    );
+    let reference = per_key_last(
+        &once
+            .external()
+            .values()
+            .next()
+            .unwrap()
+            .committed
+            .iter()
+            .copied()
+            .collect::<Vec<_>>(),
+        &once,
+    );
     assert_eq!(upgraded, reference);
     assert_eq!(upgraded.values().map(Vec::len).sum::<usize>(), 1200);
 }
@@ -135,7 +184,10 @@ fn unchanged_job_continues_from_the_savepoint_exactly_once() {
 fn an_added_stateful_operator_starts_empty() {
     let doc = v2(
         |job| {
-            job["operators"].as_array_mut().unwrap().insert(2, json!({"uid": "total", "kind": "keyed_sum", "parallelism": 1}));
+            job["operators"].as_array_mut().unwrap().insert(
+                2,
+                json!({"uid": "total", "kind": "keyed_sum", "parallelism": 1}),
+            );
             job["edges"] = json!([
                 {"from": "kafka", "to": "pv", "partitioning": "hash", "latency_ms": 3, "buffer_capacity": 4},
                 {"from": "pv", "to": "total", "partitioning": "hash", "latency_ms": 3},
@@ -145,17 +197,32 @@ fn an_added_stateful_operator_starts_empty() {
         false,
     );
     let mut w = build(&doc).expect("a new operator needs no -n");
-    assert!(keyed_of(&w, "total")[0].is_empty(), "the new operator has no state");
-    assert!(!keyed_of(&w, "pv").iter().all(BTreeMap::is_empty), "pv got its state back");
+    assert!(
+        keyed_of(&w, "total")[0].is_empty(),
+        "the new operator has no state"
+    );
+    assert!(
+        !keyed_of(&w, "pv").iter().all(BTreeMap::is_empty),
+        "pv got its state back"
+    );
     let mut restored = BTreeMap::new();
     w.set_tracing(true);
     // state_restored says which subtasks got state.
     let s = parse(&doc);
-    let lines = runner::run_lines(&s, &RunOptions { trace: true, ..RunOptions::default() }).unwrap();
+    let lines = runner::run_lines(
+        &s,
+        &RunOptions {
+            trace: true,
+            ..RunOptions::default()
+        },
+    )
+    .unwrap();
     for l in &lines {
         let v: Value = serde_json::from_str(l).unwrap();
         if v["type"] == "state_restored" {
-            restored.entry(v["task"].as_str().unwrap().to_string()).or_insert(v["checkpoint"].clone());
+            restored
+                .entry(v["task"].as_str().unwrap().to_string())
+                .or_insert(v["checkpoint"].clone());
         }
     }
     assert_eq!(restored["total#0"], Value::Null);
@@ -165,7 +232,8 @@ fn an_added_stateful_operator_starts_empty() {
 
 fn without_pv(job: &mut Value) {
     job["operators"].as_array_mut().unwrap().remove(1);
-    job["edges"] = json!([{"from": "kafka", "to": "out", "partitioning": "rebalance", "latency_ms": 3}]);
+    job["edges"] =
+        json!([{"from": "kafka", "to": "out", "partitioning": "rebalance", "latency_ms": 3}]);
 }
 
 #[test]
@@ -173,12 +241,26 @@ fn a_removed_stateful_operator_fails_the_restore_unless_allowed() {
     let err = build(&v2(without_pv, false)).expect_err("state of pv cannot be mapped");
     let e = &err.errors[0];
     assert_eq!(e.field, "restore");
-    assert!(e.message.contains("Cannot map checkpoint/savepoint state for operator"), "{}", e.message);
+    assert!(
+        e.message
+            .contains("Cannot map checkpoint/savepoint state for operator"),
+        "{}",
+        e.message
+    );
     assert!(e.message.contains("pv"), "{}", e.message);
-    assert!(e.message.contains("--allowNonRestoredState"), "{}", e.message);
+    assert!(
+        e.message.contains("--allowNonRestoredState"),
+        "{}",
+        e.message
+    );
 
     let mut w = build(&v2(without_pv, true)).expect("-n skips pv's state");
-    assert!(!offsets_of(&w, "kafka").iter().all(|o| o.values().all(|&x| x == 0)), "the source still restores");
+    assert!(
+        !offsets_of(&w, "kafka")
+            .iter()
+            .all(|o| o.values().all(|&x| x == 0)),
+        "the source still restores"
+    );
     w.run_to_end(None, 600_000, |_| {});
     assert_eq!(w.status(), JobStatus::Finished);
 }
@@ -191,15 +273,39 @@ fn a_changed_uid_leaves_the_old_state_unmatched() {
         job["edges"][1]["from"] = json!("pv-v2");
     };
     let err = build(&v2(rename, false)).expect_err("pv's state has no operator");
-    assert!(err.errors[0].message.contains("pv"), "{}", err.errors[0].message);
+    assert!(
+        err.errors[0].message.contains("pv"),
+        "{}",
+        err.errors[0].message
+    );
     let mut w = build(&v2(rename, true)).expect("with -n the renamed operator starts empty");
     assert!(keyed_of(&w, "pv-v2").iter().all(BTreeMap::is_empty));
     // Its counts start again from 1 while the sources continue: the output shows it.
-    let before = w.external().values().next().unwrap().committed.iter().copied().collect::<Vec<_>>().len();
+    let before = w
+        .external()
+        .values()
+        .next()
+        .unwrap()
+        .committed
+        .iter()
+        .copied()
+        .collect::<Vec<_>>()
+        .len();
     w.run_to_end(None, 600_000, |_| {});
-    let out = w.external().values().next().unwrap().committed.iter().copied().collect::<Vec<_>>();
+    let out = w
+        .external()
+        .values()
+        .next()
+        .unwrap()
+        .committed
+        .iter()
+        .copied()
+        .collect::<Vec<_>>();
     let first_new = out[before];
-    assert_eq!(first_new.value, 1, "the first count after the restore starts from an empty state");
+    assert_eq!(
+        first_new.value, 1,
+        "the first count after the restore starts from an empty state"
+    );
 }
 
 /// Key groups decide where each key's count goes; the source offsets (split-distribute
@@ -208,7 +314,8 @@ fn a_changed_uid_leaves_the_old_state_unmatched() {
 fn rescaling_up_and_down_redistributes_element_by_element() {
     let earlier = earlier_world();
     let meta = savepoint_metadata(&earlier);
-    let saved_pv: BTreeMap<String, i64> = serde_json::from_value(meta["pv"]["keyed"].clone()).unwrap();
+    let saved_pv: BTreeMap<String, i64> =
+        serde_json::from_value(meta["pv"]["keyed"].clone()).unwrap();
     let saved_offsets: BTreeMap<u32, u64> = offsets_of_meta(&meta);
     for (source_p, pv_p) in [(3u32, 3u32), (1, 1), (4, 4), (2, 1)] {
         let w = build(&v2(
@@ -240,7 +347,10 @@ fn rescaling_up_and_down_redistributes_element_by_element() {
         let offsets = offsets_of(&w, "kafka");
         for (i, got) in offsets.iter().enumerate() {
             let n = base + usize::from(i < rem);
-            let expected: BTreeMap<u32, u64> = order[at..at + n].iter().map(|p| (*p, saved_offsets[p])).collect();
+            let expected: BTreeMap<u32, u64> = order[at..at + n]
+                .iter()
+                .map(|p| (*p, saved_offsets[p]))
+                .collect();
             at += n;
             assert_eq!(got, &expected, "kafka#{i} at parallelism {source_p}");
         }
@@ -273,10 +383,20 @@ fn a_rescaled_job_still_delivers_exactly_once() {
     once.run_to_end(None, 600_000, |_| {});
     // Counts per key are final values: the last committed count per key agrees.
     let last = |w: &World| -> BTreeMap<String, i64> {
-        per_key_last(&w.external().values().next().unwrap().committed.iter().copied().collect::<Vec<_>>(), w)
-            .into_iter()
-            .map(|(k, v)| (k, *v.iter().max().unwrap()))
-            .collect()
+        per_key_last(
+            &w.external()
+                .values()
+                .next()
+                .unwrap()
+                .committed
+                .iter()
+                .copied()
+                .collect::<Vec<_>>(),
+            w,
+        )
+        .into_iter()
+        .map(|(k, v)| (k, *v.iter().max().unwrap()))
+        .collect()
     };
     assert_eq!(last(&w), last(&once));
 }
@@ -287,7 +407,11 @@ fn restoring_a_snapshot_that_does_not_exist_names_the_field() {
     doc["restore"]["snapshot"] = json!(99);
     let err = build(&doc).expect_err("no snapshot 99");
     assert_eq!(err.errors[0].field, "restore.snapshot");
-    assert!(err.errors[0].message.contains("available: "), "{}", err.errors[0].message);
+    assert!(
+        err.errors[0].message.contains("available: "),
+        "{}",
+        err.errors[0].message
+    );
 
     doc["restore"]["snapshot"] = json!("newest");
     let err = Scenario::from_json(&doc.to_string()).expect_err("a bad keyword");
@@ -297,13 +421,20 @@ fn restoring_a_snapshot_that_does_not_exist_names_the_field() {
     let mut doc = v2(|_| {}, false);
     doc["restore"]["from"]["checkpointing"]["interval_ms"] = json!(5);
     let err = Scenario::from_json(&doc.to_string()).expect_err("interval 5");
-    assert!(err.has_field("restore.from.checkpointing.interval_ms"), "{err}");
+    assert!(
+        err.has_field("restore.from.checkpointing.interval_ms"),
+        "{err}"
+    );
 
     // An incompatible restore: the number of key groups changed.
     let mut doc = v2(|_| {}, false);
     doc["job"]["max_parallelism"] = json!(64);
     let err = build(&doc).expect_err("max parallelism mismatch");
-    assert!(err.errors[0].message.contains("Max parallelism mismatch"), "{}", err.errors[0].message);
+    assert!(
+        err.errors[0].message.contains("Max parallelism mismatch"),
+        "{}",
+        err.errors[0].message
+    );
 
     // A new script step before the restored job's start is blamed on its at_ms.
     let mut doc = v2(|_| {}, false);
@@ -315,7 +446,11 @@ fn restoring_a_snapshot_that_does_not_exist_names_the_field() {
 /// flink-semantics.md §1.7: what survives the end of the earlier job.
 #[test]
 fn retained_checkpoints_follow_the_externalized_policy_on_cancellation() {
-    for (policy, survives) in [("none", false), ("delete_on_cancellation", false), ("retain_on_cancellation", true)] {
+    for (policy, survives) in [
+        ("none", false),
+        ("delete_on_cancellation", false),
+        ("retain_on_cancellation", true),
+    ] {
         let mut earlier = v1(&KEYS);
         earlier["checkpointing"]["externalized"] = json!(policy);
         earlier["script"] = json!([{"at_ms": 1500, "action": "cancel"}]);
@@ -323,8 +458,16 @@ fn retained_checkpoints_follow_the_externalized_policy_on_cancellation() {
         let mut w = World::new(&s, 5).unwrap();
         w.run_to_end(None, 600_000, |_| {});
         assert_eq!(w.status(), JobStatus::Canceled);
-        assert_eq!(!w.coordinator().store.is_empty(), survives, "{policy}: store after cancel");
-        assert_eq!(w.coordinator().discarded.is_empty(), survives, "{policy}: discarded");
+        assert_eq!(
+            !w.coordinator().store.is_empty(),
+            survives,
+            "{policy}: store after cancel"
+        );
+        assert_eq!(
+            w.coordinator().discarded.is_empty(),
+            survives,
+            "{policy}: discarded"
+        );
 
         let doc = json!({
             "version": 1, "name": "v2", "seed": 5, "job": earlier["job"].clone(),
@@ -351,7 +494,10 @@ fn retained_checkpoints_follow_the_externalized_policy_on_cancellation() {
     let mut w = World::new(&s, 5).unwrap();
     w.run_to_end(None, 600_000, |_| {});
     assert_eq!(w.status(), JobStatus::Failed);
-    assert!(!w.coordinator().store.is_empty(), "RETAIN_ON_FAILURE keeps them");
+    assert!(
+        !w.coordinator().store.is_empty(),
+        "RETAIN_ON_FAILURE keeps them"
+    );
 }
 
 mod common;
@@ -363,13 +509,20 @@ mod common;
 #[test]
 fn stop_with_savepoint_and_rescaled_restore_is_exactly_once_over_many_seeds() {
     use rand::{Rng, SeedableRng};
-    let gen = common::Gen { mode: common::Mode::Aligned, crashes: false, sink: "two_phase_commit", aligned_timeout: false, keyed: Some("keyed_count") };
+    let gen = common::Gen {
+        mode: common::Mode::Aligned,
+        crashes: false,
+        sink: "two_phase_commit",
+        aligned_timeout: false,
+        keyed: Some("keyed_count"),
+    };
     let mut restored = 0;
     for seed in 0..200u64 {
         let base: Value = serde_json::to_value(common::random_scenario(seed, &gen)).unwrap();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut earlier = base.clone();
-        earlier["script"] = json!([{"at_ms": rng.random_range(20..200u64), "action": "stop_with_savepoint"}]);
+        earlier["script"] =
+            json!([{"at_ms": rng.random_range(20..200u64), "action": "stop_with_savepoint"}]);
         earlier.as_object_mut().unwrap().remove("until_ms");
         let mut job = base["job"].clone();
         for op in job["operators"].as_array_mut().unwrap() {
@@ -385,7 +538,8 @@ fn stop_with_savepoint_and_rescaled_restore_is_exactly_once_over_many_seeds() {
         doc.as_object_mut().unwrap().remove("until_ms");
         doc["script"] = json!([]);
         doc["restore"] = json!({"from": earlier, "snapshot": "latest_savepoint"});
-        let s = Scenario::from_json(&doc.to_string()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let s =
+            Scenario::from_json(&doc.to_string()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         let mut w = match World::new(&s, s.seed) {
             Ok(w) => w,
             // The bounded job finished before the savepoint was due.
@@ -407,7 +561,10 @@ fn stop_with_savepoint_and_rescaled_restore_is_exactly_once_over_many_seeds() {
         };
         assert_eq!(sorted(&w), sorted(&once), "seed {seed}");
     }
-    assert!(restored >= 100, "only {restored} of 200 seeds reached a savepoint");
+    assert!(
+        restored >= 100,
+        "only {restored} of 200 seeds reached a savepoint"
+    );
 }
 
 /// The lesson's built-ins: what the restored job holds at its first moment.
@@ -416,8 +573,15 @@ fn builtin_savepoint_lessons_show_their_key_facts() {
     let rescale = runner::load("savepoint-rescale").unwrap();
     let w = World::new(&rescale, rescale.seed).unwrap();
     let offsets = offsets_of(&w, "kafka");
-    let partitions: Vec<Vec<u32>> = offsets.iter().map(|o| o.keys().copied().collect()).collect();
-    assert_eq!(partitions, vec![vec![0, 2], vec![1], vec![3]], "contiguous chunks of [0, 2, 1, 3]");
+    let partitions: Vec<Vec<u32>> = offsets
+        .iter()
+        .map(|o| o.keys().copied().collect())
+        .collect();
+    assert_eq!(
+        partitions,
+        vec![vec![0, 2], vec![1], vec![3]],
+        "contiguous chunks of [0, 2, 1, 3]"
+    );
     // The savepoint is consistent: the counts add up to the records read.
     let counted: i64 = keyed_of(&w, "pv").iter().flat_map(|m| m.values()).sum();
     let read: u64 = offsets.iter().flat_map(|o| o.values()).sum();
@@ -428,9 +592,15 @@ fn builtin_savepoint_lessons_show_their_key_facts() {
     let upgrade = runner::load("savepoint-upgrade").unwrap();
     let w = World::new(&upgrade, upgrade.seed).unwrap();
     assert!(keyed_of(&w, "pv-v2").iter().all(BTreeMap::is_empty));
-    assert!(offsets_of(&w, "kafka").iter().flat_map(|o| o.values()).any(|&o| o > 0));
+    assert!(offsets_of(&w, "kafka")
+        .iter()
+        .flat_map(|o| o.values())
+        .any(|&o| o > 0));
     let mut strict = upgrade.clone();
     strict.restore.as_mut().unwrap().allow_non_restored_state = false;
     let err = World::new(&strict, strict.seed).expect_err("pv cannot be mapped");
-    assert!(err.errors[0].message.contains("allowNonRestoredState"), "{err}");
+    assert!(
+        err.errors[0].message.contains("allowNonRestoredState"),
+        "{err}"
+    );
 }

@@ -5,19 +5,24 @@
 
 use engine::record::KeyId;
 use engine::state::{
-    AggregateFn, CleanupStrategies, IncrementalCleanup, KeyedStateStore, ReduceFn, StateDescriptor, StateKind,
-    StateVisibility, StoredValue, TtlConfig, UpdateType,
+    AggregateFn, CleanupStrategies, IncrementalCleanup, KeyedStateStore, ReduceFn, StateDescriptor,
+    StateKind, StateVisibility, StoredValue, TtlConfig, UpdateType,
 };
 
 const A: KeyId = KeyId(0);
 const TTL: u64 = 100;
 
 fn cfg(update: UpdateType, visibility: StateVisibility) -> TtlConfig {
-    TtlConfig { update_type: update, visibility, ..TtlConfig::new(TTL) }
+    TtlConfig {
+        update_type: update,
+        visibility,
+        ..TtlConfig::new(TTL)
+    }
 }
 
 fn one(kind: StateKind, ttl: TtlConfig) -> KeyedStateStore {
-    KeyedStateStore::with_descriptors([StateDescriptor::new("s", kind).with_ttl(Some(ttl))]).unwrap()
+    KeyedStateStore::with_descriptors([StateDescriptor::new("s", kind).with_ttl(Some(ttl))])
+        .unwrap()
 }
 
 fn stored(s: &KeyedStateStore) -> usize {
@@ -34,22 +39,40 @@ fn value_on_create_and_write_never_return_expired() {
     s.set_current_key(A, 99);
     assert_eq!(s.value("s").unwrap().value(), Some(5));
     s.set_current_key(A, 100);
-    assert_eq!(s.value("s").unwrap().value(), None, "expired at 0 + 100 although read at 99");
+    assert_eq!(
+        s.value("s").unwrap().value(),
+        None,
+        "expired at 0 + 100 although read at 99"
+    );
     assert_eq!(stored(&s), 0, "cleanup on read removed it");
     s.value("s").unwrap().update(6);
     s.set_current_key(A, 150);
-    assert_eq!(s.value("s").unwrap().value(), Some(6), "a write restarts the clock");
+    assert_eq!(
+        s.value("s").unwrap().value(),
+        Some(6),
+        "a write restarts the clock"
+    );
 }
 
 /// TtlValueState, OnReadAndWrite: every unexpired read refreshes the timestamp.
 #[test]
 fn value_on_read_and_write_extends_on_read() {
-    let mut s = one(StateKind::Value, cfg(UpdateType::OnReadAndWrite, StateVisibility::NeverReturnExpired));
+    let mut s = one(
+        StateKind::Value,
+        cfg(
+            UpdateType::OnReadAndWrite,
+            StateVisibility::NeverReturnExpired,
+        ),
+    );
     s.set_current_key(A, 0);
     s.value("s").unwrap().update(5);
     for t in [60, 120, 180] {
         s.set_current_key(A, t);
-        assert_eq!(s.value("s").unwrap().value(), Some(5), "read at {t} keeps it alive");
+        assert_eq!(
+            s.value("s").unwrap().value(),
+            Some(5),
+            "read at {t} keeps it alive"
+        );
     }
     s.set_current_key(A, 280);
     assert_eq!(s.value("s").unwrap().value(), None, "expired at 180 + 100");
@@ -59,12 +82,26 @@ fn value_on_read_and_write_extends_on_read() {
 /// the read that finds the value expired returns it and removes it.
 #[test]
 fn value_return_expired_if_not_cleaned_up() {
-    let mut s = one(StateKind::Value, cfg(UpdateType::OnCreateAndWrite, StateVisibility::ReturnExpiredIfNotCleanedUp));
+    let mut s = one(
+        StateKind::Value,
+        cfg(
+            UpdateType::OnCreateAndWrite,
+            StateVisibility::ReturnExpiredIfNotCleanedUp,
+        ),
+    );
     s.set_current_key(A, 0);
     s.value("s").unwrap().update(5);
     s.set_current_key(A, 300);
-    assert_eq!(s.value("s").unwrap().value(), Some(5), "expired but not cleaned up yet: returned");
-    assert_eq!(s.value("s").unwrap().value(), None, "that read cleaned it up");
+    assert_eq!(
+        s.value("s").unwrap().value(),
+        Some(5),
+        "expired but not cleaned up yet: returned"
+    );
+    assert_eq!(
+        s.value("s").unwrap().value(),
+        None,
+        "that read cleaned it up"
+    );
 }
 
 /// TtlListState: elements expire one by one. OnCreateAndWrite: the read filters but
@@ -79,7 +116,10 @@ fn list_elements_expire_one_by_one() {
     s.list("s").unwrap().add(2);
     s.set_current_key(A, 100);
     assert_eq!(s.list("s").unwrap().get(), vec![2]);
-    assert!(matches!(&s.tables()["s"].entries[&A], StoredValue::List(l) if l.len() == 2), "not rewritten");
+    assert!(
+        matches!(&s.tables()["s"].entries[&A], StoredValue::List(l) if l.len() == 2),
+        "not rewritten"
+    );
     s.set_current_key(A, 160);
     assert_eq!(s.list("s").unwrap().get(), Vec::<i64>::new());
     assert_eq!(stored(&s), 0, "no element alive: cleared");
@@ -90,18 +130,32 @@ fn list_elements_expire_one_by_one() {
 /// the expired ones too, this once.
 #[test]
 fn list_on_read_and_write_rewrites_and_return_expired_shows_all() {
-    let mut s = one(StateKind::List, cfg(UpdateType::OnReadAndWrite, StateVisibility::ReturnExpiredIfNotCleanedUp));
+    let mut s = one(
+        StateKind::List,
+        cfg(
+            UpdateType::OnReadAndWrite,
+            StateVisibility::ReturnExpiredIfNotCleanedUp,
+        ),
+    );
     s.set_current_key(A, 0);
     s.list("s").unwrap().add(1);
     s.set_current_key(A, 60);
     s.list("s").unwrap().add(2);
     s.set_current_key(A, 100);
-    assert_eq!(s.list("s").unwrap().get(), vec![1, 2], "expired element 1 still returned once");
+    assert_eq!(
+        s.list("s").unwrap().get(),
+        vec![1, 2],
+        "expired element 1 still returned once"
+    );
     assert!(
         matches!(&s.tables()["s"].entries[&A], StoredValue::List(l) if l.len() == 1 && l[0].value == 2 && l[0].last_access_at == 100)
     );
     s.set_current_key(A, 199);
-    assert_eq!(s.list("s").unwrap().get(), vec![2], "refreshed at 100, alive until 200");
+    assert_eq!(
+        s.list("s").unwrap().get(),
+        vec![2],
+        "refreshed at 100, alive until 200"
+    );
 }
 
 /// TtlMapState: entries expire one by one; get and contains remove an expired entry;
@@ -121,7 +175,11 @@ fn map_entries_expire_one_by_one() {
     s.map("s").unwrap().put(3, 31);
     s.set_current_key(A, 150);
     assert_eq!(s.map("s").unwrap().get(2), None);
-    assert_eq!(s.map("s").unwrap().keys(), vec![3], "3 was rewritten at 120");
+    assert_eq!(
+        s.map("s").unwrap().keys(),
+        vec![3],
+        "3 was rewritten at 120"
+    );
     s.set_current_key(A, 220);
     assert!(s.map("s").unwrap().is_empty());
     assert_eq!(stored(&s), 0, "an emptied map is not stored");
@@ -131,7 +189,13 @@ fn map_entries_expire_one_by_one() {
 /// entry (the read that removes it), then false.
 #[test]
 fn map_contains_returns_expired_once() {
-    let mut s = one(StateKind::Map, cfg(UpdateType::OnCreateAndWrite, StateVisibility::ReturnExpiredIfNotCleanedUp));
+    let mut s = one(
+        StateKind::Map,
+        cfg(
+            UpdateType::OnCreateAndWrite,
+            StateVisibility::ReturnExpiredIfNotCleanedUp,
+        ),
+    );
     s.set_current_key(A, 0);
     s.map("s").unwrap().put(1, 10);
     s.set_current_key(A, 500);
@@ -150,13 +214,20 @@ fn reducing_forgets_an_expired_value() {
     assert_eq!(s.reducing("s").unwrap().get(), Some(10));
     s.set_current_key(A, 150);
     s.reducing("s").unwrap().add(1);
-    assert_eq!(s.reducing("s").unwrap().get(), Some(1), "the sum written at 50 expired at 150");
+    assert_eq!(
+        s.reducing("s").unwrap().get(),
+        Some(1),
+        "the sum written at 50 expired at 150"
+    );
 }
 
 /// TtlAggregateFunction: an expired accumulator is replaced by a fresh one.
 #[test]
 fn aggregating_starts_a_fresh_accumulator_after_expiry() {
-    let mut s = one(StateKind::Aggregating(AggregateFn::Average), TtlConfig::new(TTL));
+    let mut s = one(
+        StateKind::Aggregating(AggregateFn::Average),
+        TtlConfig::new(TTL),
+    );
     s.set_current_key(A, 0);
     s.aggregating("s").unwrap().add(10);
     s.aggregating("s").unwrap().add(20);
@@ -175,7 +246,13 @@ fn ten_keys(cleanup: CleanupStrategies) -> KeyedStateStore {
         w.set_current_key(KeyId(k), 0);
         w.value("s").unwrap().update(i64::from(k));
     }
-    let mut s = one(StateKind::Value, TtlConfig { cleanup, ..TtlConfig::new(10) });
+    let mut s = one(
+        StateKind::Value,
+        TtlConfig {
+            cleanup,
+            ..TtlConfig::new(10)
+        },
+    );
     s.restore(&w.snapshot(0, true));
     assert_eq!(stored(&s), 10);
     s
@@ -185,8 +262,14 @@ fn ten_keys(cleanup: CleanupStrategies) -> KeyedStateStore {
 /// keys, resuming after the last one checked; an exhausted pass starts over.
 #[test]
 fn incremental_cleanup_checks_n_entries_per_access() {
-    let inc = IncrementalCleanup { cleanup_size: 3, run_for_every_record: false };
-    let mut s = ten_keys(CleanupStrategies { incremental: Some(inc), ..Default::default() });
+    let inc = IncrementalCleanup {
+        cleanup_size: 3,
+        run_for_every_record: false,
+    };
+    let mut s = ten_keys(CleanupStrategies {
+        incremental: Some(inc),
+        ..Default::default()
+    });
     s.set_current_key(KeyId(99), 20);
     assert_eq!(stored(&s), 10, "setting the key alone does not clean up");
     let mut left = Vec::new();
@@ -207,8 +290,14 @@ fn incremental_cleanup_checks_n_entries_per_access() {
 /// record runs the cleanup, without any state access.
 #[test]
 fn incremental_cleanup_for_every_record() {
-    let inc = IncrementalCleanup { cleanup_size: 4, run_for_every_record: true };
-    let mut s = ten_keys(CleanupStrategies { incremental: Some(inc), ..Default::default() });
+    let inc = IncrementalCleanup {
+        cleanup_size: 4,
+        run_for_every_record: true,
+    };
+    let mut s = ten_keys(CleanupStrategies {
+        incremental: Some(inc),
+        ..Default::default()
+    });
     s.set_current_key(KeyId(99), 20);
     assert_eq!(stored(&s), 6);
     s.set_current_key(KeyId(98), 21);
@@ -231,11 +320,23 @@ fn without_cleanup_expired_values_stay() {
 /// filtered. List elements and map entries are filtered one by one.
 #[test]
 fn full_snapshot_cleanup_filters_the_snapshot_only() {
-    let full = CleanupStrategies { full_snapshot: true, ..Default::default() };
+    let full = CleanupStrategies {
+        full_snapshot: true,
+        ..Default::default()
+    };
     let mut s = KeyedStateStore::with_descriptors([
-        StateDescriptor::new("v", StateKind::Value).with_ttl(Some(TtlConfig { cleanup: full, ..TtlConfig::new(TTL) })),
-        StateDescriptor::new("l", StateKind::List).with_ttl(Some(TtlConfig { cleanup: full, ..TtlConfig::new(TTL) })),
-        StateDescriptor::new("m", StateKind::Map).with_ttl(Some(TtlConfig { cleanup: full, ..TtlConfig::new(TTL) })),
+        StateDescriptor::new("v", StateKind::Value).with_ttl(Some(TtlConfig {
+            cleanup: full,
+            ..TtlConfig::new(TTL)
+        })),
+        StateDescriptor::new("l", StateKind::List).with_ttl(Some(TtlConfig {
+            cleanup: full,
+            ..TtlConfig::new(TTL)
+        })),
+        StateDescriptor::new("m", StateKind::Map).with_ttl(Some(TtlConfig {
+            cleanup: full,
+            ..TtlConfig::new(TTL)
+        })),
     ])
     .unwrap();
     s.set_current_key(A, 0);
@@ -251,12 +352,27 @@ fn full_snapshot_cleanup_filters_the_snapshot_only() {
     s.map("m").unwrap().put(3, 3);
 
     let snap = s.snapshot(120, true);
-    assert_eq!(snap["v"].keys().copied().collect::<Vec<_>>(), vec![KeyId(1)]);
-    let StoredValue::List(l) = &snap["l"][&A] else { panic!("a list") };
-    assert_eq!(l.iter().map(|t| t.value).collect::<Vec<_>>(), vec![3], "element 1 of key 0 filtered out");
-    let StoredValue::Map(m) = &snap["m"][&A] else { panic!("a map") };
+    assert_eq!(
+        snap["v"].keys().copied().collect::<Vec<_>>(),
+        vec![KeyId(1)]
+    );
+    let StoredValue::List(l) = &snap["l"][&A] else {
+        panic!("a list")
+    };
+    assert_eq!(
+        l.iter().map(|t| t.value).collect::<Vec<_>>(),
+        vec![3],
+        "element 1 of key 0 filtered out"
+    );
+    let StoredValue::Map(m) = &snap["m"][&A] else {
+        panic!("a map")
+    };
     assert_eq!(m.keys().copied().collect::<Vec<_>>(), vec![3]);
-    assert_eq!(s.tables()["v"].entries.len(), 2, "the live state is untouched");
+    assert_eq!(
+        s.tables()["v"].entries.len(),
+        2,
+        "the live state is untouched"
+    );
     let inc = s.snapshot(120, false);
     assert_eq!(inc["v"].len(), 2, "an incremental snapshot is not filtered");
 }

@@ -3,13 +3,16 @@
 //! AggregatingState, MapState, registered through named descriptors.
 
 use engine::record::KeyId;
-use engine::state::{AggregateFn, KeyedStateStore, ReduceFn, StateDescriptor, StateError, StateKind};
+use engine::state::{
+    AggregateFn, KeyedStateStore, ReduceFn, StateDescriptor, StateError, StateKind,
+};
 
 const A: KeyId = KeyId(0);
 const B: KeyId = KeyId(1);
 
 fn store(kinds: &[(&str, StateKind)]) -> KeyedStateStore {
-    KeyedStateStore::with_descriptors(kinds.iter().map(|(n, k)| StateDescriptor::new(*n, *k))).unwrap()
+    KeyedStateStore::with_descriptors(kinds.iter().map(|(n, k)| StateDescriptor::new(*n, *k)))
+        .unwrap()
 }
 
 /// Mirrors Flink's StateBackendTestBase#testValueState: value / update / clear, per key.
@@ -21,7 +24,11 @@ fn value_state_value_update_clear_per_key() {
     s.value("v").unwrap().update(7);
     assert_eq!(s.value("v").unwrap().value(), Some(7));
     s.set_current_key(B, 0);
-    assert_eq!(s.value("v").unwrap().value(), None, "state is scoped to the current key");
+    assert_eq!(
+        s.value("v").unwrap().value(),
+        None,
+        "state is scoped to the current key"
+    );
     s.value("v").unwrap().update(3);
     s.set_current_key(A, 0);
     s.value("v").unwrap().update(8);
@@ -29,7 +36,11 @@ fn value_state_value_update_clear_per_key() {
     s.value("v").unwrap().clear();
     assert_eq!(s.value("v").unwrap().value(), None);
     s.set_current_key(B, 0);
-    assert_eq!(s.value("v").unwrap().value(), Some(3), "clear removes only the current key's value");
+    assert_eq!(
+        s.value("v").unwrap().value(),
+        Some(3),
+        "clear removes only the current key's value"
+    );
 }
 
 /// Mirrors StateBackendTestBase#testListState / testListStateAddAll / testListStateUpdate.
@@ -43,12 +54,22 @@ fn list_state_add_add_all_get_update() {
     s.list("l").unwrap().add_all(&[3, 4]);
     assert_eq!(s.list("l").unwrap().get(), vec![1, 2, 3, 4]);
     s.list("l").unwrap().add_all(&[]);
-    assert_eq!(s.list("l").unwrap().get(), vec![1, 2, 3, 4], "add_all of nothing changes nothing");
+    assert_eq!(
+        s.list("l").unwrap().get(),
+        vec![1, 2, 3, 4],
+        "add_all of nothing changes nothing"
+    );
     s.list("l").unwrap().update(&[9, 8]);
     assert_eq!(s.list("l").unwrap().get(), vec![9, 8]);
     s.list("l").unwrap().update(&[]);
-    assert!(s.list("l").unwrap().get().is_empty(), "update with an empty list clears");
-    assert!(s.tables()["l"].entries.is_empty(), "an empty list is not stored");
+    assert!(
+        s.list("l").unwrap().get().is_empty(),
+        "update with an empty list clears"
+    );
+    assert!(
+        s.tables()["l"].entries.is_empty(),
+        "an empty list is not stored"
+    );
     s.list("l").unwrap().add(5);
     s.list("l").unwrap().clear();
     assert!(s.list("l").unwrap().get().is_empty());
@@ -57,7 +78,10 @@ fn list_state_add_add_all_get_update() {
 /// Mirrors StateBackendTestBase#testReducingState: add folds with the ReduceFunction.
 #[test]
 fn reducing_state_folds_with_its_function() {
-    let mut s = store(&[("max", StateKind::Reducing(ReduceFn::Max)), ("sum", StateKind::Reducing(ReduceFn::Sum))]);
+    let mut s = store(&[
+        ("max", StateKind::Reducing(ReduceFn::Max)),
+        ("sum", StateKind::Reducing(ReduceFn::Sum)),
+    ]);
     s.set_current_key(A, 0);
     assert_eq!(s.reducing("max").unwrap().get(), None);
     for v in [3, 9, 4] {
@@ -69,7 +93,11 @@ fn reducing_state_folds_with_its_function() {
     s.reducing("max").unwrap().clear();
     assert_eq!(s.reducing("max").unwrap().get(), None);
     s.reducing("max").unwrap().add(-2);
-    assert_eq!(s.reducing("max").unwrap().get(), Some(-2), "after clear the first add is the value");
+    assert_eq!(
+        s.reducing("max").unwrap().get(),
+        Some(-2),
+        "after clear the first add is the value"
+    );
 }
 
 /// Mirrors StateBackendTestBase#testAggregatingState: IN (a value) differs from OUT
@@ -118,7 +146,10 @@ fn map_state_operations() {
     m.remove(3);
     assert!(m.is_empty());
     drop(m);
-    assert!(s.tables()["m"].entries.is_empty(), "a map emptied by remove is not stored");
+    assert!(
+        s.tables()["m"].entries.is_empty(),
+        "a map emptied by remove is not stored"
+    );
     s.map("m").unwrap().put(7, 70);
     s.map("m").unwrap().clear();
     assert!(s.map("m").unwrap().entries().is_empty());
@@ -129,21 +160,35 @@ fn map_state_operations() {
 #[test]
 fn two_states_with_one_name_are_rejected() {
     let mut s = KeyedStateStore::default();
-    s.register(StateDescriptor::new("seen", StateKind::Map)).unwrap();
-    s.register(StateDescriptor::new("seen", StateKind::Map)).unwrap();
-    let err = s.register(StateDescriptor::new("seen", StateKind::Value)).unwrap_err();
+    s.register(StateDescriptor::new("seen", StateKind::Map))
+        .unwrap();
+    s.register(StateDescriptor::new("seen", StateKind::Map))
+        .unwrap();
+    let err = s
+        .register(StateDescriptor::new("seen", StateKind::Value))
+        .unwrap_err();
     assert_eq!(
         err,
-        StateError::DuplicateName { name: "seen".into(), registered: StateKind::Map, requested: StateKind::Value }
+        StateError::DuplicateName {
+            name: "seen".into(),
+            registered: StateKind::Map,
+            requested: StateKind::Value
+        }
     );
     let msg = err.to_string();
-    assert!(msg.contains("\"seen\"") && msg.contains("MapState") && msg.contains("ValueState"), "{msg}");
+    assert!(
+        msg.contains("\"seen\"") && msg.contains("MapState") && msg.contains("ValueState"),
+        "{msg}"
+    );
     let err = KeyedStateStore::with_descriptors([
         StateDescriptor::new("x", StateKind::Reducing(ReduceFn::Sum)),
         StateDescriptor::new("x", StateKind::Reducing(ReduceFn::Max)),
     ])
     .unwrap_err();
-    assert!(matches!(err, StateError::DuplicateName { .. }), "same type, other function: still two states");
+    assert!(
+        matches!(err, StateError::DuplicateName { .. }),
+        "same type, other function: still two states"
+    );
 }
 
 /// Asking for a state that is not registered, with the wrong type, or without a key
@@ -153,10 +198,25 @@ fn misuse_is_a_typed_error() {
     let mut s = store(&[("v", StateKind::Value)]);
     assert_eq!(s.value("v").unwrap_err(), StateError::NoCurrentKey);
     s.set_current_key(A, 0);
-    assert_eq!(s.list("nope").unwrap_err(), StateError::NotRegistered { name: "nope".into() });
+    assert_eq!(
+        s.list("nope").unwrap_err(),
+        StateError::NotRegistered {
+            name: "nope".into()
+        }
+    );
     let err = s.map("v").unwrap_err();
-    assert_eq!(err, StateError::WrongType { name: "v".into(), registered: StateKind::Value, requested: "MapState" });
-    assert_eq!(err.to_string(), "state \"v\" is a ValueState, not a MapState");
+    assert_eq!(
+        err,
+        StateError::WrongType {
+            name: "v".into(),
+            registered: StateKind::Value,
+            requested: "MapState"
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "state \"v\" is a ValueState, not a MapState"
+    );
 }
 
 /// A snapshot holds every registered state (even empty) and restores into a store

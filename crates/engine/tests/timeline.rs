@@ -14,19 +14,34 @@ fn world(name: &str) -> World {
 /// Seeking to step n gives the same world as stepping n times from the start.
 #[test]
 fn seek_equals_replay_from_zero() {
-    for name in ["odd-even-sum", "unaligned-backpressure", "at-least-once-duplicates"] {
+    for name in [
+        "odd-even-sum",
+        "unaligned-backpressure",
+        "at-least-once-duplicates",
+    ] {
         let mut tl = Timeline::new(world(name), 64, 16);
         while tl.advance() {}
         let total = tl.head_steps();
-        assert!(total > 100, "{name}: too short to be interesting ({total} steps)");
+        assert!(
+            total > 100,
+            "{name}: too short to be interesting ({total} steps)"
+        );
         for n in [0, 1, 63, 64, 65, total / 3, total / 2, total - 1, total] {
             let sought = tl.seek(n);
             let mut replay = world(name);
             for _ in 0..n {
                 replay.step();
             }
-            assert_eq!(sought.steps(), n, "{name}: seek({n}) landed on {}", sought.steps());
-            assert!(sought.view() == replay.view(), "{name}: seek({n}) differs from a replay");
+            assert_eq!(
+                sought.steps(),
+                n,
+                "{name}: seek({n}) landed on {}",
+                sought.steps()
+            );
+            assert!(
+                sought.view() == replay.view(),
+                "{name}: seek({n}) differs from a replay"
+            );
         }
         assert!(tl.keyframes() <= 16, "{name}: {} keyframes", tl.keyframes());
     }

@@ -11,7 +11,13 @@ use std::collections::{BTreeMap, BTreeSet};
 const SEEDS: u64 = 500;
 
 fn gen(mode: Mode, crashes: bool) -> Gen {
-    Gen { mode, crashes, sink: "two_phase_commit", aligned_timeout: false, keyed: None }
+    Gen {
+        mode,
+        crashes,
+        sink: "two_phase_commit",
+        aligned_timeout: false,
+        keyed: None,
+    }
 }
 
 /// Mirrors Flink's SingleCheckpointBarrierHandler (aligned): once a channel has
@@ -26,11 +32,19 @@ fn aligned_never_processes_a_barriered_channel_before_the_snapshot() {
         let mut barriered: BTreeMap<(String, ChannelIndex), CheckpointId> = BTreeMap::new();
         for e in &events {
             match &e.event {
-                Event::BarrierReceived { task, channel, checkpoint } => {
+                Event::BarrierReceived {
+                    task,
+                    channel,
+                    checkpoint,
+                } => {
                     barriered.insert((task.to_string(), *channel), *checkpoint);
                 }
-                Event::SnapshotTaken { task, checkpoint, .. }
-                | Event::CheckpointDeclined { task, checkpoint, .. }
+                Event::SnapshotTaken {
+                    task, checkpoint, ..
+                }
+                | Event::CheckpointDeclined {
+                    task, checkpoint, ..
+                }
                 | Event::CancellationMarkerSent { task, checkpoint } => {
                     barriered.retain(|(t, _), c| !(t == &**task && *c <= *checkpoint));
                 }
@@ -60,8 +74,12 @@ fn unaligned_snapshots_at_the_first_barrier_and_never_blocks() {
         let mut seen: BTreeSet<(String, CheckpointId)> = BTreeSet::new();
         for (i, e) in events.iter().enumerate() {
             match &e.event {
-                Event::ChannelBlocked { task, .. } => panic!("seed {seed}: {task} blocked a channel in unaligned mode"),
-                Event::BarrierReceived { task, checkpoint, .. } => {
+                Event::ChannelBlocked { task, .. } => {
+                    panic!("seed {seed}: {task} blocked a channel in unaligned mode")
+                }
+                Event::BarrierReceived {
+                    task, checkpoint, ..
+                } => {
                     if seen.insert((task.to_string(), *checkpoint)) {
                         // The first barrier: the very next event of this task is its snapshot
                         // (or nothing, if the checkpoint was already aborted there).
@@ -74,11 +92,18 @@ fn unaligned_snapshots_at_the_first_barrier_and_never_blocks() {
                         });
                         if let Some(n) = next {
                             let ok = matches!(&n.event, Event::SnapshotTaken { checkpoint: c, .. } if c == checkpoint)
-                                || matches!(&n.event, Event::CheckpointDeclined { .. } | Event::CancellationMarkerSent { .. })
+                                || matches!(
+                                    &n.event,
+                                    Event::CheckpointDeclined { .. }
+                                        | Event::CancellationMarkerSent { .. }
+                                )
                                 || n.t > e.t;
                             assert!(ok, "seed {seed}: {task} did not snapshot {checkpoint} at its first barrier: next was {:?}", n);
                             if let Event::SnapshotTaken { .. } = n.event {
-                                assert_eq!(n.t, e.t, "seed {seed}: snapshot of {task} not at the first barrier");
+                                assert_eq!(
+                                    n.t, e.t,
+                                    "seed {seed}: snapshot of {task} not at the first barrier"
+                                );
                             }
                         }
                     }
@@ -94,13 +119,25 @@ fn unaligned_snapshots_at_the_first_barrier_and_never_blocks() {
 #[test]
 fn at_least_once_never_blocks() {
     for seed in 0..SEEDS {
-        let s = random_scenario(seed, &Gen { sink: "at_least_once", ..gen(Mode::AtLeastOnce, seed % 2 == 0) });
+        let s = random_scenario(
+            seed,
+            &Gen {
+                sink: "at_least_once",
+                ..gen(Mode::AtLeastOnce, seed % 2 == 0)
+            },
+        );
         let (events, summary) = run_traced(&s);
         assert!(
-            !events.iter().any(|e| matches!(e.event, Event::ChannelBlocked { .. } | Event::RecordBuffered { .. })),
+            !events.iter().any(|e| matches!(
+                e.event,
+                Event::ChannelBlocked { .. } | Event::RecordBuffered { .. }
+            )),
             "seed {seed}: a channel blocked in at-least-once mode"
         );
-        assert!(!summary["checkpoints"].as_array().unwrap().is_empty() || events.len() < 50, "seed {seed}: no checkpoint");
+        assert!(
+            !summary["checkpoints"].as_array().unwrap().is_empty() || events.len() < 50,
+            "seed {seed}: no checkpoint"
+        );
     }
 }
 
@@ -117,12 +154,22 @@ fn checkpoint_ids_only_grow() {
         for e in &events {
             match &e.event {
                 Event::CheckpointTriggered { checkpoint, .. } => {
-                    assert!(checkpoint.0 > last_triggered, "seed {seed}: id {checkpoint} after {last_triggered}");
+                    assert!(
+                        checkpoint.0 > last_triggered,
+                        "seed {seed}: id {checkpoint} after {last_triggered}"
+                    );
                     last_triggered = checkpoint.0;
                 }
-                Event::SnapshotTaken { task, checkpoint, .. } => {
-                    let prev = last_snap.insert(task.to_string(), checkpoint.0).unwrap_or(0);
-                    assert!(checkpoint.0 > prev, "seed {seed}: {task} snapshotted {checkpoint} after {prev}");
+                Event::SnapshotTaken {
+                    task, checkpoint, ..
+                } => {
+                    let prev = last_snap
+                        .insert(task.to_string(), checkpoint.0)
+                        .unwrap_or(0);
+                    assert!(
+                        checkpoint.0 > prev,
+                        "seed {seed}: {task} snapshotted {checkpoint} after {prev}"
+                    );
                 }
                 _ => {}
             }
@@ -135,7 +182,13 @@ fn checkpoint_ids_only_grow() {
 fn same_seed_same_trace() {
     for seed in 0..SEEDS / 5 {
         let mode = [Mode::Aligned, Mode::Unaligned, Mode::AtLeastOnce][(seed % 3) as usize];
-        let s = random_scenario(seed, &Gen { aligned_timeout: true, ..gen(mode, true) });
+        let s = random_scenario(
+            seed,
+            &Gen {
+                aligned_timeout: true,
+                ..gen(mode, true)
+            },
+        );
         let a = common::lines(&s, true);
         let b = common::lines(&s, true);
         assert!(a == b, "seed {seed}: two runs differ");

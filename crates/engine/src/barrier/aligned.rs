@@ -26,7 +26,10 @@ impl SingleCheckpointBarrierHandler {
         out: &mut Vec<HandlerAction>,
     ) {
         // Flink: checkState(!isUnalignedCheckpoint). Handled as aligned in release.
-        debug_assert!(!barrier.is_unaligned(), "unaligned barrier at an aligned handler: {barrier:?}");
+        debug_assert!(
+            !barrier.is_unaligned(),
+            "unaligned barrier at an aligned handler: {barrier:?}"
+        );
         if self.all_barriers_received() {
             self.finish_aligned(barrier, now_ms, out);
         } else {
@@ -79,7 +82,10 @@ impl SingleCheckpointBarrierHandler {
         out: &mut Vec<HandlerAction>,
     ) {
         let Some(pending) = self.pending_barrier.clone() else {
-            debug_assert!(false, "at least one barrier received in the collecting state");
+            debug_assert!(
+                false,
+                "at least one barrier received in the collecting state"
+            );
             return;
         };
         if self.all_barriers_received() {
@@ -117,7 +123,12 @@ impl SingleCheckpointBarrierHandler {
     /// The last barrier (or end of partition) of an aligned checkpoint: trigger with
     /// it, then unblock every channel (Flink: `triggerGlobalCheckpoint` +
     /// `unblockAllChannels`).
-    fn finish_aligned(&mut self, barrier: &CheckpointBarrier, now_ms: u64, out: &mut Vec<HandlerAction>) {
+    fn finish_aligned(
+        &mut self,
+        barrier: &CheckpointBarrier,
+        now_ms: u64,
+        out: &mut Vec<HandlerAction>,
+    ) {
         self.trigger_aligned(barrier, now_ms, out);
         self.unblock_all(out);
         self.channels.announced.clear();

@@ -309,8 +309,12 @@ impl BarrierHandler {
         out: &mut Vec<HandlerAction>,
     ) {
         match &mut self.kind {
-            HandlerKind::Single(h) => h.process_cancellation_barrier(channel, checkpoint, now_ms, out),
-            HandlerKind::Tracker(t) => t.process_cancellation_barrier(channel, checkpoint, now_ms, out),
+            HandlerKind::Single(h) => {
+                h.process_cancellation_barrier(channel, checkpoint, now_ms, out)
+            }
+            HandlerKind::Tracker(t) => {
+                t.process_cancellation_barrier(channel, checkpoint, now_ms, out)
+            }
         }
     }
 

@@ -136,7 +136,9 @@ impl SingleCheckpointBarrierHandler {
 
     /// The pending checkpoint, if any (Flink: `isCheckpointPending`).
     pub fn pending_checkpoint(&self) -> Option<CheckpointId> {
-        self.is_checkpoint_pending().then_some(self.current_checkpoint).flatten()
+        self.is_checkpoint_pending()
+            .then_some(self.current_checkpoint)
+            .flatten()
     }
 
     /// Channels without end of partition.
@@ -170,7 +172,8 @@ impl SingleCheckpointBarrierHandler {
     }
 
     pub(super) fn is_checkpoint_pending(&self) -> bool {
-        self.current_checkpoint.is_some() && self.current_checkpoint != self.last_cancelled_or_completed
+        self.current_checkpoint.is_some()
+            && self.current_checkpoint != self.last_cancelled_or_completed
     }
 
     /// Flink: `Controller.allBarriersReceived`.
@@ -182,13 +185,17 @@ impl SingleCheckpointBarrierHandler {
     pub(super) fn is_timed_out(&self, barrier: &CheckpointBarrier, now_ms: u64) -> bool {
         barrier.is_timeoutable()
             && Some(barrier.id) <= self.current_checkpoint
-            && barrier.aligned_timeout_ms.unwrap_or(u64::MAX) < now_ms.saturating_sub(barrier.created_at)
+            && barrier.aligned_timeout_ms.unwrap_or(u64::MAX)
+                < now_ms.saturating_sub(barrier.created_at)
     }
 
     /// An event on `channel` that cannot happen in a well-formed run (out of range, or
     /// after its end of partition): a debug assertion, ignored in release.
     fn is_invalid_channel(&self, channel: ChannelIndex, what: &str) -> bool {
-        let invalid = self.is_finished.get(channel.0 as usize).is_none_or(|&finished| finished);
+        let invalid = self
+            .is_finished
+            .get(channel.0 as usize)
+            .is_none_or(|&finished| finished);
         debug_assert!(
             !invalid,
             "{what} on channel {channel}, which is out of range or finished ({} channels)",
@@ -209,7 +216,9 @@ impl SingleCheckpointBarrierHandler {
             return;
         }
         let id = Some(barrier.id);
-        if self.current_checkpoint > id || (self.current_checkpoint == id && !self.is_checkpoint_pending()) {
+        if self.current_checkpoint > id
+            || (self.current_checkpoint == id && !self.is_checkpoint_pending())
+        {
             // Obsolete: ignored. Flink resumes the channel here because the network
             // blocked it on delivering an aligned barrier; in this model a channel is
             // only blocked through `Blocked`, so there is nothing to resume.
@@ -235,7 +244,9 @@ impl SingleCheckpointBarrierHandler {
         }
         self.check_new_checkpoint(barrier, now_ms, out);
         let id = Some(barrier.id);
-        if self.current_checkpoint > id || (self.current_checkpoint == id && !self.is_checkpoint_pending()) {
+        if self.current_checkpoint > id
+            || (self.current_checkpoint == id && !self.is_checkpoint_pending())
+        {
             return;
         }
         self.announcement_received(channel);
@@ -254,13 +265,20 @@ impl SingleCheckpointBarrierHandler {
             return;
         }
         let id = Some(checkpoint);
-        if id > self.current_checkpoint || (id == self.current_checkpoint && !self.aligned_channels.is_empty()) {
+        if id > self.current_checkpoint
+            || (id == self.current_checkpoint && !self.aligned_channels.is_empty())
+        {
             self.abort_internal(checkpoint, AbortReason::CancellationBarrier, out);
         }
     }
 
     /// Flink: `SingleCheckpointBarrierHandler.processEndOfPartition`.
-    pub fn process_end_of_partition(&mut self, channel: ChannelIndex, now_ms: u64, out: &mut Vec<HandlerAction>) {
+    pub fn process_end_of_partition(
+        &mut self,
+        channel: ChannelIndex,
+        now_ms: u64,
+        out: &mut Vec<HandlerAction>,
+    ) {
         if self.is_invalid_channel(channel, "end of partition") {
             return;
         }
@@ -281,7 +299,10 @@ impl SingleCheckpointBarrierHandler {
         if !self.is_checkpoint_pending() {
             return;
         }
-        debug_assert!(self.pending_barrier.is_some(), "a pending checkpoint has a barrier");
+        debug_assert!(
+            self.pending_barrier.is_some(),
+            "a pending checkpoint has a barrier"
+        );
         self.mark_aligned(channel, now_ms);
         self.end_of_partition_received(channel, now_ms, out);
         self.finish_if_all_aligned();
@@ -313,9 +334,12 @@ impl SingleCheckpointBarrierHandler {
         out: &mut Vec<HandlerAction>,
     ) {
         match self.state {
-            BarrierHandlerState::WaitingForFirstBarrier | BarrierHandlerState::CollectingBarriers => {
+            BarrierHandlerState::WaitingForFirstBarrier
+            | BarrierHandlerState::CollectingBarriers => {
                 if self.alternating {
-                    self.alternating_aligned_barrier_received(channel, barrier, overtook, now_ms, out)
+                    self.alternating_aligned_barrier_received(
+                        channel, barrier, overtook, now_ms, out,
+                    )
                 } else {
                     self.aligned_barrier_received(channel, barrier, now_ms, out)
                 }
@@ -330,12 +354,20 @@ impl SingleCheckpointBarrierHandler {
     }
 
     /// Flink: `BarrierHandlerState.endOfPartitionReceived`, by state.
-    fn end_of_partition_received(&mut self, channel: ChannelIndex, now_ms: u64, out: &mut Vec<HandlerAction>) {
+    fn end_of_partition_received(
+        &mut self,
+        channel: ChannelIndex,
+        now_ms: u64,
+        out: &mut Vec<HandlerAction>,
+    ) {
         match self.state {
             // Flink: "Do nothing since we have no pending checkpoint" (a checkpoint can
             // be pending here only through an announcement, whose channel is still open).
-            BarrierHandlerState::WaitingForFirstBarrier | BarrierHandlerState::WaitingForFirstBarrierUnaligned => {}
-            BarrierHandlerState::CollectingBarriers => self.collecting_end_of_partition_received(channel, now_ms, out),
+            BarrierHandlerState::WaitingForFirstBarrier
+            | BarrierHandlerState::WaitingForFirstBarrierUnaligned => {}
+            BarrierHandlerState::CollectingBarriers => {
+                self.collecting_end_of_partition_received(channel, now_ms, out)
+            }
             BarrierHandlerState::CollectingBarriersUnaligned => {
                 self.collecting_unaligned_end_of_partition_received(channel, out)
             }
@@ -353,38 +385,52 @@ impl SingleCheckpointBarrierHandler {
         out: &mut Vec<HandlerAction>,
     ) {
         match self.state {
-            BarrierHandlerState::WaitingForFirstBarrier | BarrierHandlerState::CollectingBarriers
+            BarrierHandlerState::WaitingForFirstBarrier
+            | BarrierHandlerState::CollectingBarriers
                 if !self.alternating =>
             {
                 // Flink throws IllegalStateException("Alignment should not be timed out
                 // if we are not alternating."): only an unaligned barrier reaching an
                 // aligned handler gets here.
-                debug_assert!(false, "aligned handler cannot switch to unaligned ({barrier:?})");
+                debug_assert!(
+                    false,
+                    "aligned handler cannot switch to unaligned ({barrier:?})"
+                );
             }
             BarrierHandlerState::WaitingForFirstBarrier => self.waiting_aligned_timeout(),
-            BarrierHandlerState::CollectingBarriers => self.collecting_aligned_timeout(barrier, overtaking, now_ms, out),
+            BarrierHandlerState::CollectingBarriers => {
+                self.collecting_aligned_timeout(barrier, overtaking, now_ms, out)
+            }
             // Flink: "ignore already processing unaligned checkpoints".
-            BarrierHandlerState::WaitingForFirstBarrierUnaligned | BarrierHandlerState::CollectingBarriersUnaligned => {}
+            BarrierHandlerState::WaitingForFirstBarrierUnaligned
+            | BarrierHandlerState::CollectingBarriersUnaligned => {}
         }
     }
 
     /// Flink: `BarrierHandlerState.announcementReceived`, by state.
     fn announcement_received(&mut self, channel: ChannelIndex) {
         match self.state {
-            BarrierHandlerState::WaitingForFirstBarrier | BarrierHandlerState::CollectingBarriers => {
+            BarrierHandlerState::WaitingForFirstBarrier
+            | BarrierHandlerState::CollectingBarriers => {
                 if self.alternating {
                     self.channels.announced.insert(channel);
                 }
             }
             // Flink converts the announced barrier to a priority event at once; the
             // caller does that when `is_unaligned` holds.
-            BarrierHandlerState::WaitingForFirstBarrierUnaligned | BarrierHandlerState::CollectingBarriersUnaligned => {}
+            BarrierHandlerState::WaitingForFirstBarrierUnaligned
+            | BarrierHandlerState::CollectingBarriersUnaligned => {}
         }
     }
 
     /// Flink: `checkNewCheckpoint`: a barrier of a newer checkpoint subsumes the
     /// pending one and starts its own.
-    fn check_new_checkpoint(&mut self, barrier: &CheckpointBarrier, now_ms: u64, out: &mut Vec<HandlerAction>) {
+    fn check_new_checkpoint(
+        &mut self,
+        barrier: &CheckpointBarrier,
+        now_ms: u64,
+        out: &mut Vec<HandlerAction>,
+    ) {
         if self.current_checkpoint >= Some(barrier.id) {
             return;
         }
@@ -434,7 +480,12 @@ impl SingleCheckpointBarrierHandler {
     /// `checkpoint` is obsolete. Pushes `Abort`, then `Unblocked` for every blocked
     /// channel. A pending checkpoint older than `checkpoint` is dropped without its own
     /// `Abort` (as in Flink, where only `checkpoint` is declined).
-    pub(super) fn abort_internal(&mut self, checkpoint: CheckpointId, reason: AbortReason, out: &mut Vec<HandlerAction>) {
+    pub(super) fn abort_internal(
+        &mut self,
+        checkpoint: CheckpointId,
+        reason: AbortReason,
+        out: &mut Vec<HandlerAction>,
+    ) {
         self.current_checkpoint = self.current_checkpoint.max(Some(checkpoint));
         self.last_cancelled_or_completed = self.last_cancelled_or_completed.max(Some(checkpoint));
         self.pending_barrier = None;
@@ -454,7 +505,10 @@ impl SingleCheckpointBarrierHandler {
     /// Flink: `ChannelState.unblockAllChannels`: `Unblocked` in channel index order.
     pub(super) fn unblock_all(&mut self, out: &mut Vec<HandlerAction>) {
         for (channel, checkpoint) in std::mem::take(&mut self.channels.blocked) {
-            out.push(HandlerAction::Unblocked { channel, checkpoint });
+            out.push(HandlerAction::Unblocked {
+                channel,
+                checkpoint,
+            });
         }
     }
 
@@ -464,12 +518,20 @@ impl SingleCheckpointBarrierHandler {
             return;
         };
         if self.channels.blocked.insert(channel, checkpoint).is_none() {
-            out.push(HandlerAction::Blocked { channel, checkpoint });
+            out.push(HandlerAction::Blocked {
+                channel,
+                checkpoint,
+            });
         }
     }
 
     /// The `Trigger` action for `barrier` (no channel state: aligned).
-    pub(super) fn trigger_aligned(&self, barrier: &CheckpointBarrier, now_ms: u64, out: &mut Vec<HandlerAction>) {
+    pub(super) fn trigger_aligned(
+        &self,
+        barrier: &CheckpointBarrier,
+        now_ms: u64,
+        out: &mut Vec<HandlerAction>,
+    ) {
         out.push(HandlerAction::Trigger {
             barrier: barrier.clone(),
             persist: Vec::new(),

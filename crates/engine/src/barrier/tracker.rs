@@ -99,8 +99,14 @@ impl CheckpointBarrierTracker {
     }
 
     fn is_invalid_channel(&self, channel: ChannelIndex, what: &str) -> bool {
-        let invalid = self.is_finished.get(channel.0 as usize).is_none_or(|&finished| finished);
-        debug_assert!(!invalid, "{what} on channel {channel}, which is out of range or finished");
+        let invalid = self
+            .is_finished
+            .get(channel.0 as usize)
+            .is_none_or(|&finished| finished);
+        debug_assert!(
+            !invalid,
+            "{what} on channel {channel}, which is out of range or finished"
+        );
         invalid
     }
 
@@ -215,7 +221,12 @@ impl CheckpointBarrierTracker {
     }
 
     /// Flink: `CheckpointBarrierTracker.processEndOfPartition`.
-    pub fn process_end_of_partition(&mut self, channel: ChannelIndex, _now_ms: u64, out: &mut Vec<HandlerAction>) {
+    pub fn process_end_of_partition(
+        &mut self,
+        channel: ChannelIndex,
+        _now_ms: u64,
+        out: &mut Vec<HandlerAction>,
+    ) {
         if self.is_invalid_channel(channel, "end of partition") {
             return;
         }
@@ -254,7 +265,10 @@ impl CheckpointBarrierTracker {
         if count.is_aborted {
             return;
         }
-        debug_assert!(count.barrier.is_some(), "a checkpoint that is not aborted has a barrier");
+        debug_assert!(
+            count.barrier.is_some(),
+            "a checkpoint that is not aborted has a barrier"
+        );
         if let Some(barrier) = &count.barrier {
             out.push(HandlerAction::Trigger {
                 barrier: barrier.clone(),

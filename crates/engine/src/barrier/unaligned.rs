@@ -31,7 +31,11 @@ impl SingleCheckpointBarrierHandler {
         if !barrier.is_unaligned() && !is_last {
             self.block(channel, out);
         }
-        let unaligned = if barrier.is_unaligned() { barrier.clone() } else { barrier.to_unaligned() };
+        let unaligned = if barrier.is_unaligned() {
+            barrier.clone()
+        } else {
+            barrier.to_unaligned()
+        };
         self.trigger_unaligned(&unaligned, overtook.then_some(channel), now_ms, out);
         if is_last {
             self.finish_unaligned(out);
@@ -86,10 +90,13 @@ impl SingleCheckpointBarrierHandler {
         out: &mut Vec<HandlerAction>,
     ) {
         debug_assert!(barrier.is_unaligned());
-        let mut persisting: std::collections::BTreeSet<ChannelIndex> = self.open_unaligned_channels().collect();
+        let mut persisting: std::collections::BTreeSet<ChannelIndex> =
+            self.open_unaligned_channels().collect();
         persisting.extend(overtaking);
         debug_assert!(
-            persisting.iter().all(|c| !self.channels.blocked.contains_key(c)),
+            persisting
+                .iter()
+                .all(|c| !self.channels.blocked.contains_key(c)),
             "a blocked channel is never persisted"
         );
         out.push(HandlerAction::Trigger {
@@ -107,7 +114,10 @@ impl SingleCheckpointBarrierHandler {
     fn stop_persisting(&mut self, channel: ChannelIndex, out: &mut Vec<HandlerAction>) {
         if self.channels.persisting.remove(&channel) {
             if let Some(checkpoint) = self.current_checkpoint {
-                out.push(HandlerAction::StopPersisting { channel, checkpoint });
+                out.push(HandlerAction::StopPersisting {
+                    channel,
+                    checkpoint,
+                });
             }
         }
     }
@@ -118,7 +128,10 @@ impl SingleCheckpointBarrierHandler {
     fn finish_unaligned(&mut self, out: &mut Vec<HandlerAction>) {
         for channel in std::mem::take(&mut self.channels.persisting) {
             if let Some(checkpoint) = self.current_checkpoint {
-                out.push(HandlerAction::StopPersisting { channel, checkpoint });
+                out.push(HandlerAction::StopPersisting {
+                    channel,
+                    checkpoint,
+                });
             }
         }
         self.unblock_all(out);

@@ -42,9 +42,15 @@ fn dispatch(args: &[String]) -> Result<Vec<String>, String> {
         Some("run") => run(&args[1..]),
         Some("list") => {
             if args.len() > 1 {
-                return Err(format!("lab list takes no arguments (got {:?})\n{USAGE}", args[1]));
+                return Err(format!(
+                    "lab list takes no arguments (got {:?})\n{USAGE}",
+                    args[1]
+                ));
             }
-            Ok(runner::BUILTINS.iter().map(|(n, _)| n.to_string()).collect())
+            Ok(runner::BUILTINS
+                .iter()
+                .map(|(n, _)| n.to_string())
+                .collect())
         }
         Some("validate") => {
             let [path] = &args[1..] else {
@@ -73,7 +79,8 @@ fn read_scenario_text(arg: &str) -> Result<String, String> {
 
 fn number(flag: &str, value: Option<&String>) -> Result<u64, String> {
     let v = value.ok_or_else(|| format!("{flag} needs a value"))?;
-    v.parse::<u64>().map_err(|_| format!("{flag}: {v:?} is not a non-negative whole number"))
+    v.parse::<u64>()
+        .map_err(|_| format!("{flag}: {v:?} is not a non-negative whole number"))
 }
 
 fn run(args: &[String]) -> Result<Vec<String>, String> {
@@ -85,7 +92,9 @@ fn run(args: &[String]) -> Result<Vec<String>, String> {
             "--seed" => opts.seed = Some(number("--seed", it.next())?),
             "--until" => opts.until_ms = Some(number("--until", it.next())?),
             "--mode" => {
-                let v = it.next().ok_or("--mode needs a value (aligned, unaligned or at-least-once)")?;
+                let v = it
+                    .next()
+                    .ok_or("--mode needs a value (aligned, unaligned or at-least-once)")?;
                 opts.mode = Some(ModeOverride::parse(v)?);
             }
             "--crash" => {
@@ -93,22 +102,30 @@ fn run(args: &[String]) -> Result<Vec<String>, String> {
                 let (task, at) = v
                     .rsplit_once('@')
                     .ok_or_else(|| format!("--crash: {v:?} is not TASK@MS (e.g. sum#0@2500)"))?;
-                let at = at.parse::<u64>().map_err(|_| format!("--crash: {at:?} in {v:?} is not a time in ms"))?;
+                let at = at
+                    .parse::<u64>()
+                    .map_err(|_| format!("--crash: {at:?} in {v:?} is not a time in ms"))?;
                 opts.crashes.push((task.to_string(), at));
             }
             "--trace" => opts.trace = true,
             "--metadata" => opts.metadata = true,
-            flag if flag.starts_with("--") => return Err(format!("lab run: unknown option {flag:?}\n{USAGE}")),
+            flag if flag.starts_with("--") => {
+                return Err(format!("lab run: unknown option {flag:?}\n{USAGE}"))
+            }
             path => {
                 if source.replace(path.to_string()).is_some() {
-                    return Err(format!("lab run takes one scenario (got a second: {path:?})"));
+                    return Err(format!(
+                        "lab run takes one scenario (got a second: {path:?})"
+                    ));
                 }
             }
         }
     }
-    let source = source.ok_or_else(|| format!("lab run needs a scenario file or built-in name\n{USAGE}"))?;
+    let source =
+        source.ok_or_else(|| format!("lab run needs a scenario file or built-in name\n{USAGE}"))?;
     let text = read_scenario_text(&source)?;
-    let mut scenario = engine::Scenario::from_json(&text).map_err(|e| format!("{source}: invalid scenario\n{e}"))?;
+    let mut scenario = engine::Scenario::from_json(&text)
+        .map_err(|e| format!("{source}: invalid scenario\n{e}"))?;
     runner::apply_options(&mut scenario, &opts)?;
     runner::run_lines(&scenario, &opts).map_err(|e| format!("{source}: invalid scenario\n{e}"))
 }

@@ -344,8 +344,12 @@ impl From<SnapshotSelector> for SnapshotSelectorRepr {
     fn from(selector: SnapshotSelector) -> Self {
         match selector {
             SnapshotSelector::Latest => SnapshotSelectorRepr::Name("latest".into()),
-            SnapshotSelector::LatestSavepoint => SnapshotSelectorRepr::Name("latest_savepoint".into()),
-            SnapshotSelector::LatestCheckpoint => SnapshotSelectorRepr::Name("latest_checkpoint".into()),
+            SnapshotSelector::LatestSavepoint => {
+                SnapshotSelectorRepr::Name("latest_savepoint".into())
+            }
+            SnapshotSelector::LatestCheckpoint => {
+                SnapshotSelectorRepr::Name("latest_checkpoint".into())
+            }
             SnapshotSelector::Id(id) => SnapshotSelectorRepr::Id(id),
         }
     }

@@ -12,9 +12,9 @@
 //! engine, fed straight from a text box on the page.
 
 use super::{
-    parse_task_name, CheckpointingConfig, CheckpointingMode, FieldError, FnName, Job, OperatorKind,
-    OperatorSpec, PartitionSpec, Partitioning, EdgeSpec, ListStateMode, RestartConfig, RestoreSpec, Scenario, ScenarioError, ScriptStep,
-    CONTRACT_VERSION, MINIMAL_CHECKPOINT_TIME_MS,
+    parse_task_name, CheckpointingConfig, CheckpointingMode, EdgeSpec, FieldError, FnName, Job,
+    ListStateMode, OperatorKind, OperatorSpec, PartitionSpec, Partitioning, RestartConfig,
+    RestoreSpec, Scenario, ScenarioError, ScriptStep, CONTRACT_VERSION, MINIMAL_CHECKPOINT_TIME_MS,
 };
 use crate::keygroup::UPPER_BOUND_MAX_PARALLELISM;
 use crate::world::MAX_RESTORE_DEPTH;
@@ -249,7 +249,10 @@ fn check_operator_fields(check: &mut Checker, path: &str, op: &OperatorSpec) {
     if op.rules_from.is_some() && op.kind != OperatorKind::BroadcastFilter {
         check.error(
             format!("{path}.rules_from"),
-            format!("only a broadcast_filter takes \"rules_from\" ({} is a {kind})", op.uid),
+            format!(
+                "only a broadcast_filter takes \"rules_from\" ({} is a {kind})",
+                op.uid
+            ),
         );
     }
 
@@ -273,15 +276,20 @@ fn check_state_fields(check: &mut Checker, path: &str, op: &OperatorSpec) {
     match (op.kind, op.window_ms) {
         (OperatorKind::KeyedWindowCount, None) => check.error(
             format!("{path}.window_ms"),
-            "a keyed_window_count needs \"window_ms\": the length of its tumbling windows".to_string(),
+            "a keyed_window_count needs \"window_ms\": the length of its tumbling windows"
+                .to_string(),
         ),
-        (OperatorKind::KeyedWindowCount, Some(0)) => {
-            check.error(format!("{path}.window_ms"), "must be at least 1 ms".to_string())
-        }
+        (OperatorKind::KeyedWindowCount, Some(0)) => check.error(
+            format!("{path}.window_ms"),
+            "must be at least 1 ms".to_string(),
+        ),
         (OperatorKind::KeyedWindowCount, Some(_)) | (_, None) => {}
         (_, Some(_)) => check.error(
             format!("{path}.window_ms"),
-            format!("only a keyed_window_count takes \"window_ms\" ({} is a {kind})", op.uid),
+            format!(
+                "only a keyed_window_count takes \"window_ms\" ({} is a {kind})",
+                op.uid
+            ),
         ),
     }
     match (op.kind, op.reduce) {
@@ -292,7 +300,10 @@ fn check_state_fields(check: &mut Checker, path: &str, op: &OperatorSpec) {
         (OperatorKind::KeyedReduce, Some(_)) | (_, None) => {}
         (_, Some(_)) => check.error(
             format!("{path}.reduce"),
-            format!("only a keyed_reduce takes \"reduce\" ({} is a {kind})", op.uid),
+            format!(
+                "only a keyed_reduce takes \"reduce\" ({} is a {kind})",
+                op.uid
+            ),
         ),
     }
     let Some(ttl) = &op.ttl else { return };
@@ -308,7 +319,10 @@ fn check_state_fields(check: &mut Checker, path: &str, op: &OperatorSpec) {
     }
     if ttl.ttl_ms == 0 {
         // Flink: StateTtlConfig.Builder checks the TTL is positive.
-        check.error(format!("{path}.ttl.ttl_ms"), "must be at least 1 ms".to_string());
+        check.error(
+            format!("{path}.ttl.ttl_ms"),
+            "must be at least 1 ms".to_string(),
+        );
     }
     if ttl.cleanup.incremental.is_some_and(|i| i.cleanup_size == 0) {
         // Flink: IncrementalCleanupStrategy's checkArgument(cleanupSize > 0).

@@ -115,7 +115,11 @@ pub struct StateDescriptor {
 impl StateDescriptor {
     /// A descriptor without TTL.
     pub fn new(name: impl Into<String>, kind: StateKind) -> Self {
-        StateDescriptor { name: name.into(), kind, ttl: None }
+        StateDescriptor {
+            name: name.into(),
+            kind,
+            ttl: None,
+        }
     }
 
     /// The same descriptor with `ttl` enabled. Flink: `enableTimeToLive`.
@@ -133,7 +137,9 @@ mod tests {
     #[test]
     fn average_goes_through_a_sum_and_count_accumulator() {
         let f = AggregateFn::Average;
-        let acc = [4, 6, 11].iter().fold(f.create_accumulator(), |a, v| f.add(*v, a));
+        let acc = [4, 6, 11]
+            .iter()
+            .fold(f.create_accumulator(), |a, v| f.add(*v, a));
         assert_eq!(acc, (21, 3));
         assert_eq!(f.get_result(acc), 7);
         assert_eq!(f.get_result(f.create_accumulator()), 0);

@@ -64,8 +64,10 @@ impl StoredValue {
     pub fn fits(&self, kind: StateKind) -> bool {
         matches!(
             (self, kind),
-            (StoredValue::Value(_), StateKind::Value | StateKind::Reducing(_))
-                | (StoredValue::Accumulator(_), StateKind::Aggregating(_))
+            (
+                StoredValue::Value(_),
+                StateKind::Value | StateKind::Reducing(_)
+            ) | (StoredValue::Accumulator(_), StateKind::Aggregating(_))
                 | (StoredValue::List(_), StateKind::List)
                 | (StoredValue::Map(_), StateKind::Map)
         )
@@ -78,14 +80,19 @@ impl StoredValue {
         let live = |t: &TtlValue<i64>| !ttl.is_expired(t.last_access_at, now);
         match self {
             StoredValue::Value(v) => (!ttl.is_expired(v.last_access_at, now)).then(|| self.clone()),
-            StoredValue::Accumulator(v) => (!ttl.is_expired(v.last_access_at, now)).then(|| self.clone()),
+            StoredValue::Accumulator(v) => {
+                (!ttl.is_expired(v.last_access_at, now)).then(|| self.clone())
+            }
             StoredValue::List(l) => {
                 let kept: Vec<TtlValue<i64>> = l.iter().copied().filter(live).collect();
                 (!kept.is_empty()).then_some(StoredValue::List(kept))
             }
             StoredValue::Map(m) => {
-                let kept: BTreeMap<i64, TtlValue<i64>> =
-                    m.iter().filter(|(_, v)| live(v)).map(|(k, v)| (*k, *v)).collect();
+                let kept: BTreeMap<i64, TtlValue<i64>> = m
+                    .iter()
+                    .filter(|(_, v)| live(v))
+                    .map(|(k, v)| (*k, *v))
+                    .collect();
                 (!kept.is_empty()).then_some(StoredValue::Map(kept))
             }
         }
@@ -107,15 +114,23 @@ pub struct StateTable {
 
 impl StateTable {
     fn new(descriptor: StateDescriptor) -> Self {
-        StateTable { descriptor, entries: BTreeMap::new(), cleanup_cursor: None }
+        StateTable {
+            descriptor,
+            entries: BTreeMap::new(),
+            cleanup_cursor: None,
+        }
     }
 
     /// Flink: `TtlIncrementalCleanup.stateAccessed` — check the next `cleanup_size`
     /// keys after the cursor (a fresh pass from the first key once the previous one
     /// is exhausted) and drop their expired parts.
     fn incremental_cleanup(&mut self, now: u64) {
-        let Some(ttl) = self.descriptor.ttl else { return };
-        let Some(inc) = ttl.cleanup.incremental else { return };
+        let Some(ttl) = self.descriptor.ttl else {
+            return;
+        };
+        let Some(inc) = ttl.cleanup.incremental else {
+            return;
+        };
         let after = |c: Option<KeyId>| match c {
             Some(k) => (Bound::Excluded(k), Bound::Unbounded),
             None => (Bound::Unbounded, Bound::Unbounded),
@@ -124,7 +139,12 @@ impl StateTable {
         if self.entries.range(start).next().is_none() {
             start = after(None); // initIteratorIfNot: the old iterator is exhausted
         }
-        let batch: Vec<KeyId> = self.entries.range(start).take(inc.cleanup_size as usize).map(|(k, _)| *k).collect();
+        let batch: Vec<KeyId> = self
+            .entries
+            .range(start)
+            .take(inc.cleanup_size as usize)
+            .map(|(k, _)| *k)
+            .collect();
         for k in &batch {
             let cleaned = self.entries.get(k).and_then(|v| v.unexpired(&ttl, now));
             match cleaned {
@@ -214,7 +234,9 @@ pub type KeyedSnapshot = BTreeMap<String, BTreeMap<KeyId, StoredValue>>;
 
 impl KeyedStateStore {
     /// A store with `descriptors` registered, in order.
-    pub fn with_descriptors(descriptors: impl IntoIterator<Item = StateDescriptor>) -> Result<Self, StateError> {
+    pub fn with_descriptors(
+        descriptors: impl IntoIterator<Item = StateDescriptor>,
+    ) -> Result<Self, StateError> {
         let mut s = KeyedStateStore::default();
         for d in descriptors {
             s.register(d)?;
@@ -236,7 +258,8 @@ impl KeyedStateStore {
                 requested: descriptor.kind,
             }),
             None => {
-                self.tables.insert(descriptor.name.clone(), StateTable::new(descriptor));
+                self.tables
+                    .insert(descriptor.name.clone(), StateTable::new(descriptor));
                 Ok(())
             }
         }
@@ -259,18 +282,36 @@ impl KeyedStateStore {
         self.current_key = Some(key);
         self.now = now;
         for t in self.tables.values_mut() {
-            if t.descriptor.ttl.and_then(|c| c.cleanup.incremental).is_some_and(|i| i.run_for_every_record) {
+            if t.descriptor
+                .ttl
+                .and_then(|c| c.cleanup.incremental)
+                .is_some_and(|i| i.run_for_every_record)
+            {
                 t.incremental_cleanup(now);
             }
         }
     }
 
-    fn access(&mut self, name: &str, requested: &'static str, ok: fn(StateKind) -> bool) -> Result<Access<'_>, StateError> {
+    fn access(
+        &mut self,
+        name: &str,
+        requested: &'static str,
+        ok: fn(StateKind) -> bool,
+    ) -> Result<Access<'_>, StateError> {
         let key = self.current_key.ok_or(StateError::NoCurrentKey)?;
         let now = self.now;
-        let table = self.tables.get_mut(name).ok_or_else(|| StateError::NotRegistered { name: name.to_string() })?;
+        let table = self
+            .tables
+            .get_mut(name)
+            .ok_or_else(|| StateError::NotRegistered {
+                name: name.to_string(),
+            })?;
         if !ok(table.descriptor.kind) {
-            return Err(StateError::WrongType { name: name.to_string(), registered: table.descriptor.kind, requested });
+            return Err(StateError::WrongType {
+                name: name.to_string(),
+                registered: table.descriptor.kind,
+                requested,
+            });
         }
         // Flink: the access callback (incremental cleanup) runs before the operation.
         table.incremental_cleanup(now);
@@ -279,27 +320,36 @@ impl KeyedStateStore {
 
     /// The `ValueState` named `name` for the current key.
     pub fn value(&mut self, name: &str) -> Result<ValueState<'_>, StateError> {
-        self.access(name, "ValueState", |k| k == StateKind::Value).map(ValueState)
+        self.access(name, "ValueState", |k| k == StateKind::Value)
+            .map(ValueState)
     }
 
     /// The `ListState` named `name` for the current key.
     pub fn list(&mut self, name: &str) -> Result<ListState<'_>, StateError> {
-        self.access(name, "ListState", |k| k == StateKind::List).map(ListState)
+        self.access(name, "ListState", |k| k == StateKind::List)
+            .map(ListState)
     }
 
     /// The `ReducingState` named `name` for the current key.
     pub fn reducing(&mut self, name: &str) -> Result<ReducingState<'_>, StateError> {
-        self.access(name, "ReducingState", |k| matches!(k, StateKind::Reducing(_))).map(ReducingState)
+        self.access(name, "ReducingState", |k| {
+            matches!(k, StateKind::Reducing(_))
+        })
+        .map(ReducingState)
     }
 
     /// The `AggregatingState` named `name` for the current key.
     pub fn aggregating(&mut self, name: &str) -> Result<AggregatingState<'_>, StateError> {
-        self.access(name, "AggregatingState", |k| matches!(k, StateKind::Aggregating(_))).map(AggregatingState)
+        self.access(name, "AggregatingState", |k| {
+            matches!(k, StateKind::Aggregating(_))
+        })
+        .map(AggregatingState)
     }
 
     /// The `MapState` named `name` for the current key.
     pub fn map(&mut self, name: &str) -> Result<MapState<'_>, StateError> {
-        self.access(name, "MapState", |k| k == StateKind::Map).map(MapState)
+        self.access(name, "MapState", |k| k == StateKind::Map)
+            .map(MapState)
     }
 
     /// The snapshot at `now`: every registered state, every key. With
@@ -310,9 +360,16 @@ impl KeyedStateStore {
         self.tables
             .iter()
             .map(|(name, t)| {
-                let filter = t.descriptor.ttl.filter(|c| full_snapshot_cleanup && c.cleanup.full_snapshot);
+                let filter = t
+                    .descriptor
+                    .ttl
+                    .filter(|c| full_snapshot_cleanup && c.cleanup.full_snapshot);
                 let entries = match filter {
-                    Some(ttl) => t.entries.iter().filter_map(|(k, v)| Some((*k, v.unexpired(&ttl, now)?))).collect(),
+                    Some(ttl) => t
+                        .entries
+                        .iter()
+                        .filter_map(|(k, v)| Some((*k, v.unexpired(&ttl, now)?)))
+                        .collect(),
                     None => t.entries.clone(),
                 };
                 (name.clone(), entries)
@@ -327,7 +384,11 @@ impl KeyedStateStore {
         for (name, entries) in snapshot {
             if let Some(t) = self.tables.get_mut(name) {
                 let kind = t.descriptor.kind;
-                t.entries = entries.iter().filter(|(_, v)| v.fits(kind)).map(|(k, v)| (*k, v.clone())).collect();
+                t.entries = entries
+                    .iter()
+                    .filter(|(_, v)| v.fits(kind))
+                    .map(|(k, v)| (*k, v.clone()))
+                    .collect();
                 t.cleanup_cursor = None;
             }
         }
@@ -359,7 +420,8 @@ impl Access<'_> {
     }
 
     fn is_expired(&self, last_access_at: u64) -> bool {
-        self.ttl().is_some_and(|c| c.is_expired(last_access_at, self.now))
+        self.ttl()
+            .is_some_and(|c| c.is_expired(last_access_at, self.now))
     }
 
     fn update_on_read(&self) -> bool {
@@ -372,7 +434,10 @@ impl Access<'_> {
 
     /// Flink: `AbstractTtlDecorator.getWithTtlCheckAndUpdate` for a state stored as
     /// one whole value.
-    fn read_whole<T: Copy>(&mut self, get: fn(&mut StoredValue) -> Option<&mut TtlValue<T>>) -> Option<T> {
+    fn read_whole<T: Copy>(
+        &mut self,
+        get: fn(&mut StoredValue) -> Option<&mut TtlValue<T>>,
+    ) -> Option<T> {
         let (ttl, now) = (self.ttl(), self.now);
         let v = get(self.table.entries.get_mut(&self.key)?)?;
         let value = v.value;
@@ -443,11 +508,22 @@ impl ListState<'_> {
     /// `ReturnExpiredIfNotCleanedUp`.
     pub fn get(&mut self) -> Vec<i64> {
         let a = &mut self.0;
-        let Some(StoredValue::List(elements)) = a.table.entries.get(&a.key).cloned() else { return Vec::new() };
-        let unexpired: Vec<TtlValue<i64>> = elements.iter().copied().filter(|t| !a.is_expired(t.last_access_at)).collect();
+        let Some(StoredValue::List(elements)) = a.table.entries.get(&a.key).cloned() else {
+            return Vec::new();
+        };
+        let unexpired: Vec<TtlValue<i64>> = elements
+            .iter()
+            .copied()
+            .filter(|t| !a.is_expired(t.last_access_at))
+            .collect();
         if a.update_on_read() && !unexpired.is_empty() {
             let now = a.now;
-            a.write(StoredValue::List(unexpired.iter().map(|t| TtlValue::new(t.value, now)).collect()));
+            a.write(StoredValue::List(
+                unexpired
+                    .iter()
+                    .map(|t| TtlValue::new(t.value, now))
+                    .collect(),
+            ));
         }
         if unexpired.is_empty() {
             a.clear();
@@ -484,7 +560,9 @@ impl ListState<'_> {
             self.0.clear();
         } else {
             let now = self.0.stamp();
-            self.0.write(StoredValue::List(vs.iter().map(|v| TtlValue::new(*v, now)).collect()));
+            self.0.write(StoredValue::List(
+                vs.iter().map(|v| TtlValue::new(*v, now)).collect(),
+            ));
         }
     }
 
@@ -510,7 +588,9 @@ impl ReducingState<'_> {
     /// written at `now`.
     pub fn add(&mut self, v: i64) {
         let a = &mut self.0;
-        let StateKind::Reducing(f) = a.table.descriptor.kind else { return };
+        let StateKind::Reducing(f) = a.table.descriptor.kind else {
+            return;
+        };
         let previous = match a.table.entries.get(&a.key) {
             Some(StoredValue::Value(t)) if !a.is_expired(t.last_access_at) => Some(t.value),
             _ => None,
@@ -534,8 +614,12 @@ pub struct AggregatingState<'a>(Access<'a>);
 impl AggregatingState<'_> {
     /// The aggregate's result for the stored accumulator, or `None`.
     pub fn get(&mut self) -> Option<i64> {
-        let StateKind::Aggregating(f) = self.0.table.descriptor.kind else { return None };
-        self.0.read_whole(as_accumulator).map(|acc| f.get_result(acc))
+        let StateKind::Aggregating(f) = self.0.table.descriptor.kind else {
+            return None;
+        };
+        self.0
+            .read_whole(as_accumulator)
+            .map(|acc| f.get_result(acc))
     }
 
     /// The stored accumulator itself (for the inspector), without a TTL check.
@@ -550,7 +634,9 @@ impl AggregatingState<'_> {
     /// (`TtlAggregateFunction.add`). Written at `now`.
     pub fn add(&mut self, v: i64) {
         let a = &mut self.0;
-        let StateKind::Aggregating(f) = a.table.descriptor.kind else { return };
+        let StateKind::Aggregating(f) = a.table.descriptor.kind else {
+            return;
+        };
         let acc = match a.table.entries.get(&a.key) {
             Some(StoredValue::Accumulator(t)) if !a.is_expired(t.last_access_at) => t.value,
             _ => f.create_accumulator(),
@@ -587,7 +673,8 @@ impl MapState<'_> {
     /// The value of `k`, or `None`. An expired entry is removed; it is returned this
     /// once with `ReturnExpiredIfNotCleanedUp`.
     pub fn get(&mut self, k: i64) -> Option<i64> {
-        let (now, refresh, return_expired) = (self.0.now, self.0.update_on_read(), self.0.return_expired());
+        let (now, refresh, return_expired) =
+            (self.0.now, self.0.update_on_read(), self.0.return_expired());
         let ttl = self.0.ttl();
         let m = self.stored()?;
         let t = m.get_mut(&k)?;
@@ -615,7 +702,10 @@ impl MapState<'_> {
             Some(m) => {
                 m.insert(k, TtlValue::new(v, now));
             }
-            None => self.0.write(StoredValue::Map(BTreeMap::from([(k, TtlValue::new(v, now))]))),
+            None => self.0.write(StoredValue::Map(BTreeMap::from([(
+                k,
+                TtlValue::new(v, now),
+            )]))),
         }
     }
 
@@ -632,9 +722,12 @@ impl MapState<'_> {
     /// with `OnReadAndWrite` (Flink: `TtlMapState.entries`, its iterator's
     /// `getUnexpiredAndUpdateOrCleanup`).
     pub fn entries(&mut self) -> Vec<(i64, i64)> {
-        let (now, refresh, return_expired) = (self.0.now, self.0.update_on_read(), self.0.return_expired());
+        let (now, refresh, return_expired) =
+            (self.0.now, self.0.update_on_read(), self.0.return_expired());
         let ttl = self.0.ttl();
-        let Some(m) = self.stored() else { return Vec::new() };
+        let Some(m) = self.stored() else {
+            return Vec::new();
+        };
         let mut out = Vec::new();
         m.retain(|k, t| {
             if ttl.is_some_and(|c| c.is_expired(t.last_access_at, now)) {

@@ -27,4 +27,6 @@ pub mod ttl;
 
 pub use descriptor::{AggregateFn, ReduceFn, StateDescriptor, StateKind};
 pub use keyed::{KeyedStateStore, StateError, StoredValue};
-pub use ttl::{CleanupStrategies, IncrementalCleanup, StateVisibility, TtlConfig, TtlValue, UpdateType};
+pub use ttl::{
+    CleanupStrategies, IncrementalCleanup, StateVisibility, TtlConfig, TtlValue, UpdateType,
+};

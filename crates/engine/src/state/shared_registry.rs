@@ -69,7 +69,10 @@ pub fn keyed_entries(state: &OperatorSnapshot) -> BTreeMap<EntryId, StoredValue>
     match state {
         OperatorSnapshot::Keyed { entries } => {
             for (k, v) in entries {
-                out.insert((VALUE_STATE.to_string(), *k, None), StoredValue::Value(TtlValue::new(*v, 0)));
+                out.insert(
+                    (VALUE_STATE.to_string(), *k, None),
+                    StoredValue::Value(TtlValue::new(*v, 0)),
+                );
             }
         }
         OperatorSnapshot::KeyedStates { states } => {
@@ -78,7 +81,10 @@ pub fn keyed_entries(state: &OperatorSnapshot) -> BTreeMap<EntryId, StoredValue>
                     match v {
                         StoredValue::Map(m) => {
                             for (uk, uv) in m {
-                                out.insert((name.clone(), *k, Some(*uk)), StoredValue::Map(BTreeMap::from([(*uk, *uv)])));
+                                out.insert(
+                                    (name.clone(), *k, Some(*uk)),
+                                    StoredValue::Map(BTreeMap::from([(*uk, *uv)])),
+                                );
                             }
                         }
                         other => {
@@ -152,7 +158,13 @@ impl IncrementalBase {
     /// The incremental snapshot of `entries` for checkpoint `id` of subtask `task`:
     /// an entry equal to the base's stays in its file, every other one goes into the
     /// new file.
-    pub fn snapshot(&self, task: &str, id: CheckpointId, entries: BTreeMap<EntryId, StoredValue>, keys: &KeyTable) -> IncrementalUpload {
+    pub fn snapshot(
+        &self,
+        task: &str,
+        id: CheckpointId,
+        entries: BTreeMap<EntryId, StoredValue>,
+        keys: &KeyTable,
+    ) -> IncrementalUpload {
         let name = shared_file_name(task, id);
         let (mut new_entries, mut new_bytes, mut keyed_bytes) = (0u64, 0u64, 0u64);
         let mut placement = Placement::new();
@@ -169,9 +181,18 @@ impl IncrementalBase {
             };
             placement.insert(e, (v, file));
         }
-        let new_file = (new_entries > 0).then(|| NewSharedFile { name, entries: new_entries, bytes: new_bytes });
+        let new_file = (new_entries > 0).then(|| NewSharedFile {
+            name,
+            entries: new_entries,
+            bytes: new_bytes,
+        });
         let referenced = placement.values().map(|(_, f)| f.clone()).collect();
-        IncrementalUpload { new_file, referenced, keyed_bytes, placement }
+        IncrementalUpload {
+            new_file,
+            referenced,
+            keyed_bytes,
+            placement,
+        }
     }
 }
 
@@ -236,15 +257,24 @@ impl SharedStateRegistry {
     /// acknowledgement): its new file is added, every file it refers to is marked
     /// as used by `id` (`SharedStateRegistryImpl.registerReference` advances
     /// `lastUsedCheckpointID`). `private_bytes` is the size of its private file.
-    pub fn register(&mut self, id: CheckpointId, task: TaskId, task_name: &str, upload: &IncrementalUpload, private_bytes: u64) {
+    pub fn register(
+        &mut self,
+        id: CheckpointId,
+        task: TaskId,
+        task_name: &str,
+        upload: &IncrementalUpload,
+        private_bytes: u64,
+    ) {
         if let Some(f) = &upload.new_file {
-            self.files.entry(f.name.clone()).or_insert_with(|| SharedFile {
-                task: task_name.to_string(),
-                created_by: id,
-                last_used: id,
-                entries: f.entries,
-                bytes: f.bytes,
-            });
+            self.files
+                .entry(f.name.clone())
+                .or_insert_with(|| SharedFile {
+                    task: task_name.to_string(),
+                    created_by: id,
+                    last_used: id,
+                    entries: f.entries,
+                    bytes: f.bytes,
+                });
         }
         for name in &upload.referenced {
             if let Some(f) = self.files.get_mut(name) {
@@ -253,7 +283,11 @@ impl SharedStateRegistry {
         }
         self.checkpoints.entry(id).or_default().insert(
             task,
-            TaskFiles { shared: upload.referenced.clone(), private_bytes, placement: upload.placement.clone() },
+            TaskFiles {
+                shared: upload.referenced.clone(),
+                private_bytes,
+                placement: upload.placement.clone(),
+            },
         );
     }
 
@@ -262,11 +296,19 @@ impl SharedStateRegistry {
     /// deleted paths. Flink: `SharedStateRegistryImpl.unregisterUnusedState`, called
     /// by the completed-checkpoint store after subsuming.
     pub fn unregister_unused_state(&mut self, lowest_retained: CheckpointId) -> Vec<String> {
-        let gone: Vec<String> =
-            self.files.iter().filter(|(_, f)| f.last_used < lowest_retained).map(|(n, _)| n.clone()).collect();
+        let gone: Vec<String> = self
+            .files
+            .iter()
+            .filter(|(_, f)| f.last_used < lowest_retained)
+            .map(|(n, _)| n.clone())
+            .collect();
         for name in &gone {
             if let Some(f) = self.files.remove(name) {
-                self.deleted.push(DeletedFile { name: name.clone(), last_used: f.last_used, lowest_retained });
+                self.deleted.push(DeletedFile {
+                    name: name.clone(),
+                    last_used: f.last_used,
+                    lowest_retained,
+                });
             }
         }
         let excess = self.deleted.len().saturating_sub(DELETED_HISTORY);
@@ -294,7 +336,10 @@ impl SharedStateRegistry {
     /// checkpoint's entries live, or an empty base if it is not recorded.
     pub fn base_of(&self, id: CheckpointId, task: TaskId) -> IncrementalBase {
         match self.task_files(id, task) {
-            Some(f) => IncrementalBase { checkpoint: Some(id), placement: f.placement.clone() },
+            Some(f) => IncrementalBase {
+                checkpoint: Some(id),
+                placement: f.placement.clone(),
+            },
             None => IncrementalBase::default(),
         }
     }
@@ -313,7 +358,14 @@ mod tests {
     }
 
     fn entries(vals: &[(u32, i64)]) -> BTreeMap<EntryId, StoredValue> {
-        vals.iter().map(|(k, v)| (("value".to_string(), KeyId(*k), None), StoredValue::Value(TtlValue::new(*v, 0)))).collect()
+        vals.iter()
+            .map(|(k, v)| {
+                (
+                    ("value".to_string(), KeyId(*k), None),
+                    StoredValue::Value(TtlValue::new(*v, 0)),
+                )
+            })
+            .collect()
     }
 
     /// Mirrors RocksIncrementalSnapshotStrategy: unchanged entries are referenced in
@@ -321,15 +373,42 @@ mod tests {
     #[test]
     fn only_changed_entries_are_uploaded() {
         let keys = keys();
-        let first = IncrementalBase::default().snapshot("s#0", CheckpointId(1), entries(&[(0, 1), (1, 1), (2, 1)]), &keys);
-        assert_eq!(first.new_file, Some(NewSharedFile { name: "shared/s#0-1".into(), entries: 3, bytes: 17 + 18 + 19 }));
-        let base = IncrementalBase { checkpoint: Some(CheckpointId(1)), placement: first.placement };
-        let second = base.snapshot("s#0", CheckpointId(2), entries(&[(0, 1), (1, 2), (2, 1)]), &keys);
+        let first = IncrementalBase::default().snapshot(
+            "s#0",
+            CheckpointId(1),
+            entries(&[(0, 1), (1, 1), (2, 1)]),
+            &keys,
+        );
+        assert_eq!(
+            first.new_file,
+            Some(NewSharedFile {
+                name: "shared/s#0-1".into(),
+                entries: 3,
+                bytes: 17 + 18 + 19
+            })
+        );
+        let base = IncrementalBase {
+            checkpoint: Some(CheckpointId(1)),
+            placement: first.placement,
+        };
+        let second = base.snapshot(
+            "s#0",
+            CheckpointId(2),
+            entries(&[(0, 1), (1, 2), (2, 1)]),
+            &keys,
+        );
         assert_eq!(second.uploaded_bytes(), 18, "only bb changed");
         assert_eq!(second.keyed_bytes, 54);
-        assert_eq!(second.referenced, BTreeSet::from(["shared/s#0-1".to_string(), "shared/s#0-2".to_string()]));
+        assert_eq!(
+            second.referenced,
+            BTreeSet::from(["shared/s#0-1".to_string(), "shared/s#0-2".to_string()])
+        );
         let third = base.snapshot("s#0", CheckpointId(3), entries(&[(0, 1)]), &keys);
-        assert_eq!((third.new_file, third.referenced.len()), (None, 1), "a deletion uploads nothing");
+        assert_eq!(
+            (third.new_file, third.referenced.len()),
+            (None, 1),
+            "a deletion uploads nothing"
+        );
     }
 
     /// RocksDB keeps each map entry as its own key-value pair: one new entry in a
@@ -338,14 +417,26 @@ mod tests {
     fn a_new_map_entry_uploads_that_entry_only() {
         let keys = keys();
         let map = |n: i64| {
-            let m: BTreeMap<i64, TtlValue<i64>> = (0..n).map(|i| (i, TtlValue::new(i, 0))).collect();
+            let m: BTreeMap<i64, TtlValue<i64>> =
+                (0..n).map(|i| (i, TtlValue::new(i, 0))).collect();
             OperatorSnapshot::KeyedStates {
-                states: BTreeMap::from([("seen".to_string(), BTreeMap::from([(KeyId(0), StoredValue::Map(m))]))]),
+                states: BTreeMap::from([(
+                    "seen".to_string(),
+                    BTreeMap::from([(KeyId(0), StoredValue::Map(m))]),
+                )]),
             }
         };
-        let first = IncrementalBase::default().snapshot("d#0", CheckpointId(1), keyed_entries(&map(10)), &keys);
+        let first = IncrementalBase::default().snapshot(
+            "d#0",
+            CheckpointId(1),
+            keyed_entries(&map(10)),
+            &keys,
+        );
         assert_eq!((first.keyed_bytes, first.uploaded_bytes()), (170, 170));
-        let base = IncrementalBase { checkpoint: Some(CheckpointId(1)), placement: first.placement };
+        let base = IncrementalBase {
+            checkpoint: Some(CheckpointId(1)),
+            placement: first.placement,
+        };
         let second = base.snapshot("d#0", CheckpointId(2), keyed_entries(&map(11)), &keys);
         assert_eq!((second.keyed_bytes, second.uploaded_bytes()), (187, 17));
     }
@@ -356,22 +447,53 @@ mod tests {
     fn files_are_deleted_when_no_retained_checkpoint_uses_them() {
         let keys = keys();
         let mut reg = SharedStateRegistry::default();
-        let up1 = IncrementalBase::default().snapshot("s#0", CheckpointId(1), entries(&[(0, 1), (1, 1)]), &keys);
+        let up1 = IncrementalBase::default().snapshot(
+            "s#0",
+            CheckpointId(1),
+            entries(&[(0, 1), (1, 1)]),
+            &keys,
+        );
         reg.register(CheckpointId(1), TaskId(0), "s#0", &up1, 0);
-        let base = IncrementalBase { checkpoint: Some(CheckpointId(1)), placement: up1.placement };
+        let base = IncrementalBase {
+            checkpoint: Some(CheckpointId(1)),
+            placement: up1.placement,
+        };
         let up2 = base.snapshot("s#0", CheckpointId(2), entries(&[(0, 2), (1, 1)]), &keys);
         reg.register(CheckpointId(2), TaskId(0), "s#0", &up2, 0);
-        assert_eq!(reg.files()["shared/s#0-1"].last_used, CheckpointId(2), "still holds bb");
+        assert_eq!(
+            reg.files()["shared/s#0-1"].last_used,
+            CheckpointId(2),
+            "still holds bb"
+        );
         assert!(reg.unregister_unused_state(CheckpointId(2)).is_empty());
-        let base = IncrementalBase { checkpoint: Some(CheckpointId(2)), placement: up2.placement };
+        let base = IncrementalBase {
+            checkpoint: Some(CheckpointId(2)),
+            placement: up2.placement,
+        };
         let up3 = base.snapshot("s#0", CheckpointId(3), entries(&[(0, 2), (1, 3)]), &keys);
         reg.register(CheckpointId(3), TaskId(0), "s#0", &up3, 0);
-        assert_eq!(reg.files()["shared/s#0-1"].last_used, CheckpointId(2), "no longer referenced by 3");
-        assert!(reg.unregister_unused_state(CheckpointId(2)).is_empty(), "checkpoint 2 still retained");
-        assert_eq!(reg.unregister_unused_state(CheckpointId(3)), vec!["shared/s#0-1".to_string()]);
-        assert_eq!(reg.files().keys().cloned().collect::<Vec<_>>(), vec!["shared/s#0-2", "shared/s#0-3"]);
+        assert_eq!(
+            reg.files()["shared/s#0-1"].last_used,
+            CheckpointId(2),
+            "no longer referenced by 3"
+        );
+        assert!(
+            reg.unregister_unused_state(CheckpointId(2)).is_empty(),
+            "checkpoint 2 still retained"
+        );
+        assert_eq!(
+            reg.unregister_unused_state(CheckpointId(3)),
+            vec!["shared/s#0-1".to_string()]
+        );
+        assert_eq!(
+            reg.files().keys().cloned().collect::<Vec<_>>(),
+            vec!["shared/s#0-2", "shared/s#0-3"]
+        );
         assert_eq!(reg.deleted()[0].lowest_retained, CheckpointId(3));
-        assert!(reg.task_files(CheckpointId(2), TaskId(0)).is_none(), "forgotten once older than the oldest retained");
+        assert!(
+            reg.task_files(CheckpointId(2), TaskId(0)).is_none(),
+            "forgotten once older than the oldest retained"
+        );
         assert_eq!(reg.base_of(CheckpointId(3), TaskId(0)).placement.len(), 2);
     }
 }

@@ -137,7 +137,10 @@ pub struct TtlValue<T> {
 impl<T> TtlValue<T> {
     /// `value` written at `now`.
     pub fn new(value: T, now: u64) -> Self {
-        TtlValue { value, last_access_at: now }
+        TtlValue {
+            value,
+            last_access_at: now,
+        }
     }
 }
 
@@ -161,6 +164,12 @@ mod tests {
         assert_eq!(c, TtlConfig::new(10));
         assert!(!c.update_on_read() && !c.return_expired());
         let i: IncrementalCleanup = serde_json::from_str("{}").unwrap();
-        assert_eq!(i, IncrementalCleanup { cleanup_size: 5, run_for_every_record: false });
+        assert_eq!(
+            i,
+            IncrementalCleanup {
+                cleanup_size: 5,
+                run_for_every_record: false
+            }
+        );
     }
 }

@@ -43,13 +43,25 @@ pub(super) fn run_earlier(spec: &RestoreSpec, seed: u64) -> Result<Earlier, Scen
     let candidates = available(&world);
     let chosen = match spec.snapshot {
         SnapshotSelector::Latest => candidates.last().cloned(),
-        SnapshotSelector::LatestSavepoint => candidates.iter().rev().find(|c| c.kind.is_savepoint()).cloned(),
-        SnapshotSelector::LatestCheckpoint => candidates.iter().rev().find(|c| !c.kind.is_savepoint()).cloned(),
+        SnapshotSelector::LatestSavepoint => candidates
+            .iter()
+            .rev()
+            .find(|c| c.kind.is_savepoint())
+            .cloned(),
+        SnapshotSelector::LatestCheckpoint => candidates
+            .iter()
+            .rev()
+            .find(|c| !c.kind.is_savepoint())
+            .cloned(),
         SnapshotSelector::Id(id) => candidates.iter().find(|c| c.id.0 == id).cloned(),
     };
     let Some(snapshot) = chosen else {
         let listed: Vec<String> = candidates.iter().map(|c| describe(c)).collect();
-        let have = if listed.is_empty() { "none".to_string() } else { listed.join(", ") };
+        let have = if listed.is_empty() {
+            "none".to_string()
+        } else {
+            listed.join(", ")
+        };
         let status = world.status().as_str();
         return Err(ScenarioError::single(
             "restore.snapshot",
@@ -61,21 +73,33 @@ pub(super) fn run_earlier(spec: &RestoreSpec, seed: u64) -> Result<Earlier, Scen
         ));
     };
     let state = restore::from_completed(&snapshot, world.setup());
-    Ok(Earlier { world, snapshot, state })
+    Ok(Earlier {
+        world,
+        snapshot,
+        state,
+    })
 }
 
 /// What the earlier run leaves to restore from, by id: its savepoints and the
 /// retained checkpoints its retention policy kept.
 fn available(world: &World) -> Vec<Arc<CompletedCheckpoint>> {
     let coordinator = world.coordinator();
-    let mut all: Vec<Arc<CompletedCheckpoint>> =
-        coordinator.savepoints.iter().chain(coordinator.store.iter()).cloned().collect();
+    let mut all: Vec<Arc<CompletedCheckpoint>> = coordinator
+        .savepoints
+        .iter()
+        .chain(coordinator.store.iter())
+        .cloned()
+        .collect();
     all.sort_by_key(|c| c.id);
     all.dedup_by_key(|c| c.id);
     all
 }
 
 fn describe(c: &CompletedCheckpoint) -> String {
-    let word = if c.kind.is_savepoint() { "savepoint" } else { "checkpoint" };
+    let word = if c.kind.is_savepoint() {
+        "savepoint"
+    } else {
+        "checkpoint"
+    };
     format!("{word} {}", c.id.0)
 }

@@ -38,7 +38,9 @@ pub fn random_scenario(seed: u64, g: &Gen) -> Scenario {
     let mid_p = rng.random_range(1..=3u32);
     let keyed_p = rng.random_range(1..=3u32);
     let sink_p = rng.random_range(1..=2u32);
-    let keys: Vec<String> = (0..rng.random_range(2..=6)).map(|i| format!("k{i}")).collect();
+    let keys: Vec<String> = (0..rng.random_range(2..=6))
+        .map(|i| format!("k{i}"))
+        .collect();
     let partitions: Vec<Value> = (0..parts)
         .map(|_| {
             json!({"generate": {"count": rng.random_range(10..=60), "every_ms": rng.random_range(1..=8),
@@ -46,8 +48,14 @@ pub fn random_scenario(seed: u64, g: &Gen) -> Scenario {
         })
         .collect();
     let coin = rng.random_bool(0.5);
-    let keyed_kind = g.keyed.unwrap_or(if coin { "keyed_count" } else { "keyed_sum" });
-    let mid_edge = if src_p == mid_p && rng.random_bool(0.5) { "forward" } else { "rebalance" };
+    let keyed_kind = g
+        .keyed
+        .unwrap_or(if coin { "keyed_count" } else { "keyed_sum" });
+    let mid_edge = if src_p == mid_p && rng.random_bool(0.5) {
+        "forward"
+    } else {
+        "rebalance"
+    };
     let mut ops = vec![
         json!({"uid": "src", "kind": "source", "parallelism": src_p, "partitions": partitions}),
         json!({"uid": "map", "kind": "map", "fn": "identity", "parallelism": mid_p,
@@ -83,8 +91,10 @@ pub fn random_scenario(seed: u64, g: &Gen) -> Scenario {
                 2 => ("agg", keyed_p),
                 _ => ("out", sink_p),
             };
-            script.push(json!({"at_ms": rng.random_range(5..=400), "action": "crash",
-                               "task": format!("{uid}#{}", rng.random_range(0..p))}));
+            script.push(
+                json!({"at_ms": rng.random_range(5..=400), "action": "crash",
+                               "task": format!("{uid}#{}", rng.random_range(0..p))}),
+            );
         }
     }
     let doc = json!({
@@ -94,21 +104,33 @@ pub fn random_scenario(seed: u64, g: &Gen) -> Scenario {
         "restart": {"strategy": "fixed_delay", "attempts": 10, "delay_ms": rng.random_range(0..=50)},
         "script": script,
     });
-    Scenario::from_json(&doc.to_string()).unwrap_or_else(|e| panic!("seed {seed}: generated scenario invalid: {e}\n{doc}"))
+    Scenario::from_json(&doc.to_string())
+        .unwrap_or_else(|e| panic!("seed {seed}: generated scenario invalid: {e}\n{doc}"))
 }
 
 /// Run with the trace on; returns the events and the summary as JSON.
 pub fn run_traced(s: &Scenario) -> (Vec<TraceEvent>, Value) {
-    let opts = RunOptions { trace: true, ..Default::default() };
+    let opts = RunOptions {
+        trace: true,
+        ..Default::default()
+    };
     let mut events = Vec::new();
     let world = runner::run(s, &opts, |e| events.push(e.clone())).expect("valid scenario");
-    let summary = serde_json::to_value(engine::summary::Summary::of(&world, false)).expect("serializes");
+    let summary =
+        serde_json::to_value(engine::summary::Summary::of(&world, false)).expect("serializes");
     (events, summary)
 }
 
 /// `lab run` lines for a scenario.
 pub fn lines(s: &Scenario, trace: bool) -> Vec<String> {
-    runner::run_lines(s, &RunOptions { trace, ..Default::default() }).expect("valid scenario")
+    runner::run_lines(
+        s,
+        &RunOptions {
+            trace,
+            ..Default::default()
+        },
+    )
+    .expect("valid scenario")
 }
 
 /// Committed (key, value) pairs of sink `uid` in the summary.
@@ -117,7 +139,12 @@ pub fn committed(summary: &Value, uid: &str) -> Vec<(String, i64)> {
         .as_array()
         .expect("sink present")
         .iter()
-        .map(|r| (r["key"].as_str().unwrap_or("").to_string(), r["value"].as_i64().expect("value")))
+        .map(|r| {
+            (
+                r["key"].as_str().unwrap_or("").to_string(),
+                r["value"].as_i64().expect("value"),
+            )
+        })
         .collect()
 }
 
@@ -144,7 +171,15 @@ pub fn is_task(e: &Event, name: &str) -> bool {
 /// The working state of each subtask of operator `uid`, by subtask index.
 pub fn subtask_states<'a>(w: &'a engine::World, uid: &str) -> Vec<&'a engine::operators::OpState> {
     let setup = w.setup();
-    let op = setup.scenario.job.operators.iter().position(|o| o.uid == uid).unwrap_or_else(|| panic!("no operator {uid}"));
+    let op = setup
+        .scenario
+        .job
+        .operators
+        .iter()
+        .position(|o| o.uid == uid)
+        .unwrap_or_else(|| panic!("no operator {uid}"));
     let first = setup.op_first_task[op] as usize;
-    (0..setup.scenario.job.operators[op].parallelism as usize).map(|i| &w.tasks()[first + i].op).collect()
+    (0..setup.scenario.job.operators[op].parallelism as usize)
+        .map(|i| &w.tasks()[first + i].op)
+        .collect()
 }
