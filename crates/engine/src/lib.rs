@@ -57,6 +57,7 @@ pub mod channel;
 pub mod coordinator;
 pub mod event;
 pub mod ids;
+pub mod job_graph;
 pub mod keygroup;
 pub mod operators;
 pub mod record;

@@ -374,16 +374,10 @@ impl World {
                 })
                 .collect(),
             channels: self
-                .channels()
-                .iter()
-                .enumerate()
-                .map(|(i, c)| {
-                    let id = crate::ids::ChannelId(i as u32);
-                    let partitioning = setup.tasks[c.from.0 as usize]
-                        .outputs
-                        .iter()
-                        .find(|o| o.channels.contains(&id))
-                        .map_or(Partitioning::Forward, |o| o.partitioning);
+                .channel_table()
+                .iter_enumerated()
+                .map(|(id, c)| {
+                    let partitioning = setup.partitioning_of(c.from, id);
                     ChannelStatic {
                         from: c.from,
                         to: c.to,
@@ -401,11 +395,10 @@ impl World {
     pub fn view(&self) -> WorldView {
         let setup = self.setup();
         let tasks = self
-            .tasks()
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let info = &setup.tasks[i];
+            .task_table()
+            .iter_enumerated()
+            .map(|(id, t)| {
+                let info = &setup.tasks[id];
                 let state = match &t.op {
                     OpState::Source(s) => StateView::Source {
                         offsets: s
@@ -479,7 +472,7 @@ impl World {
                         .busy
                         .as_ref()
                         .map(|b| (self.record_view(&b.record), b.done_at)),
-                    backpressured: self.is_backpressured(TaskId(i as u32)),
+                    backpressured: self.is_backpressured(id),
                     aligning: t.handler.pending_checkpoints(),
                     last_checkpoint: t.last_checkpoint,
                     state,
@@ -504,7 +497,7 @@ impl World {
                 let wire_epochs: Vec<u64> = c.wire.iter().rev().map(|w| step(&w.element)).collect();
                 let queue_epochs: Vec<u64> =
                     c.queue.iter().rev().map(|q| step(&q.element)).collect();
-                let receiver = &self.tasks()[c.to.0 as usize];
+                let receiver = &self.task_table()[c.to];
                 ChannelView {
                     out_queue: c
                         .out_queue

@@ -11,16 +11,21 @@
 //! attempt of the job carry its number and are skipped once the job has failed over.
 
 use crate::agenda::Agenda;
-use crate::barrier::{Alignment, BarrierHandler, CheckpointBarrier, HandlerAction, HandlerMode};
+use crate::barrier::{Alignment, BarrierHandler, CheckpointBarrier, HandlerAction};
 use crate::channel::{Channel, Element, InTransit, Queued};
 use crate::coordinator::{
     AbortCause, CheckpointCoordinator, CompletedCheckpoint, CoordinatorConfig, Decision,
 };
 use crate::event::{Event, SnapshotKind, TaskName, Trace, TraceEvent};
-use crate::ids::{ChannelId, ChannelIndex, CheckpointId, TaskId};
+use crate::ids::{ChannelId, ChannelIndex, CheckpointId, IdVec, TaskId};
+use crate::job_graph::JobGraph;
+pub use crate::job_graph::{LogEntry, OutputEdge, TaskInfo};
+
+/// The old name of [`JobGraph`].
+pub type Setup = JobGraph;
 use crate::keygroup;
-use crate::operators::{self, OpState, Output, SourceState};
-use crate::record::{KeyId, KeyTable, Origin, Record};
+use crate::operators::{self, OpState, Output, SourcePoll, SourceState};
+use crate::record::{KeyId, KeyTable, Record};
 use crate::restart::RestartStrategy;
 use crate::restore::{self, RestoreError, SavepointState};
 use crate::scenario::{
@@ -198,64 +203,6 @@ impl Intervention {
     }
 }
 
-/// One entry of a source partition's log.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LogEntry {
-    /// When the record is due (it is emitted no earlier).
-    pub at: u64,
-    /// The record.
-    pub record: Record,
-}
-
-/// A subtask's outputs along one edge.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct OutputEdge {
-    /// How records are routed.
-    pub partitioning: Partitioning,
-    /// Channels in downstream subtask order.
-    pub channels: Vec<ChannelId>,
-}
-
-/// The fixed description of a subtask.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TaskInfo {
-    /// `"uid#index"`.
-    pub name: TaskName,
-    /// Index of its operator in the scenario.
-    pub op: usize,
-    /// Subtask index.
-    pub index: u32,
-    /// Input channels by input index.
-    pub inputs: Vec<ChannelId>,
-    /// Outputs, edge by edge.
-    pub outputs: Vec<OutputEdge>,
-    /// Distinct upstream subtasks.
-    pub predecessors: Vec<TaskId>,
-}
-
-/// Everything about the job that never changes during a run; shared by clones.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Setup {
-    /// The scenario as given.
-    pub scenario: Scenario,
-    /// The seed of this run.
-    pub seed: u64,
-    /// Warnings from validation (Flink's silent adjustments).
-    pub warnings: Vec<String>,
-    /// Subtasks, operators in scenario order then by index.
-    pub tasks: Vec<TaskInfo>,
-    /// First subtask of each operator.
-    pub op_first_task: Vec<u32>,
-    /// Every key the run can meet.
-    pub keys: KeyTable,
-    /// Source logs: `logs[op][partition]`; empty for non-sources.
-    pub logs: Vec<Vec<Vec<LogEntry>>>,
-    /// Checkpointing is configured.
-    pub checkpointing: bool,
-    /// The handler mode every task uses.
-    pub handler_mode: HandlerMode,
-}
-
 /// Which part of a task's snapshot is still in flight.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct InProgressSnapshot {
@@ -302,7 +249,7 @@ pub struct Task {
     overtaking: Option<(ChannelIndex, usize)>,
     /// Barrier announcements that arrived while a record was being processed.
     announcements: VecDeque<(ChannelIndex, CheckpointBarrier)>,
-    input_ended: Vec<bool>,
+    input_ended: IdVec<ChannelIndex, bool>,
     /// Round-robin position per output edge.
     rr: Vec<u32>,
     /// Flink: `lastCheckpointId` of `SubtaskCheckpointCoordinatorImpl`.
@@ -329,14 +276,14 @@ pub struct Task {
 /// The simulation. See the module documentation.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct World {
-    setup: Arc<Setup>,
+    graph: Arc<JobGraph>,
     now: u64,
     /// Scheduled items with the run attempt they belong to.
     agenda: Agenda<(u32, Item)>,
     attempt: u32,
     rng: ChaCha8Rng,
-    tasks: Vec<Task>,
-    channels: Vec<Channel>,
+    tasks: IdVec<TaskId, Task>,
+    channels: IdVec<ChannelId, Channel>,
     coordinator: CheckpointCoordinator,
     external: BTreeMap<usize, ExternalTopic>,
     next_txn: u64,
@@ -374,8 +321,8 @@ impl World {
         if let Some(e) = &earlier {
             // The earlier run's key ids first, so that records carried over in its
             // external topics keep naming the same keys; then every key its state names.
-            for k in 0..e.world.setup.keys.count() {
-                keys.intern(e.world.setup.keys.name(KeyId(k as u32)));
+            for k in 0..e.world.graph.keys.count() {
+                keys.intern(e.world.graph.keys.name(KeyId(k as u32)));
             }
             for name in e.state.key_names() {
                 keys.intern(name);
@@ -385,117 +332,10 @@ impl World {
         keys.intern("odd");
         keys.intern("even");
 
-        // Source logs, drawn partition by partition before the first agenda item.
-        let mut logs = Vec::with_capacity(job.operators.len());
-        for (oi, op) in job.operators.iter().enumerate() {
-            let mut parts = Vec::new();
-            if op.kind == OperatorKind::Source {
-                for (pi, p) in op.partitions.iter().flatten().enumerate() {
-                    let recs = p.materialize(&mut rng);
-                    let entries = recs
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, r)| LogEntry {
-                            at: r.at_ms,
-                            record: Record {
-                                key: r.key.as_deref().map(|k| keys.intern(k)),
-                                value: r.value,
-                                origin: Origin {
-                                    source: oi as u16,
-                                    partition: pi as u16,
-                                    offset: i as u32,
-                                },
-                            },
-                        })
-                        .collect();
-                    parts.push(entries);
-                }
-            }
-            logs.push(parts);
-        }
-
-        // Subtasks.
-        let mut tasks_info = Vec::new();
-        let mut op_first_task = Vec::new();
-        for (oi, op) in job.operators.iter().enumerate() {
-            op_first_task.push(tasks_info.len() as u32);
-            for i in 0..op.parallelism {
-                tasks_info.push(TaskInfo {
-                    name: Arc::from(format!("{}#{}", op.uid, i)),
-                    op: oi,
-                    index: i,
-                    inputs: Vec::new(),
-                    outputs: Vec::new(),
-                    predecessors: Vec::new(),
-                });
-            }
-        }
-        let op_index: BTreeMap<&str, usize> = job
-            .operators
-            .iter()
-            .enumerate()
-            .map(|(i, o)| (o.uid.as_str(), i))
-            .collect();
-
-        // Channels: a receiver's inputs are numbered by edge order, then upstream index.
-        let mut channels = Vec::new();
-        for e in &job.edges {
-            let from = op_index[e.from.as_str()];
-            let to = op_index[e.to.as_str()];
-            let partitioning = e.resolved_partitioning(job);
-            let (pf, pt) = (
-                job.operators[from].parallelism,
-                job.operators[to].parallelism,
-            );
-            for u in 0..pf {
-                let ut = TaskId(op_first_task[from] + u);
-                tasks_info[ut.0 as usize].outputs.push(OutputEdge {
-                    partitioning,
-                    channels: Vec::new(),
-                });
-            }
-            for d in 0..pt {
-                let dt = TaskId(op_first_task[to] + d);
-                for u in 0..pf {
-                    if partitioning == Partitioning::Forward && u != d {
-                        continue;
-                    }
-                    let ut = TaskId(op_first_task[from] + u);
-                    let id = ChannelId(channels.len() as u32);
-                    let input = ChannelIndex(tasks_info[dt.0 as usize].inputs.len() as u32);
-                    let up = &mut tasks_info[ut.0 as usize];
-                    let output = up.outputs.iter().map(|o| o.channels.len() as u32).sum();
-                    up.outputs
-                        .last_mut()
-                        .expect("edge pushed above")
-                        .channels
-                        .push(id);
-                    channels.push(Channel::new(
-                        ut,
-                        dt,
-                        input,
-                        output,
-                        e.latency_ms,
-                        e.buffer_capacity,
-                    ));
-                    let down = &mut tasks_info[dt.0 as usize];
-                    down.inputs.push(id);
-                    if !down.predecessors.contains(&ut) {
-                        down.predecessors.push(ut);
-                    }
-                }
-            }
-        }
-
-        let checkpointing = scenario.checkpointing.is_some();
+        let (graph, channels) = JobGraph::build(scenario, seed, warnings, keys, &mut rng);
+        let checkpointing = graph.checkpointing;
         let cfg = scenario.checkpointing.clone().unwrap_or_default();
         let exactly_once = cfg.mode == CheckpointingMode::ExactlyOnce;
-        let handler_mode = match (checkpointing, exactly_once, cfg.unaligned) {
-            // Flink: with checkpointing off, tasks use the at-least-once handler.
-            (false, _, _) | (_, false, _) => HandlerMode::AtLeastOnce,
-            (true, true, false) => HandlerMode::Aligned,
-            (true, true, true) => HandlerMode::Unaligned,
-        };
         let coordinator = CheckpointCoordinator::new(CoordinatorConfig {
             exactly_once,
             unaligned: cfg.unaligned,
@@ -531,7 +371,7 @@ impl World {
                 let carried = earlier.as_ref().and_then(|e| {
                     let old = e
                         .world
-                        .setup
+                        .graph
                         .scenario
                         .job
                         .operators
@@ -543,24 +383,13 @@ impl World {
             })
             .collect();
 
-        let setup = Arc::new(Setup {
-            scenario: scenario.clone(),
-            seed,
-            warnings,
-            tasks: tasks_info,
-            op_first_task,
-            keys,
-            logs,
-            checkpointing,
-            handler_mode,
-        });
         let mut world = World {
-            setup,
+            graph: Arc::new(graph),
             now: 0,
             agenda: Agenda::default(),
             attempt: 0,
             rng,
-            tasks: Vec::new(),
+            tasks: IdVec::new(),
             channels,
             coordinator,
             external,
@@ -631,7 +460,7 @@ impl World {
 
     /// The fixed part of the run.
     pub fn setup(&self) -> &Setup {
-        &self.setup
+        &self.graph
     }
 
     /// Agenda items handled so far.
@@ -664,13 +493,23 @@ impl World {
         &self.coordinator
     }
 
-    /// Subtasks, by [`TaskId`].
+    /// Subtasks, by [`TaskId`] (position [`crate::ids::Idx::index`]).
     pub fn tasks(&self) -> &[Task] {
+        self.tasks.as_slice()
+    }
+
+    /// Channels, by [`ChannelId`] (position [`crate::ids::Idx::index`]).
+    pub fn channels(&self) -> &[Channel] {
+        self.channels.as_slice()
+    }
+
+    /// Subtasks, by id.
+    pub(crate) fn task_table(&self) -> &IdVec<TaskId, Task> {
         &self.tasks
     }
 
-    /// Channels, by [`ChannelId`].
-    pub fn channels(&self) -> &[Channel] {
+    /// Channels, by id.
+    pub(crate) fn channel_table(&self) -> &IdVec<ChannelId, Channel> {
         &self.channels
     }
 
@@ -686,11 +525,7 @@ impl World {
 
     /// The subtask called `name`.
     pub fn task_id(&self, name: &str) -> Option<TaskId> {
-        self.setup
-            .tasks
-            .iter()
-            .position(|t| &*t.name == name)
-            .map(|i| TaskId(i as u32))
+        self.graph.task_id(name)
     }
 
     /// Record events from now on (off by default: the benchmarks run without).
@@ -822,7 +657,7 @@ impl World {
             Item::ProcessDone(t) => self.process_done(t),
             Item::HandlerTimer(t) => self.handler_timer(t),
             Item::AsyncDone(t, id) => {
-                if let Some(s) = self.tasks[t.0 as usize].snapshots.get_mut(&id) {
+                if let Some(s) = self.tasks[t].snapshots.get_mut(&id) {
                     s.async_done = true;
                     self.maybe_acknowledge(t, id);
                 }
@@ -838,7 +673,7 @@ impl World {
             Item::Notify(t, id, complete) => self.notify(t, id, complete),
             Item::StopJob => self.stop_job(),
             Item::Script(i) => {
-                let step = &self.setup.scenario.script[i as usize];
+                let step = &self.graph.scenario.script[i as usize];
                 let iv = Intervention::from_step(step);
                 self.intervene(iv);
             }
@@ -849,29 +684,30 @@ impl World {
     // ----- names and small helpers ------------------------------------------
 
     fn info(&self, t: TaskId) -> &TaskInfo {
-        &self.setup.tasks[t.0 as usize]
+        self.graph.task(t)
     }
 
     fn name(&self, t: TaskId) -> TaskName {
-        self.setup.tasks[t.0 as usize].name.clone()
+        self.graph.name(t)
     }
 
     fn op_kind(&self, t: TaskId) -> OperatorKind {
-        self.setup.scenario.job.operators[self.info(t).op].kind
+        self.graph.op_kind(t)
     }
 
     fn key_name(&self, k: Option<KeyId>) -> Option<Arc<str>> {
-        k.map(|k| self.setup.keys.name(k).clone())
+        self.graph.key_name(k)
     }
 
     /// Its outputs are full: something waits in an output queue, so it takes no input.
     pub fn is_backpressured(&self, t: TaskId) -> bool {
-        self.outputs_of(t)
-            .any(|c| !self.channels[c.0 as usize].out_queue.is_empty())
+        self.graph
+            .outputs(t)
+            .any(|c| !self.channels[c].out_queue.is_empty())
     }
 
     fn schedule_poll(&mut self, t: TaskId) {
-        let task = &mut self.tasks[t.0 as usize];
+        let task = &mut self.tasks[t];
         if !task.poll_scheduled && task.busy.is_none() {
             task.poll_scheduled = true;
             self.schedule(self.now, Item::Poll(t));
@@ -888,8 +724,8 @@ impl World {
         state: &SavepointState,
         allow_non_restored_state: bool,
     ) -> Result<Restore, RestoreError> {
-        let job = &self.setup.scenario.job;
-        let assigned = restore::assign(state, job, allow_non_restored_state, &self.setup.keys)?;
+        let job = &self.graph.scenario.job;
+        let assigned = restore::assign(state, job, allow_non_restored_state, &self.graph.keys)?;
         let mut plan = Restore {
             checkpoint: state.checkpoint,
             tasks: BTreeMap::new(),
@@ -898,9 +734,9 @@ impl World {
         };
         for ((op, index), sub) in &assigned {
             let spec = &job.operators[*op];
-            let t = TaskId(self.setup.op_first_task[*op] + index);
+            let t = TaskId(self.graph.op_first_task[*op] + index);
             plan.tasks
-                .insert(t, sub.to_task_snapshot(spec, &self.setup.keys));
+                .insert(t, sub.to_task_snapshot(spec, &self.graph.keys));
             if spec.kind == OperatorKind::Source {
                 plan.source_partitions
                     .entry(*op)
@@ -920,34 +756,17 @@ impl World {
         Ok(plan)
     }
 
-    /// The partitions a fresh or partly restored source subtask reads from offset 0:
-    /// partition p goes to subtask p mod parallelism, unless a restored subtask of
-    /// the operator already got p back.
-    fn fresh_partitions(
-        &self,
-        info: &TaskInfo,
-        restored: Option<&BTreeSet<u32>>,
-    ) -> BTreeMap<u32, u64> {
-        let parallelism = self.setup.scenario.job.operators[info.op].parallelism;
-        (0..self.setup.logs[info.op].len() as u32)
-            .filter(|p| p % parallelism == info.index && !restored.is_some_and(|r| r.contains(p)))
-            .map(|p| (p, 0))
-            .collect()
-    }
-
     /// (Re)create every task, restoring what `restore` assigns, and start them.
     fn start_tasks(&mut self, restore: Option<Restore>) {
-        let n = self.setup.tasks.len();
-        let mut tasks = Vec::with_capacity(n);
-        for i in 0..n {
-            let t = TaskId(i as u32);
+        let mut tasks = Vec::with_capacity(self.graph.tasks.len());
+        for t in self.graph.tasks.ids() {
             let info = self.info(t).clone();
-            let op = &self.setup.scenario.job.operators[info.op];
+            let op = &self.graph.scenario.job.operators[info.op];
             let restored = restore.as_ref().and_then(|r| r.tasks.get(&t));
             let name = info.name.clone();
             let state = match op.kind {
                 OperatorKind::Source => {
-                    let partitions = self.setup.logs[info.op].len() as u32;
+                    let partitions = self.graph.partitions(info.op);
                     let mut offsets = match restored.map(|s| &s.state) {
                         // A partition the new job's source no longer has is dropped.
                         // Union list state hands every subtask every offset; it keeps the
@@ -967,7 +786,7 @@ impl World {
                     let got_back = restore
                         .as_ref()
                         .and_then(|r| r.source_partitions.get(&info.op));
-                    offsets.extend(self.fresh_partitions(&info, got_back));
+                    offsets.extend(self.graph.fresh_partitions(t, got_back));
                     OpState::Source(SourceState {
                         offsets,
                         emit_scheduled: false,
@@ -1067,7 +886,7 @@ impl World {
             tasks.push(Task {
                 status: TaskStatus::Running,
                 handler: BarrierHandler::new(
-                    self.setup.handler_mode,
+                    self.graph.handler_mode,
                     info.inputs.len() as u32,
                     self.coordinator.config.after_tasks_finish,
                 ),
@@ -1077,7 +896,7 @@ impl World {
                 priority: VecDeque::new(),
                 overtaking: None,
                 announcements: VecDeque::new(),
-                input_ended: vec![false; info.inputs.len()],
+                input_ended: info.inputs.iter().map(|_| false).collect(),
                 rr,
                 last_checkpoint: None,
                 aborted: BTreeSet::new(),
@@ -1101,38 +920,38 @@ impl World {
                 checkpoint: cp,
             });
         }
-        self.tasks = tasks;
+        self.tasks = tasks.into();
 
         // Unaligned channel state is re-injected ahead of any new data.
         if let Some(r) = &restore {
             for (t, snap) in &r.tasks {
                 for (input, recs) in &snap.input_channels {
-                    let ch = self.setup.tasks[t.0 as usize].inputs[input.0 as usize];
+                    let ch = self.graph.tasks[*t].inputs[*input];
                     for r in recs {
                         self.enqueue(ch, Element::Record { record: *r });
                     }
                 }
                 for (output, recs) in &snap.output_channels {
-                    let ch = self.outputs_of(*t).nth(*output as usize);
+                    let ch = self.graph.outputs(*t).nth(*output as usize);
                     if let Some(ch) = ch {
-                        let c = &mut self.channels[ch.0 as usize];
+                        let c = &mut self.channels[ch];
                         c.out_queue
                             .extend(recs.iter().map(|r| Element::Record { record: *r }));
                     }
                 }
             }
-            for ch in 0..self.channels.len() {
-                self.flush_out_queue(ChannelId(ch as u32));
+            for c in self.channels.ids() {
+                self.flush_out_queue(c);
             }
         }
 
-        for i in 0..n {
-            let t = TaskId(i as u32);
+        for t in self.tasks.ids() {
             if self.op_kind(t) == OperatorKind::Source {
                 self.schedule_source(t);
             } else if !self
-                .channels_of(t)
-                .all(|c| self.channels[c.0 as usize].queue.is_empty())
+                .graph
+                .inputs(t)
+                .all(|c| self.channels[c].queue.is_empty())
             {
                 self.schedule_poll(t);
             }
@@ -1144,36 +963,17 @@ impl World {
         }
     }
 
-    fn channels_of(&self, t: TaskId) -> impl Iterator<Item = ChannelId> + '_ {
-        self.info(t).inputs.iter().copied()
-    }
-
-    /// `t`'s output channels, edge by edge (their index is [`Channel::output`]).
-    fn outputs_of(&self, t: TaskId) -> impl Iterator<Item = ChannelId> + '_ {
-        self.info(t)
-            .outputs
-            .iter()
-            .flat_map(|o| o.channels.iter().copied())
-    }
-
     /// Schedule the source's next emission, or finish it when its log is read.
     fn schedule_source(&mut self, t: TaskId) {
-        let info_op = self.info(t).op;
-        let task = &self.tasks[t.0 as usize];
+        let task = &self.tasks[t];
         let OpState::Source(s) = &task.op else { return };
         if s.emit_scheduled || s.stopped || task.status != TaskStatus::Running {
             return;
         }
-        let logs = &self.setup.logs[info_op];
-        let next_due = s
-            .offsets
-            .iter()
-            .filter_map(|(p, o)| logs[*p as usize].get(*o as usize).map(|e| e.at))
-            .min();
-        match next_due {
+        match s.next_due(&self.graph.logs[self.graph.tasks[t].op]) {
             Some(due) => {
                 let at = due.max(s.next_allowed_at).max(self.now);
-                if let OpState::Source(s) = &mut self.tasks[t.0 as usize].op {
+                if let OpState::Source(s) = &mut self.tasks[t].op {
                     s.emit_scheduled = true;
                 }
                 self.schedule(at, Item::SourceEmit(t));
@@ -1184,41 +984,30 @@ impl World {
 
     fn source_emit(&mut self, t: TaskId) {
         let op = self.info(t).op;
-        let interval = self.setup.scenario.job.operators[op].emit_interval_ms();
-        if let OpState::Source(s) = &mut self.tasks[t.0 as usize].op {
+        let interval = self.graph.scenario.job.operators[op].emit_interval_ms();
+        if let OpState::Source(s) = &mut self.tasks[t].op {
             s.emit_scheduled = false;
         }
-        if self.tasks[t.0 as usize].status != TaskStatus::Running || self.is_backpressured(t) {
+        if self.tasks[t].status != TaskStatus::Running || self.is_backpressured(t) {
             return; // woken again when its outputs drain
         }
-        let now = self.now;
-        let logs = &self.setup.logs[op];
-        let OpState::Source(s) = &mut self.tasks[t.0 as usize].op else {
+        let OpState::Source(s) = &mut self.tasks[t].op else {
             return;
         };
-        if s.stopped {
-            return;
-        }
-        // The partition whose next record is due first; ties: lowest index.
-        let pick = s
-            .offsets
-            .iter()
-            .filter_map(|(p, o)| logs[*p as usize].get(*o as usize).map(|e| (e.at, *p, *o)))
-            .min();
-        let Some((due, p, offset)) = pick else { return };
-        if due > now {
-            self.schedule_source(t);
-            return;
-        }
-        let entry = logs[p as usize][offset as usize];
-        s.offsets.insert(p, offset + 1);
-        s.next_allowed_at = now + interval;
-        let rec = entry.record;
+        let (partition, offset, rec) = match s.poll(&self.graph.logs[op], self.now, interval) {
+            SourcePoll::Emit {
+                partition,
+                offset,
+                record,
+            } => (partition, offset, record),
+            SourcePoll::NotDue => return self.schedule_source(t),
+            SourcePoll::Stopped | SourcePoll::Exhausted => return,
+        };
         if self.trace.enabled {
             let (name, key) = (self.name(t), self.key_name(rec.key));
             self.trace.push(|| Event::RecordEmitted {
                 task: name,
-                partition: p,
+                partition,
                 offset,
                 key,
                 value: rec.value,
@@ -1234,7 +1023,7 @@ impl World {
     fn route(&mut self, t: TaskId, rec: Record) {
         let n_out = self.info(t).outputs.len();
         for oi in 0..n_out {
-            let out = &self.setup.tasks[t.0 as usize].outputs[oi];
+            let out = &self.graph.tasks[t].outputs[oi];
             let n = out.channels.len() as u32;
             match out.partitioning {
                 Partitioning::Forward => {
@@ -1247,9 +1036,9 @@ impl World {
                         self.failover(Some(name), "a record without a key reached hash partitioning (the key selector failed)".into());
                         return;
                     };
-                    let kg = self.setup.keys.key_group(k);
+                    let kg = self.graph.keys.key_group(k);
                     let idx = keygroup::operator_index_for_key_group(
-                        self.setup.scenario.job.max_parallelism,
+                        self.graph.scenario.job.max_parallelism,
                         n,
                         kg,
                     );
@@ -1257,14 +1046,14 @@ impl World {
                     self.send(c, Element::Record { record: rec });
                 }
                 Partitioning::Rebalance => {
-                    let pos = self.tasks[t.0 as usize].rr[oi];
-                    self.tasks[t.0 as usize].rr[oi] = (pos + 1) % n;
-                    let c = self.setup.tasks[t.0 as usize].outputs[oi].channels[pos as usize];
+                    let pos = self.tasks[t].rr[oi];
+                    self.tasks[t].rr[oi] = (pos + 1) % n;
+                    let c = self.graph.tasks[t].outputs[oi].channels[pos as usize];
                     self.send(c, Element::Record { record: rec });
                 }
                 Partitioning::Broadcast => {
                     for ci in 0..n as usize {
-                        let c = self.setup.tasks[t.0 as usize].outputs[oi].channels[ci];
+                        let c = self.graph.tasks[t].outputs[oi].channels[ci];
                         self.send(c, Element::Record { record: rec });
                     }
                 }
@@ -1276,8 +1065,8 @@ impl World {
     fn broadcast(&mut self, t: TaskId, e: &Element) {
         let n_out = self.info(t).outputs.len();
         for oi in 0..n_out {
-            for ci in 0..self.setup.tasks[t.0 as usize].outputs[oi].channels.len() {
-                let c = self.setup.tasks[t.0 as usize].outputs[oi].channels[ci];
+            for ci in 0..self.graph.tasks[t].outputs[oi].channels.len() {
+                let c = self.graph.tasks[t].outputs[oi].channels[ci];
                 self.send(c, e.clone());
             }
         }
@@ -1286,7 +1075,7 @@ impl World {
     /// Put an element on a channel: on the wire if it fits, else in the sender's
     /// output queue. Unaligned barriers overtake the output queue.
     fn send(&mut self, c: ChannelId, e: Element) {
-        let ch = &mut self.channels[c.0 as usize];
+        let ch = &mut self.channels[c];
         if let Element::Barrier { barrier } = &e {
             ch.last_barrier = Some(barrier.id);
         }
@@ -1304,7 +1093,7 @@ impl World {
 
     fn put_on_wire(&mut self, c: ChannelId, e: Element) {
         let now = self.now;
-        let ch = &mut self.channels[c.0 as usize];
+        let ch = &mut self.channels[c];
         if e.is_record() {
             ch.records += 1;
         }
@@ -1322,7 +1111,7 @@ impl World {
     fn flush_out_queue(&mut self, c: ChannelId) {
         let mut moved = false;
         loop {
-            let ch = &mut self.channels[c.0 as usize];
+            let ch = &mut self.channels[c];
             let Some(front) = ch.out_queue.front() else {
                 break;
             };
@@ -1338,10 +1127,10 @@ impl World {
             self.put_on_wire(c, e);
             moved = true;
             if let Some(id) = left {
-                self.output_barrier_left(self.channels[c.0 as usize].from, id);
+                self.output_barrier_left(self.channels[c].from, id);
             }
         }
-        let sender = self.channels[c.0 as usize].from;
+        let sender = self.channels[c].from;
         if moved && !self.is_backpressured(sender) {
             if self.op_kind(sender) == OperatorKind::Source {
                 self.schedule_source(sender);
@@ -1355,17 +1144,17 @@ impl World {
     /// against the channel's capacity like a record on the wire).
     fn enqueue(&mut self, c: ChannelId, e: Element) {
         if e.is_record() {
-            self.channels[c.0 as usize].records += 1;
+            self.channels[c].records += 1;
         }
         self.push_arrived(c, e);
     }
 
     /// Append an element to the receiver's input queue with its arrival number.
     fn push_arrived(&mut self, c: ChannelId, element: Element) {
-        let task = &mut self.tasks[self.channels[c.0 as usize].to.0 as usize];
+        let task = &mut self.tasks[self.channels[c].to];
         task.arrivals += 1;
         let seq = task.arrivals;
-        self.channels[c.0 as usize].queue.push_back(Queued {
+        self.channels[c].queue.push_back(Queued {
             seq,
             arrived_at: self.now,
             element,
@@ -1373,26 +1162,22 @@ impl World {
     }
 
     fn arrive(&mut self, c: ChannelId) {
-        let Some(it) = self.channels[c.0 as usize].wire.pop_front() else {
+        let Some(it) = self.channels[c].wire.pop_front() else {
             return;
         };
         debug_assert_eq!(it.arrive_at, self.now);
-        let (to, input) = (
-            self.channels[c.0 as usize].to,
-            self.channels[c.0 as usize].input,
-        );
-        let ti = to.0 as usize;
-        if !matches!(self.tasks[ti].status, TaskStatus::Running) {
+        let (to, input) = (self.channels[c].to, self.channels[c].input);
+        if !matches!(self.tasks[to].status, TaskStatus::Running) {
             // A finished receiver only gets what follows its end of input: drop it.
             if let Element::Record { .. } = it.element {
-                self.channels[c.0 as usize].records -= 1;
+                self.channels[c].records -= 1;
             }
             return;
         }
         match it.element {
             Element::Record { record } => {
                 self.push_arrived(c, Element::Record { record });
-                let task = &mut self.tasks[ti];
+                let task = &mut self.tasks[to];
                 // A record behind an arrived (not yet handled) priority barrier is not channel state.
                 let behind_barrier = task.priority.iter().any(|(ch, _, _)| *ch == input);
                 if let Some(cap) = &mut task.capture {
@@ -1422,17 +1207,17 @@ impl World {
             // events): handled on arrival, overtaking the queued records.
             Element::Barrier { barrier }
                 if barrier.alignment == Alignment::Unaligned
-                    || (self.tasks[ti].handler.is_unaligned()
-                        && self.tasks[ti]
+                    || (self.tasks[to].handler.is_unaligned()
+                        && self.tasks[to]
                             .handler
                             .pending_checkpoints()
                             .contains(&barrier.id)) =>
             {
                 let barrier = barrier.to_unaligned();
                 // A priority event: handled on arrival, after the record in progress.
-                let ahead = self.channels[c.0 as usize].queue.len();
-                self.tasks[ti].priority.push_back((input, barrier, ahead));
-                if self.tasks[ti].busy.is_none() {
+                let ahead = self.channels[c].queue.len();
+                self.tasks[to].priority.push_back((input, barrier, ahead));
+                if self.tasks[to].busy.is_none() {
                     self.handle_priority(to);
                 }
             }
@@ -1440,8 +1225,7 @@ impl World {
                 // A timeoutable barrier queued behind data is announced (Flink: EventAnnouncement).
                 let announced = match &element {
                     Element::Barrier { barrier }
-                        if barrier.is_timeoutable()
-                            && !self.channels[c.0 as usize].queue.is_empty() =>
+                        if barrier.is_timeoutable() && !self.channels[c].queue.is_empty() =>
                     {
                         Some(barrier.clone())
                     }
@@ -1450,8 +1234,8 @@ impl World {
                 self.push_arrived(c, element);
                 if let Some(b) = announced {
                     // Like every mailbox action, it waits for the record in progress.
-                    self.tasks[ti].announcements.push_back((input, b));
-                    if self.tasks[ti].busy.is_none() {
+                    self.tasks[to].announcements.push_back((input, b));
+                    if self.tasks[to].busy.is_none() {
                         self.handle_mailbox(to);
                     }
                 }
@@ -1463,7 +1247,7 @@ impl World {
     // ----- task input --------------------------------------------------------
 
     fn handle_priority(&mut self, t: TaskId) {
-        while let Some((input, barrier, ahead)) = self.tasks[t.0 as usize].priority.pop_front() {
+        while let Some((input, barrier, ahead)) = self.tasks[t].priority.pop_front() {
             let name = self.name(t);
             let id = barrier.id;
             self.trace.push(|| Event::BarrierReceived {
@@ -1472,63 +1256,55 @@ impl World {
                 checkpoint: id,
             });
             let mut actions = Vec::new();
-            self.tasks[t.0 as usize].handler.process_barrier(
-                input,
-                &barrier,
-                self.now,
-                &mut actions,
-            );
-            self.tasks[t.0 as usize].overtaking = Some((input, ahead));
+            self.tasks[t]
+                .handler
+                .process_barrier(input, &barrier, self.now, &mut actions);
+            self.tasks[t].overtaking = Some((input, ahead));
             self.apply_actions(t, actions);
-            self.tasks[t.0 as usize].overtaking = None;
-            if self.tasks[t.0 as usize].status != TaskStatus::Running {
+            self.tasks[t].overtaking = None;
+            if self.tasks[t].status != TaskStatus::Running {
                 return;
             }
         }
     }
 
     fn poll(&mut self, t: TaskId) {
-        let ti = t.0 as usize;
-        self.tasks[ti].poll_scheduled = false;
-        if self.tasks[ti].status != TaskStatus::Running || self.tasks[ti].busy.is_some() {
+        self.tasks[t].poll_scheduled = false;
+        if self.tasks[t].status != TaskStatus::Running || self.tasks[t].busy.is_some() {
             return;
         }
-        if !self.tasks[ti].priority.is_empty() || !self.tasks[ti].announcements.is_empty() {
+        if !self.tasks[t].priority.is_empty() || !self.tasks[t].announcements.is_empty() {
             self.handle_mailbox(t);
         }
         if self.is_backpressured(t) {
             return;
         }
         // Global arrival order, skipping blocked channels.
-        let mut best: Option<(u64, usize)> = None;
-        for (i, c) in self.setup.tasks[ti].inputs.iter().enumerate() {
-            if self.tasks[ti].handler.is_blocked(ChannelIndex(i as u32)) {
+        let mut best: Option<(u64, ChannelIndex)> = None;
+        for (input, c) in self.graph.tasks[t].inputs.iter_enumerated() {
+            if self.tasks[t].handler.is_blocked(input) {
                 continue;
             }
-            if let Some(q) = self.channels[c.0 as usize].queue.front() {
+            if let Some(q) = self.channels[*c].queue.front() {
                 if best.is_none_or(|(s, _)| q.seq < s) {
-                    best = Some((q.seq, i));
+                    best = Some((q.seq, input));
                 }
             }
         }
-        let Some((_, i)) = best else { return };
-        let input = ChannelIndex(i as u32);
-        let c = self.setup.tasks[ti].inputs[i];
-        let q = self.channels[c.0 as usize]
-            .queue
-            .pop_front()
-            .expect("head exists");
+        let Some((_, input)) = best else { return };
+        let c = self.graph.tasks[t].inputs[input];
+        let q = self.channels[c].queue.pop_front().expect("head exists");
         match q.element {
             Element::Record { record } => {
-                self.channels[c.0 as usize].records -= 1;
+                self.channels[c].records -= 1;
                 self.flush_out_queue(c);
                 let process_ms =
-                    self.setup.scenario.job.operators[self.setup.tasks[ti].op].process_ms;
+                    self.graph.scenario.job.operators[self.graph.tasks[t].op].process_ms;
                 if process_ms == 0 {
                     self.process_record(t, input, record);
                 } else {
                     let done_at = self.now + process_ms;
-                    self.tasks[ti].busy = Some(Busy {
+                    self.tasks[t].busy = Some(Busy {
                         record,
                         channel: input,
                         done_at,
@@ -1546,14 +1322,14 @@ impl World {
                     checkpoint: id,
                 });
                 let mut actions = Vec::new();
-                self.tasks[ti]
+                self.tasks[t]
                     .handler
                     .process_barrier(input, &barrier, self.now, &mut actions);
                 self.apply_actions(t, actions);
             }
             Element::Cancel { checkpoint } => {
                 let mut actions = Vec::new();
-                self.tasks[ti].handler.process_cancellation_barrier(
+                self.tasks[t].handler.process_cancellation_barrier(
                     input,
                     checkpoint,
                     self.now,
@@ -1562,13 +1338,13 @@ impl World {
                 self.apply_actions(t, actions);
             }
             Element::EndOfPartition => {
-                self.tasks[ti].input_ended[i] = true;
+                self.tasks[t].input_ended[input] = true;
                 let mut actions = Vec::new();
-                self.tasks[ti]
+                self.tasks[t]
                     .handler
                     .process_end_of_partition(input, self.now, &mut actions);
                 self.apply_actions(t, actions);
-                if self.tasks[ti].input_ended.iter().all(|e| *e) {
+                if self.tasks[t].input_ended.iter().all(|e| *e) {
                     self.end_of_input(t);
                     return;
                 }
@@ -1578,12 +1354,12 @@ impl World {
     }
 
     fn process_done(&mut self, t: TaskId) {
-        let Some(b) = self.tasks[t.0 as usize].busy.take() else {
+        let Some(b) = self.tasks[t].busy.take() else {
             return;
         };
         debug_assert_eq!(b.done_at, self.now);
         self.process_record(t, b.channel, b.record);
-        if self.tasks[t.0 as usize].status == TaskStatus::Running {
+        if self.tasks[t].status == TaskStatus::Running {
             self.handle_mailbox(t);
             self.schedule_poll(t);
         }
@@ -1593,17 +1369,16 @@ impl World {
     /// processed atomically): barrier announcements, priority barriers, and an
     /// aligned-checkpoint timer that fell due meanwhile.
     fn handle_mailbox(&mut self, t: TaskId) {
-        let ti = t.0 as usize;
-        while let Some((input, b)) = self.tasks[ti].announcements.pop_front() {
+        while let Some((input, b)) = self.tasks[t].announcements.pop_front() {
             let mut actions = Vec::new();
-            self.tasks[ti]
+            self.tasks[t]
                 .handler
                 .process_barrier_announcement(input, &b, self.now, &mut actions);
             self.apply_actions(t, actions);
         }
         self.handle_priority(t);
-        if self.tasks[ti].status == TaskStatus::Running
-            && self.tasks[ti]
+        if self.tasks[t].status == TaskStatus::Running
+            && self.tasks[t]
                 .handler
                 .next_timer_at()
                 .is_some_and(|at| at <= self.now)
@@ -1613,24 +1388,22 @@ impl World {
     }
 
     fn process_record(&mut self, t: TaskId, input: ChannelIndex, record: Record) {
-        let ti = t.0 as usize;
-        let op_i = self.setup.tasks[ti].op;
-        let op = &self.setup.scenario.job.operators[op_i];
-        self.tasks[ti].processed += 1;
+        let op_i = self.graph.tasks[t].op;
+        let op = &self.graph.scenario.job.operators[op_i];
+        self.tasks[t].processed += 1;
         let from_rules = op.rules_from.as_deref().is_some_and(|rules| {
-            let sender =
-                self.channels[self.setup.tasks[ti].inputs[input.0 as usize].0 as usize].from;
-            self.setup.scenario.job.operators[self.setup.tasks[sender.0 as usize].op].uid == rules
+            let sender = self.channels[self.graph.tasks[t].inputs[input]].from;
+            self.graph.scenario.job.operators[self.graph.tasks[sender].op].uid == rules
         });
         let out = if from_rules {
-            operators::apply_rule(&mut self.tasks[ti].op, record)
+            operators::apply_rule(&mut self.tasks[t].op, record)
         } else {
             operators::process(
                 op,
-                &mut self.tasks[ti].op,
+                &mut self.tasks[t].op,
                 record,
                 self.now,
-                &self.setup.keys,
+                &self.graph.keys,
             )
         };
         if self.trace.enabled {
@@ -1657,7 +1430,7 @@ impl World {
             .external
             .get_mut(&op)
             .expect("every sink has an external topic");
-        let txn = match &mut self.tasks[t.0 as usize].op {
+        let txn = match &mut self.tasks[t].op {
             OpState::TwoPhaseCommit(s) => {
                 let txn = s.current;
                 if !s.invoke(r, ext) {
@@ -1671,7 +1444,7 @@ impl World {
                 txn
             }
             _ => {
-                if self.setup.scenario.job.operators[op].sink == Some(SinkKind::Idempotent) {
+                if self.graph.scenario.job.operators[op].sink == Some(SinkKind::Idempotent) {
                     if let Some(k) = r.key {
                         ext.table.insert(k, r.value);
                     }
@@ -1697,15 +1470,15 @@ impl World {
         let is_sink = self.op_kind(t) == OperatorKind::Sink;
         // FLIP-147: a sink waits for a final checkpoint to commit. Without checkpoints
         // after tasks finish it just closes, aborting its last transaction (FLINK-2491).
-        let waits = self.setup.checkpointing && self.coordinator.config.after_tasks_finish;
+        let waits = self.graph.checkpointing && self.coordinator.config.after_tasks_finish;
         if is_sink && waits && self.status == JobStatus::Running {
-            self.tasks[t.0 as usize].status = TaskStatus::Waiting;
-            if let Some(b) = self.tasks[t.0 as usize].deferred_trigger.take() {
+            self.tasks[t].status = TaskStatus::Waiting;
+            if let Some(b) = self.tasks[t].deferred_trigger.take() {
                 self.perform_checkpoint(t, b, Vec::new(), self.now);
             }
             self.check_drained();
         } else {
-            if let Some(b) = self.tasks[t.0 as usize].deferred_trigger.take() {
+            if let Some(b) = self.tasks[t].deferred_trigger.take() {
                 self.perform_checkpoint(t, b, Vec::new(), self.now);
             }
             self.finish_task(t);
@@ -1713,22 +1486,21 @@ impl World {
     }
 
     fn finish_task(&mut self, t: TaskId) {
-        let ti = t.0 as usize;
         if matches!(
-            self.tasks[ti].status,
+            self.tasks[t].status,
             TaskStatus::Finished | TaskStatus::Failed | TaskStatus::Canceled
         ) {
             return;
         }
-        if let OpState::TwoPhaseCommit(s) = &mut self.tasks[ti].op {
+        if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
             // close(): whatever was not committed by now is aborted.
             let ext = self
                 .external
-                .get_mut(&self.setup.tasks[ti].op)
+                .get_mut(&self.graph.tasks[t].op)
                 .expect("sink topic");
             s.close(ext, &mut self.trace);
         }
-        self.tasks[ti].status = TaskStatus::Finished;
+        self.tasks[t].status = TaskStatus::Finished;
         self.broadcast(t, &Element::EndOfPartition);
         let name = self.name(t);
         self.trace.push(|| Event::TaskFinished { task: name });
@@ -1764,15 +1536,14 @@ impl World {
     }
 
     fn handler_timer(&mut self, t: TaskId) {
-        let ti = t.0 as usize;
-        if self.tasks[ti].status != TaskStatus::Running || self.tasks[ti].busy.is_some() {
+        if self.tasks[t].status != TaskStatus::Running || self.tasks[t].busy.is_some() {
             return; // a busy task checks its timer when the record is done
         }
-        match self.tasks[ti].handler.next_timer_at() {
+        match self.tasks[t].handler.next_timer_at() {
             Some(at) if at <= self.now => {
-                self.tasks[ti].timer_at = None;
+                self.tasks[t].timer_at = None;
                 let mut actions = Vec::new();
-                self.tasks[ti].handler.fire_timer(self.now, &mut actions);
+                self.tasks[t].handler.fire_timer(self.now, &mut actions);
                 if actions
                     .iter()
                     .any(|a| matches!(a, HandlerAction::Trigger { .. }))
@@ -1795,10 +1566,9 @@ impl World {
     }
 
     fn sync_timer(&mut self, t: TaskId) {
-        let ti = t.0 as usize;
-        let want = self.tasks[ti].handler.next_timer_at();
-        if want != self.tasks[ti].timer_at {
-            self.tasks[ti].timer_at = want;
+        let want = self.tasks[t].handler.next_timer_at();
+        if want != self.tasks[t].timer_at {
+            self.tasks[t].timer_at = want;
             if let Some(at) = want {
                 self.schedule(at.max(self.now), Item::HandlerTimer(t));
             }
@@ -1809,7 +1579,7 @@ impl World {
 
     fn apply_actions(&mut self, t: TaskId, actions: Vec<HandlerAction>) {
         for a in actions {
-            if self.tasks[t.0 as usize].status == TaskStatus::Failed {
+            if self.tasks[t].status == TaskStatus::Failed {
                 return;
             }
             match a {
@@ -1853,17 +1623,16 @@ impl World {
                         }
                         crate::barrier::AbortReason::EndOfStream => AbortCause::EndOfStream,
                     };
-                    let ti = t.0 as usize;
-                    if self.tasks[ti]
+                    if self.tasks[t]
                         .capture
                         .as_ref()
                         .is_some_and(|c| c.checkpoint == checkpoint)
                     {
-                        self.tasks[ti].capture = None;
+                        self.tasks[t].capture = None;
                     }
                     // Flink: abortCheckpointOnBarrier declines and broadcasts a cancellation marker.
-                    self.tasks[ti].last_checkpoint =
-                        self.tasks[ti].last_checkpoint.max(Some(checkpoint));
+                    self.tasks[t].last_checkpoint =
+                        self.tasks[t].last_checkpoint.max(Some(checkpoint));
                     let name = self.name(t);
                     let why = cause.contract_reason();
                     self.trace.push(|| Event::CheckpointDeclined {
@@ -1896,13 +1665,12 @@ impl World {
         persist: Vec<ChannelIndex>,
         first_seen_at: u64,
     ) {
-        let ti = t.0 as usize;
         let id = barrier.id;
-        if self.tasks[ti].last_checkpoint.is_some_and(|l| l >= id) {
+        if self.tasks[t].last_checkpoint.is_some_and(|l| l >= id) {
             return; // out of order (aborted previously)
         }
-        self.tasks[ti].last_checkpoint = Some(id);
-        if self.tasks[ti].aborted.contains(&id) {
+        self.tasks[t].last_checkpoint = Some(id);
+        if self.tasks[t].aborted.contains(&id) {
             // Aborted by the coordinator before the barrier got here: no snapshot,
             // pass the news on (Flink: SubtaskCheckpointCoordinatorImpl.checkpointState).
             self.broadcast(t, &Element::Cancel { checkpoint: id });
@@ -1919,9 +1687,9 @@ impl World {
         // Forward the barrier. Unaligned, it overtakes the output queues, whose
         // records become this subtask's output channel state.
         let mut output_channels = BTreeMap::new();
-        let outs: Vec<ChannelId> = self.outputs_of(t).collect();
+        let outs: Vec<ChannelId> = self.graph.outputs(t).collect();
         for c in &outs {
-            let ch = &self.channels[c.0 as usize];
+            let ch = &self.channels[*c];
             if unaligned {
                 let recs = ch.out_records_before(id);
                 if !recs.is_empty() {
@@ -1941,7 +1709,7 @@ impl World {
                 task: name,
                 checkpoint: id,
             });
-            if let OpState::Source(s) = &mut self.tasks[ti].op {
+            if let OpState::Source(s) = &mut self.tasks[t].op {
                 // Flink suspends the sources at a synchronous savepoint.
                 if self
                     .coordinator
@@ -1956,13 +1724,13 @@ impl World {
 
         // Synchronous phase. Savepoints are full (canonical format) whatever the backend.
         let incremental = self.coordinator.config.incremental && !barrier.is_savepoint;
-        let is_finished = self.tasks[ti].status != TaskStatus::Running;
+        let is_finished = self.tasks[t].status != TaskStatus::Running;
         let name = self.name(t);
-        let state = match &mut self.tasks[ti].op {
+        let state = match &mut self.tasks[t].op {
             OpState::TwoPhaseCommit(s) => {
                 let ext = self
                     .external
-                    .get_mut(&self.setup.tasks[ti].op)
+                    .get_mut(&self.graph.tasks[t].op)
                     .expect("sink topic");
                 s.snapshot_state(
                     &name,
@@ -1975,10 +1743,10 @@ impl World {
             }
             other => other.snapshot(self.now, !incremental),
         };
-        if self.tasks[ti].status == TaskStatus::Waiting {
-            self.tasks[ti].awaiting = Some(id);
+        if self.tasks[t].status == TaskStatus::Waiting {
+            self.tasks[t].awaiting = Some(id);
         }
-        let keys = &self.setup.keys;
+        let keys = &self.graph.keys;
         let op_bytes = TaskSnapshot::operator_bytes(&state, keys);
         let out_bytes = TaskSnapshot::channel_bytes(output_channels.values().flatten(), keys);
         let (keyed, uploaded_keyed) = match &state {
@@ -1986,7 +1754,7 @@ impl World {
                 if incremental =>
             {
                 let entries = shared_registry::keyed_entries(&state);
-                let upload = self.tasks[ti]
+                let upload = self.tasks[t]
                     .incremental_base
                     .snapshot(&name, id, entries, keys);
                 let bytes = upload.uploaded_bytes();
@@ -2018,7 +1786,7 @@ impl World {
             }
         }
         let output_pending = barrier.is_timeoutable() && self.barrier_in_out_queues(t, id);
-        self.tasks[ti].snapshots.insert(
+        self.tasks[t].snapshots.insert(
             id,
             InProgressSnapshot {
                 snapshot,
@@ -2044,16 +1812,16 @@ impl World {
             let mut records = BTreeMap::new();
             // Channels whose priority barrier has arrived (being handled, or waiting
             // behind the record in progress): exactly the records it overtook.
-            let mut overtaken: BTreeMap<ChannelIndex, usize> = self.tasks[ti]
+            let mut overtaken: BTreeMap<ChannelIndex, usize> = self.tasks[t]
                 .priority
                 .iter()
                 .filter(|(_, b, _)| b.id == id)
                 .map(|(ch, _, n)| (*ch, *n))
                 .collect();
-            overtaken.extend(self.tasks[ti].overtaking);
+            overtaken.extend(self.tasks[t].overtaking);
             for ch in &persist {
-                let c = self.setup.tasks[ti].inputs[ch.0 as usize];
-                let queue = &self.channels[c.0 as usize];
+                let c = self.graph.tasks[t].inputs[*ch];
+                let queue = &self.channels[c];
                 let recs = match overtaken.get(ch) {
                     Some(&ahead) => queue
                         .queue
@@ -2071,7 +1839,7 @@ impl World {
                 };
                 records.insert(*ch, recs);
             }
-            self.tasks[ti].capture = Some(Capture {
+            self.tasks[t].capture = Some(Capture {
                 checkpoint: id,
                 records,
                 open: persist.iter().copied().collect(),
@@ -2079,15 +1847,12 @@ impl World {
             // Barriers of this checkpoint still queued behind data (aligned-checkpoint
             // timeout) become priority events: they overtake the queued records.
             for ch in persist {
-                let c = self.setup.tasks[ti].inputs[ch.0 as usize];
-                let pos = self.channels[c.0 as usize].queue.iter().position(
+                let c = self.graph.tasks[t].inputs[ch];
+                let pos = self.channels[c].queue.iter().position(
                     |q| matches!(&q.element, Element::Barrier { barrier } if barrier.id == id),
                 );
                 if let Some(pos) = pos {
-                    let q = self.channels[c.0 as usize]
-                        .queue
-                        .remove(pos)
-                        .expect("position found");
+                    let q = self.channels[c].queue.remove(pos).expect("position found");
                     if let Element::Barrier { barrier } = q.element {
                         let name = self.name(t);
                         self.trace.push(|| Event::BarrierReceived {
@@ -2096,7 +1861,7 @@ impl World {
                             checkpoint: id,
                         });
                         let mut actions = Vec::new();
-                        self.tasks[ti].handler.process_barrier(
+                        self.tasks[t].handler.process_barrier(
                             ch,
                             &barrier.to_unaligned(),
                             self.now,
@@ -2110,8 +1875,7 @@ impl World {
     }
 
     fn stop_persisting(&mut self, t: TaskId, channel: ChannelIndex, checkpoint: CheckpointId) {
-        let ti = t.0 as usize;
-        let Some(cap) = &mut self.tasks[ti].capture else {
+        let Some(cap) = &mut self.tasks[t].capture else {
             return;
         };
         if cap.checkpoint != checkpoint || !cap.open.remove(&channel) {
@@ -2127,15 +1891,15 @@ impl World {
             records: n,
         });
         if done {
-            let cap = self.tasks[ti].capture.take().expect("checked above");
-            let keys = &self.setup.keys;
+            let cap = self.tasks[t].capture.take().expect("checked above");
+            let keys = &self.graph.keys;
             let recs: BTreeMap<ChannelIndex, Vec<Record>> = cap
                 .records
                 .into_iter()
                 .filter(|(_, v)| !v.is_empty())
                 .collect();
             let bytes = TaskSnapshot::channel_bytes(recs.values().flatten(), keys);
-            if let Some(s) = self.tasks[ti].snapshots.get_mut(&checkpoint) {
+            if let Some(s) = self.tasks[t].snapshots.get_mut(&checkpoint) {
                 s.snapshot.input_channels = recs;
                 s.snapshot.state_bytes += bytes;
                 s.snapshot.uploaded_bytes += bytes;
@@ -2149,8 +1913,8 @@ impl World {
     }
 
     fn barrier_in_out_queues(&self, t: TaskId, id: CheckpointId) -> bool {
-        self.outputs_of(t).any(|c| {
-            self.channels[c.0 as usize]
+        self.graph.outputs(t).any(|c| {
+            self.channels[c]
                 .out_queue
                 .iter()
                 .any(|e| matches!(e, Element::Barrier { barrier } if barrier.id == id))
@@ -2159,12 +1923,12 @@ impl World {
 
     /// A barrier of `id` left one of `t`'s output queues for the wire.
     fn output_barrier_left(&mut self, t: TaskId, id: CheckpointId) {
-        let pending = self.tasks[t.0 as usize]
+        let pending = self.tasks[t]
             .snapshots
             .get(&id)
             .is_some_and(|s| s.output_pending);
         if pending && !self.barrier_in_out_queues(t, id) {
-            if let Some(s) = self.tasks[t.0 as usize].snapshots.get_mut(&id) {
+            if let Some(s) = self.tasks[t].snapshots.get_mut(&id) {
                 s.output_pending = false;
             }
             self.maybe_acknowledge(t, id);
@@ -2175,18 +1939,17 @@ impl World {
     /// a timeoutable barrier still in an output queue becomes a priority (unaligned)
     /// barrier and overtakes the records ahead of it, which become output channel state.
     fn output_timeout(&mut self, t: TaskId, id: CheckpointId) {
-        let ti = t.0 as usize;
-        if !self.tasks[ti]
+        if !self.tasks[t]
             .snapshots
             .get(&id)
             .is_some_and(|s| s.output_pending)
         {
             return;
         }
-        let outs: Vec<ChannelId> = self.outputs_of(t).collect();
+        let outs: Vec<ChannelId> = self.graph.outputs(t).collect();
         let mut overtaken = BTreeMap::new();
         for c in outs {
-            let ch = &mut self.channels[c.0 as usize];
+            let ch = &mut self.channels[c];
             let Some(pos) = ch
                 .out_queue
                 .iter()
@@ -2209,8 +1972,8 @@ impl World {
                 },
             );
         }
-        let bytes = TaskSnapshot::channel_bytes(overtaken.values().flatten(), &self.setup.keys);
-        if let Some(s) = self.tasks[ti].snapshots.get_mut(&id) {
+        let bytes = TaskSnapshot::channel_bytes(overtaken.values().flatten(), &self.graph.keys);
+        if let Some(s) = self.tasks[t].snapshots.get_mut(&id) {
             s.snapshot.output_channels.extend(overtaken);
             s.snapshot.state_bytes += bytes;
             s.snapshot.uploaded_bytes += bytes;
@@ -2226,12 +1989,11 @@ impl World {
 
     /// Acknowledge once the asynchronous phase and the channel state are complete.
     fn maybe_acknowledge(&mut self, t: TaskId, id: CheckpointId) {
-        let ti = t.0 as usize;
-        let capturing = self.tasks[ti]
+        let capturing = self.tasks[t]
             .capture
             .as_ref()
             .is_some_and(|c| c.checkpoint == id);
-        let ready = self.tasks[ti]
+        let ready = self.tasks[t]
             .snapshots
             .get(&id)
             .is_some_and(|s| s.async_done && !s.output_pending)
@@ -2239,7 +2001,7 @@ impl World {
         if !ready {
             return;
         }
-        let s = self.tasks[ti].snapshots.remove(&id).expect("checked above");
+        let s = self.tasks[t].snapshots.remove(&id).expect("checked above");
         if let Some(max) = self.coordinator.config.max_state_bytes {
             if s.snapshot.state_bytes > max {
                 // Flink: MemCheckpointStreamFactory throws in the async phase ⇒ decline.
@@ -2273,7 +2035,7 @@ impl World {
                 checkpoint: Some(id),
                 placement: upload.placement,
             };
-            self.tasks[ti].incremental_candidates.insert(id, base);
+            self.tasks[t].incremental_candidates.insert(id, base);
         }
         if !self.coordinator.pending.contains_key(&id) {
             return; // Flink: acks for discarded checkpoints are dropped
@@ -2328,11 +2090,12 @@ impl World {
     fn start_checkpoint(&mut self, req: crate::coordinator::TriggerRequest) {
         // Flink: DefaultCheckpointPlanCalculator. Finished tasks are not waited
         // for; their final state goes into the checkpoint as it is.
-        let waiting: Vec<TaskId> = (0..self.tasks.len() as u32)
-            .map(TaskId)
+        let waiting: Vec<TaskId> = self
+            .tasks
+            .ids()
             .filter(|t| {
                 matches!(
-                    self.tasks[t.0 as usize].status,
+                    self.tasks[*t].status,
                     TaskStatus::Running | TaskStatus::Waiting
                 )
             })
@@ -2340,9 +2103,10 @@ impl World {
         if waiting.is_empty() {
             return;
         }
-        let finished: Vec<TaskId> = (0..self.tasks.len() as u32)
-            .map(TaskId)
-            .filter(|t| self.tasks[t.0 as usize].status == TaskStatus::Finished)
+        let finished: Vec<TaskId> = self
+            .tasks
+            .ids()
+            .filter(|t| self.tasks[*t].status == TaskStatus::Finished)
             .collect();
         if !finished.is_empty() && !self.coordinator.config.after_tasks_finish {
             // Flink: NOT_ALL_REQUIRED_TASKS_RUNNING, a pre-flight failure (never counted).
@@ -2369,7 +2133,7 @@ impl World {
                 .info(*t)
                 .predecessors
                 .iter()
-                .all(|p| self.tasks[p.0 as usize].status == TaskStatus::Finished);
+                .all(|p| self.tasks[*p].status == TaskStatus::Finished);
             if preds_done {
                 self.schedule(self.now, Item::TriggerTask(*t, id));
             }
@@ -2388,7 +2152,7 @@ impl World {
         // kept (so a restore finishes the task again) but is not counted or uploaded.
         TaskSnapshot {
             finished: true,
-            state: self.tasks[t.0 as usize]
+            state: self.tasks[t]
                 .op
                 .snapshot(self.now, !self.coordinator.config.incremental),
             input_channels: BTreeMap::new(),
@@ -2403,13 +2167,12 @@ impl World {
             return;
         };
         let barrier = p.barrier.clone();
-        let ti = t.0 as usize;
-        match self.tasks[ti].status {
+        match self.tasks[t].status {
             TaskStatus::Running if self.op_kind(t) == OperatorKind::Source => {
                 self.perform_checkpoint(t, barrier, Vec::new(), self.now)
             }
             // Inputs ended but not yet drained: checkpoint at the end of input.
-            TaskStatus::Running => self.tasks[ti].deferred_trigger = Some(barrier),
+            TaskStatus::Running => self.tasks[t].deferred_trigger = Some(barrier),
             TaskStatus::Waiting => self.perform_checkpoint(t, barrier, Vec::new(), self.now),
             // It finished after the checkpoint started: its barrier will never go out.
             TaskStatus::Finished => {
@@ -2448,8 +2211,8 @@ impl World {
             self.abort_checkpoint(s, AbortCause::Subsumed);
         }
         if completed.kind != SnapshotKind::Savepoint {
-            for t in 0..self.tasks.len() as u32 {
-                self.schedule(self.now, Item::Notify(TaskId(t), id, true));
+            for t in self.tasks.ids() {
+                self.schedule(self.now, Item::Notify(t, id, true));
             }
         }
         if completed.kind == SnapshotKind::StopWithSavepoint {
@@ -2473,8 +2236,8 @@ impl World {
             reason,
         });
         if cause != AbortCause::JobFailover && cause != AbortCause::JobCanceled {
-            for t in 0..self.tasks.len() as u32 {
-                self.schedule(self.now, Item::Notify(TaskId(t), id, false));
+            for t in self.tasks.ids() {
+                self.schedule(self.now, Item::Notify(t, id, false));
             }
         }
         if is_final && self.status == JobStatus::Running {
@@ -2500,46 +2263,45 @@ impl World {
     }
 
     fn notify(&mut self, t: TaskId, id: CheckpointId, complete: bool) {
-        let ti = t.0 as usize;
         if !matches!(
-            self.tasks[ti].status,
+            self.tasks[t].status,
             TaskStatus::Running | TaskStatus::Waiting
         ) {
             return;
         }
         if complete {
-            if let OpState::TwoPhaseCommit(s) = &mut self.tasks[ti].op {
+            if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
                 let ext = self
                     .external
-                    .get_mut(&self.setup.tasks[ti].op)
+                    .get_mut(&self.graph.tasks[t].op)
                     .expect("sink topic");
                 s.notify_checkpoint_complete(id, ext, &mut self.trace);
             }
             // The completed snapshot becomes the incremental base (Flink: RocksDB's
             // notifyCheckpointComplete makes its SST set the base).
-            let task = &mut self.tasks[ti];
+            let task = &mut self.tasks[t];
             if let Some(base) = task.incremental_candidates.remove(&id) {
                 task.incremental_base = base;
             }
             task.incremental_candidates.retain(|k, _| *k > id);
-            if self.tasks[ti].status == TaskStatus::Waiting
-                && self.tasks[ti].awaiting.is_some_and(|a| id >= a)
+            if self.tasks[t].status == TaskStatus::Waiting
+                && self.tasks[t].awaiting.is_some_and(|a| id >= a)
             {
                 self.finish_task(t);
             }
         } else {
-            if self.tasks[ti].last_checkpoint.is_none_or(|l| l < id) {
-                self.tasks[ti].aborted.insert(id);
+            if self.tasks[t].last_checkpoint.is_none_or(|l| l < id) {
+                self.tasks[t].aborted.insert(id);
             }
             // Cancel the asynchronous part; Flink forgets the aborted checkpoint's uploads.
-            self.tasks[ti].snapshots.remove(&id);
-            self.tasks[ti].incremental_candidates.remove(&id);
-            if self.tasks[ti]
+            self.tasks[t].snapshots.remove(&id);
+            self.tasks[t].incremental_candidates.remove(&id);
+            if self.tasks[t]
                 .capture
                 .as_ref()
                 .is_some_and(|c| c.checkpoint == id)
             {
-                self.tasks[ti].capture = None;
+                self.tasks[t].capture = None;
             }
         }
     }
@@ -2549,10 +2311,10 @@ impl World {
             return;
         }
         self.close_sinks();
-        for t in 0..self.tasks.len() {
+        for t in self.tasks.ids() {
             if self.tasks[t].status != TaskStatus::Finished {
                 self.tasks[t].status = TaskStatus::Finished;
-                let name = self.name(TaskId(t as u32));
+                let name = self.name(t);
                 self.trace.push(|| Event::TaskFinished { task: name });
             }
         }
@@ -2629,11 +2391,11 @@ impl World {
     }
 
     fn close_sinks(&mut self) {
-        for t in 0..self.tasks.len() {
+        for t in self.tasks.ids() {
             if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
                 let ext = self
                     .external
-                    .get_mut(&self.setup.tasks[t].op)
+                    .get_mut(&self.graph.tasks[t].op)
                     .expect("sink topic");
                 s.close(ext, &mut self.trace);
             }
@@ -2662,7 +2424,7 @@ impl World {
     /// job's `CheckpointRetentionPolicy` (flink-semantics.md §1.7).
     fn apply_retention(&mut self) {
         let policy = self
-            .setup
+            .graph
             .scenario
             .checkpointing
             .as_ref()
@@ -2708,7 +2470,7 @@ impl World {
     /// it nor delays it; the new JobMaster starts a fresh strategy.
     fn jobmanager_failover(&mut self) {
         let storage = self
-            .setup
+            .graph
             .scenario
             .checkpointing
             .as_ref()
@@ -2725,7 +2487,7 @@ impl World {
             checkpoints_lost,
         });
         self.tear_down();
-        self.restart = RestartStrategy::new(&self.setup.scenario.effective_restart());
+        self.restart = RestartStrategy::new(&self.graph.scenario.effective_restart());
         self.status = JobStatus::Restarting;
         self.restart_at = Some(self.now + delay_ms);
         self.schedule(self.now + delay_ms, Item::Restart);
@@ -2806,7 +2568,7 @@ impl World {
         // The job's own checkpoint fits the job: assignment cannot fail, but if it
         // ever did, the job fails with the reason rather than the lab panicking.
         let plan = match latest
-            .map(|c| self.plan_restore(&restore::from_completed(&c, &self.setup), false))
+            .map(|c| self.plan_restore(&restore::from_completed(&c, &self.graph), false))
         {
             None => None,
             Some(Ok(plan)) => Some(plan),
@@ -2862,9 +2624,9 @@ impl World {
     pub fn metadata(&self, c: &CompletedCheckpoint) -> serde_json::Value {
         use serde_json::{json, Map, Value};
         let mut out = Map::new();
-        for (oi, op) in self.setup.scenario.job.operators.iter().enumerate() {
+        for (oi, op) in self.graph.scenario.job.operators.iter().enumerate() {
             let mut entry = Map::new();
-            let first = self.setup.op_first_task[oi];
+            let first = self.graph.op_first_task[oi];
             let mut offsets = BTreeMap::new();
             let mut keyed = BTreeMap::new();
             let mut states: BTreeMap<String, BTreeMap<String, Value>> = BTreeMap::new();
@@ -2876,7 +2638,7 @@ impl World {
                 match &s.state {
                     OperatorSnapshot::Source { offsets: o } => offsets.extend(o.iter().map(|(p, v)| (*p, *v))),
                     OperatorSnapshot::Keyed { entries } => {
-                        keyed.extend(entries.iter().map(|(k, v)| (self.setup.keys.name(*k).to_string(), *v)))
+                        keyed.extend(entries.iter().map(|(k, v)| (self.graph.keys.name(*k).to_string(), *v)))
                     }
                     OperatorSnapshot::TwoPhaseCommit { pending_transaction, pending_commit } => operator.push(json!({
                         "subtask": i,
@@ -2886,13 +2648,13 @@ impl World {
                     OperatorSnapshot::KeyedStates { states: s } => {
                         for (name, entries) in s {
                             states.entry(name.clone()).or_default().extend(
-                                entries.iter().map(|(k, v)| (self.setup.keys.name(*k).to_string(), v.display())),
+                                entries.iter().map(|(k, v)| (self.graph.keys.name(*k).to_string(), v.display())),
                             );
                         }
                     }
                     OperatorSnapshot::Broadcast { rules } => operator.push(json!({
                         "subtask": i,
-                        "rules": rules.iter().map(|(k, v)| (self.setup.keys.name(*k).to_string(), *v)).collect::<BTreeMap<_, _>>(),
+                        "rules": rules.iter().map(|(k, v)| (self.graph.keys.name(*k).to_string(), *v)).collect::<BTreeMap<_, _>>(),
                     })),
                     OperatorSnapshot::Stateless => {}
                 }
