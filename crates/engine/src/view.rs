@@ -522,10 +522,7 @@ impl World {
                         .map(|(q, ep)| self.element_view(&q.element, *ep))
                         .collect(),
                     blocked: receiver.handler.is_blocked(c.input),
-                    persisting: receiver
-                        .capture
-                        .as_ref()
-                        .is_some_and(|cap| cap.open.contains(&c.input)),
+                    persisting: receiver.channel_state.is_persisting(c.input),
                     records: c.records,
                 }
             })

@@ -11,6 +11,7 @@
 //! attempt of the job carry its number and are skipped once the job has failed over.
 
 use crate::agenda::Agenda;
+use crate::barrier::channel_state::ChannelStatePersister;
 use crate::barrier::{Alignment, BarrierHandler, CheckpointBarrier, HandlerAction};
 use crate::channel::{Channel, Element, InTransit, Queued};
 use crate::coordinator::{
@@ -215,14 +216,6 @@ struct InProgressSnapshot {
     keyed: Option<IncrementalUpload>,
 }
 
-/// Unaligned: in-flight records being persisted for one checkpoint.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Capture {
-    pub(crate) checkpoint: CheckpointId,
-    pub(crate) records: BTreeMap<ChannelIndex, Vec<Record>>,
-    pub(crate) open: BTreeSet<ChannelIndex>,
-}
-
 /// A record being processed (`process_ms > 0`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Busy {
@@ -256,7 +249,8 @@ pub struct Task {
     pub(crate) last_checkpoint: Option<CheckpointId>,
     /// Checkpoints the coordinator aborted before this task took them.
     aborted: BTreeSet<CheckpointId>,
-    pub(crate) capture: Option<Capture>,
+    /// Unaligned: the channel state of the checkpoint being captured at its inputs.
+    pub(crate) channel_state: ChannelStatePersister<Record>,
     snapshots: BTreeMap<CheckpointId, InProgressSnapshot>,
     timer_at: Option<u64>,
     /// A trigger RPC for a task still draining its ended inputs.
@@ -900,7 +894,7 @@ impl World {
                 rr,
                 last_checkpoint: None,
                 aborted: BTreeSet::new(),
-                capture: None,
+                channel_state: ChannelStatePersister::new(),
                 snapshots: BTreeMap::new(),
                 timer_at: None,
                 deferred_trigger: None,
@@ -1180,10 +1174,8 @@ impl World {
                 let task = &mut self.tasks[to];
                 // A record behind an arrived (not yet handled) priority barrier is not channel state.
                 let behind_barrier = task.priority.iter().any(|(ch, _, _)| *ch == input);
-                if let Some(cap) = &mut task.capture {
-                    if cap.open.contains(&input) && !behind_barrier {
-                        cap.records.entry(input).or_default().push(record);
-                    }
+                if !behind_barrier {
+                    task.channel_state.persist(input, record);
                 }
                 if task.handler.is_blocked(input) {
                     let checkpoint = task
@@ -1623,13 +1615,7 @@ impl World {
                         }
                         crate::barrier::AbortReason::EndOfStream => AbortCause::EndOfStream,
                     };
-                    if self.tasks[t]
-                        .capture
-                        .as_ref()
-                        .is_some_and(|c| c.checkpoint == checkpoint)
-                    {
-                        self.tasks[t].capture = None;
-                    }
+                    self.tasks[t].channel_state.abort(checkpoint);
                     // Flink: abortCheckpointOnBarrier declines and broadcasts a cancellation marker.
                     self.tasks[t].last_checkpoint =
                         self.tasks[t].last_checkpoint.max(Some(checkpoint));
@@ -1839,11 +1825,7 @@ impl World {
                 };
                 records.insert(*ch, recs);
             }
-            self.tasks[t].capture = Some(Capture {
-                checkpoint: id,
-                records,
-                open: persist.iter().copied().collect(),
-            });
+            self.tasks[t].channel_state.start(id, records);
             // Barriers of this checkpoint still queued behind data (aligned-checkpoint
             // timeout) become priority events: they overtake the queued records.
             for ch in persist {
@@ -1875,29 +1857,18 @@ impl World {
     }
 
     fn stop_persisting(&mut self, t: TaskId, channel: ChannelIndex, checkpoint: CheckpointId) {
-        let Some(cap) = &mut self.tasks[t].capture else {
+        let Some(stopped) = self.tasks[t].channel_state.stop(channel, checkpoint) else {
             return;
         };
-        if cap.checkpoint != checkpoint || !cap.open.remove(&channel) {
-            return;
-        }
-        let n = cap.records.get(&channel).map_or(0, |v| v.len() as u32);
-        let done = cap.open.is_empty();
         let name = self.name(t);
         self.trace.push(|| Event::BarrierOvertook {
             task: name,
             channel,
             checkpoint,
-            records: n,
+            records: stopped.records,
         });
-        if done {
-            let cap = self.tasks[t].capture.take().expect("checked above");
+        if let Some(recs) = stopped.complete {
             let keys = &self.graph.keys;
-            let recs: BTreeMap<ChannelIndex, Vec<Record>> = cap
-                .records
-                .into_iter()
-                .filter(|(_, v)| !v.is_empty())
-                .collect();
             let bytes = TaskSnapshot::channel_bytes(recs.values().flatten(), keys);
             if let Some(s) = self.tasks[t].snapshots.get_mut(&checkpoint) {
                 s.snapshot.input_channels = recs;
@@ -1989,10 +1960,7 @@ impl World {
 
     /// Acknowledge once the asynchronous phase and the channel state are complete.
     fn maybe_acknowledge(&mut self, t: TaskId, id: CheckpointId) {
-        let capturing = self.tasks[t]
-            .capture
-            .as_ref()
-            .is_some_and(|c| c.checkpoint == id);
+        let capturing = self.tasks[t].channel_state.is_capturing(id);
         let ready = self.tasks[t]
             .snapshots
             .get(&id)
@@ -2296,13 +2264,7 @@ impl World {
             // Cancel the asynchronous part; Flink forgets the aborted checkpoint's uploads.
             self.tasks[t].snapshots.remove(&id);
             self.tasks[t].incremental_candidates.remove(&id);
-            if self.tasks[t]
-                .capture
-                .as_ref()
-                .is_some_and(|c| c.checkpoint == id)
-            {
-                self.tasks[t].capture = None;
-            }
+            self.tasks[t].channel_state.abort(id);
         }
     }
 
