@@ -68,6 +68,7 @@ pub mod scenario;
 pub mod sink;
 pub mod snapshot;
 pub mod state;
+pub mod subtask_checkpoint;
 pub mod summary;
 pub mod timeline;
 pub mod two_phase_commit;

@@ -474,7 +474,7 @@ impl World {
                         .map(|b| (self.record_view(&b.record), b.done_at)),
                     backpressured: self.is_backpressured(id),
                     aligning: t.handler.pending_checkpoints(),
-                    last_checkpoint: t.last_checkpoint,
+                    last_checkpoint: t.checkpoints.last_checkpoint(),
                     state,
                     processed: t.processed,
                 }

@@ -35,7 +35,8 @@ use crate::scenario::{
 };
 use crate::sink::{ExternalTopic, TxnStatus};
 use crate::snapshot::{OperatorSnapshot, TaskSnapshot};
-use crate::state::shared_registry::{self, IncrementalBase, IncrementalUpload};
+use crate::state::shared_registry::{self, IncrementalBase};
+use crate::subtask_checkpoint::{Acknowledgement, Begin, SubtaskCheckpointCoordinator};
 use crate::two_phase_commit::TwoPhaseCommitSink;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -204,18 +205,6 @@ impl Intervention {
     }
 }
 
-/// Which part of a task's snapshot is still in flight.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct InProgressSnapshot {
-    snapshot: TaskSnapshot,
-    async_done: bool,
-    /// A timeoutable barrier of this checkpoint still waits in an output queue: its
-    /// output channel state is not final until it leaves (or times out and overtakes).
-    output_pending: bool,
-    /// Incremental (rocksdb) snapshot: what it uploads and refers to.
-    keyed: Option<IncrementalUpload>,
-}
-
 /// A record being processed (`process_ms > 0`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Busy {
@@ -245,13 +234,10 @@ pub struct Task {
     input_ended: IdVec<ChannelIndex, bool>,
     /// Round-robin position per output edge.
     rr: Vec<u32>,
-    /// Flink: `lastCheckpointId` of `SubtaskCheckpointCoordinatorImpl`.
-    pub(crate) last_checkpoint: Option<CheckpointId>,
-    /// Checkpoints the coordinator aborted before this task took them.
-    aborted: BTreeSet<CheckpointId>,
+    /// Its side of checkpointing: last checkpoint, snapshots in flight, incremental base.
+    pub(crate) checkpoints: SubtaskCheckpointCoordinator,
     /// Unaligned: the channel state of the checkpoint being captured at its inputs.
     pub(crate) channel_state: ChannelStatePersister<Record>,
-    snapshots: BTreeMap<CheckpointId, InProgressSnapshot>,
     timer_at: Option<u64>,
     /// A trigger RPC for a task still draining its ended inputs.
     deferred_trigger: Option<CheckpointBarrier>,
@@ -259,10 +245,6 @@ pub struct Task {
     awaiting: Option<CheckpointId>,
     /// Arrival sequence counter across its input channels.
     arrivals: u64,
-    /// Where the keyed entries of the last completed checkpoint live (incremental base).
-    incremental_base: IncrementalBase,
-    /// Placements of acknowledged snapshots not yet notified complete.
-    incremental_candidates: BTreeMap<CheckpointId, IncrementalBase>,
     /// Records processed so far (this attempt).
     pub processed: u64,
 }
@@ -651,8 +633,7 @@ impl World {
             Item::ProcessDone(t) => self.process_done(t),
             Item::HandlerTimer(t) => self.handler_timer(t),
             Item::AsyncDone(t, id) => {
-                if let Some(s) = self.tasks[t].snapshots.get_mut(&id) {
-                    s.async_done = true;
+                if self.tasks[t].checkpoints.async_done(id) {
                     self.maybe_acknowledge(t, id);
                 }
             }
@@ -861,7 +842,7 @@ impl World {
                 }
                 _ => OpState::Stateless,
             };
-            let incremental_base = restore
+            let incremental_base: IncrementalBase = restore
                 .as_ref()
                 .map(|r| self.coordinator.shared.base_of(r.checkpoint, t))
                 .unwrap_or_default();
@@ -892,16 +873,12 @@ impl World {
                 announcements: VecDeque::new(),
                 input_ended: info.inputs.iter().map(|_| false).collect(),
                 rr,
-                last_checkpoint: None,
-                aborted: BTreeSet::new(),
                 channel_state: ChannelStatePersister::new(),
-                snapshots: BTreeMap::new(),
                 timer_at: None,
                 deferred_trigger: None,
                 awaiting: None,
                 arrivals: 0,
-                incremental_base,
-                incremental_candidates: BTreeMap::new(),
+                checkpoints: SubtaskCheckpointCoordinator::new(incremental_base),
                 processed: 0,
             });
             // A subtask that got no state starts fresh (Flink: no JobManagerTaskRestore).
@@ -1617,8 +1594,7 @@ impl World {
                     };
                     self.tasks[t].channel_state.abort(checkpoint);
                     // Flink: abortCheckpointOnBarrier declines and broadcasts a cancellation marker.
-                    self.tasks[t].last_checkpoint =
-                        self.tasks[t].last_checkpoint.max(Some(checkpoint));
+                    self.tasks[t].checkpoints.declined_on_barrier(checkpoint);
                     let name = self.name(t);
                     let why = cause.contract_reason();
                     self.trace.push(|| Event::CheckpointDeclined {
@@ -1652,20 +1628,20 @@ impl World {
         first_seen_at: u64,
     ) {
         let id = barrier.id;
-        if self.tasks[t].last_checkpoint.is_some_and(|l| l >= id) {
-            return; // out of order (aborted previously)
-        }
-        self.tasks[t].last_checkpoint = Some(id);
-        if self.tasks[t].aborted.contains(&id) {
-            // Aborted by the coordinator before the barrier got here: no snapshot,
-            // pass the news on (Flink: SubtaskCheckpointCoordinatorImpl.checkpointState).
-            self.broadcast(t, &Element::Cancel { checkpoint: id });
-            let name = self.name(t);
-            self.trace.push(|| Event::CancellationMarkerSent {
-                task: name,
-                checkpoint: id,
-            });
-            return;
+        match self.tasks[t].checkpoints.begin(id) {
+            Begin::Take => {}
+            Begin::Stale => return, // out of order (aborted previously)
+            Begin::AbortedBefore => {
+                // Aborted by the coordinator before the barrier got here: no snapshot,
+                // pass the news on (Flink: SubtaskCheckpointCoordinatorImpl.checkpointState).
+                self.broadcast(t, &Element::Cancel { checkpoint: id });
+                let name = self.name(t);
+                self.trace.push(|| Event::CancellationMarkerSent {
+                    task: name,
+                    checkpoint: id,
+                });
+                return;
+            }
         }
         let unaligned = barrier.alignment == Alignment::Unaligned;
         let is_source = self.op_kind(t) == OperatorKind::Source;
@@ -1732,31 +1708,16 @@ impl World {
         if self.tasks[t].status == TaskStatus::Waiting {
             self.tasks[t].awaiting = Some(id);
         }
-        let keys = &self.graph.keys;
-        let op_bytes = TaskSnapshot::operator_bytes(&state, keys);
-        let out_bytes = TaskSnapshot::channel_bytes(output_channels.values().flatten(), keys);
-        let (keyed, uploaded_keyed) = match &state {
-            OperatorSnapshot::Keyed { .. } | OperatorSnapshot::KeyedStates { .. }
-                if incremental =>
-            {
-                let entries = shared_registry::keyed_entries(&state);
-                let upload = self.tasks[t]
-                    .incremental_base
-                    .snapshot(&name, id, entries, keys);
-                let bytes = upload.uploaded_bytes();
-                (Some(upload), bytes)
-            }
-            _ => (None, op_bytes),
-        };
-        let snapshot = TaskSnapshot {
-            finished: false,
+        let output_pending = barrier.is_timeoutable() && self.barrier_in_out_queues(t, id);
+        let bytes = self.tasks[t].checkpoints.take_snapshot(
+            &name,
+            id,
             state,
-            input_channels: BTreeMap::new(),
             output_channels,
-            state_bytes: op_bytes + out_bytes,
-            uploaded_bytes: uploaded_keyed + out_bytes,
-        };
-        let bytes = snapshot.state_bytes;
+            incremental,
+            output_pending,
+            &self.graph.keys,
+        );
         self.trace.push(|| Event::SnapshotTaken {
             task: name,
             checkpoint: id,
@@ -1771,16 +1732,6 @@ impl World {
                 s.last_barrier_at = Some(now);
             }
         }
-        let output_pending = barrier.is_timeoutable() && self.barrier_in_out_queues(t, id);
-        self.tasks[t].snapshots.insert(
-            id,
-            InProgressSnapshot {
-                snapshot,
-                async_done: false,
-                output_pending,
-                keyed,
-            },
-        );
         if output_pending {
             let timeout = barrier.aligned_timeout_ms.unwrap_or(0);
             // Strict check, as at the input: timed out once more than T has passed since creation.
@@ -1868,13 +1819,9 @@ impl World {
             records: stopped.records,
         });
         if let Some(recs) = stopped.complete {
-            let keys = &self.graph.keys;
-            let bytes = TaskSnapshot::channel_bytes(recs.values().flatten(), keys);
-            if let Some(s) = self.tasks[t].snapshots.get_mut(&checkpoint) {
-                s.snapshot.input_channels = recs;
-                s.snapshot.state_bytes += bytes;
-                s.snapshot.uploaded_bytes += bytes;
-            }
+            self.tasks[t]
+                .checkpoints
+                .input_channel_state(checkpoint, recs, &self.graph.keys);
             let now = self.now;
             if let Some(s) = self.coordinator.stats_mut(checkpoint, t) {
                 s.last_barrier_at = Some(now);
@@ -1894,14 +1841,11 @@ impl World {
 
     /// A barrier of `id` left one of `t`'s output queues for the wire.
     fn output_barrier_left(&mut self, t: TaskId, id: CheckpointId) {
-        let pending = self.tasks[t]
-            .snapshots
-            .get(&id)
-            .is_some_and(|s| s.output_pending);
+        let pending = self.tasks[t].checkpoints.is_output_pending(id);
         if pending && !self.barrier_in_out_queues(t, id) {
-            if let Some(s) = self.tasks[t].snapshots.get_mut(&id) {
-                s.output_pending = false;
-            }
+            self.tasks[t]
+                .checkpoints
+                .output_flushed(id, BTreeMap::new(), &self.graph.keys);
             self.maybe_acknowledge(t, id);
         }
     }
@@ -1910,11 +1854,7 @@ impl World {
     /// a timeoutable barrier still in an output queue becomes a priority (unaligned)
     /// barrier and overtakes the records ahead of it, which become output channel state.
     fn output_timeout(&mut self, t: TaskId, id: CheckpointId) {
-        if !self.tasks[t]
-            .snapshots
-            .get(&id)
-            .is_some_and(|s| s.output_pending)
-        {
+        if !self.tasks[t].checkpoints.is_output_pending(id) {
             return;
         }
         let outs: Vec<ChannelId> = self.graph.outputs(t).collect();
@@ -1943,13 +1883,9 @@ impl World {
                 },
             );
         }
-        let bytes = TaskSnapshot::channel_bytes(overtaken.values().flatten(), &self.graph.keys);
-        if let Some(s) = self.tasks[t].snapshots.get_mut(&id) {
-            s.snapshot.output_channels.extend(overtaken);
-            s.snapshot.state_bytes += bytes;
-            s.snapshot.uploaded_bytes += bytes;
-            s.output_pending = false;
-        }
+        self.tasks[t]
+            .checkpoints
+            .output_flushed(id, overtaken, &self.graph.keys);
         let name = self.name(t);
         self.trace.push(|| Event::AlignmentTimedOut {
             task: name,
@@ -1961,49 +1897,38 @@ impl World {
     /// Acknowledge once the asynchronous phase and the channel state are complete.
     fn maybe_acknowledge(&mut self, t: TaskId, id: CheckpointId) {
         let capturing = self.tasks[t].channel_state.is_capturing(id);
-        let ready = self.tasks[t]
-            .snapshots
-            .get(&id)
-            .is_some_and(|s| s.async_done && !s.output_pending)
-            && !capturing;
-        if !ready {
-            return;
-        }
-        let s = self.tasks[t].snapshots.remove(&id).expect("checked above");
-        if let Some(max) = self.coordinator.config.max_state_bytes {
-            if s.snapshot.state_bytes > max {
-                // Flink: MemCheckpointStreamFactory throws in the async phase ⇒ decline.
-                let why = format!(
-                    "Size of the state is larger than the maximum permitted memory-backed state. Size={}, maxSize={}",
-                    s.snapshot.state_bytes, max
-                );
-                let name = self.name(t);
-                let reason = format!("declined: {why}");
-                self.trace.push(|| Event::CheckpointDeclined {
-                    task: name,
-                    checkpoint: id,
-                    reason,
-                });
-                if self.coordinator.pending.contains_key(&id) {
-                    self.abort_checkpoint(id, AbortCause::DeclinedAsync(why));
+        let max_state_bytes = self.coordinator.config.max_state_bytes;
+        let (snapshot, upload) =
+            match self.tasks[t]
+                .checkpoints
+                .acknowledge(id, capturing, max_state_bytes)
+            {
+                None => return,
+                Some(Acknowledgement::Ack { snapshot, upload }) => (snapshot, upload),
+                Some(Acknowledgement::Decline { message }) => {
+                    let name = self.name(t);
+                    let reason = format!("declined: {message}");
+                    self.trace.push(|| Event::CheckpointDeclined {
+                        task: name,
+                        checkpoint: id,
+                        reason,
+                    });
+                    if self.coordinator.pending.contains_key(&id) {
+                        self.abort_checkpoint(id, AbortCause::DeclinedAsync(message));
+                    }
+                    return;
                 }
-                return;
-            }
-        }
-        if let Some(upload) = s.keyed {
+            };
+        if let Some(upload) = upload {
             // Flink registers shared state on acknowledgement, even for a checkpoint
             // that is already gone.
-            let private_bytes = s.snapshot.state_bytes.saturating_sub(upload.keyed_bytes);
+            let private_bytes = snapshot.state_bytes.saturating_sub(upload.keyed_bytes);
             let name = self.name(t);
             self.coordinator
                 .shared
                 .register(id, t, &name, &upload, private_bytes);
             // Kept until notified: a completed checkpoint becomes the incremental base.
-            let base = IncrementalBase {
-                checkpoint: Some(id),
-                placement: upload.placement,
-            };
-            self.tasks[t].incremental_candidates.insert(id, base);
+            self.tasks[t].checkpoints.keep_candidate(id, upload);
         }
         if !self.coordinator.pending.contains_key(&id) {
             return; // Flink: acks for discarded checkpoints are dropped
@@ -2013,7 +1938,7 @@ impl World {
             task: name,
             checkpoint: id,
         });
-        if self.coordinator.acknowledge(id, t, s.snapshot, self.now) {
+        if self.coordinator.acknowledge(id, t, snapshot, self.now) {
             self.complete_checkpoint(id);
         }
     }
@@ -2247,23 +2172,15 @@ impl World {
             }
             // The completed snapshot becomes the incremental base (Flink: RocksDB's
             // notifyCheckpointComplete makes its SST set the base).
-            let task = &mut self.tasks[t];
-            if let Some(base) = task.incremental_candidates.remove(&id) {
-                task.incremental_base = base;
-            }
-            task.incremental_candidates.retain(|k, _| *k > id);
+            self.tasks[t].checkpoints.notify_complete(id);
             if self.tasks[t].status == TaskStatus::Waiting
                 && self.tasks[t].awaiting.is_some_and(|a| id >= a)
             {
                 self.finish_task(t);
             }
         } else {
-            if self.tasks[t].last_checkpoint.is_none_or(|l| l < id) {
-                self.tasks[t].aborted.insert(id);
-            }
             // Cancel the asynchronous part; Flink forgets the aborted checkpoint's uploads.
-            self.tasks[t].snapshots.remove(&id);
-            self.tasks[t].incremental_candidates.remove(&id);
+            self.tasks[t].checkpoints.notify_aborted(id);
             self.tasks[t].channel_state.abort(id);
         }
     }
