@@ -11,6 +11,7 @@
 use crate::barrier::CheckpointBarrier;
 use crate::event::SnapshotKind;
 use crate::ids::{CheckpointId, TaskId};
+pub use crate::snapshot::CompletedCheckpoint;
 use crate::snapshot::TaskSnapshot;
 use crate::state::shared_registry::SharedStateRegistry;
 use serde::{Deserialize, Serialize};
@@ -185,21 +186,6 @@ pub struct PendingCheckpoint {
     pub not_yet_acknowledged: BTreeSet<TaskId>,
     /// Acknowledged snapshots.
     pub acknowledged: BTreeMap<TaskId, TaskSnapshot>,
-}
-
-/// A completed checkpoint or savepoint with its state. Flink: `CompletedCheckpoint`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CompletedCheckpoint {
-    /// Its id.
-    pub id: CheckpointId,
-    /// Checkpoint or savepoint.
-    pub kind: SnapshotKind,
-    /// Trigger time.
-    pub trigger_at: u64,
-    /// Completion time.
-    pub completed_at: u64,
-    /// Every subtask's snapshot.
-    pub tasks: BTreeMap<TaskId, TaskSnapshot>,
 }
 
 /// The checkpoint coordinator's state.

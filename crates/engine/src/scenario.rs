@@ -32,6 +32,10 @@ pub use crate::state::{ReduceFn, TtlConfig};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// How deep `restore.from` may nest (a job restored from a job restored from …).
+/// A lab limit: each level is a whole run.
+pub const MAX_RESTORE_DEPTH: usize = 4;
+
 /// The version of the contract this module reads. Flink has no such thing; a
 /// scenario with another `version` is rejected.
 pub const CONTRACT_VERSION: u32 = 1;

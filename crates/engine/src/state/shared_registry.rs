@@ -33,8 +33,7 @@ use super::keyed::StoredValue;
 use super::ttl::TtlValue;
 use crate::ids::{CheckpointId, TaskId};
 use crate::record::{KeyId, KeyTable};
-use crate::restore::VALUE_STATE;
-use crate::snapshot::{OperatorSnapshot, KEYED_ENTRY_BYTES};
+use crate::snapshot::{OperatorSnapshot, KEYED_ENTRY_BYTES, VALUE_STATE};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
