@@ -2460,120 +2460,19 @@ impl World {
         self.start_tasks(plan);
     }
 
-    // ----- summary helpers ------------------------------------------------------
+    // ----- what checkpoint storage holds --------------------------------------
 
-    /// The files of a completed checkpoint in checkpoint storage, subtask by
-    /// subtask: its private file `chk-N/<subtask>` (everything not in shared files;
-    /// left out when empty) and, for an incremental rocksdb checkpoint, the shared
-    /// files it refers to — uploaded by it or by an earlier checkpoint. The full
-    /// size of the checkpoint is the sum; what it uploaded is its private files plus
-    /// the shared files it created.
+    /// The files of a completed checkpoint in checkpoint storage
+    /// ([`shared_registry::SharedStateRegistry::storage_files`]).
     pub fn storage_files(&self, c: &CompletedCheckpoint) -> Vec<shared_registry::StorageFile> {
-        let mut out = Vec::new();
-        for (t, snap) in &c.tasks {
-            let task = self.name(*t).to_string();
-            let files = self.coordinator.shared.task_files(c.id, *t);
-            let private = files.map_or(snap.state_bytes, |f| f.private_bytes);
-            if private > 0 {
-                out.push(shared_registry::StorageFile {
-                    path: format!("chk-{}/{task}", c.id.0),
-                    task: task.clone(),
-                    bytes: private,
-                    shared: false,
-                    created_by: c.id,
-                });
-            }
-            for name in files.into_iter().flat_map(|f| f.shared.iter()) {
-                if let Some(f) = self.coordinator.shared.files().get(name) {
-                    out.push(shared_registry::StorageFile {
-                        path: name.clone(),
-                        task: task.clone(),
-                        bytes: f.bytes,
-                        shared: true,
-                        created_by: f.created_by,
-                    });
-                }
-            }
-        }
-        out
+        self.coordinator
+            .shared
+            .storage_files(c, |t| self.graph.name(t).to_string())
     }
 
     /// `chk-N/_metadata` of a completed checkpoint, keyed by operator uid, as the
-    /// contract's `--metadata` prints it.
+    /// contract's `--metadata` prints it ([`crate::summary::checkpoint_metadata`]).
     pub fn metadata(&self, c: &CompletedCheckpoint) -> serde_json::Value {
-        use serde_json::{json, Map, Value};
-        let mut out = Map::new();
-        for (oi, op) in self.graph.scenario.job.operators.iter().enumerate() {
-            let mut entry = Map::new();
-            let first = self.graph.op_first_task[oi];
-            let mut offsets = BTreeMap::new();
-            let mut keyed = BTreeMap::new();
-            let mut states: BTreeMap<String, BTreeMap<String, Value>> = BTreeMap::new();
-            let mut channels = Map::new();
-            let mut operator = Vec::new();
-            for i in 0..op.parallelism {
-                let t = TaskId(first + i);
-                let Some(s) = c.tasks.get(&t) else { continue };
-                match &s.state {
-                    OperatorSnapshot::Source { offsets: o } => offsets.extend(o.iter().map(|(p, v)| (*p, *v))),
-                    OperatorSnapshot::Keyed { entries } => {
-                        keyed.extend(entries.iter().map(|(k, v)| (self.graph.keys.name(*k).to_string(), *v)))
-                    }
-                    OperatorSnapshot::TwoPhaseCommit { pending_transaction, pending_commit } => operator.push(json!({
-                        "subtask": i,
-                        "pending_transaction": pending_transaction,
-                        "pending_commit": pending_commit.iter().map(|(c, t)| json!({"checkpoint": c, "txn": t})).collect::<Vec<_>>(),
-                    })),
-                    OperatorSnapshot::KeyedStates { states: s } => {
-                        for (name, entries) in s {
-                            states.entry(name.clone()).or_default().extend(
-                                entries.iter().map(|(k, v)| (self.graph.keys.name(*k).to_string(), v.display())),
-                            );
-                        }
-                    }
-                    OperatorSnapshot::Broadcast { rules } => operator.push(json!({
-                        "subtask": i,
-                        "rules": rules.iter().map(|(k, v)| (self.graph.keys.name(*k).to_string(), *v)).collect::<BTreeMap<_, _>>(),
-                    })),
-                    OperatorSnapshot::Stateless => {}
-                }
-                let show = |r: &Record| json!({"key": self.key_name(r.key), "value": r.value});
-                let mut sub = Map::new();
-                for (ch, recs) in &s.input_channels {
-                    sub.insert(
-                        format!("in{}", ch.0),
-                        Value::Array(recs.iter().map(show).collect()),
-                    );
-                }
-                for (ch, recs) in &s.output_channels {
-                    sub.insert(
-                        format!("out{ch}"),
-                        Value::Array(recs.iter().map(show).collect()),
-                    );
-                }
-                if !sub.is_empty() {
-                    channels.insert(i.to_string(), Value::Object(sub));
-                }
-            }
-            if op.kind == OperatorKind::Source {
-                entry.insert("offsets".into(), json!(offsets));
-            }
-            if matches!(op.kind, OperatorKind::KeyedCount | OperatorKind::KeyedSum) {
-                entry.insert("keyed".into(), json!(keyed));
-            }
-            if op.kind.has_named_state() {
-                entry.insert("states".into(), json!(states));
-            }
-            if !operator.is_empty() {
-                entry.insert("operator".into(), Value::Array(operator));
-            }
-            if !channels.is_empty() {
-                entry.insert("channels".into(), Value::Object(channels));
-            }
-            if !entry.is_empty() {
-                out.insert(op.uid.clone(), Value::Object(entry));
-            }
-        }
-        Value::Object(out)
+        crate::summary::checkpoint_metadata(&self.graph, c)
     }
 }
