@@ -111,14 +111,14 @@ impl Summary {
         let setup = world.setup();
         let coord = world.coordinator();
         let completed: BTreeMap<CheckpointId, _> = coord
-            .store
+            .store()
             .iter()
-            .chain(&coord.savepoints)
-            .chain(&coord.all_completed)
+            .chain(coord.savepoints())
+            .chain(coord.all_completed())
             .map(|c| (c.id, c.clone()))
             .collect();
         let checkpoints = coord
-            .history
+            .history()
             .values()
             .map(|h| {
                 let acked = h.subtasks.values().filter(|s| s.ack_at.is_some());

@@ -530,7 +530,7 @@ impl World {
         let coord = self.coordinator();
         let coordinator = CoordinatorView {
             pending: coord
-                .pending
+                .pending()
                 .values()
                 .map(|p| PendingView {
                     id: p.id,
@@ -539,13 +539,13 @@ impl World {
                     waiting: p.not_yet_acknowledged.iter().copied().collect(),
                 })
                 .collect(),
-            history: coord.history.values().cloned().collect(),
+            history: coord.history().values().cloned().collect(),
             storage: coord
-                .store
+                .store()
                 .iter()
-                .chain(&coord.savepoints)
+                .chain(coord.savepoints())
                 .map(|c| (c, false))
-                .chain(coord.discarded.iter().map(|c| (c, true)))
+                .chain(coord.discarded().iter().map(|c| (c, true)))
                 .map(|(c, discarded)| StoredView {
                     id: c.id,
                     kind: c.kind,
@@ -560,7 +560,7 @@ impl World {
                 .checkpointing
                 .as_ref()
                 .is_some_and(|c| c.storage == crate::scenario::StorageKind::Jobmanager),
-            failure_counter: coord.failure_counter,
+            failure_counter: coord.failure_counter(),
         };
         let sinks = self
             .external()

@@ -270,9 +270,6 @@ pub struct World {
     trace: Trace,
     steps: u64,
     finished_at: Option<u64>,
-    final_requested: bool,
-    /// The final checkpoint of a drained job completed: no more checkpoints.
-    final_completed: bool,
     restart_at: Option<u64>,
     /// What restoring from an earlier job's snapshot did while the World was built
     /// (`state_restored`, recovered transactions); handed out with the first step.
@@ -377,8 +374,6 @@ impl World {
             trace: Trace::default(),
             steps: 0,
             finished_at: None,
-            final_requested: false,
-            final_completed: false,
             restart_at: None,
             startup_events: Vec::new(),
         };
@@ -394,14 +389,15 @@ impl World {
                 // checkpoint (Flink: CheckpointCoordinator.restoreSavepoint).
                 world.now = e.world.now;
                 world.next_txn = e.world.next_txn;
-                world.coordinator.continue_ids_after(e.snapshot.id);
-                world.coordinator.store.push(Arc::new(CompletedCheckpoint {
-                    id: e.snapshot.id,
-                    kind: e.snapshot.kind,
-                    trigger_at: e.snapshot.trigger_at,
-                    completed_at: e.snapshot.completed_at,
-                    tasks: plan.tasks.clone(),
-                }));
+                world
+                    .coordinator
+                    .restored_from(Arc::new(CompletedCheckpoint {
+                        id: e.snapshot.id,
+                        kind: e.snapshot.kind,
+                        trigger_at: e.snapshot.trigger_at,
+                        completed_at: e.snapshot.completed_at,
+                        tasks: plan.tasks.clone(),
+                    }));
                 Some(plan)
             }
         };
@@ -514,8 +510,7 @@ impl World {
     /// at most `n` committed records and finished transactions per external topic
     /// (like a topic's retention). Off by default: `lab` reports everything.
     pub fn bound_memory(&mut self, n: usize) {
-        self.coordinator.history_limit = Some(n.max(1));
-        self.coordinator.keep_all_completed = false;
+        self.coordinator.bound_history(n);
         for ext in self.external.values_mut() {
             ext.retention = Some(n.max(1));
         }
@@ -524,7 +519,7 @@ impl World {
     /// Keep every completed checkpoint's state, not only the retained ones (for
     /// printing each checkpoint's `_metadata`).
     pub fn keep_all_completed(&mut self, on: bool) {
-        self.coordinator.keep_all_completed = on;
+        self.coordinator.set_keep_all_completed(on);
     }
 
     /// Time of the next agenda item, if any.
@@ -641,7 +636,7 @@ impl World {
             Item::TriggerTask(t, id) => self.trigger_task(t, id),
             Item::PeriodicTrigger(generation) => self.periodic_trigger(generation),
             Item::CheckpointTimeout(id) => {
-                if self.coordinator.pending.contains_key(&id) {
+                if self.coordinator.is_pending(id) {
                     self.abort_checkpoint(id, AbortCause::Expired);
                 }
             }
@@ -844,7 +839,7 @@ impl World {
             };
             let incremental_base: IncrementalBase = restore
                 .as_ref()
-                .map(|r| self.coordinator.shared.base_of(r.checkpoint, t))
+                .map(|r| self.coordinator.shared().base_of(r.checkpoint, t))
                 .unwrap_or_default();
             let rr = info
                 .outputs
@@ -863,7 +858,7 @@ impl World {
                 handler: BarrierHandler::new(
                     self.graph.handler_mode,
                     info.inputs.len() as u32,
-                    self.coordinator.config.after_tasks_finish,
+                    self.coordinator.config().after_tasks_finish,
                 ),
                 op: state,
                 busy: None,
@@ -927,10 +922,8 @@ impl World {
                 self.schedule_poll(t);
             }
         }
-        if let Some(interval) = self.coordinator.config.interval_ms {
-            self.coordinator.periodic_gen += 1;
-            let g = self.coordinator.periodic_gen;
-            self.schedule(self.now + interval, Item::PeriodicTrigger(g));
+        if let Some((at, generation)) = self.coordinator.start_periodic(self.now) {
+            self.schedule(at, Item::PeriodicTrigger(generation));
         }
     }
 
@@ -1439,7 +1432,7 @@ impl World {
         let is_sink = self.op_kind(t) == OperatorKind::Sink;
         // FLIP-147: a sink waits for a final checkpoint to commit. Without checkpoints
         // after tasks finish it just closes, aborting its last transaction (FLINK-2491).
-        let waits = self.graph.checkpointing && self.coordinator.config.after_tasks_finish;
+        let waits = self.graph.checkpointing && self.coordinator.config().after_tasks_finish;
         if is_sink && waits && self.status == JobStatus::Running {
             self.tasks[t].status = TaskStatus::Waiting;
             if let Some(b) = self.tasks[t].deferred_trigger.take() {
@@ -1488,7 +1481,7 @@ impl World {
     /// A bounded job whose tasks have all drained takes a final checkpoint so that
     /// two-phase-commit sinks can commit what they hold (FLIP-147).
     fn check_drained(&mut self) {
-        if self.final_requested || self.status != JobStatus::Running {
+        if self.status != JobStatus::Running {
             return;
         }
         let all = self
@@ -1496,10 +1489,7 @@ impl World {
             .iter()
             .all(|x| matches!(x.status, TaskStatus::Waiting | TaskStatus::Finished));
         let any_waiting = self.tasks.iter().any(|x| x.status == TaskStatus::Waiting);
-        if all && any_waiting {
-            self.final_requested = true;
-            self.coordinator
-                .offer(SnapshotKind::Checkpoint, false, true);
+        if all && any_waiting && self.coordinator.request_final() {
             self.try_trigger();
         }
     }
@@ -1609,7 +1599,7 @@ impl World {
                             checkpoint,
                         });
                     }
-                    if self.coordinator.pending.contains_key(&checkpoint) {
+                    if self.coordinator.is_pending(checkpoint) {
                         self.abort_checkpoint(checkpoint, cause);
                     }
                 }
@@ -1675,8 +1665,7 @@ impl World {
                 // Flink suspends the sources at a synchronous savepoint.
                 if self
                     .coordinator
-                    .pending
-                    .get(&id)
+                    .pending_checkpoint(id)
                     .is_some_and(|p| p.kind == SnapshotKind::StopWithSavepoint)
                 {
                     s.stopped = true;
@@ -1685,7 +1674,7 @@ impl World {
         }
 
         // Synchronous phase. Savepoints are full (canonical format) whatever the backend.
-        let incremental = self.coordinator.config.incremental && !barrier.is_savepoint;
+        let incremental = self.coordinator.config().incremental && !barrier.is_savepoint;
         let is_finished = self.tasks[t].status != TaskStatus::Running;
         let name = self.name(t);
         let state = match &mut self.tasks[t].op {
@@ -1724,14 +1713,8 @@ impl World {
             state_bytes: bytes,
         });
         let now = self.now;
-        if let Some(s) = self.coordinator.stats_mut(id, t) {
-            s.first_barrier_at = Some(first_seen_at);
-            s.snapshot_at = Some(now);
-            s.unaligned = unaligned;
-            if !unaligned {
-                s.last_barrier_at = Some(now);
-            }
-        }
+        self.coordinator
+            .snapshot_taken(id, t, first_seen_at, now, unaligned);
         if output_pending {
             let timeout = barrier.aligned_timeout_ms.unwrap_or(0);
             // Strict check, as at the input: timed out once more than T has passed since creation.
@@ -1740,7 +1723,7 @@ impl World {
                 Item::OutputTimeout(t, id),
             );
         }
-        let async_ms = self.coordinator.config.async_ms;
+        let async_ms = self.coordinator.config().async_ms;
         self.schedule(now + async_ms, Item::AsyncDone(t, id));
 
         // Unaligned: persist what is queued in the channels whose barrier has not
@@ -1822,10 +1805,7 @@ impl World {
             self.tasks[t]
                 .checkpoints
                 .input_channel_state(checkpoint, recs, &self.graph.keys);
-            let now = self.now;
-            if let Some(s) = self.coordinator.stats_mut(checkpoint, t) {
-                s.last_barrier_at = Some(now);
-            }
+            self.coordinator.alignment_ended(checkpoint, t, self.now);
             self.maybe_acknowledge(t, checkpoint);
         }
     }
@@ -1897,7 +1877,7 @@ impl World {
     /// Acknowledge once the asynchronous phase and the channel state are complete.
     fn maybe_acknowledge(&mut self, t: TaskId, id: CheckpointId) {
         let capturing = self.tasks[t].channel_state.is_capturing(id);
-        let max_state_bytes = self.coordinator.config.max_state_bytes;
+        let max_state_bytes = self.coordinator.config().max_state_bytes;
         let (snapshot, upload) =
             match self.tasks[t]
                 .checkpoints
@@ -1913,7 +1893,7 @@ impl World {
                         checkpoint: id,
                         reason,
                     });
-                    if self.coordinator.pending.contains_key(&id) {
+                    if self.coordinator.is_pending(id) {
                         self.abort_checkpoint(id, AbortCause::DeclinedAsync(message));
                     }
                     return;
@@ -1925,12 +1905,11 @@ impl World {
             let private_bytes = snapshot.state_bytes.saturating_sub(upload.keyed_bytes);
             let name = self.name(t);
             self.coordinator
-                .shared
-                .register(id, t, &name, &upload, private_bytes);
+                .register_shared(id, t, &name, &upload, private_bytes);
             // Kept until notified: a completed checkpoint becomes the incremental base.
             self.tasks[t].checkpoints.keep_candidate(id, upload);
         }
-        if !self.coordinator.pending.contains_key(&id) {
+        if !self.coordinator.is_pending(id) {
             return; // Flink: acks for discarded checkpoints are dropped
         }
         let name = self.name(t);
@@ -1946,12 +1925,13 @@ impl World {
     // ----- coordinator side --------------------------------------------------
 
     fn periodic_trigger(&mut self, generation: u32) {
-        if generation != self.coordinator.periodic_gen || self.status != JobStatus::Running {
+        if self.status != JobStatus::Running {
             return;
         }
-        if let Some(interval) = self.coordinator.config.interval_ms {
-            self.schedule(self.now + interval, Item::PeriodicTrigger(generation));
-        }
+        let Some(next_at) = self.coordinator.periodic_fired(generation, self.now) else {
+            return; // stale: rescheduled or restarted since
+        };
+        self.schedule(next_at, Item::PeriodicTrigger(generation));
         if self.tasks.iter().all(|x| x.status == TaskStatus::Finished) {
             return;
         }
@@ -1961,19 +1941,20 @@ impl World {
     }
 
     fn try_trigger(&mut self) {
-        if self.status != JobStatus::Running || self.final_completed {
-            self.coordinator.queue.clear();
+        if self.status != JobStatus::Running || self.coordinator.is_final_completed() {
+            self.coordinator.clear_queue();
             return;
         }
         loop {
             match self.coordinator.decide(self.now) {
                 Decision::Start(req) => self.start_checkpoint(req),
-                Decision::DroppedMinPause { reschedule_at } => {
+                Decision::DroppedMinPause {
+                    reschedule_at,
+                    generation,
+                } => {
                     let reason = "minimum time between checkpoints".to_string();
                     self.trace.push(|| Event::CheckpointSkipped { reason });
-                    self.coordinator.periodic_gen += 1;
-                    let g = self.coordinator.periodic_gen;
-                    self.schedule(reschedule_at, Item::PeriodicTrigger(g));
+                    self.schedule(reschedule_at, Item::PeriodicTrigger(generation));
                 }
                 Decision::Wait => return,
             }
@@ -2001,7 +1982,7 @@ impl World {
             .ids()
             .filter(|t| self.tasks[*t].status == TaskStatus::Finished)
             .collect();
-        if !finished.is_empty() && !self.coordinator.config.after_tasks_finish {
+        if !finished.is_empty() && !self.coordinator.config().after_tasks_finish {
             // Flink: NOT_ALL_REQUIRED_TASKS_RUNNING, a pre-flight failure (never counted).
             let reason =
                 "not all required tasks are running (checkpoints after tasks finish are off)"
@@ -2011,14 +1992,17 @@ impl World {
         }
         let all: Vec<TaskId> = waiting.iter().chain(&finished).copied().collect();
         let id = self.coordinator.start(&req, self.now, all);
-        let unaligned = self.coordinator.pending[&id].barrier.alignment == Alignment::Unaligned;
+        let unaligned = self
+            .coordinator
+            .pending_checkpoint(id)
+            .is_some_and(|p| p.barrier.is_unaligned());
         let kind = req.kind;
         self.trace.push(|| Event::CheckpointTriggered {
             checkpoint: id,
             kind,
             unaligned,
         });
-        let timeout = self.coordinator.config.timeout_ms;
+        let timeout = self.coordinator.config().timeout_ms;
         self.schedule(self.now + timeout, Item::CheckpointTimeout(id));
         // Tasks to trigger: running sources, and running tasks whose predecessors all finished.
         for t in &waiting {
@@ -2047,7 +2031,7 @@ impl World {
             finished: true,
             state: self.tasks[t]
                 .op
-                .snapshot(self.now, !self.coordinator.config.incremental),
+                .snapshot(self.now, !self.coordinator.config().incremental),
             input_channels: BTreeMap::new(),
             output_channels: BTreeMap::new(),
             state_bytes: 0,
@@ -2056,7 +2040,7 @@ impl World {
     }
 
     fn trigger_task(&mut self, t: TaskId, id: CheckpointId) {
-        let Some(p) = self.coordinator.pending.get(&id) else {
+        let Some(p) = self.coordinator.pending_checkpoint(id) else {
             return;
         };
         let barrier = p.barrier.clone();
@@ -2084,20 +2068,9 @@ impl World {
     }
 
     fn complete_checkpoint(&mut self, id: CheckpointId) {
-        let is_final = self
-            .coordinator
-            .pending
-            .get(&id)
-            .is_some_and(|p| p.is_final);
         let Some((completed, subsumed)) = self.coordinator.complete(id, self.now) else {
             return;
         };
-        if is_final {
-            // Every task has drained and will finish on this notification: nothing
-            // queued is started any more.
-            self.coordinator.queue.clear();
-            self.final_completed = true;
-        }
         self.trace
             .push(|| Event::CheckpointCompleted { checkpoint: id });
         for s in subsumed {
@@ -2117,8 +2090,7 @@ impl World {
     fn abort_checkpoint(&mut self, id: CheckpointId, cause: AbortCause) {
         let is_final = self
             .coordinator
-            .pending
-            .get(&id)
+            .pending_checkpoint(id)
             .is_some_and(|p| p.is_final);
         let Some(exceeded) = self.coordinator.abort(id, &cause, self.now) else {
             return;
@@ -2135,11 +2107,8 @@ impl World {
         }
         if is_final && self.status == JobStatus::Running {
             // The next periodic checkpoint takes its place; without one, ask again.
-            self.final_requested = false;
-            if self.coordinator.config.interval_ms.is_none() {
+            if self.coordinator.final_aborted() {
                 self.check_drained();
-            } else {
-                self.final_requested = true;
             }
         }
         if exceeded {
@@ -2208,11 +2177,11 @@ impl World {
     }
 
     fn abort_all_pending(&mut self, cause: AbortCause) {
-        let ids: Vec<CheckpointId> = self.coordinator.pending.keys().copied().collect();
+        let ids: Vec<CheckpointId> = self.coordinator.pending().keys().copied().collect();
         for id in ids {
             self.abort_checkpoint(id, cause.clone());
         }
-        self.coordinator.queue.clear();
+        self.coordinator.clear_queue();
     }
 
     // ----- failure and restart -----------------------------------------------
@@ -2309,7 +2278,7 @@ impl World {
             .as_ref()
             .map(|c| c.externalized)
             .unwrap_or_default();
-        if self.coordinator.store.is_empty() || !policy.discards_on(self.status.as_str()) {
+        if self.coordinator.store().is_empty() || !policy.discards_on(self.status.as_str()) {
             return;
         }
         let checkpoints = self.discard_retained();
@@ -2323,10 +2292,7 @@ impl World {
     /// Moves every retained checkpoint out of the store into `discarded` (kept
     /// for the page to strike through) and returns their ids.
     fn discard_retained(&mut self) -> Vec<CheckpointId> {
-        let gone: Vec<Arc<CompletedCheckpoint>> = self.coordinator.store.drain(..).collect();
-        let ids = gone.iter().map(|c| c.id).collect();
-        self.coordinator.discarded.extend(gone);
-        ids
+        self.coordinator.discard_retained()
     }
 
     /// The job ends `failed`: `failure_reason` is what the summary and the page
@@ -2383,8 +2349,7 @@ impl World {
     /// open transactions abort, tasks stop, in-flight data is lost.
     fn tear_down(&mut self) {
         self.abort_all_pending(AbortCause::JobFailover);
-        self.final_requested = false;
-        self.final_completed = false;
+        self.coordinator.reset_final();
         self.close_sinks();
         for t in &mut self.tasks {
             t.status = TaskStatus::Failed;
@@ -2466,7 +2431,7 @@ impl World {
     /// ([`shared_registry::SharedStateRegistry::storage_files`]).
     pub fn storage_files(&self, c: &CompletedCheckpoint) -> Vec<shared_registry::StorageFile> {
         self.coordinator
-            .shared
+            .shared()
             .storage_files(c, |t| self.graph.name(t).to_string())
     }
 

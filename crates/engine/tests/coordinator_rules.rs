@@ -411,7 +411,7 @@ fn coordinator(tolerable: u32, max_concurrent: u32, unaligned: bool) -> Checkpoi
     let config: CoordinatorConfig = World::new(&scenario(&doc), 0)
         .unwrap()
         .coordinator()
-        .config
+        .config()
         .clone();
     assert_eq!(
         (
@@ -452,37 +452,37 @@ fn failure_manager_counts_only_counted_reasons_of_newer_ids_once() {
         (ids[3], AbortCause::JobFailover),
     ] {
         assert_eq!(c.abort(id, &cause, 10), Some(false));
-        assert_eq!(c.failure_counter, 0, "{cause:?} is not counted");
+        assert_eq!(c.failure_counter(), 0, "{cause:?} is not counted");
     }
     assert_eq!(c.abort(ids[4], &AbortCause::Expired, 10), Some(false));
-    assert_eq!(c.failure_counter, 1);
+    assert_eq!(c.failure_counter(), 1);
     assert_eq!(
         c.abort(ids[4], &AbortCause::Expired, 11),
         None,
         "an id is aborted (and counted) once"
     );
-    assert_eq!(c.failure_counter, 1);
+    assert_eq!(c.failure_counter(), 1);
     // A success resets the counter; an older id failing afterwards is not counted.
     c.complete(ids[6], 12).expect("pending");
-    assert_eq!(c.failure_counter, 0);
+    assert_eq!(c.failure_counter(), 0);
     assert_eq!(
         c.abort(ids[5], &AbortCause::DeclinedAsync("too big".into()), 13),
         Some(false)
     );
-    assert_eq!(c.failure_counter, 0, "id older than the last success");
+    assert_eq!(c.failure_counter(), 0, "id older than the last success");
     // Newer ones count: 1, 2 tolerated, the 3rd exceeds and resets.
     assert_eq!(c.abort(ids[7], &AbortCause::Expired, 14), Some(false));
     assert_eq!(
         c.abort(ids[8], &AbortCause::DeclinedAsync("x".into()), 15),
         Some(false)
     );
-    assert_eq!(c.failure_counter, 2);
+    assert_eq!(c.failure_counter(), 2);
     assert_eq!(
         c.abort(ids[9], &AbortCause::Expired, 16),
         Some(true),
         "3 > 2 tolerable: fail over"
     );
-    assert_eq!(c.failure_counter, 0);
+    assert_eq!(c.failure_counter(), 0);
 }
 
 /// Mirrors Flink's `CheckpointFailureManager.handleJobLevelCheckpointException`
@@ -493,7 +493,7 @@ fn failure_manager_savepoints() {
     let mut c = coordinator(0, 100, false);
     let sp = start(&mut c, SnapshotKind::Savepoint, 0);
     assert_eq!(c.abort(sp, &AbortCause::Expired, 1), Some(false));
-    assert_eq!(c.failure_counter, 0);
+    assert_eq!(c.failure_counter(), 0);
     let sp = start(&mut c, SnapshotKind::Savepoint, 2);
     assert_eq!(
         c.abort(sp, &AbortCause::DeclinedAsync("x".into()), 3),
@@ -534,21 +534,21 @@ fn completed_checkpoint_subsumes_older_pending_checkpoints_not_savepoints() {
         vec![c1],
         "older checkpoints only; savepoint {s2:?} and newer {c4:?} stay"
     );
-    assert_eq!(c.store.iter().map(|x| x.id).collect::<Vec<_>>(), vec![c3]);
+    assert_eq!(c.store().iter().map(|x| x.id).collect::<Vec<_>>(), vec![c3]);
     assert_eq!(
-        c.savepoints.iter().map(|x| x.id).collect::<Vec<_>>(),
+        c.savepoints().iter().map(|x| x.id).collect::<Vec<_>>(),
         vec![s5],
         "savepoints never enter the store"
     );
     // The World carries the subsumption out (not counted).
     assert_eq!(c.abort(c1, &AbortCause::Subsumed, 6), Some(false));
-    assert_eq!(c.failure_counter, 0);
+    assert_eq!(c.failure_counter(), 0);
     // A stop-with-savepoint (synchronous) does subsume older pending checkpoints,
     // but does not enter the store either.
     let stop = start(&mut c, SnapshotKind::StopWithSavepoint, 7);
     let (_, subsumed) = c.complete(stop, 8).expect("pending");
     assert_eq!(subsumed, vec![c4]);
-    assert_eq!(c.store.iter().map(|x| x.id).collect::<Vec<_>>(), vec![c3]);
+    assert_eq!(c.store().iter().map(|x| x.id).collect::<Vec<_>>(), vec![c3]);
 }
 
 /// Mirrors Flink's `CheckpointCoordinatorTest#testSuccessfulCheckpointSubsumesUnsuccessful`
@@ -652,7 +652,7 @@ fn store_retains_the_latest_checkpoints_and_restore_uses_the_latest() {
     let s = scenario(&doc);
     let mut w = World::new(&s, 1).unwrap();
     w.run_until(549, |_| {});
-    let store: Vec<u64> = w.coordinator().store.iter().map(|c| c.id.0).collect();
+    let store: Vec<u64> = w.coordinator().store().iter().map(|c| c.id.0).collect();
     assert_eq!(store, vec![4, 5]);
     w.run_until(600, |_| {});
     assert_eq!(w.failures()[0].restored_from, Some(CheckpointId(5)));

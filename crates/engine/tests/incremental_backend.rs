@@ -53,7 +53,7 @@ fn scenario(backend: &str, retained: u32) -> Scenario {
 fn sum_sizes(w: &World) -> Vec<(u64, u64, u64)> {
     let t = w.task_id("sum#0").unwrap();
     w.coordinator()
-        .history
+        .history()
         .iter()
         .filter(|(_, h)| h.end_at.is_some())
         .filter_map(|(id, h)| {
@@ -138,7 +138,7 @@ fn a_shared_file_is_deleted_exactly_when_no_retained_checkpoint_refers_to_it() {
         let mut deleted_at: Vec<(String, u64)> = Vec::new();
         let mut before = w
             .coordinator()
-            .shared
+            .shared()
             .files()
             .keys()
             .cloned()
@@ -150,8 +150,8 @@ fn a_shared_file_is_deleted_exactly_when_no_retained_checkpoint_refers_to_it() {
                 .iter()
                 .filter(|e| matches!(e.event, Event::CheckpointCompleted { .. }))
                 .count() as u64;
-            let reg = &w.coordinator().shared;
-            let store = &w.coordinator().store;
+            let reg = w.coordinator().shared();
+            let store = w.coordinator().store();
             // Every file a retained checkpoint refers to is there.
             let mut referenced = std::collections::BTreeSet::new();
             for c in store {
@@ -211,7 +211,7 @@ fn a_shared_file_is_deleted_exactly_when_no_retained_checkpoint_refers_to_it() {
         );
         assert!(
             w.coordinator()
-                .shared
+                .shared()
                 .files()
                 .contains_key("shared/sum#0-7"),
             "still used by the latest checkpoint"
@@ -287,7 +287,7 @@ fn property_a_restore_yields_exactly_the_checkpointed_state() {
             for (task, id) in restored {
                 let c = w
                     .coordinator()
-                    .store
+                    .store()
                     .iter()
                     .find(|c| c.id == id)
                     .unwrap_or_else(|| panic!("seed {seed}: {id} not retained"));
@@ -308,7 +308,7 @@ fn property_a_restore_yields_exactly_the_checkpointed_state() {
                         );
                         restores[usize::from(backend == BackendKind::Rocksdb)] += 1;
                         if backend == BackendKind::Rocksdb && !snap.finished {
-                            let reg = &w.coordinator().shared;
+                            let reg = w.coordinator().shared();
                             let base = reg.base_of(id, t);
                             let from_files: std::collections::BTreeMap<_, _> = base
                                 .placement

@@ -72,7 +72,7 @@ fn earlier_world() -> World {
 fn savepoint_metadata(w: &World) -> Value {
     let sp = w
         .coordinator()
-        .savepoints
+        .savepoints()
         .last()
         .expect("a savepoint")
         .clone();
@@ -118,7 +118,7 @@ fn per_key_last(records: &[engine::record::Record], w: &World) -> BTreeMap<Strin
 fn unchanged_job_continues_from_the_savepoint_exactly_once() {
     let earlier = earlier_world();
     let meta = savepoint_metadata(&earlier);
-    let sp = earlier.coordinator().savepoints.last().unwrap().id;
+    let sp = earlier.coordinator().savepoints().last().unwrap().id;
 
     let mut w = build(&v2(|_| {}, false)).expect("restore the unchanged job");
     // Clock, ids and state continue from the savepoint.
@@ -459,12 +459,12 @@ fn retained_checkpoints_follow_the_externalized_policy_on_cancellation() {
         w.run_to_end(None, 600_000, |_| {});
         assert_eq!(w.status(), JobStatus::Canceled);
         assert_eq!(
-            !w.coordinator().store.is_empty(),
+            !w.coordinator().store().is_empty(),
             survives,
             "{policy}: store after cancel"
         );
         assert_eq!(
-            w.coordinator().discarded.is_empty(),
+            w.coordinator().discarded().is_empty(),
             survives,
             "{policy}: discarded"
         );
@@ -495,7 +495,7 @@ fn retained_checkpoints_follow_the_externalized_policy_on_cancellation() {
     w.run_to_end(None, 600_000, |_| {});
     assert_eq!(w.status(), JobStatus::Failed);
     assert!(
-        !w.coordinator().store.is_empty(),
+        !w.coordinator().store().is_empty(),
         "RETAIN_ON_FAILURE keeps them"
     );
 }

@@ -561,7 +561,7 @@ fn named_states_and_registry_round_trip_through_serde() {
     s.checkpointing.as_mut().unwrap().backend = engine::scenario::BackendKind::Rocksdb;
     let mut w = World::new(&s, 5).expect("world");
     w.run_until(200, |_| {});
-    let reg = &w.coordinator().shared;
+    let reg = w.coordinator().shared();
     assert!(!reg.files().is_empty(), "a shared file to carry");
     let back: engine::state::shared_registry::SharedStateRegistry =
         serde_json::from_str(&serde_json::to_string(reg).unwrap()).expect("registry reads back");

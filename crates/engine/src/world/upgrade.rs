@@ -83,9 +83,9 @@ pub(super) fn run_earlier(spec: &RestoreSpec, seed: u64) -> Result<Earlier, Scen
 fn available(world: &World) -> Vec<Arc<CompletedCheckpoint>> {
     let coordinator = world.coordinator();
     let mut all: Vec<Arc<CompletedCheckpoint>> = coordinator
-        .savepoints
+        .savepoints()
         .iter()
-        .chain(coordinator.store.iter())
+        .chain(coordinator.store().iter())
         .cloned()
         .collect();
     all.sort_by_key(|c| c.id);
