@@ -12,6 +12,63 @@ use crate::record::{KeyId, Record};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 
+/// Everything outside the job that its sinks write to: one topic per sink operator,
+/// and the transaction ids handed out so far. It outlives failovers, a JobManager
+/// crash and the job itself: a job restored from a savepoint keeps writing to the
+/// topics of the earlier job's sinks with the same uids, and numbers transactions on.
+/// Flink: outside Flink — the Kafka cluster with its transactional producers.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExternalSystems {
+    /// Topics by sink operator index (scenario order), one per sink.
+    topics: BTreeMap<usize, ExternalTopic>,
+    /// The last transaction id handed out: ids are global over all sinks and grow
+    /// from 1 (Kafka: each transactional producer's epoch, flattened).
+    last_txn: u64,
+}
+
+impl ExternalSystems {
+    /// `topics` by sink operator index; transaction ids continue after `last_txn`.
+    pub fn new(topics: BTreeMap<usize, ExternalTopic>, last_txn: u64) -> Self {
+        ExternalSystems { topics, last_txn }
+    }
+
+    /// Topics by sink operator index.
+    pub fn topics(&self) -> &BTreeMap<usize, ExternalTopic> {
+        &self.topics
+    }
+
+    /// The last transaction id handed out.
+    pub fn last_txn(&self) -> u64 {
+        self.last_txn
+    }
+
+    /// The topic of sink operator `op`. Panics for an operator that is not a sink
+    /// (every sink has its topic from the start).
+    pub fn topic(&mut self, op: usize) -> &mut ExternalTopic {
+        self.topics
+            .get_mut(&op)
+            .expect("every sink has an external topic")
+    }
+
+    /// The topic of sink operator `op` and the transaction-id counter, for a
+    /// two-phase-commit sink that begins transactions.
+    pub fn topic_and_txn_ids(&mut self, op: usize) -> (&mut ExternalTopic, &mut u64) {
+        let topic = self
+            .topics
+            .get_mut(&op)
+            .expect("every sink has an external topic");
+        (topic, &mut self.last_txn)
+    }
+
+    /// Give every topic a retention of `n` committed records and finished
+    /// transactions ([`ExternalTopic::retention`]).
+    pub fn bound(&mut self, n: usize) {
+        for t in self.topics.values_mut() {
+            t.retention = Some(n.max(1));
+        }
+    }
+}
+
 /// Lifecycle of an external transaction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

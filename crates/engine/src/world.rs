@@ -10,7 +10,6 @@
 //! handled in the order they were scheduled (FIFO). Items that belong to one run
 //! attempt of the job carry its number and are skipped once the job has failed over.
 
-use crate::agenda::Agenda;
 use crate::barrier::channel_state::ChannelStatePersister;
 use crate::barrier::{Alignment, BarrierHandler, CheckpointBarrier, HandlerAction};
 use crate::channel::{Channel, Element, InTransit, Queued};
@@ -33,7 +32,7 @@ use crate::scenario::{
     BackendKind, CheckpointingMode, ListStateMode, OperatorKind, Partitioning, Scenario,
     ScenarioError, ScriptStep, SinkKind, StorageKind,
 };
-use crate::sink::{ExternalTopic, TxnStatus};
+use crate::sink::{ExternalSystems, ExternalTopic, TxnStatus};
 use crate::snapshot::{OperatorSnapshot, TaskSnapshot};
 use crate::state::shared_registry::{self, IncrementalBase};
 use crate::subtask_checkpoint::{Acknowledgement, Begin, SubtaskCheckpointCoordinator};
@@ -44,15 +43,14 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 
-/// Marks an agenda item that survives failovers (script actions).
-const ANY_ATTEMPT: u32 = u32::MAX;
-
 /// How long a new JobManager leader takes to recover the job after
 /// `crash_jobmanager`. A lab constant: in Flink it depends on the HA service's
 /// lease and election timeouts.
 pub const JOBMANAGER_RECOVERY_MS: u64 = 1000;
 
+mod schedule;
 mod upgrade;
+use schedule::{Item, Schedule};
 pub use upgrade::MAX_RESTORE_DEPTH;
 
 /// State assigned to the subtasks of a new attempt (Flink: the
@@ -68,40 +66,6 @@ struct Restore {
     /// Source operators whose offsets were restored, with every partition some
     /// subtask got back (the others are new and start at offset 0).
     source_partitions: BTreeMap<usize, BTreeSet<u32>>,
-}
-
-/// One thing scheduled on the agenda.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-enum Item {
-    /// A source's next record is due.
-    SourceEmit(TaskId),
-    /// The element at the head of a channel's wire arrives.
-    Arrive(ChannelId),
-    /// A task takes its next input element.
-    Poll(TaskId),
-    /// A task finished processing its current record.
-    ProcessDone(TaskId),
-    /// A task's aligned-checkpoint timer.
-    HandlerTimer(TaskId),
-    /// A snapshot's asynchronous phase ended.
-    AsyncDone(TaskId, CheckpointId),
-    /// The output-side aligned-checkpoint timeout of a barrier still waiting in the
-    /// task's output queues (Flink: `PipelinedSubpartition` converts it to a priority event).
-    OutputTimeout(TaskId, CheckpointId),
-    /// The coordinator's trigger RPC reaches a task.
-    TriggerTask(TaskId, CheckpointId),
-    /// The periodic checkpoint scheduler fires (its generation).
-    PeriodicTrigger(u32),
-    /// A pending checkpoint's timeout.
-    CheckpointTimeout(CheckpointId),
-    /// notifyCheckpointComplete (true) or notifyCheckpointAborted (false) reaches a task.
-    Notify(TaskId, CheckpointId, bool),
-    /// After a stop-with-savepoint completed and was notified: the job ends.
-    StopJob,
-    /// A script step is due.
-    Script(u32),
-    /// The restart delay is over.
-    Restart,
 }
 
 /// The job's status (Flink: `JobStatus`, reduced).
@@ -254,21 +218,17 @@ pub struct Task {
 pub struct World {
     graph: Arc<JobGraph>,
     now: u64,
-    /// Scheduled items with the run attempt they belong to.
-    agenda: Agenda<(u32, Item)>,
-    attempt: u32,
+    agenda: Schedule,
     rng: ChaCha8Rng,
     tasks: IdVec<TaskId, Task>,
     channels: IdVec<ChannelId, Channel>,
     coordinator: CheckpointCoordinator,
-    external: BTreeMap<usize, ExternalTopic>,
-    next_txn: u64,
+    external: ExternalSystems,
     status: JobStatus,
     restart: RestartStrategy,
     failures: Vec<FailureRecord>,
     failure_reason: Option<String>,
     trace: Trace,
-    steps: u64,
     finished_at: Option<u64>,
     restart_at: Option<u64>,
     /// What restoring from an earlier job's snapshot did while the World was built
@@ -335,7 +295,7 @@ impl World {
         });
         let restart = RestartStrategy::new(&scenario.effective_restart());
         // A sink keeps writing to the topic of the earlier sink with its uid.
-        let external = job
+        let topics = job
             .operators
             .iter()
             .enumerate()
@@ -350,29 +310,28 @@ impl World {
                         .operators
                         .iter()
                         .position(|x| x.uid == o.uid)?;
-                    e.world.external.get(&old).cloned()
+                    e.world.external.topics().get(&old).cloned()
                 });
                 (i, carried.unwrap_or_default())
             })
             .collect();
+        let last_txn = earlier.as_ref().map_or(0, |e| e.world.external.last_txn());
+        let external = ExternalSystems::new(topics, last_txn);
 
         let mut world = World {
             graph: Arc::new(graph),
             now: 0,
-            agenda: Agenda::default(),
-            attempt: 0,
+            agenda: Schedule::default(),
             rng,
             tasks: IdVec::new(),
             channels,
             coordinator,
             external,
-            next_txn: 0,
             status: JobStatus::Running,
             restart,
             failures: Vec::new(),
             failure_reason: None,
             trace: Trace::default(),
-            steps: 0,
             finished_at: None,
             restart_at: None,
             startup_events: Vec::new(),
@@ -388,7 +347,6 @@ impl World {
                 // the restored one, which enters the store as the first retained
                 // checkpoint (Flink: CheckpointCoordinator.restoreSavepoint).
                 world.now = e.world.now;
-                world.next_txn = e.world.next_txn;
                 world
                     .coordinator
                     .restored_from(Arc::new(CompletedCheckpoint {
@@ -408,7 +366,9 @@ impl World {
                     format!("{} ms is before the restored job starts ({} ms, where the earlier job stopped)", s.at_ms(), world.now),
                 ));
             }
-            world.schedule_any(s.at_ms(), Item::Script(i as u32));
+            world
+                .agenda
+                .push_any_attempt(s.at_ms(), Item::Script(i as u32));
         }
         let restoring = restore.is_some();
         if restoring {
@@ -437,7 +397,7 @@ impl World {
 
     /// Agenda items handled so far.
     pub fn steps(&self) -> u64 {
-        self.steps
+        self.agenda.steps()
     }
 
     /// The job's status.
@@ -487,7 +447,7 @@ impl World {
 
     /// External systems by sink operator index.
     pub fn external(&self) -> &BTreeMap<usize, ExternalTopic> {
-        &self.external
+        self.external.topics()
     }
 
     /// Failovers so far.
@@ -511,9 +471,7 @@ impl World {
     /// (like a topic's retention). Off by default: `lab` reports everything.
     pub fn bound_memory(&mut self, n: usize) {
         self.coordinator.bound_history(n);
-        for ext in self.external.values_mut() {
-            ext.retention = Some(n.max(1));
-        }
+        self.external.bound(n);
     }
 
     /// Keep every completed checkpoint's state, not only the retained ones (for
@@ -536,19 +494,12 @@ impl World {
         if !self.startup_events.is_empty() && self.trace.enabled {
             self.trace.events.append(&mut self.startup_events);
         }
-        loop {
-            let e = self.agenda.pop()?;
-            let (attempt, item) = e.item;
-            if attempt != ANY_ATTEMPT && attempt != self.attempt {
-                continue; // belongs to an attempt that failed over
-            }
-            debug_assert!(e.at >= self.now, "time never goes back");
-            self.now = e.at;
-            self.trace.now = e.at;
-            self.steps += 1;
-            self.handle(item);
-            return Some(&self.trace.events);
-        }
+        let (at, item) = self.agenda.pop()?;
+        debug_assert!(at >= self.now, "time never goes back");
+        self.now = at;
+        self.trace.now = at;
+        self.handle(item);
+        Some(&self.trace.events)
     }
 
     /// Step until the next item would be later than `until_ms` (inclusive) or the
@@ -613,11 +564,7 @@ impl World {
     }
 
     fn schedule(&mut self, at: u64, item: Item) {
-        self.agenda.push(at, (self.attempt, item));
-    }
-
-    fn schedule_any(&mut self, at: u64, item: Item) {
-        self.agenda.push(at, (ANY_ATTEMPT, item));
+        self.agenda.push(at, item);
     }
 
     fn handle(&mut self, item: Item) {
@@ -772,10 +719,7 @@ impl World {
                     OpState::Keyed { values }
                 }
                 OperatorKind::Sink if op.sink == Some(SinkKind::TwoPhaseCommit) => {
-                    let ext = self
-                        .external
-                        .get_mut(&info.op)
-                        .expect("every sink has an external topic");
+                    let (ext, txn_ids) = self.external.topic_and_txn_ids(info.op);
                     // Kafka's abortLingeringTransactions: pre-committed transactions of this
                     // subtask that the restored state does not hold never complete.
                     let keep: BTreeSet<u64> = match restored.map(|s| &s.state) {
@@ -812,15 +756,10 @@ impl World {
                             r.checkpoint,
                             &s.state,
                             ext,
-                            &mut self.next_txn,
+                            txn_ids,
                             &mut self.trace,
                         ),
-                        _ => TwoPhaseCommitSink::start(
-                            &name,
-                            ext,
-                            &mut self.next_txn,
-                            &mut self.trace,
-                        ),
+                        _ => TwoPhaseCommitSink::start(&name, ext, txn_ids, &mut self.trace),
                     };
                     OpState::TwoPhaseCommit(sink)
                 }
@@ -1388,10 +1327,7 @@ impl World {
 
     fn sink_write(&mut self, t: TaskId, r: Record) {
         let op = self.info(t).op;
-        let ext = self
-            .external
-            .get_mut(&op)
-            .expect("every sink has an external topic");
+        let ext = self.external.topic(op);
         let txn = match &mut self.tasks[t].op {
             OpState::TwoPhaseCommit(s) => {
                 let txn = s.current;
@@ -1456,10 +1392,7 @@ impl World {
         }
         if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
             // close(): whatever was not committed by now is aborted.
-            let ext = self
-                .external
-                .get_mut(&self.graph.tasks[t].op)
-                .expect("sink topic");
+            let ext = self.external.topic(self.graph.tasks[t].op);
             s.close(ext, &mut self.trace);
         }
         self.tasks[t].status = TaskStatus::Finished;
@@ -1679,18 +1612,8 @@ impl World {
         let name = self.name(t);
         let state = match &mut self.tasks[t].op {
             OpState::TwoPhaseCommit(s) => {
-                let ext = self
-                    .external
-                    .get_mut(&self.graph.tasks[t].op)
-                    .expect("sink topic");
-                s.snapshot_state(
-                    &name,
-                    id,
-                    is_finished,
-                    ext,
-                    &mut self.next_txn,
-                    &mut self.trace,
-                )
+                let (ext, txn_ids) = self.external.topic_and_txn_ids(self.graph.tasks[t].op);
+                s.snapshot_state(&name, id, is_finished, ext, txn_ids, &mut self.trace)
             }
             other => other.snapshot(self.now, !incremental),
         };
@@ -2133,10 +2056,7 @@ impl World {
         }
         if complete {
             if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
-                let ext = self
-                    .external
-                    .get_mut(&self.graph.tasks[t].op)
-                    .expect("sink topic");
+                let ext = self.external.topic(self.graph.tasks[t].op);
                 s.notify_checkpoint_complete(id, ext, &mut self.trace);
             }
             // The completed snapshot becomes the incremental base (Flink: RocksDB's
@@ -2229,22 +2149,10 @@ impl World {
         }
     }
 
-    /// Start a new run attempt: what was scheduled for the old one is dropped, so
-    /// [`World::next_at`] tells the time of the next item that will really happen.
-    fn new_attempt(&mut self) {
-        self.attempt += 1;
-        let live = self.attempt;
-        self.agenda
-            .retain(|(attempt, _)| *attempt == live || *attempt == ANY_ATTEMPT);
-    }
-
     fn close_sinks(&mut self) {
         for t in self.tasks.ids() {
             if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
-                let ext = self
-                    .external
-                    .get_mut(&self.graph.tasks[t].op)
-                    .expect("sink topic");
+                let ext = self.external.topic(self.graph.tasks[t].op);
                 s.close(ext, &mut self.trace);
             }
         }
@@ -2259,7 +2167,7 @@ impl World {
         for c in &mut self.channels {
             c.clear();
         }
-        self.new_attempt();
+        self.agenda.new_attempt();
         self.status = JobStatus::Canceled;
         self.finished_at = Some(self.now);
         self.apply_retention();
@@ -2357,7 +2265,7 @@ impl World {
         for c in &mut self.channels {
             c.clear();
         }
-        self.new_attempt();
+        self.agenda.new_attempt();
     }
 
     /// The job fails over as a whole (the contract's simplification of region
