@@ -43,13 +43,11 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 
-/// How long a new JobManager leader takes to recover the job after
-/// `crash_jobmanager`. A lab constant: in Flink it depends on the HA service's
-/// lease and election timeouts.
-pub const JOBMANAGER_RECOVERY_MS: u64 = 1000;
-
+mod failover;
 mod schedule;
 mod upgrade;
+use failover::JobLifecycle;
+pub use failover::{FailureRecord, JobStatus, Recovery, JOBMANAGER_RECOVERY_MS};
 use schedule::{Item, Schedule};
 pub use upgrade::MAX_RESTORE_DEPTH;
 
@@ -68,34 +66,6 @@ struct Restore {
     source_partitions: BTreeMap<usize, BTreeSet<u32>>,
 }
 
-/// The job's status (Flink: `JobStatus`, reduced).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum JobStatus {
-    /// Running.
-    Running,
-    /// Failed over, waiting for the restart delay.
-    Restarting,
-    /// Every task finished.
-    Finished,
-    /// The restart strategy gave up.
-    Failed,
-    /// Canceled by a script action or the user.
-    Canceled,
-}
-
-impl JobStatus {
-    /// The contract's spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            JobStatus::Running | JobStatus::Restarting => "running",
-            JobStatus::Finished => "finished",
-            JobStatus::Failed => "failed",
-            JobStatus::Canceled => "canceled",
-        }
-    }
-}
-
 /// A subtask's lifecycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -110,21 +80,6 @@ pub enum TaskStatus {
     Failed,
     /// Canceled.
     Canceled,
-}
-
-/// One failover, for the summary.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FailureRecord {
-    /// When the failure happened.
-    pub at_ms: u64,
-    /// The failed subtask (`None` for a job-level failure such as too many failed checkpoints).
-    pub task: Option<TaskName>,
-    /// Why.
-    pub reason: String,
-    /// The checkpoint restored from (`None`: fresh start, or no restart).
-    pub restored_from: Option<CheckpointId>,
-    /// When the job restarted (`None` if it did not).
-    pub restarted_ms: Option<u64>,
 }
 
 /// What a learner or a script does to the running job.
@@ -224,13 +179,8 @@ pub struct World {
     channels: IdVec<ChannelId, Channel>,
     coordinator: CheckpointCoordinator,
     external: ExternalSystems,
-    status: JobStatus,
-    restart: RestartStrategy,
-    failures: Vec<FailureRecord>,
-    failure_reason: Option<String>,
+    job: JobLifecycle,
     trace: Trace,
-    finished_at: Option<u64>,
-    restart_at: Option<u64>,
     /// What restoring from an earlier job's snapshot did while the World was built
     /// (`state_restored`, recovered transactions); handed out with the first step.
     startup_events: Vec<TraceEvent>,
@@ -327,13 +277,8 @@ impl World {
             channels,
             coordinator,
             external,
-            status: JobStatus::Running,
-            restart,
-            failures: Vec::new(),
-            failure_reason: None,
+            job: JobLifecycle::new(restart),
             trace: Trace::default(),
-            finished_at: None,
-            restart_at: None,
             startup_events: Vec::new(),
         };
         let restore = match earlier {
@@ -375,7 +320,7 @@ impl World {
             world.trace.enabled = true;
             world.trace.now = world.now;
         }
-        world.start_tasks(restore);
+        world.deploy(restore);
         if restoring {
             world.startup_events = std::mem::take(&mut world.trace.events);
             world.trace.enabled = false;
@@ -402,22 +347,22 @@ impl World {
 
     /// The job's status.
     pub fn status(&self) -> JobStatus {
-        self.status
+        self.job.status()
     }
 
     /// Why the job failed, if it did.
     pub fn failure_reason(&self) -> Option<&str> {
-        self.failure_reason.as_deref()
+        self.job.failure_reason()
     }
 
     /// When a restart is due, while the job is restarting.
     pub fn restart_at(&self) -> Option<u64> {
-        self.restart_at
+        self.job.restart_at()
     }
 
     /// When the job finished, if it did.
     pub fn finished_at(&self) -> Option<u64> {
-        self.finished_at
+        self.job.finished_at()
     }
 
     /// The checkpoint coordinator.
@@ -452,7 +397,7 @@ impl World {
 
     /// Failovers so far.
     pub fn failures(&self) -> &[FailureRecord] {
-        &self.failures
+        self.job.failures()
     }
 
     /// The subtask called `name`.
@@ -527,8 +472,10 @@ impl World {
         match until_ms {
             Some(until) => self.run_until(until, on_events),
             None => {
-                while matches!(self.status, JobStatus::Running | JobStatus::Restarting)
-                    && self.next_at().is_some_and(|t| t <= limit_ms)
+                while matches!(
+                    self.job.status(),
+                    JobStatus::Running | JobStatus::Restarting
+                ) && self.next_at().is_some_and(|t| t <= limit_ms)
                 {
                     if let Some(evs) = self.step() {
                         if !evs.is_empty() {
@@ -536,7 +483,10 @@ impl World {
                         }
                     }
                 }
-                if matches!(self.status, JobStatus::Running | JobStatus::Restarting) {
+                if matches!(
+                    self.job.status(),
+                    JobStatus::Running | JobStatus::Restarting
+                ) {
                     self.run_until(limit_ms, |_| {});
                 }
             }
@@ -674,7 +624,7 @@ impl World {
     }
 
     /// (Re)create every task, restoring what `restore` assigns, and start them.
-    fn start_tasks(&mut self, restore: Option<Restore>) {
+    fn deploy(&mut self, restore: Option<Restore>) {
         let mut tasks = Vec::with_capacity(self.graph.tasks.len());
         for t in self.graph.tasks.ids() {
             let info = self.info(t).clone();
@@ -1369,7 +1319,7 @@ impl World {
         // FLIP-147: a sink waits for a final checkpoint to commit. Without checkpoints
         // after tasks finish it just closes, aborting its last transaction (FLINK-2491).
         let waits = self.graph.checkpointing && self.coordinator.config().after_tasks_finish;
-        if is_sink && waits && self.status == JobStatus::Running {
+        if is_sink && waits && self.job.is_running() {
             self.tasks[t].status = TaskStatus::Waiting;
             if let Some(b) = self.tasks[t].deferred_trigger.take() {
                 self.perform_checkpoint(t, b, Vec::new(), self.now);
@@ -1402,8 +1352,7 @@ impl World {
         if self.tasks.iter().all(|x| x.status == TaskStatus::Finished) {
             // Flink: CheckpointCoordinator#shutdown aborts what is still pending.
             self.abort_all_pending(AbortCause::JobCanceled);
-            self.status = JobStatus::Finished;
-            self.finished_at = Some(self.now);
+            self.job.end(self.now, JobStatus::Finished);
             self.apply_retention();
             self.trace.push(|| Event::JobFinished);
         } else {
@@ -1414,7 +1363,7 @@ impl World {
     /// A bounded job whose tasks have all drained takes a final checkpoint so that
     /// two-phase-commit sinks can commit what they hold (FLIP-147).
     fn check_drained(&mut self) {
-        if self.status != JobStatus::Running {
+        if !self.job.is_running() {
             return;
         }
         let all = self
@@ -1848,7 +1797,7 @@ impl World {
     // ----- coordinator side --------------------------------------------------
 
     fn periodic_trigger(&mut self, generation: u32) {
-        if self.status != JobStatus::Running {
+        if !self.job.is_running() {
             return;
         }
         let Some(next_at) = self.coordinator.periodic_fired(generation, self.now) else {
@@ -1864,7 +1813,7 @@ impl World {
     }
 
     fn try_trigger(&mut self) {
-        if self.status != JobStatus::Running || self.coordinator.is_final_completed() {
+        if !self.job.is_running() || self.coordinator.is_final_completed() {
             self.coordinator.clear_queue();
             return;
         }
@@ -2028,7 +1977,7 @@ impl World {
                 self.schedule(self.now, Item::Notify(t, id, false));
             }
         }
-        if is_final && self.status == JobStatus::Running {
+        if is_final && self.job.is_running() {
             // The next periodic checkpoint takes its place; without one, ask again.
             if self.coordinator.final_aborted() {
                 self.check_drained();
@@ -2075,7 +2024,7 @@ impl World {
     }
 
     fn stop_job(&mut self) {
-        if self.status != JobStatus::Running {
+        if !self.job.is_running() {
             return;
         }
         self.close_sinks();
@@ -2090,8 +2039,7 @@ impl World {
             c.clear();
         }
         self.abort_all_pending(AbortCause::JobCanceled);
-        self.status = JobStatus::Finished;
-        self.finished_at = Some(self.now);
+        self.job.end(self.now, JobStatus::Finished);
         self.apply_retention();
         self.trace.push(|| Event::JobFinished);
     }
@@ -2107,11 +2055,11 @@ impl World {
     // ----- failure and restart -----------------------------------------------
 
     fn intervene(&mut self, iv: Intervention) {
-        if self.status != JobStatus::Running {
+        if !self.job.is_running() {
             let action = iv.name().to_string();
             let reason = format!(
                 "the job is {}",
-                match self.status {
+                match self.job.status() {
                     JobStatus::Restarting => "restarting",
                     JobStatus::Finished => "finished",
                     JobStatus::Failed => "failed",
@@ -2156,181 +2104,6 @@ impl World {
                 s.close(ext, &mut self.trace);
             }
         }
-    }
-
-    fn cancel_job(&mut self) {
-        self.close_sinks();
-        self.abort_all_pending(AbortCause::JobCanceled);
-        for t in &mut self.tasks {
-            t.status = TaskStatus::Canceled;
-        }
-        for c in &mut self.channels {
-            c.clear();
-        }
-        self.agenda.new_attempt();
-        self.status = JobStatus::Canceled;
-        self.finished_at = Some(self.now);
-        self.apply_retention();
-        self.trace.push(|| Event::JobCanceled);
-    }
-
-    /// On a terminal job status, the completed-checkpoint store deletes its retained
-    /// checkpoints or keeps them, as the `externalized` policy says; savepoints are
-    /// never deleted. Flink: `DefaultCompletedCheckpointStore.shutdown` with the
-    /// job's `CheckpointRetentionPolicy` (flink-semantics.md §1.7).
-    fn apply_retention(&mut self) {
-        let policy = self
-            .graph
-            .scenario
-            .checkpointing
-            .as_ref()
-            .map(|c| c.externalized)
-            .unwrap_or_default();
-        if self.coordinator.store().is_empty() || !policy.discards_on(self.status.as_str()) {
-            return;
-        }
-        let checkpoints = self.discard_retained();
-        let status = self.status.as_str().to_string();
-        self.trace.push(|| Event::CheckpointsDiscarded {
-            checkpoints,
-            status,
-        });
-    }
-
-    /// Moves every retained checkpoint out of the store into `discarded` (kept
-    /// for the page to strike through) and returns their ids.
-    fn discard_retained(&mut self) -> Vec<CheckpointId> {
-        self.coordinator.discard_retained()
-    }
-
-    /// The job ends `failed`: `failure_reason` is what the summary and the page
-    /// say, `reason` what the `job_failed` event says; the retention policy runs.
-    fn fail_job(&mut self, failure_reason: String, reason: String) {
-        self.failure_reason = Some(failure_reason);
-        self.status = JobStatus::Failed;
-        self.finished_at = Some(self.now);
-        self.apply_retention();
-        self.trace.push(|| Event::JobFailed { reason });
-    }
-
-    /// The JobManager dies and a new leader recovers the job (Flink with high
-    /// availability: the new JobMaster reads the job graph and the completed-checkpoint
-    /// store's pointers and restores the latest checkpoint). What survives depends on
-    /// the checkpoint storage: `JobManagerCheckpointStorage` keeps snapshots in the
-    /// JobManager's heap, so they die with it and the job starts from scratch;
-    /// `FileSystemCheckpointStorage` keeps them in files. Savepoints always go to
-    /// files. The recovery is not a task failure: the restart strategy neither counts
-    /// it nor delays it; the new JobMaster starts a fresh strategy.
-    fn jobmanager_failover(&mut self) {
-        let storage = self
-            .graph
-            .scenario
-            .checkpointing
-            .as_ref()
-            .map(|c| c.storage)
-            .unwrap_or_default();
-        let checkpoints_lost = if storage == StorageKind::Jobmanager {
-            self.discard_retained()
-        } else {
-            Vec::new()
-        };
-        let delay_ms = JOBMANAGER_RECOVERY_MS;
-        self.trace.push(|| Event::JobmanagerFailed {
-            delay_ms,
-            checkpoints_lost,
-        });
-        self.tear_down();
-        self.restart = RestartStrategy::new(&self.graph.scenario.effective_restart());
-        self.status = JobStatus::Restarting;
-        self.restart_at = Some(self.now + delay_ms);
-        self.schedule(self.now + delay_ms, Item::Restart);
-        self.failures.push(FailureRecord {
-            at_ms: self.now,
-            task: None,
-            reason: "JobManager failed; a new leader recovers the job".into(),
-            restored_from: None,
-            restarted_ms: None,
-        });
-    }
-
-    /// What every failure does to the running attempt: pending checkpoints abort,
-    /// open transactions abort, tasks stop, in-flight data is lost.
-    fn tear_down(&mut self) {
-        self.abort_all_pending(AbortCause::JobFailover);
-        self.coordinator.reset_final();
-        self.close_sinks();
-        for t in &mut self.tasks {
-            t.status = TaskStatus::Failed;
-        }
-        for c in &mut self.channels {
-            c.clear();
-        }
-        self.agenda.new_attempt();
-    }
-
-    /// The job fails over as a whole (the contract's simplification of region
-    /// failover): in-flight data and un-checkpointed state are lost, open
-    /// transactions are aborted, and the restart strategy decides what follows.
-    fn failover(&mut self, task: Option<TaskName>, reason: String) {
-        if self.status != JobStatus::Running {
-            return;
-        }
-        if let Some(name) = &task {
-            let (name, why) = (name.clone(), reason.clone());
-            self.trace.push(|| Event::TaskFailed {
-                task: name,
-                reason: why,
-            });
-        }
-        self.tear_down();
-        let now = self.now;
-        self.restart.notify_failure(now);
-        let mut record = FailureRecord {
-            at_ms: now,
-            task,
-            reason: reason.clone(),
-            restored_from: None,
-            restarted_ms: None,
-        };
-        if self.restart.can_restart(now) {
-            let delay_ms = self.restart.backoff_ms(now);
-            self.trace.push(|| Event::JobRestarting { delay_ms });
-            self.status = JobStatus::Restarting;
-            self.restart_at = Some(now + delay_ms);
-            self.schedule(now + delay_ms, Item::Restart);
-        } else {
-            let why = format!("Recovery is suppressed by {}", self.restart.describe());
-            record.restored_from = None;
-            self.fail_job(format!("{why} (last failure: {reason})"), why);
-        }
-        self.failures.push(record);
-    }
-
-    fn restart_job(&mut self) {
-        if self.status != JobStatus::Restarting {
-            return;
-        }
-        self.status = JobStatus::Running;
-        self.restart_at = None;
-        let latest = self.coordinator.latest_completed().cloned();
-        if let Some(f) = self.failures.last_mut() {
-            f.restored_from = latest.as_ref().map(|c| c.id);
-            f.restarted_ms = Some(self.now);
-        }
-        // The job's own checkpoint fits the job: assignment cannot fail, but if it
-        // ever did, the job fails with the reason rather than the lab panicking.
-        let plan = match latest
-            .map(|c| self.plan_restore(&restore::from_completed(&c, &self.graph), false))
-        {
-            None => None,
-            Some(Ok(plan)) => Some(plan),
-            Some(Err(err)) => {
-                let reason = format!("restore failed: {err}");
-                self.fail_job(reason.clone(), reason);
-                return;
-            }
-        };
-        self.start_tasks(plan);
     }
 
     // ----- what checkpoint storage holds --------------------------------------
