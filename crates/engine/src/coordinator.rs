@@ -14,6 +14,7 @@
 use crate::barrier::CheckpointBarrier;
 use crate::event::SnapshotKind;
 use crate::ids::{CheckpointId, TaskId};
+use crate::scenario::{BackendKind, CheckpointingMode, Scenario, StorageKind};
 pub use crate::snapshot::CompletedCheckpoint;
 use crate::snapshot::TaskSnapshot;
 use crate::state::shared_registry::SharedStateRegistry;
@@ -50,6 +51,39 @@ pub struct CoordinatorConfig {
     pub async_ms: u64,
     /// Checkpoints after tasks finish (FLIP-147).
     pub after_tasks_finish: bool,
+}
+
+impl CoordinatorConfig {
+    /// The configuration `scenario`'s `checkpointing` section resolves to (defaults
+    /// for what it leaves out; no periodic interval without the section).
+    pub fn for_scenario(scenario: &Scenario) -> Self {
+        let checkpointing = scenario.checkpointing.is_some();
+        let cfg = scenario.checkpointing.clone().unwrap_or_default();
+        CoordinatorConfig {
+            exactly_once: cfg.mode == CheckpointingMode::ExactlyOnce,
+            unaligned: cfg.unaligned,
+            aligned_timeout_ms: if cfg.unaligned {
+                cfg.aligned_checkpoint_timeout_ms.unwrap_or(0)
+            } else {
+                0
+            },
+            interval_ms: if checkpointing {
+                cfg.effective_interval_ms()
+            } else {
+                None
+            },
+            timeout_ms: cfg.timeout_ms,
+            min_pause_ms: cfg.min_pause_ms,
+            max_concurrent: cfg.max_concurrent,
+            tolerable_failures: cfg.tolerable_failures,
+            retained: cfg.retained,
+            max_state_bytes: (cfg.storage == StorageKind::Jobmanager)
+                .then_some(cfg.max_state_bytes),
+            incremental: cfg.backend == BackendKind::Rocksdb,
+            async_ms: cfg.async_ms,
+            after_tasks_finish: cfg.checkpoints_after_tasks_finish,
+        }
+    }
 }
 
 /// A request to trigger a checkpoint or savepoint.

@@ -217,9 +217,31 @@ pub struct Trace {
     pub now: u64,
     /// Events of the current step.
     pub events: Vec<TraceEvent>,
+    /// Events recorded before the first step — what restoring from an earlier job's
+    /// snapshot did while the World was built (`state_restored`, recovered
+    /// transactions) — handed out with the first step when tracing.
+    #[serde(default)]
+    pub held_back: Vec<TraceEvent>,
 }
 
 impl Trace {
+    /// Keep the events recorded so far for the first step, and stop recording
+    /// (tracing is then switched on or not by the caller).
+    pub fn hold_back(&mut self) {
+        self.held_back = std::mem::take(&mut self.events);
+        self.enabled = false;
+    }
+
+    /// A new step: forget the last step's events; hand out the held-back ones if
+    /// tracing.
+    #[inline]
+    pub fn begin_step(&mut self) {
+        self.events.clear();
+        if self.enabled && !self.held_back.is_empty() {
+            self.events.append(&mut self.held_back);
+        }
+    }
+
     /// Record the event `f` builds, if tracing.
     #[inline]
     pub fn push(&mut self, f: impl FnOnce() -> Event) {

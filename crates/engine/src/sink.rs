@@ -9,6 +9,7 @@
 use crate::event::{Event, TaskName, Trace};
 use crate::ids::CheckpointId;
 use crate::record::{KeyId, Record};
+use crate::scenario::{Job, OperatorKind};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -30,6 +31,26 @@ impl ExternalSystems {
     /// `topics` by sink operator index; transaction ids continue after `last_txn`.
     pub fn new(topics: BTreeMap<usize, ExternalTopic>, last_txn: u64) -> Self {
         ExternalSystems { topics, last_txn }
+    }
+
+    /// The external systems of `job`'s sinks: a sink keeps writing to the topic of
+    /// the `earlier` job's sink with its uid (a restore from a savepoint), and
+    /// transaction ids continue after the earlier job's; other sinks get a new topic.
+    pub fn for_job(job: &Job, earlier: Option<(&Job, &ExternalSystems)>) -> Self {
+        let topics = job
+            .operators
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.kind == OperatorKind::Sink)
+            .map(|(i, o)| {
+                let carried = earlier.and_then(|(old_job, old)| {
+                    let old_op = old_job.operators.iter().position(|x| x.uid == o.uid)?;
+                    old.topics.get(&old_op).cloned()
+                });
+                (i, carried.unwrap_or_default())
+            })
+            .collect();
+        ExternalSystems::new(topics, earlier.map_or(0, |(_, old)| old.last_txn))
     }
 
     /// Topics by sink operator index.

@@ -10,77 +10,42 @@
 //! handled in the order they were scheduled (FIFO). Items that belong to one run
 //! attempt of the job carry its number and are skipped once the job has failed over.
 
-use crate::barrier::channel_state::ChannelStatePersister;
-use crate::barrier::{Alignment, BarrierHandler, CheckpointBarrier, HandlerAction};
+use crate::barrier::{Alignment, CheckpointBarrier, HandlerAction};
 use crate::channel::{Channel, Element, InTransit, Queued};
-use crate::coordinator::{
-    AbortCause, CheckpointCoordinator, CompletedCheckpoint, CoordinatorConfig, Decision,
-};
+use crate::coordinator::{AbortCause, CheckpointCoordinator, CompletedCheckpoint, Decision};
 use crate::event::{Event, SnapshotKind, TaskName, Trace, TraceEvent};
 use crate::ids::{ChannelId, ChannelIndex, CheckpointId, IdVec, TaskId};
 use crate::job_graph::JobGraph;
+use crate::keygroup;
+use crate::operators::{self, OpState, Output, SourcePoll};
+use crate::record::{KeyId, Record};
+use crate::scenario::{OperatorKind, Partitioning, ScriptStep, SinkKind};
+use crate::sink::{ExternalSystems, ExternalTopic};
+use crate::snapshot::TaskSnapshot;
+use crate::state::shared_registry;
+use crate::subtask_checkpoint::{Acknowledgement, Begin};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
 pub use crate::job_graph::{LogEntry, OutputEdge, TaskInfo};
 
 /// The old name of [`JobGraph`].
 pub type Setup = JobGraph;
-use crate::keygroup;
-use crate::operators::{self, OpState, Output, SourcePoll, SourceState};
-use crate::record::{KeyId, KeyTable, Record};
-use crate::restart::RestartStrategy;
-use crate::restore::{self, RestoreError, SavepointState};
-use crate::scenario::{
-    BackendKind, CheckpointingMode, ListStateMode, OperatorKind, Partitioning, Scenario,
-    ScenarioError, ScriptStep, SinkKind, StorageKind,
-};
-use crate::sink::{ExternalSystems, ExternalTopic, TxnStatus};
-use crate::snapshot::{OperatorSnapshot, TaskSnapshot};
-use crate::state::shared_registry::{self, IncrementalBase};
-use crate::subtask_checkpoint::{Acknowledgement, Begin, SubtaskCheckpointCoordinator};
-use crate::two_phase_commit::TwoPhaseCommitSink;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use std::sync::Arc;
 
+mod build;
 mod failover;
 mod schedule;
+mod task;
 mod upgrade;
+pub use build::BuildError;
 use failover::JobLifecycle;
 pub use failover::{FailureRecord, JobStatus, Recovery, JOBMANAGER_RECOVERY_MS};
 use schedule::{Item, Schedule};
+use task::Busy;
+pub use task::{Task, TaskStatus};
 pub use upgrade::MAX_RESTORE_DEPTH;
-
-/// State assigned to the subtasks of a new attempt (Flink: the
-/// `JobManagerTaskRestore`s that `StateAssignmentOperation` hands out).
-struct Restore {
-    /// The checkpoint or savepoint restored.
-    checkpoint: CheckpointId,
-    /// Per restored subtask, its state in the form the tasks read.
-    tasks: BTreeMap<TaskId, TaskSnapshot>,
-    /// Two-phase-commit sinks that received several elements (scale-in): the
-    /// pending transactions beyond the first, aborted on restore (`recoverAndAbort`).
-    abort: BTreeMap<TaskId, Vec<u64>>,
-    /// Source operators whose offsets were restored, with every partition some
-    /// subtask got back (the others are new and start at offset 0).
-    source_partitions: BTreeMap<usize, BTreeSet<u32>>,
-}
-
-/// A subtask's lifecycle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TaskStatus {
-    /// Processing.
-    Running,
-    /// A sink whose inputs all ended: waits for a final checkpoint so it can commit.
-    Waiting,
-    /// Done.
-    Finished,
-    /// Failed over; waits for the restart.
-    Failed,
-    /// Canceled.
-    Canceled,
-}
 
 /// What a learner or a script does to the running job.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,50 +89,6 @@ impl Intervention {
     }
 }
 
-/// A record being processed (`process_ms > 0`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Busy {
-    pub(crate) record: Record,
-    pub(crate) channel: ChannelIndex,
-    pub(crate) done_at: u64,
-}
-
-/// A subtask's mutable state.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Task {
-    /// Lifecycle.
-    pub status: TaskStatus,
-    /// The barrier handler at its input.
-    pub handler: BarrierHandler,
-    /// Operator state.
-    pub op: OpState,
-    pub(crate) busy: Option<Busy>,
-    poll_scheduled: bool,
-    /// Unaligned barriers that arrived while a record was being processed, with the
-    /// number of elements queued ahead of each on its channel (the ones it overtakes).
-    pub(crate) priority: VecDeque<(ChannelIndex, CheckpointBarrier, usize)>,
-    /// While a priority barrier is handled: its channel and how many queued elements it overtook.
-    overtaking: Option<(ChannelIndex, usize)>,
-    /// Barrier announcements that arrived while a record was being processed.
-    announcements: VecDeque<(ChannelIndex, CheckpointBarrier)>,
-    input_ended: IdVec<ChannelIndex, bool>,
-    /// Round-robin position per output edge.
-    rr: Vec<u32>,
-    /// Its side of checkpointing: last checkpoint, snapshots in flight, incremental base.
-    pub(crate) checkpoints: SubtaskCheckpointCoordinator,
-    /// Unaligned: the channel state of the checkpoint being captured at its inputs.
-    pub(crate) channel_state: ChannelStatePersister<Record>,
-    timer_at: Option<u64>,
-    /// A trigger RPC for a task still draining its ended inputs.
-    deferred_trigger: Option<CheckpointBarrier>,
-    /// Waiting sink: finishes when this checkpoint (or a later one) completes.
-    awaiting: Option<CheckpointId>,
-    /// Arrival sequence counter across its input channels.
-    arrivals: u64,
-    /// Records processed so far (this attempt).
-    pub processed: u64,
-}
-
 /// The simulation. See the module documentation.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct World {
@@ -181,153 +102,9 @@ pub struct World {
     external: ExternalSystems,
     job: JobLifecycle,
     trace: Trace,
-    /// What restoring from an earlier job's snapshot did while the World was built
-    /// (`state_restored`, recovered transactions); handed out with the first step.
-    startup_events: Vec<TraceEvent>,
 }
 
-/// Error building a [`World`].
-pub type BuildError = ScenarioError;
-
 impl World {
-    /// Build the job graph of `scenario`, validated, and schedule its start.
-    /// `seed` overrides the scenario's own.
-    pub fn new(scenario: &Scenario, seed: u64) -> Result<World, BuildError> {
-        let warnings = scenario.validate()?;
-        let earlier = match &scenario.restore {
-            Some(spec) => Some(upgrade::run_earlier(spec, seed)?),
-            None => None,
-        };
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let job = &scenario.job;
-        let mut keys = KeyTable::new(job.max_parallelism);
-        if let Some(e) = &earlier {
-            // The earlier run's key ids first, so that records carried over in its
-            // external topics keep naming the same keys; then every key its state names.
-            for k in 0..e.world.graph.keys.count() {
-                keys.intern(e.world.graph.keys.name(KeyId(k as u32)));
-            }
-            for name in e.state.key_names() {
-                keys.intern(name);
-            }
-        }
-        // Keys operators produce.
-        keys.intern("odd");
-        keys.intern("even");
-
-        let (graph, channels) = JobGraph::build(scenario, seed, warnings, keys, &mut rng);
-        let checkpointing = graph.checkpointing;
-        let cfg = scenario.checkpointing.clone().unwrap_or_default();
-        let exactly_once = cfg.mode == CheckpointingMode::ExactlyOnce;
-        let coordinator = CheckpointCoordinator::new(CoordinatorConfig {
-            exactly_once,
-            unaligned: cfg.unaligned,
-            aligned_timeout_ms: if cfg.unaligned {
-                cfg.aligned_checkpoint_timeout_ms.unwrap_or(0)
-            } else {
-                0
-            },
-            interval_ms: if checkpointing {
-                cfg.effective_interval_ms()
-            } else {
-                None
-            },
-            timeout_ms: cfg.timeout_ms,
-            min_pause_ms: cfg.min_pause_ms,
-            max_concurrent: cfg.max_concurrent,
-            tolerable_failures: cfg.tolerable_failures,
-            retained: cfg.retained,
-            max_state_bytes: (cfg.storage == StorageKind::Jobmanager)
-                .then_some(cfg.max_state_bytes),
-            incremental: cfg.backend == BackendKind::Rocksdb,
-            async_ms: cfg.async_ms,
-            after_tasks_finish: cfg.checkpoints_after_tasks_finish,
-        });
-        let restart = RestartStrategy::new(&scenario.effective_restart());
-        // A sink keeps writing to the topic of the earlier sink with its uid.
-        let topics = job
-            .operators
-            .iter()
-            .enumerate()
-            .filter(|(_, o)| o.kind == OperatorKind::Sink)
-            .map(|(i, o)| {
-                let carried = earlier.as_ref().and_then(|e| {
-                    let old = e
-                        .world
-                        .graph
-                        .scenario
-                        .job
-                        .operators
-                        .iter()
-                        .position(|x| x.uid == o.uid)?;
-                    e.world.external.topics().get(&old).cloned()
-                });
-                (i, carried.unwrap_or_default())
-            })
-            .collect();
-        let last_txn = earlier.as_ref().map_or(0, |e| e.world.external.last_txn());
-        let external = ExternalSystems::new(topics, last_txn);
-
-        let mut world = World {
-            graph: Arc::new(graph),
-            now: 0,
-            agenda: Schedule::default(),
-            rng,
-            tasks: IdVec::new(),
-            channels,
-            coordinator,
-            external,
-            job: JobLifecycle::new(restart),
-            trace: Trace::default(),
-            startup_events: Vec::new(),
-        };
-        let restore = match earlier {
-            None => None,
-            Some(e) => {
-                let spec = scenario.restore.as_ref().expect("earlier implies restore");
-                let plan = world
-                    .plan_restore(&e.state, spec.allow_non_restored_state)
-                    .map_err(|err| ScenarioError::single("restore", err.to_string()))?;
-                // The new job starts where the earlier one stopped; ids continue after
-                // the restored one, which enters the store as the first retained
-                // checkpoint (Flink: CheckpointCoordinator.restoreSavepoint).
-                world.now = e.world.now;
-                world
-                    .coordinator
-                    .restored_from(Arc::new(CompletedCheckpoint {
-                        id: e.snapshot.id,
-                        kind: e.snapshot.kind,
-                        trigger_at: e.snapshot.trigger_at,
-                        completed_at: e.snapshot.completed_at,
-                        tasks: plan.tasks.clone(),
-                    }));
-                Some(plan)
-            }
-        };
-        for (i, s) in scenario.script.iter().enumerate() {
-            if s.at_ms() < world.now {
-                return Err(ScenarioError::single(
-                    format!("script[{i}].at_ms"),
-                    format!("{} ms is before the restored job starts ({} ms, where the earlier job stopped)", s.at_ms(), world.now),
-                ));
-            }
-            world
-                .agenda
-                .push_any_attempt(s.at_ms(), Item::Script(i as u32));
-        }
-        let restoring = restore.is_some();
-        if restoring {
-            world.trace.enabled = true;
-            world.trace.now = world.now;
-        }
-        world.deploy(restore);
-        if restoring {
-            world.startup_events = std::mem::take(&mut world.trace.events);
-            world.trace.enabled = false;
-        }
-        Ok(world)
-    }
-
     // ----- public read API -------------------------------------------------
 
     /// Current simulated time.
@@ -435,10 +212,7 @@ impl World {
     /// Handle the next live agenda item. Returns the events it caused (empty when
     /// tracing is off), or `None` when the agenda is empty.
     pub fn step(&mut self) -> Option<&[TraceEvent]> {
-        self.trace.events.clear();
-        if !self.startup_events.is_empty() && self.trace.enabled {
-            self.trace.events.append(&mut self.startup_events);
-        }
+        self.trace.begin_step();
         let (at, item) = self.agenda.pop()?;
         debug_assert!(at >= self.now, "time never goes back");
         self.now = at;
@@ -578,241 +352,6 @@ impl World {
         if !task.poll_scheduled && task.busy.is_none() {
             task.poll_scheduled = true;
             self.schedule(self.now, Item::Poll(t));
-        }
-    }
-
-    // ----- start, sources ----------------------------------------------------
-
-    /// Assign `state` to this job's subtasks as Flink's `StateAssignmentOperation`
-    /// does — on a failover (the same job, `state` from its own latest checkpoint)
-    /// and on a start from a savepoint of a possibly changed or rescaled job.
-    fn plan_restore(
-        &self,
-        state: &SavepointState,
-        allow_non_restored_state: bool,
-    ) -> Result<Restore, RestoreError> {
-        let job = &self.graph.scenario.job;
-        let assigned = restore::assign(state, job, allow_non_restored_state, &self.graph.keys)?;
-        let mut plan = Restore {
-            checkpoint: state.checkpoint,
-            tasks: BTreeMap::new(),
-            abort: BTreeMap::new(),
-            source_partitions: BTreeMap::new(),
-        };
-        for ((op, index), sub) in &assigned {
-            let spec = &job.operators[*op];
-            let t = TaskId(self.graph.op_first_task[*op] + index);
-            plan.tasks
-                .insert(t, sub.to_task_snapshot(spec, &self.graph.keys));
-            if spec.kind == OperatorKind::Source {
-                plan.source_partitions
-                    .entry(*op)
-                    .or_default()
-                    .extend(sub.offsets().into_keys());
-            }
-            let extra: Vec<u64> = sub
-                .two_phase_commit_recovery()
-                .abort
-                .into_iter()
-                .skip(1)
-                .collect();
-            if !extra.is_empty() {
-                plan.abort.insert(t, extra);
-            }
-        }
-        Ok(plan)
-    }
-
-    /// (Re)create every task, restoring what `restore` assigns, and start them.
-    fn deploy(&mut self, restore: Option<Restore>) {
-        let mut tasks = Vec::with_capacity(self.graph.tasks.len());
-        for t in self.graph.tasks.ids() {
-            let info = self.info(t).clone();
-            let op = &self.graph.scenario.job.operators[info.op];
-            let restored = restore.as_ref().and_then(|r| r.tasks.get(&t));
-            let name = info.name.clone();
-            let state = match op.kind {
-                OperatorKind::Source => {
-                    let partitions = self.graph.partitions(info.op);
-                    let mut offsets = match restored.map(|s| &s.state) {
-                        // A partition the new job's source no longer has is dropped.
-                        // Union list state hands every subtask every offset; it keeps the
-                        // partitions assigned to it (the legacy FlinkKafkaConsumer's
-                        // initializeState; simplified: assigned p mod parallelism).
-                        Some(OperatorSnapshot::Source { offsets }) => offsets
-                            .iter()
-                            .filter(|(p, _)| **p < partitions)
-                            .filter(|(p, _)| {
-                                op.offsets_state != ListStateMode::Union
-                                    || **p % op.parallelism == info.index
-                            })
-                            .map(|(p, o)| (*p, *o))
-                            .collect(),
-                        _ => BTreeMap::new(),
-                    };
-                    let got_back = restore
-                        .as_ref()
-                        .and_then(|r| r.source_partitions.get(&info.op));
-                    offsets.extend(self.graph.fresh_partitions(t, got_back));
-                    OpState::Source(SourceState {
-                        offsets,
-                        emit_scheduled: false,
-                        next_allowed_at: 0,
-                        stopped: false,
-                    })
-                }
-                OperatorKind::KeyedCount | OperatorKind::KeyedSum => {
-                    let values = match restored.map(|s| &s.state) {
-                        Some(OperatorSnapshot::Keyed { entries }) => entries.clone(),
-                        _ => BTreeMap::new(),
-                    };
-                    OpState::Keyed { values }
-                }
-                OperatorKind::Sink if op.sink == Some(SinkKind::TwoPhaseCommit) => {
-                    let (ext, txn_ids) = self.external.topic_and_txn_ids(info.op);
-                    // Kafka's abortLingeringTransactions: pre-committed transactions of this
-                    // subtask that the restored state does not hold never complete.
-                    let keep: BTreeSet<u64> = match restored.map(|s| &s.state) {
-                        Some(OperatorSnapshot::TwoPhaseCommit { pending_commit, .. }) => {
-                            pending_commit.iter().map(|(_, t)| *t).collect()
-                        }
-                        _ => BTreeSet::new(),
-                    };
-                    let lingering: Vec<u64> = ext
-                        .txns
-                        .iter()
-                        .filter(|(id, x)| {
-                            x.task == name
-                                && x.status == TxnStatus::Precommitted
-                                && !keep.contains(id)
-                        })
-                        .map(|(id, _)| *id)
-                        .collect();
-                    for id in lingering {
-                        ext.abort(id, &mut self.trace);
-                    }
-                    // recoverAndAbort for the elements beyond the first (scale-in).
-                    for txn in restore
-                        .as_ref()
-                        .and_then(|r| r.abort.get(&t))
-                        .into_iter()
-                        .flatten()
-                    {
-                        ext.abort(*txn, &mut self.trace);
-                    }
-                    let sink = match (restored, &restore) {
-                        (Some(s), Some(r)) => TwoPhaseCommitSink::restore(
-                            &name,
-                            r.checkpoint,
-                            &s.state,
-                            ext,
-                            txn_ids,
-                            &mut self.trace,
-                        ),
-                        _ => TwoPhaseCommitSink::start(&name, ext, txn_ids, &mut self.trace),
-                    };
-                    OpState::TwoPhaseCommit(sink)
-                }
-                OperatorKind::Sink => OpState::Sink,
-                OperatorKind::Map | OperatorKind::Filter => OpState::Stateless,
-                OperatorKind::BroadcastFilter => OpState::Broadcast {
-                    rules: match restored.map(|s| &s.state) {
-                        Some(OperatorSnapshot::Broadcast { rules }) => rules.clone(),
-                        _ => BTreeMap::new(),
-                    },
-                },
-                kind if kind.has_named_state() => {
-                    operators::keyed_states(op, restored.map(|s| &s.state))
-                }
-                _ => OpState::Stateless,
-            };
-            let incremental_base: IncrementalBase = restore
-                .as_ref()
-                .map(|r| self.coordinator.shared().base_of(r.checkpoint, t))
-                .unwrap_or_default();
-            let rr = info
-                .outputs
-                .iter()
-                .map(|o| {
-                    // Flink's RebalancePartitioner starts at a random channel.
-                    if o.partitioning == Partitioning::Rebalance && !o.channels.is_empty() {
-                        self.rng.random_range(0..o.channels.len() as u32)
-                    } else {
-                        0
-                    }
-                })
-                .collect();
-            tasks.push(Task {
-                status: TaskStatus::Running,
-                handler: BarrierHandler::new(
-                    self.graph.handler_mode,
-                    info.inputs.len() as u32,
-                    self.coordinator.config().after_tasks_finish,
-                ),
-                op: state,
-                busy: None,
-                poll_scheduled: false,
-                priority: VecDeque::new(),
-                overtaking: None,
-                announcements: VecDeque::new(),
-                input_ended: info.inputs.iter().map(|_| false).collect(),
-                rr,
-                channel_state: ChannelStatePersister::new(),
-                timer_at: None,
-                deferred_trigger: None,
-                awaiting: None,
-                arrivals: 0,
-                checkpoints: SubtaskCheckpointCoordinator::new(incremental_base),
-                processed: 0,
-            });
-            // A subtask that got no state starts fresh (Flink: no JobManagerTaskRestore).
-            let cp = restore
-                .as_ref()
-                .filter(|r| r.tasks.contains_key(&t))
-                .map(|r| r.checkpoint);
-            self.trace.push(|| Event::StateRestored {
-                task: name,
-                checkpoint: cp,
-            });
-        }
-        self.tasks = tasks.into();
-
-        // Unaligned channel state is re-injected ahead of any new data.
-        if let Some(r) = &restore {
-            for (t, snap) in &r.tasks {
-                for (input, recs) in &snap.input_channels {
-                    let ch = self.graph.tasks[*t].inputs[*input];
-                    for r in recs {
-                        self.enqueue(ch, Element::Record { record: *r });
-                    }
-                }
-                for (output, recs) in &snap.output_channels {
-                    let ch = self.graph.outputs(*t).nth(*output as usize);
-                    if let Some(ch) = ch {
-                        let c = &mut self.channels[ch];
-                        c.out_queue
-                            .extend(recs.iter().map(|r| Element::Record { record: *r }));
-                    }
-                }
-            }
-            for c in self.channels.ids() {
-                self.flush_out_queue(c);
-            }
-        }
-
-        for t in self.tasks.ids() {
-            if self.op_kind(t) == OperatorKind::Source {
-                self.schedule_source(t);
-            } else if !self
-                .graph
-                .inputs(t)
-                .all(|c| self.channels[c].queue.is_empty())
-            {
-                self.schedule_poll(t);
-            }
-        }
-        if let Some((at, generation)) = self.coordinator.start_periodic(self.now) {
-            self.schedule(at, Item::PeriodicTrigger(generation));
         }
     }
 
@@ -1334,10 +873,7 @@ impl World {
     }
 
     fn finish_task(&mut self, t: TaskId) {
-        if matches!(
-            self.tasks[t].status,
-            TaskStatus::Finished | TaskStatus::Failed | TaskStatus::Canceled
-        ) {
+        if self.tasks[t].is_stopped() {
             return;
         }
         if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
