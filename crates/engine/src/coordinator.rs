@@ -12,6 +12,7 @@
 //! the agenda.
 
 use crate::barrier::CheckpointBarrier;
+pub use crate::cause::AbortCause;
 use crate::event::SnapshotKind;
 use crate::ids::{CheckpointId, TaskId};
 use crate::scenario::{BackendKind, CheckpointingMode, Scenario, StorageKind};
@@ -194,8 +195,11 @@ pub struct CheckpointStats {
     pub trigger_at: u64,
     /// Completion or abort time.
     pub end_at: Option<u64>,
-    /// Abort reason in the contract's spelling.
+    /// Abort reason in the contract's spelling ([`Self::cause`] as text).
     pub reason: Option<String>,
+    /// Why it was aborted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<AbortCause>,
     /// Started unaligned (the barrier's kind at the sources).
     pub unaligned: bool,
     /// Subtasks that must acknowledge.
@@ -318,64 +322,6 @@ pub struct CheckpointCoordinator {
     /// `SharedStateRegistry` of the `CompletedCheckpointStore`.
     #[serde(default)]
     shared: SharedStateRegistry,
-}
-
-/// Why a pending checkpoint was aborted. Flink: `CheckpointFailureReason`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AbortCause {
-    /// Not acknowledged within the timeout (`CHECKPOINT_EXPIRED`).
-    Expired,
-    /// A newer checkpoint completed, or a task saw a newer barrier (`CHECKPOINT_SUBSUMED`, `CHECKPOINT_DECLINED_SUBSUMED`).
-    Subsumed,
-    /// A task's asynchronous phase failed (`CHECKPOINT_ASYNC_EXCEPTION`), e.g. state too large for jobmanager storage.
-    DeclinedAsync(String),
-    /// A task received a cancellation marker (`CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER`).
-    CancellationBarrier,
-    /// End of partition with checkpoints after tasks finish off (`CHECKPOINT_DECLINED_INPUT_END_OF_STREAM`).
-    EndOfStream,
-    /// The job failed over (`JOB_FAILOVER_REGION`).
-    JobFailover,
-    /// The job was canceled or stopped (`CHECKPOINT_COORDINATOR_SUSPEND`).
-    JobCanceled,
-    /// A task to trigger finished before the trigger reached it (`CHECKPOINT_DECLINED_TASK_CLOSING`).
-    TaskClosing,
-}
-
-impl AbortCause {
-    /// The contract's spelling of the reason.
-    pub fn contract_reason(&self) -> String {
-        match self {
-            AbortCause::Expired => "expired".into(),
-            AbortCause::Subsumed => "subsumed".into(),
-            AbortCause::DeclinedAsync(why) => format!("declined: {why}"),
-            AbortCause::CancellationBarrier => "declined: cancellation barrier received".into(),
-            AbortCause::EndOfStream => "end_of_stream".into(),
-            AbortCause::JobFailover => "job_failover".into(),
-            AbortCause::JobCanceled => "job_canceled".into(),
-            AbortCause::TaskClosing => {
-                "declined: task finished before the checkpoint reached it".into()
-            }
-        }
-    }
-
-    /// Whether `CheckpointFailureManager` counts it towards the tolerable failures:
-    /// only expiry and asynchronous declines among the lab's causes.
-    pub fn is_counted(&self) -> bool {
-        matches!(self, AbortCause::Expired | AbortCause::DeclinedAsync(_))
-    }
-
-    /// Job-level (no task attempt): expiry and coordinator-side causes.
-    fn is_job_level(&self) -> bool {
-        !matches!(
-            self,
-            AbortCause::DeclinedAsync(_)
-                | AbortCause::CancellationBarrier
-                | AbortCause::EndOfStream
-                | AbortCause::Subsumed
-                | AbortCause::TaskClosing
-        )
-    }
 }
 
 impl CheckpointCoordinator {
@@ -672,6 +618,7 @@ impl CheckpointCoordinator {
                 trigger_at: now,
                 end_at: None,
                 reason: None,
+                cause: None,
                 unaligned: barrier.alignment == crate::barrier::Alignment::Unaligned,
                 num_subtasks: not_yet_acknowledged.len() as u32,
                 subtasks: not_yet_acknowledged
@@ -826,6 +773,7 @@ impl CheckpointCoordinator {
             h.status = CheckpointStatus::Aborted;
             h.end_at = Some(now);
             h.reason = Some(cause.contract_reason());
+            h.cause = Some(cause.clone());
         }
         // Job-level failures of savepoints are ignored; task-level ones (declines) count.
         if p.kind.is_savepoint() && cause.is_job_level() {

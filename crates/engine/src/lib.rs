@@ -53,6 +53,7 @@
 pub mod agenda;
 pub mod barrier;
 pub mod bench;
+pub mod cause;
 pub mod channel;
 pub mod coordinator;
 pub mod event;
@@ -68,6 +69,7 @@ pub mod scenario;
 pub mod sink;
 pub mod snapshot;
 pub mod state;
+pub mod status;
 pub mod subtask_checkpoint;
 pub mod summary;
 pub mod timeline;

@@ -1,6 +1,7 @@
 //! The run summary `lab` prints last (contract: scenario-format.md, "Summary"), and
 //! each completed checkpoint's `_metadata` as `lab run --metadata` prints it.
 
+use crate::cause::{AbortCause, FailureCause, FailureReason};
 use crate::coordinator::CheckpointStatus;
 use crate::event::SnapshotKind;
 use crate::ids::CheckpointId;
@@ -28,7 +29,7 @@ pub struct CheckpointSummary {
     /// Completion or abort time; `null` while in progress.
     pub end_ms: Option<u64>,
     /// Abort reason.
-    pub reason: Option<String>,
+    pub reason: Option<AbortCause>,
     /// Longest alignment among its subtasks.
     pub alignment_ms: u64,
     /// Persisted in-flight records, summed over subtasks.
@@ -54,7 +55,7 @@ pub struct FailureSummary {
     /// When the job restarted.
     pub restarted_ms: Option<u64>,
     /// Why (extension).
-    pub reason: String,
+    pub reason: FailureCause,
 }
 
 /// A key/value pair as a consumer reads it.
@@ -93,7 +94,7 @@ pub struct Summary {
     pub job_status: String,
     /// Why the job failed (extension).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub failure_reason: Option<String>,
+    pub failure_reason: Option<FailureReason>,
     /// Every checkpoint and savepoint.
     pub checkpoints: Vec<CheckpointSummary>,
     /// Failovers.
@@ -136,7 +137,7 @@ impl Summary {
                     status: h.status,
                     trigger_ms: h.trigger_at,
                     end_ms: h.end_at,
-                    reason: h.reason.clone(),
+                    reason: h.cause.clone(),
                     alignment_ms: h
                         .subtasks
                         .values()
@@ -199,7 +200,7 @@ impl Summary {
             seed: setup.seed,
             end_ms: world.finished_at().unwrap_or(world.now()),
             job_status: world.status().as_str().into(),
-            failure_reason: world.failure_reason().map(String::from),
+            failure_reason: world.failure().cloned(),
             checkpoints,
             failures,
             sinks,

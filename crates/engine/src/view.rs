@@ -2,6 +2,7 @@
 //! never sees the `World` itself and never re-implements a rule: everything it
 //! shows — what is blocked, persisted, pre-committed — is read from here.
 
+use crate::cause::FailureReason;
 use crate::channel::Element;
 use crate::coordinator::CheckpointStats;
 use crate::event::{SnapshotKind, TaskName};
@@ -289,8 +290,11 @@ pub struct WorldView {
     pub status: JobStatus,
     /// When a restart is due (the countdown).
     pub restart_at: Option<u64>,
-    /// Why the job failed.
+    /// Why the job failed, as text ([`Self::failure`] in the contract's spelling).
     pub failure_reason: Option<String>,
+    /// Why the job failed, typed.
+    #[serde(default)]
+    pub failure: Option<FailureReason>,
     /// Subtasks.
     pub tasks: Vec<TaskView>,
     /// Channels.
@@ -591,7 +595,8 @@ impl World {
             steps: self.steps(),
             status: self.status(),
             restart_at: self.restart_at(),
-            failure_reason: self.failure_reason().map(String::from),
+            failure_reason: self.failure_reason(),
+            failure: self.failure().cloned(),
             tasks,
             channels,
             coordinator,

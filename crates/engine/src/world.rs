@@ -11,6 +11,7 @@
 //! attempt of the job carry its number and are skipped once the job has failed over.
 
 use crate::barrier::{Alignment, CheckpointBarrier, HandlerAction};
+use crate::cause::{FailureCause, FailureReason, IgnoreCause, SkipCause};
 use crate::channel::{Channel, Element, InTransit, Queued};
 use crate::coordinator::{AbortCause, CheckpointCoordinator, CompletedCheckpoint, Decision};
 use crate::event::{Event, SnapshotKind, TaskName, Trace, TraceEvent};
@@ -39,12 +40,13 @@ mod failover;
 mod schedule;
 mod task;
 mod upgrade;
+pub use crate::status::{JobStatus, TaskStatus};
 pub use build::BuildError;
 use failover::JobLifecycle;
-pub use failover::{FailureRecord, JobStatus, Recovery, JOBMANAGER_RECOVERY_MS};
+pub use failover::{FailureRecord, Recovery, JOBMANAGER_RECOVERY_MS};
 use schedule::{Item, Schedule};
 use task::Busy;
-pub use task::{Task, TaskStatus};
+pub use task::Task;
 pub use upgrade::MAX_RESTORE_DEPTH;
 
 /// What a learner or a script does to the running job.
@@ -128,7 +130,12 @@ impl World {
     }
 
     /// Why the job failed, if it did.
-    pub fn failure_reason(&self) -> Option<&str> {
+    pub fn failure_reason(&self) -> Option<String> {
+        self.job.failure_reason().map(|r| r.to_string())
+    }
+
+    /// Why the job failed, if it did, typed.
+    pub fn failure(&self) -> Option<&FailureReason> {
         self.job.failure_reason()
     }
 
@@ -425,7 +432,7 @@ impl World {
                 Partitioning::Hash => {
                     let Some(k) = rec.key else {
                         let name = self.name(t);
-                        self.failover(Some(name), "a record without a key reached hash partitioning (the key selector failed)".into());
+                        self.failover(Some(name), FailureCause::MissingKey);
                         return;
                     };
                     let kg = self.graph.keys.key_group(k);
@@ -810,7 +817,7 @@ impl World {
             Output::Emit(r) => self.route(t, r),
             Output::Nothing => {}
             Output::Write(r) => self.sink_write(t, r),
-            Output::Fail(why) => self.failover(Some(self.name(t)), why),
+            Output::Fail(why) => self.failover(Some(self.name(t)), FailureCause::Operator(why)),
         }
     }
 
@@ -822,10 +829,7 @@ impl World {
                 let txn = s.current;
                 if !s.invoke(r, ext) {
                     let name = self.name(t);
-                    self.failover(
-                        Some(name),
-                        "write after the sink finished (no open transaction)".into(),
-                    );
+                    self.failover(Some(name), FailureCause::WriteAfterFinish);
                     return;
                 }
                 txn
@@ -1004,11 +1008,10 @@ impl World {
                     // Flink: abortCheckpointOnBarrier declines and broadcasts a cancellation marker.
                     self.tasks[t].checkpoints.declined_on_barrier(checkpoint);
                     let name = self.name(t);
-                    let why = cause.contract_reason();
                     self.trace.push(|| Event::CheckpointDeclined {
                         task: name.clone(),
                         checkpoint,
-                        reason: why,
+                        reason: cause.clone(),
                     });
                     self.broadcast(t, &Element::Cancel { checkpoint });
                     if !self.info(t).outputs.is_empty() {
@@ -1295,14 +1298,14 @@ impl World {
                 Some(Acknowledgement::Ack { snapshot, upload }) => (snapshot, upload),
                 Some(Acknowledgement::Decline { message }) => {
                     let name = self.name(t);
-                    let reason = format!("declined: {message}");
+                    let cause = AbortCause::DeclinedAsync(message);
                     self.trace.push(|| Event::CheckpointDeclined {
                         task: name,
                         checkpoint: id,
-                        reason,
+                        reason: cause.clone(),
                     });
                     if self.coordinator.is_pending(id) {
-                        self.abort_checkpoint(id, AbortCause::DeclinedAsync(message));
+                        self.abort_checkpoint(id, cause);
                     }
                     return;
                 }
@@ -1360,8 +1363,9 @@ impl World {
                     reschedule_at,
                     generation,
                 } => {
-                    let reason = "minimum time between checkpoints".to_string();
-                    self.trace.push(|| Event::CheckpointSkipped { reason });
+                    self.trace.push(|| Event::CheckpointSkipped {
+                        reason: SkipCause::MinimumTimeBetweenCheckpoints,
+                    });
                     self.schedule(reschedule_at, Item::PeriodicTrigger(generation));
                 }
                 Decision::Wait => return,
@@ -1392,10 +1396,9 @@ impl World {
             .collect();
         if !finished.is_empty() && !self.coordinator.config().after_tasks_finish {
             // Flink: NOT_ALL_REQUIRED_TASKS_RUNNING, a pre-flight failure (never counted).
-            let reason =
-                "not all required tasks are running (checkpoints after tasks finish are off)"
-                    .to_string();
-            self.trace.push(|| Event::CheckpointSkipped { reason });
+            self.trace.push(|| Event::CheckpointSkipped {
+                reason: SkipCause::NotAllRequiredTasksRunning,
+            });
             return;
         }
         let all: Vec<TaskId> = waiting.iter().chain(&finished).copied().collect();
@@ -1463,11 +1466,10 @@ impl World {
             TaskStatus::Finished => {
                 let name = self.name(t);
                 let cause = AbortCause::TaskClosing;
-                let reason = cause.contract_reason();
                 self.trace.push(|| Event::CheckpointDeclined {
                     task: name,
                     checkpoint: id,
-                    reason,
+                    reason: cause.clone(),
                 });
                 self.abort_checkpoint(id, cause);
             }
@@ -1503,10 +1505,9 @@ impl World {
         let Some(exceeded) = self.coordinator.abort(id, &cause, self.now) else {
             return;
         };
-        let reason = cause.contract_reason();
         self.trace.push(|| Event::CheckpointAborted {
             checkpoint: id,
-            reason,
+            reason: cause.clone(),
         });
         if cause != AbortCause::JobFailover && cause != AbortCause::JobCanceled {
             for t in self.tasks.ids() {
@@ -1520,11 +1521,7 @@ impl World {
             }
         }
         if exceeded {
-            let why = format!(
-                "Exceeded checkpoint tolerable failure threshold. The latest checkpoint failed due to {}",
-                cause.contract_reason()
-            );
-            self.failover(None, why);
+            self.failover(None, FailureCause::TolerableFailuresExceeded(cause));
             return;
         }
         if cause != AbortCause::JobFailover && cause != AbortCause::JobCanceled {
@@ -1593,16 +1590,7 @@ impl World {
     fn intervene(&mut self, iv: Intervention) {
         if !self.job.is_running() {
             let action = iv.name().to_string();
-            let reason = format!(
-                "the job is {}",
-                match self.job.status() {
-                    JobStatus::Restarting => "restarting",
-                    JobStatus::Finished => "finished",
-                    JobStatus::Failed => "failed",
-                    JobStatus::Canceled => "canceled",
-                    JobStatus::Running => "running",
-                }
-            );
+            let reason = IgnoreCause::JobNotRunning(self.job.status());
             self.trace.push(|| Event::ActionIgnored { action, reason });
             return;
         }
@@ -1610,7 +1598,7 @@ impl World {
             Intervention::Crash { task } => {
                 if let Some(t) = self.task_id(&task) {
                     let name = self.name(t);
-                    self.failover(Some(name), "crashed (script or user)".into());
+                    self.failover(Some(name), FailureCause::Crashed);
                 }
             }
             Intervention::TriggerCheckpoint => {

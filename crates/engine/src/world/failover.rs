@@ -13,47 +13,20 @@
 //! of the failed task, which for the lab's all-to-all jobs is the whole job); a
 //! JobManager's recovery takes the fixed [`JOBMANAGER_RECOVERY_MS`].
 
-use super::{schedule::Item, TaskStatus, World};
-use crate::coordinator::AbortCause;
+use super::{schedule::Item, World};
+use crate::cause::{AbortCause, FailureCause, FailureReason, JobFailure};
 use crate::event::{Event, TaskName};
 use crate::ids::CheckpointId;
 use crate::restart::RestartStrategy;
 use crate::restore;
 use crate::scenario::StorageKind;
+use crate::status::{JobStatus, TaskStatus};
 use serde::{Deserialize, Serialize};
 
 /// How long a new JobManager leader takes to recover the job after
 /// `crash_jobmanager`. A lab constant: in Flink it depends on the HA service's
 /// lease and election timeouts.
 pub const JOBMANAGER_RECOVERY_MS: u64 = 1000;
-
-/// The job's status (Flink: `JobStatus`, reduced).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum JobStatus {
-    /// Running.
-    Running,
-    /// Failed over, waiting for the restart delay.
-    Restarting,
-    /// Every task finished.
-    Finished,
-    /// The restart strategy gave up.
-    Failed,
-    /// Canceled by a script action or the user.
-    Canceled,
-}
-
-impl JobStatus {
-    /// The contract's spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            JobStatus::Running | JobStatus::Restarting => "running",
-            JobStatus::Finished => "finished",
-            JobStatus::Failed => "failed",
-            JobStatus::Canceled => "canceled",
-        }
-    }
-}
 
 /// One failover, for the summary.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -63,7 +36,7 @@ pub struct FailureRecord {
     /// The failed subtask (`None` for a job-level failure such as too many failed checkpoints).
     pub task: Option<TaskName>,
     /// Why.
-    pub reason: String,
+    pub reason: FailureCause,
     /// The checkpoint restored from (`None`: fresh start, or no restart).
     pub restored_from: Option<CheckpointId>,
     /// When the job restarted (`None` if it did not).
@@ -78,11 +51,10 @@ pub enum Recovery {
         /// The backoff before the restart.
         delay_ms: u64,
     },
-    /// No restart: the job fails. `reason`: Flink's message
-    /// (`Recovery is suppressed by <strategy>`).
+    /// No restart: the job fails (Flink: `Recovery is suppressed by <strategy>`).
     Suppressed {
-        /// Flink's message.
-        reason: String,
+        /// Why the job fails.
+        failure: JobFailure,
     },
 }
 
@@ -99,7 +71,7 @@ pub struct JobLifecycle {
     /// Every failover so far, in order (the summary's `failures`).
     failures: Vec<FailureRecord>,
     /// Why the job failed, once it has: what the summary and the page say.
-    failure_reason: Option<String>,
+    failure_reason: Option<FailureReason>,
     /// When the job reached a terminal status.
     finished_at: Option<u64>,
 }
@@ -140,8 +112,8 @@ impl JobLifecycle {
     }
 
     /// Why the job failed, once it has.
-    pub fn failure_reason(&self) -> Option<&str> {
-        self.failure_reason.as_deref()
+    pub fn failure_reason(&self) -> Option<&FailureReason> {
+        self.failure_reason.as_ref()
     }
 
     /// When the job reached a terminal status.
@@ -153,7 +125,12 @@ impl JobLifecycle {
     /// counts it and decides. Restarting, the job waits for the backoff; suppressed,
     /// it fails with Flink's message and the last failure's reason. Recorded either way.
     /// Flink: `ExecutionFailureHandler.getFailureHandlingResult`.
-    pub fn fail_over(&mut self, now: u64, task: Option<TaskName>, reason: String) -> Recovery {
+    pub fn fail_over(
+        &mut self,
+        now: u64,
+        task: Option<TaskName>,
+        reason: FailureCause,
+    ) -> Recovery {
         debug_assert!(self.is_running(), "only a running job fails over");
         self.restart.notify_failure(now);
         let recovery = if self.restart.can_restart(now) {
@@ -162,9 +139,17 @@ impl JobLifecycle {
             self.restart_at = Some(now + delay_ms);
             Recovery::Restart { delay_ms }
         } else {
-            let why = self.restart.suppressed_message();
-            self.fail(now, format!("{why} (last failure: {reason})"));
-            Recovery::Suppressed { reason: why }
+            let failure = JobFailure::RecoverySuppressed {
+                strategy: self.restart.describe(),
+            };
+            self.fail(
+                now,
+                FailureReason {
+                    failure: failure.clone(),
+                    last_failure: Some(reason.clone()),
+                },
+            );
+            Recovery::Suppressed { failure }
         };
         self.failures.push(FailureRecord {
             at_ms: now,
@@ -185,7 +170,7 @@ impl JobLifecycle {
         self.failures.push(FailureRecord {
             at_ms: now,
             task: None,
-            reason: "JobManager failed; a new leader recovers the job".into(),
+            reason: FailureCause::JobManagerLost,
             restored_from: None,
             restarted_ms: None,
         });
@@ -214,7 +199,7 @@ impl JobLifecycle {
     }
 
     /// The job fails at `now` for `reason` (what the summary says).
-    pub fn fail(&mut self, now: u64, reason: String) {
+    pub fn fail(&mut self, now: u64, reason: FailureReason) {
         self.failure_reason = Some(reason);
         self.status = JobStatus::Failed;
         self.finished_at = Some(now);
@@ -225,7 +210,7 @@ impl World {
     /// The job fails over as a whole (the contract's simplification of region
     /// failover): in-flight data and un-checkpointed state are lost, open
     /// transactions are aborted, and the restart strategy decides what follows.
-    pub(super) fn failover(&mut self, task: Option<TaskName>, reason: String) {
+    pub(super) fn failover(&mut self, task: Option<TaskName>, reason: FailureCause) {
         if !self.job.is_running() {
             return;
         }
@@ -243,9 +228,9 @@ impl World {
                 self.trace.push(|| Event::JobRestarting { delay_ms });
                 self.schedule(now + delay_ms, Item::Restart);
             }
-            Recovery::Suppressed { reason } => {
+            Recovery::Suppressed { failure } => {
                 self.apply_retention();
-                self.trace.push(|| Event::JobFailed { reason });
+                self.trace.push(|| Event::JobFailed { reason: failure });
             }
         }
     }
@@ -280,8 +265,12 @@ impl World {
             None => None,
             Some(Ok(plan)) => Some(plan),
             Some(Err(err)) => {
-                let reason = format!("restore failed: {err}");
-                self.fail_job(reason.clone(), reason);
+                self.fail_job(FailureReason {
+                    failure: JobFailure::RestoreFailed {
+                        message: err.to_string(),
+                    },
+                    last_failure: None,
+                });
                 return;
             }
         };
@@ -336,12 +325,13 @@ impl World {
         self.trace.push(|| Event::JobCanceled);
     }
 
-    /// The job ends `failed`: `failure_reason` is what the summary and the page
-    /// say, `reason` what the `job_failed` event says; the retention policy runs.
-    pub(super) fn fail_job(&mut self, failure_reason: String, reason: String) {
-        self.job.fail(self.now, failure_reason);
+    /// The job ends `failed`: `reason` is what the summary and the page say, its
+    /// `failure` what the `job_failed` event says; the retention policy runs.
+    pub(super) fn fail_job(&mut self, reason: FailureReason) {
+        let failure = reason.failure.clone();
+        self.job.fail(self.now, reason);
         self.apply_retention();
-        self.trace.push(|| Event::JobFailed { reason });
+        self.trace.push(|| Event::JobFailed { reason: failure });
     }
 
     /// On a terminal job status, the completed-checkpoint store deletes its retained
@@ -386,7 +376,7 @@ mod tests {
     #[test]
     fn a_failure_restarts_after_the_backoff() {
         let mut job = fixed(1, 500);
-        let r = job.fail_over(100, Some("sum#0".into()), "crashed (script or user)".into());
+        let r = job.fail_over(100, Some("sum#0".into()), FailureCause::Crashed);
         assert_eq!(r, Recovery::Restart { delay_ms: 500 });
         assert_eq!(
             (job.status(), job.restart_at()),
@@ -407,19 +397,24 @@ mod tests {
     #[test]
     fn recovery_is_suppressed_when_the_strategy_gives_up() {
         let mut job = fixed(1, 0);
-        job.fail_over(1, None, "first".into());
+        job.fail_over(1, None, FailureCause::Crashed);
         job.restarted(1, None);
-        let Recovery::Suppressed { reason } = job.fail_over(2, None, "second".into()) else {
+        let Recovery::Suppressed { failure } = job.fail_over(2, None, FailureCause::MissingKey)
+        else {
             panic!("one attempt only");
         };
         assert!(
-            reason.starts_with("Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy")
+            matches!(&failure, JobFailure::RecoverySuppressed { strategy }
+            if strategy.starts_with("FixedDelayRestartBackoffTimeStrategy"))
         );
         assert_eq!(job.status(), JobStatus::Failed);
         assert_eq!(job.finished_at(), Some(2));
         assert_eq!(
             job.failure_reason(),
-            Some(format!("{reason} (last failure: second)").as_str())
+            Some(&FailureReason {
+                failure,
+                last_failure: Some(FailureCause::MissingKey)
+            })
         );
         assert_eq!(
             job.failures().len(),
@@ -441,7 +436,7 @@ mod tests {
         assert_eq!(job.failures()[0].task, None);
         assert!(job.restarted(1010, None));
         assert!(matches!(
-            job.fail_over(2000, None, "x".into()),
+            job.fail_over(2000, None, FailureCause::Crashed),
             Recovery::Suppressed { .. }
         ));
     }

@@ -12,25 +12,10 @@ use crate::barrier::{BarrierHandler, CheckpointBarrier};
 use crate::ids::{ChannelIndex, CheckpointId, IdVec};
 use crate::operators::OpState;
 use crate::record::Record;
+use crate::status::TaskStatus;
 use crate::subtask_checkpoint::SubtaskCheckpointCoordinator;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-
-/// A subtask's lifecycle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TaskStatus {
-    /// Processing.
-    Running,
-    /// A sink whose inputs all ended: waits for a final checkpoint so it can commit.
-    Waiting,
-    /// Done.
-    Finished,
-    /// Failed over; waits for the restart.
-    Failed,
-    /// Canceled.
-    Canceled,
-}
 
 /// A record being processed (`process_ms > 0`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
