@@ -14,6 +14,7 @@
 //! Flink: `CheckpointFailureReason`, `CheckpointException`, `CheckpointFailureManager`
 //! (`FlinkRuntimeException`), `ExecutionFailureHandler` (`JobException`).
 
+use crate::barrier::AbortReason;
 use crate::status::JobStatus;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::convert::Infallible;
@@ -196,6 +197,17 @@ impl fmt::Display for AbortCause {
             AbortCause::TaskClosing => {
                 f.write_str("declined: task finished before the checkpoint reached it")
             }
+        }
+    }
+}
+
+impl From<AbortReason> for AbortCause {
+    /// Why a task's barrier handler declines ([`crate::barrier::HandlerAction::Abort`]).
+    fn from(reason: AbortReason) -> Self {
+        match reason {
+            AbortReason::Subsumed => AbortCause::Subsumed,
+            AbortReason::CancellationBarrier => AbortCause::CancellationBarrier,
+            AbortReason::EndOfStream => AbortCause::EndOfStream,
         }
     }
 }

@@ -28,6 +28,7 @@ use crate::barrier::HandlerMode;
 use crate::channel::Channel;
 use crate::event::TaskName;
 use crate::ids::{ChannelId, ChannelIndex, IdVec, TaskId};
+use crate::keygroup;
 use crate::record::{KeyId, KeyTable, Origin, Record};
 use crate::scenario::{CheckpointingMode, OperatorKind, OperatorSpec, Partitioning, Scenario};
 use rand_chacha::ChaCha8Rng;
@@ -51,6 +52,56 @@ pub struct OutputEdge {
     pub partitioning: Partitioning,
     /// Channels in downstream subtask order.
     pub channels: Vec<ChannelId>,
+}
+
+/// Where [`OutputEdge::route`] sends a record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// To this one channel.
+    One(ChannelId),
+    /// To every channel of the edge, in order.
+    All,
+    /// Nowhere: hash partitioning needs a key and the record has none (in Flink the
+    /// key selector throws and the task fails).
+    MissingKey,
+}
+
+impl OutputEdge {
+    /// The channel(s) `record` goes to along this edge. Flink: the edge's
+    /// `StreamPartitioner.selectChannel` — `ForwardPartitioner` (the one channel),
+    /// `KeyGroupStreamPartitioner` (the subtask owning the key's key group,
+    /// `KeyGroupRangeAssignment`), `RebalancePartitioner` (round robin from `next`,
+    /// which it advances), `BroadcastPartitioner` (all).
+    #[inline]
+    pub fn route(
+        &self,
+        record: &Record,
+        next: &mut u32,
+        keys: &KeyTable,
+        max_parallelism: u32,
+    ) -> Route {
+        let n = self.channels.len() as u32;
+        match self.partitioning {
+            Partitioning::Forward => Route::One(self.channels[0]),
+            Partitioning::Hash => match record.key {
+                Some(k) => {
+                    let index = keygroup::operator_index_for_key_group(
+                        max_parallelism,
+                        n,
+                        keys.key_group(k),
+                    );
+                    Route::One(self.channels[index as usize])
+                }
+                None => Route::MissingKey,
+            },
+            Partitioning::Rebalance => {
+                let pos = *next;
+                *next = (pos + 1) % n;
+                Route::One(self.channels[pos as usize])
+            }
+            Partitioning::Broadcast => Route::All,
+        }
+    }
 }
 
 /// The fixed description of a subtask. Flink: an `ExecutionVertex`.
@@ -400,6 +451,53 @@ mod tests {
                 Partitioning::Forward
             );
         }
+    }
+
+    /// Flink's partitioners: hash by key group (`KeyGroupRangeAssignment`), round
+    /// robin from the start position, broadcast to all; a record without a key
+    /// cannot be hashed.
+    #[test]
+    fn edges_route_records_as_flinks_partitioners() {
+        let mut keys = KeyTable::new(128);
+        let odd = keys.intern("odd");
+        let rec = |key| Record {
+            key,
+            value: 1,
+            origin: Origin {
+                source: 0,
+                partition: 0,
+                offset: 0,
+            },
+        };
+        let edge = |partitioning| OutputEdge {
+            partitioning,
+            channels: vec![ChannelId(7), ChannelId(8), ChannelId(9)],
+        };
+        let mut next = 0;
+        let hashed = edge(Partitioning::Hash).route(&rec(Some(odd)), &mut next, &keys, 128);
+        assert_eq!(
+            hashed,
+            Route::One(ChannelId(
+                7 + keygroup::assign_key_to_parallel_operator("odd", 128, 3)
+            ))
+        );
+        assert_eq!(
+            edge(Partitioning::Hash).route(&rec(None), &mut next, &keys, 128),
+            Route::MissingKey
+        );
+        let mut next = 2;
+        let rebalance = edge(Partitioning::Rebalance);
+        let picks: Vec<Route> = (0..3)
+            .map(|_| rebalance.route(&rec(None), &mut next, &keys, 128))
+            .collect();
+        assert_eq!(
+            picks,
+            [ChannelId(9), ChannelId(7), ChannelId(8)].map(Route::One)
+        );
+        assert_eq!(
+            edge(Partitioning::Broadcast).route(&rec(None), &mut next, &keys, 128),
+            Route::All
+        );
     }
 
     /// Logs keep the document's records with their origin; partitions go to subtask

@@ -87,6 +87,21 @@ pub struct TaskSnapshot {
 }
 
 impl TaskSnapshot {
+    /// The part of a subtask that had finished when the checkpoint was triggered.
+    /// Flink: `FinishedOperatorSubtaskState` carries no state; the lab keeps the
+    /// final `state` (so a restore finishes the task again) but neither counts nor
+    /// uploads it.
+    pub fn finished(state: OperatorSnapshot) -> TaskSnapshot {
+        TaskSnapshot {
+            finished: true,
+            state,
+            input_channels: BTreeMap::new(),
+            output_channels: BTreeMap::new(),
+            state_bytes: 0,
+            uploaded_bytes: 0,
+        }
+    }
+
     /// Size of the operator state alone.
     pub fn operator_bytes(state: &OperatorSnapshot, keys: &KeyTable) -> u64 {
         match state {

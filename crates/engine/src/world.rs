@@ -1,26 +1,45 @@
 //! [`World`]: the whole simulation, as a value.
 //!
-//! `World::new(&Scenario, seed)` builds the job graph; [`World::step`] handles
-//! exactly one agenda item and returns the events it caused; [`World::apply`] carries
-//! out an [`Intervention`]. `World: Clone + Serialize`, random generator included,
-//! so a keyframe of the timeline is a clone.
+//! `World::new(&Scenario, seed)` builds the job graph and deploys it; [`World::step`]
+//! handles exactly one agenda item and returns the events it caused;
+//! [`World::apply`] carries out an [`Intervention`]. `World: Clone + Serialize`,
+//! random generator included, so a keyframe of the timeline is a clone.
 //!
-//! # The agenda
-//! Items are ordered by `(time, sequence)`: things due at the same millisecond are
-//! handled in the order they were scheduled (FIFO). Items that belong to one run
-//! attempt of the job carry its number and are skipped once the job has failed over.
+//! The World is the driver: it owns the agenda and hands each item to the part that
+//! rules on it — a task's barrier handler, its checkpoint bookkeeping, the
+//! coordinator, the restart strategy — then carries out what that part decided:
+//! messages go on the agenda, records into channels, events into the trace. This file
+//! holds the data path (sources, channels, a task's input and mailbox) and the
+//! checkpoint path between tasks and coordinator (barriers, snapshots,
+//! acknowledgements, triggers, notifications).
+//!
+//! # Layout
+//! - `world/schedule.rs`: the agenda and the run attempts its items belong to.
+//! - `world/build.rs`: [`World::new`] and deploying the tasks (at the start, after a restart).
+//! - `world/task.rs`: a subtask's mutable state ([`Task`]).
+//! - `world/failover.rs`: the job's lifecycle, failover and restart, a JobManager crash.
+//! - `world/intervention.rs`: what a learner or a script does ([`Intervention`]).
+//! - `world/upgrade.rs`: starting from a snapshot of an earlier job (`restore`).
+//!
+//! Simplified (besides what each part says):
+//! - one operator per task (no chaining) and one flat channel index space per task
+//!   instead of input gates;
+//! - the job fails over as a whole (Flink: the failover region, the whole job for the
+//!   lab's all-to-all graphs); a new JobManager recovers the job after the fixed
+//!   [`JOBMANAGER_RECOVERY_MS`] (Flink: the HA services' lease and election);
+//! - RPCs between JobManager and tasks (trigger, notify) take no time; network
+//!   channels have a fixed latency.
 
 use crate::barrier::{Alignment, CheckpointBarrier, HandlerAction};
-use crate::cause::{FailureCause, FailureReason, IgnoreCause, SkipCause};
-use crate::channel::{Channel, Element, InTransit, Queued};
+use crate::cause::{FailureCause, FailureReason, SkipCause};
+use crate::channel::{Channel, Element, Queued};
 use crate::coordinator::{AbortCause, CheckpointCoordinator, CompletedCheckpoint, Decision};
 use crate::event::{Event, SnapshotKind, TaskName, Trace, TraceEvent};
 use crate::ids::{ChannelId, ChannelIndex, CheckpointId, IdVec, TaskId};
 use crate::job_graph::JobGraph;
-use crate::keygroup;
 use crate::operators::{self, OpState, Output, SourcePoll};
 use crate::record::{KeyId, Record};
-use crate::scenario::{OperatorKind, Partitioning, ScriptStep, SinkKind};
+use crate::scenario::{OperatorKind, SinkKind};
 use crate::sink::{ExternalSystems, ExternalTopic};
 use crate::snapshot::TaskSnapshot;
 use crate::state::shared_registry;
@@ -30,6 +49,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::job_graph::Route;
 pub use crate::job_graph::{LogEntry, OutputEdge, TaskInfo};
 
 /// The old name of [`JobGraph`].
@@ -37,6 +57,7 @@ pub type Setup = JobGraph;
 
 mod build;
 mod failover;
+mod intervention;
 mod schedule;
 mod task;
 mod upgrade;
@@ -44,65 +65,39 @@ pub use crate::status::{JobStatus, TaskStatus};
 pub use build::BuildError;
 use failover::JobLifecycle;
 pub use failover::{FailureRecord, Recovery, JOBMANAGER_RECOVERY_MS};
+pub use intervention::Intervention;
 use schedule::{Item, Schedule};
 use task::Busy;
 pub use task::Task;
 pub use upgrade::MAX_RESTORE_DEPTH;
 
-/// What a learner or a script does to the running job.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
-pub enum Intervention {
-    /// Fail a subtask (`"uid#i"`).
-    Crash { task: String },
-    /// Trigger a checkpoint now.
-    TriggerCheckpoint,
-    /// Trigger a savepoint.
-    Savepoint,
-    /// Stop the job with a savepoint.
-    StopWithSavepoint,
-    /// Cancel the job.
-    Cancel,
-    /// Kill the JobManager (lab extension, see [`ScriptStep::CrashJobmanager`]).
-    CrashJobmanager,
-}
-
-impl Intervention {
-    fn from_step(step: &ScriptStep) -> Self {
-        match step {
-            ScriptStep::Crash { task, .. } => Intervention::Crash { task: task.clone() },
-            ScriptStep::TriggerCheckpoint { .. } => Intervention::TriggerCheckpoint,
-            ScriptStep::Savepoint { .. } => Intervention::Savepoint,
-            ScriptStep::StopWithSavepoint { .. } => Intervention::StopWithSavepoint,
-            ScriptStep::Cancel { .. } => Intervention::Cancel,
-            ScriptStep::CrashJobmanager { .. } => Intervention::CrashJobmanager,
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            Intervention::Crash { .. } => "crash",
-            Intervention::TriggerCheckpoint => "trigger_checkpoint",
-            Intervention::Savepoint => "savepoint",
-            Intervention::StopWithSavepoint => "stop_with_savepoint",
-            Intervention::Cancel => "cancel",
-            Intervention::CrashJobmanager => "crash_jobmanager",
-        }
-    }
-}
-
 /// The simulation. See the module documentation.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct World {
+    /// The job as deployed — subtasks, channel numbering, source logs, keys — fixed
+    /// for the run. Behind an `Arc` so that a keyframe (a clone) shares it.
     graph: Arc<JobGraph>,
+    /// Simulated time in ms: the due time of the item being handled. Never goes back.
     now: u64,
+    /// What is due when, by `(time, sequence)`, with the run attempt each item
+    /// belongs to; a failover drops the old attempt's items.
     agenda: Schedule,
+    /// The run's one random generator (seeded from the scenario's seed; drawn in
+    /// agenda order): source logs first, then each deployment's round-robin starts.
     rng: ChaCha8Rng,
+    /// Subtasks by [`TaskId`] (operators in scenario order, then subtask index):
+    /// recreated by every deployment.
     tasks: IdVec<TaskId, Task>,
+    /// Network channels by [`ChannelId`], numbered by the graph; emptied by a failover.
     channels: IdVec<ChannelId, Channel>,
+    /// The checkpoint coordinator with its store, history and periodic trigger; it
+    /// survives failovers (ids, retained checkpoints, failure counter).
     coordinator: CheckpointCoordinator,
+    /// The topics the sinks write to: outside the job, they survive everything.
     external: ExternalSystems,
+    /// The job's status, restart strategy and failovers.
     job: JobLifecycle,
+    /// The events of the current step (recorded only when tracing).
     trace: Trace,
 }
 
@@ -418,43 +413,25 @@ impl World {
 
     // ----- channels ----------------------------------------------------------
 
-    /// Send a record along every output edge of `t`, as each edge partitions.
+    /// Send a record along every output edge of `t`, as each edge partitions
+    /// ([`OutputEdge::route`]).
     fn route(&mut self, t: TaskId, rec: Record) {
-        let n_out = self.info(t).outputs.len();
-        for oi in 0..n_out {
-            let out = &self.graph.tasks[t].outputs[oi];
-            let n = out.channels.len() as u32;
-            match out.partitioning {
-                Partitioning::Forward => {
-                    let c = out.channels[0];
-                    self.send(c, Element::Record { record: rec });
-                }
-                Partitioning::Hash => {
-                    let Some(k) = rec.key else {
-                        let name = self.name(t);
-                        self.failover(Some(name), FailureCause::MissingKey);
-                        return;
-                    };
-                    let kg = self.graph.keys.key_group(k);
-                    let idx = keygroup::operator_index_for_key_group(
-                        self.graph.scenario.job.max_parallelism,
-                        n,
-                        kg,
-                    );
-                    let c = out.channels[idx as usize];
-                    self.send(c, Element::Record { record: rec });
-                }
-                Partitioning::Rebalance => {
-                    let pos = self.tasks[t].rr[oi];
-                    self.tasks[t].rr[oi] = (pos + 1) % n;
-                    let c = self.graph.tasks[t].outputs[oi].channels[pos as usize];
-                    self.send(c, Element::Record { record: rec });
-                }
-                Partitioning::Broadcast => {
-                    for ci in 0..n as usize {
+        let max_parallelism = self.graph.scenario.job.max_parallelism;
+        for oi in 0..self.graph.tasks[t].outputs.len() {
+            let edge = &self.graph.tasks[t].outputs[oi];
+            let rr = &mut self.tasks[t].rr[oi];
+            match edge.route(&rec, rr, &self.graph.keys, max_parallelism) {
+                Route::One(c) => self.send(c, Element::Record { record: rec }),
+                Route::All => {
+                    for ci in 0..edge.channels.len() {
                         let c = self.graph.tasks[t].outputs[oi].channels[ci];
                         self.send(c, Element::Record { record: rec });
                     }
+                }
+                Route::MissingKey => {
+                    let name = self.name(t);
+                    self.failover(Some(name), FailureCause::MissingKey);
+                    return;
                 }
             }
         }
@@ -472,36 +449,15 @@ impl World {
     }
 
     /// Put an element on a channel: on the wire if it fits, else in the sender's
-    /// output queue. Unaligned barriers overtake the output queue.
+    /// output queue ([`Channel::offer`]).
     fn send(&mut self, c: ChannelId, e: Element) {
-        let ch = &mut self.channels[c];
-        if let Element::Barrier { barrier } = &e {
-            ch.last_barrier = Some(barrier.id);
-        }
-        let fits = if e.is_record() {
-            ch.has_credit()
-        } else {
-            e.is_priority() || ch.out_queue.is_empty()
-        };
-        if fits {
+        if let Some(e) = self.channels[c].offer(e) {
             self.put_on_wire(c, e);
-        } else {
-            ch.out_queue.push_back(e);
         }
     }
 
     fn put_on_wire(&mut self, c: ChannelId, e: Element) {
-        let now = self.now;
-        let ch = &mut self.channels[c];
-        if e.is_record() {
-            ch.records += 1;
-        }
-        let arrive_at = now + ch.latency_ms;
-        ch.wire.push_back(InTransit {
-            sent_at: now,
-            arrive_at,
-            element: e,
-        });
+        let arrive_at = self.channels[c].put_on_wire(e, self.now);
         self.schedule(arrive_at, Item::Arrive(c));
     }
 
@@ -509,15 +465,7 @@ impl World {
     /// sender when its outputs are free again.
     fn flush_out_queue(&mut self, c: ChannelId) {
         let mut moved = false;
-        loop {
-            let ch = &mut self.channels[c];
-            let Some(front) = ch.out_queue.front() else {
-                break;
-            };
-            if front.is_record() && ch.records >= ch.capacity {
-                break;
-            }
-            let e = ch.out_queue.pop_front().expect("front exists");
+        while let Some(e) = self.channels[c].pop_sendable() {
             let left = if let Element::Barrier { barrier } = &e {
                 Some(barrier.id)
             } else {
@@ -890,11 +838,7 @@ impl World {
         let name = self.name(t);
         self.trace.push(|| Event::TaskFinished { task: name });
         if self.tasks.iter().all(|x| x.status == TaskStatus::Finished) {
-            // Flink: CheckpointCoordinator#shutdown aborts what is still pending.
-            self.abort_all_pending(AbortCause::JobCanceled);
-            self.job.end(self.now, JobStatus::Finished);
-            self.apply_retention();
-            self.trace.push(|| Event::JobFinished);
+            self.job_finished();
         } else {
             self.check_drained();
         }
@@ -925,20 +869,15 @@ impl World {
                 self.tasks[t].timer_at = None;
                 let mut actions = Vec::new();
                 self.tasks[t].handler.fire_timer(self.now, &mut actions);
-                if actions
-                    .iter()
-                    .any(|a| matches!(a, HandlerAction::Trigger { .. }))
-                {
-                    if let Some(id) = actions.iter().find_map(|a| match a {
-                        HandlerAction::Trigger { barrier, .. } => Some(barrier.id),
-                        _ => None,
-                    }) {
-                        let name = self.name(t);
-                        self.trace.push(|| Event::AlignmentTimedOut {
-                            task: name,
-                            checkpoint: id,
-                        });
-                    }
+                if let Some(id) = actions.iter().find_map(|a| match a {
+                    HandlerAction::Trigger { barrier, .. } => Some(barrier.id),
+                    _ => None,
+                }) {
+                    let name = self.name(t);
+                    self.trace.push(|| Event::AlignmentTimedOut {
+                        task: name,
+                        checkpoint: id,
+                    });
                 }
                 self.apply_actions(t, actions);
             }
@@ -997,13 +936,7 @@ impl World {
                     checkpoint,
                 } => self.stop_persisting(t, channel, checkpoint),
                 HandlerAction::Abort { checkpoint, reason } => {
-                    let cause = match reason {
-                        crate::barrier::AbortReason::Subsumed => AbortCause::Subsumed,
-                        crate::barrier::AbortReason::CancellationBarrier => {
-                            AbortCause::CancellationBarrier
-                        }
-                        crate::barrier::AbortReason::EndOfStream => AbortCause::EndOfStream,
-                    };
+                    let cause = AbortCause::from(reason);
                     self.tasks[t].channel_state.abort(checkpoint);
                     // Flink: abortCheckpointOnBarrier declines and broadcasts a cancellation marker.
                     self.tasks[t].checkpoints.declined_on_barrier(checkpoint);
@@ -1154,18 +1087,7 @@ impl World {
                 let c = self.graph.tasks[t].inputs[*ch];
                 let queue = &self.channels[c];
                 let recs = match overtaken.get(ch) {
-                    Some(&ahead) => queue
-                        .queue
-                        .iter()
-                        .take(ahead)
-                        .filter_map(|q| {
-                            if let Element::Record { record } = &q.element {
-                                Some(*record)
-                            } else {
-                                None
-                            }
-                        })
-                        .collect(),
+                    Some(&ahead) => queue.queued_records_in_first(ahead),
                     _ => queue.queued_records_before(id),
                 };
                 records.insert(*ch, recs);
@@ -1175,27 +1097,21 @@ impl World {
             // timeout) become priority events: they overtake the queued records.
             for ch in persist {
                 let c = self.graph.tasks[t].inputs[ch];
-                let pos = self.channels[c].queue.iter().position(
-                    |q| matches!(&q.element, Element::Barrier { barrier } if barrier.id == id),
-                );
-                if let Some(pos) = pos {
-                    let q = self.channels[c].queue.remove(pos).expect("position found");
-                    if let Element::Barrier { barrier } = q.element {
-                        let name = self.name(t);
-                        self.trace.push(|| Event::BarrierReceived {
-                            task: name,
-                            channel: ch,
-                            checkpoint: id,
-                        });
-                        let mut actions = Vec::new();
-                        self.tasks[t].handler.process_barrier(
-                            ch,
-                            &barrier.to_unaligned(),
-                            self.now,
-                            &mut actions,
-                        );
-                        self.apply_actions(t, actions);
-                    }
+                if let Some(barrier) = self.channels[c].take_queued_barrier(id) {
+                    let name = self.name(t);
+                    self.trace.push(|| Event::BarrierReceived {
+                        task: name,
+                        channel: ch,
+                        checkpoint: id,
+                    });
+                    let mut actions = Vec::new();
+                    self.tasks[t].handler.process_barrier(
+                        ch,
+                        &barrier.to_unaligned(),
+                        self.now,
+                        &mut actions,
+                    );
+                    self.apply_actions(t, actions);
                 }
             }
         }
@@ -1436,18 +1352,8 @@ impl World {
     }
 
     fn finished_snapshot(&self, t: TaskId) -> TaskSnapshot {
-        // Flink: FinishedOperatorSubtaskState carries no state. The final state is
-        // kept (so a restore finishes the task again) but is not counted or uploaded.
-        TaskSnapshot {
-            finished: true,
-            state: self.tasks[t]
-                .op
-                .snapshot(self.now, !self.coordinator.config().incremental),
-            input_channels: BTreeMap::new(),
-            output_channels: BTreeMap::new(),
-            state_bytes: 0,
-            uploaded_bytes: 0,
-        }
+        let full = !self.coordinator.config().incremental;
+        TaskSnapshot::finished(self.tasks[t].op.snapshot(self.now, full))
     }
 
     fn trigger_task(&mut self, t: TaskId, id: CheckpointId) {
@@ -1556,69 +1462,12 @@ impl World {
         }
     }
 
-    fn stop_job(&mut self) {
-        if !self.job.is_running() {
-            return;
-        }
-        self.close_sinks();
-        for t in self.tasks.ids() {
-            if self.tasks[t].status != TaskStatus::Finished {
-                self.tasks[t].status = TaskStatus::Finished;
-                let name = self.name(t);
-                self.trace.push(|| Event::TaskFinished { task: name });
-            }
-        }
-        for c in &mut self.channels {
-            c.clear();
-        }
-        self.abort_all_pending(AbortCause::JobCanceled);
-        self.job.end(self.now, JobStatus::Finished);
-        self.apply_retention();
-        self.trace.push(|| Event::JobFinished);
-    }
-
     fn abort_all_pending(&mut self, cause: AbortCause) {
         let ids: Vec<CheckpointId> = self.coordinator.pending().keys().copied().collect();
         for id in ids {
             self.abort_checkpoint(id, cause.clone());
         }
         self.coordinator.clear_queue();
-    }
-
-    // ----- failure and restart -----------------------------------------------
-
-    fn intervene(&mut self, iv: Intervention) {
-        if !self.job.is_running() {
-            let action = iv.name().to_string();
-            let reason = IgnoreCause::JobNotRunning(self.job.status());
-            self.trace.push(|| Event::ActionIgnored { action, reason });
-            return;
-        }
-        match iv {
-            Intervention::Crash { task } => {
-                if let Some(t) = self.task_id(&task) {
-                    let name = self.name(t);
-                    self.failover(Some(name), FailureCause::Crashed);
-                }
-            }
-            Intervention::TriggerCheckpoint => {
-                self.coordinator
-                    .offer(SnapshotKind::Checkpoint, false, false);
-                self.try_trigger();
-            }
-            Intervention::Savepoint => {
-                self.coordinator
-                    .offer(SnapshotKind::Savepoint, false, false);
-                self.try_trigger();
-            }
-            Intervention::StopWithSavepoint => {
-                self.coordinator
-                    .offer(SnapshotKind::StopWithSavepoint, false, false);
-                self.try_trigger();
-            }
-            Intervention::Cancel => self.cancel_job(),
-            Intervention::CrashJobmanager => self.jobmanager_failover(),
-        }
     }
 
     fn close_sinks(&mut self) {

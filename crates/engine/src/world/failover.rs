@@ -309,6 +309,35 @@ impl World {
         self.schedule(self.now + delay_ms, Item::Restart);
     }
 
+    /// A stop-with-savepoint completed and was notified: every task finishes.
+    pub(super) fn stop_job(&mut self) {
+        if !self.job.is_running() {
+            return;
+        }
+        self.close_sinks();
+        for t in self.tasks.ids() {
+            if self.tasks[t].status != TaskStatus::Finished {
+                self.tasks[t].status = TaskStatus::Finished;
+                let name = self.name(t);
+                self.trace.push(|| Event::TaskFinished { task: name });
+            }
+        }
+        for c in &mut self.channels {
+            c.clear();
+        }
+        self.job_finished();
+    }
+
+    /// Every task finished: the job is finished. Flink:
+    /// `CheckpointCoordinator#shutdown` aborts what is still pending; the retention
+    /// policy runs.
+    pub(super) fn job_finished(&mut self) {
+        self.abort_all_pending(AbortCause::JobCanceled);
+        self.job.end(self.now, JobStatus::Finished);
+        self.apply_retention();
+        self.trace.push(|| Event::JobFinished);
+    }
+
     /// Cancel the job: sinks close, pending checkpoints abort, tasks and channels stop.
     pub(super) fn cancel_job(&mut self) {
         self.close_sinks();
