@@ -392,7 +392,7 @@ impl From<&str> for FailureCause {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum JobFailure {
     /// The restart strategy allows no more restarts. Flink: `JobException` from
-    /// `ExecutionFailureHandler`, "Recovery is suppressed by <strategy>";
+    /// `ExecutionFailureHandler`, `"Recovery is suppressed by <strategy>"`;
     /// `strategy` is the strategy's `toString()`
     /// ([`crate::restart::RestartStrategy::describe`]) — its parameters are the
     /// scenario's `restart` section.

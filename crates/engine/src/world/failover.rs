@@ -43,7 +43,7 @@ pub struct FailureRecord {
     pub restarted_ms: Option<u64>,
 }
 
-/// What the restart strategy says about a failure ([`JobLifecycle::fail_over`]).
+/// What the restart strategy says about a failure (`JobLifecycle::fail_over`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Recovery {
     /// Restart after `delay_ms`.
