@@ -3,7 +3,7 @@
 //! any change to it — wanted or not — shows up here as a diff.
 //!
 //! Regenerate after an intended change with
-//! `UPDATE_GOLDEN=1 cargo test --release -p checkpoint-engine --test golden`,
+//! `UPDATE_GOLDEN=1 cargo test --profile ci -p checkpoint-engine --test runs golden`,
 //! then read the diff (`git diff crates/engine/tests/golden`) against
 //! flink-semantics.md before committing it.
 //!
@@ -25,6 +25,7 @@
 //!   overtook per channel (`barrier_overtook`), the checkpoint completes at 1020
 //!   with alignment_ms 5 (first to last barrier at `out#0`).
 
+use crate::common;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -61,23 +62,17 @@ fn check(file: &str, args: &[&str]) {
             path.display()
         )
     });
-    if out.stdout != want {
-        let got = String::from_utf8_lossy(&out.stdout);
-        let want = String::from_utf8_lossy(&want);
-        let first = got
-            .lines()
-            .zip(want.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or_else(|| got.lines().count().min(want.lines().count()));
+    let (got, want) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&want),
+    );
+    if let Some((line, got_line, want_line)) = common::first_difference(&got, &want) {
         panic!(
-            "lab {args:?} differs from {} at line {} (got {} lines, want {}):\n got: {}\nwant: {}\n\
+            "lab {args:?} differs from {} at line {line} (got {} lines, want {}):\n got: {got_line}\nwant: {want_line}\n\
              If the change is intended, regenerate with UPDATE_GOLDEN=1 and review the diff.",
             path.display(),
-            first + 1,
             got.lines().count(),
             want.lines().count(),
-            got.lines().nth(first).unwrap_or("<end>"),
-            want.lines().nth(first).unwrap_or("<end>"),
         );
     }
 }

@@ -5,7 +5,7 @@
 //! bookkeeping and no scenario can reach it, the coordinator or sink is driven
 //! directly, as Flink's own unit tests do.
 
-mod common;
+use crate::common;
 
 use engine::coordinator::{AbortCause, CheckpointCoordinator, CoordinatorConfig, Decision};
 use engine::event::SnapshotKind;

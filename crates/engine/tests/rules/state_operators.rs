@@ -3,9 +3,7 @@
 //! emit, what their checkpoints hold (`_metadata` under `"states"`), TTL in a
 //! running job, and their state carried through crash, restore and rescale.
 
-mod common;
-
-use common::{committed, per_key, random_scenario, run_traced, Gen, Mode};
+use crate::common::{committed, per_key, random_scenario, run_traced, Gen, Mode};
 use engine::ids::TaskId;
 use engine::operators::OpState;
 use engine::restore::{assign, from_completed, SavepointState};

@@ -22,9 +22,10 @@
 //!
 //! Regenerate after an intended change of behaviour — never in CI, which does not set
 //! the variable — with
-//! `UPDATE_SNAPSHOTS=1 cargo test --profile ci -p checkpoint-engine --test snapshots`,
+//! `UPDATE_SNAPSHOTS=1 cargo test --profile ci -p checkpoint-engine --test runs snapshots`,
 //! then read `git diff crates/engine/tests/snapshots` line by line before committing.
 
+use crate::common;
 use engine::runner::BUILTINS;
 use engine::scenario::{CheckpointingMode, Scenario};
 use std::collections::BTreeSet;
@@ -104,19 +105,13 @@ fn check(cases: &[Case]) -> Vec<String> {
 /// Where `got` first departs from `want`, and how to see it.
 fn first_difference(path: &Path, got: &[u8], want: &[u8], command: &str) -> String {
     let (got, want) = (String::from_utf8_lossy(got), String::from_utf8_lossy(want));
-    let line = got
-        .lines()
-        .zip(want.lines())
-        .position(|(a, b)| a != b)
-        .unwrap_or_else(|| got.lines().count().min(want.lines().count()));
+    let (line, got_line, want_line) =
+        common::first_difference(&got, &want).unwrap_or((0, "<equal>", "<equal>"));
     format!(
-        "{} differs at line {} (got {} lines, want {}):\n  got: {}\n want: {}\n  reproduce: {command}",
+        "{} differs at line {line} (got {} lines, want {}):\n  got: {got_line}\n want: {want_line}\n  reproduce: {command}",
         path.display(),
-        line + 1,
         got.lines().count(),
         want.lines().count(),
-        got.lines().nth(line).unwrap_or("<end>"),
-        want.lines().nth(line).unwrap_or("<end>"),
     )
 }
 

@@ -2,9 +2,7 @@
 //! output of a two-phase-commit sink equals the failure-free run's, per key —
 //! nothing lost, nothing twice. At-least-once loses nothing but may duplicate.
 
-mod common;
-
-use common::{committed, per_key, random_scenario, run_traced, Gen, Mode};
+use crate::common::{committed, per_key, random_scenario, run_traced, Gen, Mode};
 use engine::scenario::ScriptStep;
 use engine::Scenario;
 

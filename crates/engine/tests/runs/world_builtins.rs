@@ -1,8 +1,7 @@
 //! Every built-in scenario validates, runs to completion (the job finishes, or its
 //! restart strategy gives up), and runs the same twice.
 
-mod common;
-
+use crate::common;
 use engine::runner::{self, RunOptions};
 
 #[test]
@@ -25,7 +24,7 @@ fn every_builtin_runs_to_completion_deterministically() {
             },
         )
         .unwrap();
-        assert!(a == b, "{name}: two runs with seed {} differ", s.seed);
+        common::assert_same_runs(&a, &b, name, &common::lab_command(&s, true));
         let summary: serde_json::Value = serde_json::from_str(a.last().unwrap()).unwrap();
         // A lesson on restart strategies ends with the strategy giving up: then the
         // last failure is the one that was not restarted.
@@ -47,4 +46,32 @@ fn every_builtin_runs_to_completion_deterministically() {
             "{name}: no completed checkpoint"
         );
     }
+}
+
+/// A determinism failure names the first line where the runs part and the command
+/// that replays the run (madsim's `panic_with_info`).
+#[test]
+#[should_panic(
+    expected = "pv-count: two runs differ at line 2 (2 vs 2 lines):\n first: b\nsecond: x\nreproduce: cargo run -p checkpoint-engine --bin lab -- run pv-count --seed"
+)]
+fn a_determinism_failure_says_where_and_how_to_reproduce() {
+    let s = runner::load("pv-count").expect("built-in");
+    let (a, b) = (
+        vec!["a".to_string(), "b".into()],
+        vec!["a".to_string(), "x".into()],
+    );
+    common::assert_same_runs(&a, &b, "pv-count", &common::lab_command(&s, true));
+}
+
+#[test]
+fn first_difference_names_the_line() {
+    assert_eq!(common::first_difference("a\nb", "a\nb"), None);
+    assert_eq!(
+        common::first_difference("a\nb\nc", "a\nx\nc"),
+        Some((2, "b", "x"))
+    );
+    assert_eq!(
+        common::first_difference("a", "a\nb"),
+        Some((2, "<end>", "b"))
+    );
 }

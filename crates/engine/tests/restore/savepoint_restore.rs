@@ -500,7 +500,7 @@ fn retained_checkpoints_follow_the_externalized_policy_on_cancellation() {
     );
 }
 
-mod common;
+use crate::common;
 
 /// Property: stop a random job with a savepoint at a random moment, change every
 /// operator's parallelism, restore — the committed output per key equals the

@@ -7,7 +7,7 @@ use engine::{JobStatus, Scenario, World};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
-mod common;
+use crate::common;
 
 fn rules_job(filter_p: u32) -> Value {
     json!({

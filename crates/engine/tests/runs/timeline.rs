@@ -51,7 +51,7 @@ fn seek_equals_replay_from_zero() {
 /// seek replays at most one spacing.
 #[test]
 fn keyframes_stay_bounded_on_long_runs() {
-    let s = engine::Scenario::from_json(include_str!("../benches/pipeline.json")).unwrap();
+    let s = engine::Scenario::from_json(include_str!("../../benches/pipeline.json")).unwrap();
     let mut w = World::new(&s, 1).unwrap();
     w.bound_memory(50);
     let mut tl = Timeline::new(w, 1_000, 32);

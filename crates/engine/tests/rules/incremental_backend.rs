@@ -3,9 +3,7 @@
 //! `SharedStateRegistryImpl`; flink-semantics.md §7), and the property that
 //! whatever the backend, a restore yields exactly the state that was checkpointed.
 
-mod common;
-
-use common::{random_scenario, Gen, Mode};
+use crate::common::{random_scenario, Gen, Mode};
 use engine::event::Event;
 use engine::ids::CheckpointId;
 use engine::operators::OpState;

@@ -1,9 +1,9 @@
 //! Property tests of the World over many seeds (run in release: `cargo test --release`).
 //! Each failure prints the seed; reproduce with `random_scenario(seed, …)`.
 
-mod common;
+use crate::common;
 
-use common::{random_scenario, run_traced, Gen, Mode};
+use crate::common::{random_scenario, run_traced, Gen, Mode};
 use engine::event::Event;
 use engine::ids::{ChannelIndex, CheckpointId};
 use std::collections::{BTreeMap, BTreeSet};
@@ -191,6 +191,11 @@ fn same_seed_same_trace() {
         );
         let a = common::lines(&s, true);
         let b = common::lines(&s, true);
-        assert!(a == b, "seed {seed}: two runs differ");
+        common::assert_same_runs(
+            &a,
+            &b,
+            &format!("seed {seed}"),
+            &common::lab_command(&s, false),
+        );
     }
 }
