@@ -681,12 +681,12 @@ impl Externalized {
     /// Whether retained checkpoints are deleted when the job reaches `status`
     /// (`"finished"`, `"canceled"`, `"failed"`).
     pub fn discards_on(self, status: &str) -> bool {
-        match (self, status) {
-            (_, "finished") => true,
-            (Externalized::None, _) => true,
-            (Externalized::DeleteOnCancellation, "canceled") => true,
-            _ => false,
-        }
+        matches!(
+            (self, status),
+            (_, "finished")
+                | (Externalized::None, _)
+                | (Externalized::DeleteOnCancellation, "canceled")
+        )
     }
 }
 

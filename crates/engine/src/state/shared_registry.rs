@@ -180,7 +180,7 @@ impl IncrementalBase {
             };
             placement.insert(e, (v, file));
         }
-        let new_file = (new_entries > 0).then(|| NewSharedFile {
+        let new_file = (new_entries > 0).then_some(NewSharedFile {
             name,
             entries: new_entries,
             bytes: new_bytes,

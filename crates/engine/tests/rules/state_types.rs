@@ -145,7 +145,6 @@ fn map_state_operations() {
     m.remove(1);
     m.remove(3);
     assert!(m.is_empty());
-    drop(m);
     assert!(
         s.tables()["m"].entries.is_empty(),
         "a map emptied by remove is not stored"
