@@ -120,12 +120,13 @@ impl Channel {
         self.out_queue.is_empty() && self.records < self.capacity
     }
 
-    /// The sender hands `e` over: returned when it may go on the wire now — a
+    /// The sender hands `e` over at `now`: it goes on the wire when it may — a
     /// record if it has credit and nothing waits ahead of it, an event if nothing
     /// waits ahead, an unaligned barrier always (it overtakes the output queue) —
-    /// else it waits in the output queue. A barrier becomes the channel's last one.
+    /// and the time it arrives is returned; else it waits in the output queue. A
+    /// barrier becomes the channel's last one.
     #[inline]
-    pub fn offer(&mut self, e: Element) -> Option<Element> {
+    pub fn send(&mut self, e: Element, now: u64) -> Option<u64> {
         if let Element::Barrier { barrier } = &e {
             self.last_barrier = Some(barrier.id);
         }
@@ -135,7 +136,7 @@ impl Channel {
             e.is_priority() || self.out_queue.is_empty()
         };
         if fits {
-            Some(e)
+            Some(self.put_on_wire(e, now))
         } else {
             self.out_queue.push_back(e);
             None
@@ -265,18 +266,23 @@ mod tests {
     #[test]
     fn records_wait_for_credit_and_unaligned_barriers_overtake() {
         let mut c = channel(1);
-        let first = c.offer(rec(1)).expect("credit for one");
-        assert_eq!(c.put_on_wire(first, 10), 15, "arrives after the latency");
-        assert_eq!(c.offer(rec(2)), None, "no credit left: queued");
         assert_eq!(
-            c.offer(barrier(1, false)),
+            c.send(rec(1), 10),
+            Some(15),
+            "credit for one; arrives after the latency"
+        );
+        assert_eq!(c.send(rec(2), 11), None, "no credit left: queued");
+        assert_eq!(
+            c.send(barrier(1, false), 12),
             None,
             "an aligned barrier waits behind it"
         );
-        assert!(
-            c.offer(barrier(2, true)).is_some(),
+        assert_eq!(
+            c.send(barrier(2, true), 13),
+            Some(18),
             "an unaligned barrier overtakes"
         );
+        assert_eq!(c.wire.len(), 2);
         assert_eq!(c.last_barrier, Some(CheckpointId(2)));
         assert_eq!(c.out_records_before(CheckpointId(1)).len(), 1);
         assert_eq!(

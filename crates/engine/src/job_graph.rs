@@ -59,6 +59,9 @@ pub struct OutputEdge {
 pub enum Route {
     /// To this one channel.
     One(ChannelId),
+    /// To the edge's next channel in round-robin order
+    /// ([`OutputEdge::next_round_robin`], which keeps the sender's position).
+    RoundRobin,
     /// To every channel of the edge, in order.
     All,
     /// Nowhere: hash partitioning needs a key and the record has none (in Flink the
@@ -70,21 +73,15 @@ impl OutputEdge {
     /// The channel(s) `record` goes to along this edge. Flink: the edge's
     /// `StreamPartitioner.selectChannel` — `ForwardPartitioner` (the one channel),
     /// `KeyGroupStreamPartitioner` (the subtask owning the key's key group,
-    /// `KeyGroupRangeAssignment`), `RebalancePartitioner` (round robin from `next`,
-    /// which it advances), `BroadcastPartitioner` (all).
+    /// `KeyGroupRangeAssignment`), `RebalancePartitioner` (round robin),
+    /// `BroadcastPartitioner` (all).
     #[inline]
-    pub fn route(
-        &self,
-        record: &Record,
-        next: &mut u32,
-        keys: &KeyTable,
-        max_parallelism: u32,
-    ) -> Route {
-        let n = self.channels.len() as u32;
+    pub fn route(&self, record: &Record, keys: &KeyTable, max_parallelism: u32) -> Route {
         match self.partitioning {
             Partitioning::Forward => Route::One(self.channels[0]),
             Partitioning::Hash => match record.key {
                 Some(k) => {
+                    let n = self.channels.len() as u32;
                     let index = keygroup::operator_index_for_key_group(
                         max_parallelism,
                         n,
@@ -94,13 +91,18 @@ impl OutputEdge {
                 }
                 None => Route::MissingKey,
             },
-            Partitioning::Rebalance => {
-                let pos = *next;
-                *next = (pos + 1) % n;
-                Route::One(self.channels[pos as usize])
-            }
+            Partitioning::Rebalance => Route::RoundRobin,
             Partitioning::Broadcast => Route::All,
         }
+    }
+
+    /// `RebalancePartitioner`: the channel at position `next`, which moves on by
+    /// one (the sender keeps it; it starts at a random channel).
+    #[inline]
+    pub fn next_round_robin(&self, next: &mut u32) -> ChannelId {
+        let pos = *next;
+        *next = (pos + 1) % self.channels.len() as u32;
+        self.channels[pos as usize]
     }
 }
 
@@ -473,8 +475,7 @@ mod tests {
             partitioning,
             channels: vec![ChannelId(7), ChannelId(8), ChannelId(9)],
         };
-        let mut next = 0;
-        let hashed = edge(Partitioning::Hash).route(&rec(Some(odd)), &mut next, &keys, 128);
+        let hashed = edge(Partitioning::Hash).route(&rec(Some(odd)), &keys, 128);
         assert_eq!(
             hashed,
             Route::One(ChannelId(
@@ -482,20 +483,18 @@ mod tests {
             ))
         );
         assert_eq!(
-            edge(Partitioning::Hash).route(&rec(None), &mut next, &keys, 128),
+            edge(Partitioning::Hash).route(&rec(None), &keys, 128),
             Route::MissingKey
         );
-        let mut next = 2;
         let rebalance = edge(Partitioning::Rebalance);
-        let picks: Vec<Route> = (0..3)
-            .map(|_| rebalance.route(&rec(None), &mut next, &keys, 128))
+        assert_eq!(rebalance.route(&rec(None), &keys, 128), Route::RoundRobin);
+        let mut next = 2;
+        let picks: Vec<ChannelId> = (0..3)
+            .map(|_| rebalance.next_round_robin(&mut next))
             .collect();
+        assert_eq!(picks, [ChannelId(9), ChannelId(7), ChannelId(8)]);
         assert_eq!(
-            picks,
-            [ChannelId(9), ChannelId(7), ChannelId(8)].map(Route::One)
-        );
-        assert_eq!(
-            edge(Partitioning::Broadcast).route(&rec(None), &mut next, &keys, 128),
+            edge(Partitioning::Broadcast).route(&rec(None), &keys, 128),
             Route::All
         );
     }

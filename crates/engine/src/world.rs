@@ -419,9 +419,12 @@ impl World {
         let max_parallelism = self.graph.scenario.job.max_parallelism;
         for oi in 0..self.graph.tasks[t].outputs.len() {
             let edge = &self.graph.tasks[t].outputs[oi];
-            let rr = &mut self.tasks[t].rr[oi];
-            match edge.route(&rec, rr, &self.graph.keys, max_parallelism) {
+            match edge.route(&rec, &self.graph.keys, max_parallelism) {
                 Route::One(c) => self.send(c, Element::Record { record: rec }),
+                Route::RoundRobin => {
+                    let c = edge.next_round_robin(&mut self.tasks[t].rr[oi]);
+                    self.send(c, Element::Record { record: rec });
+                }
                 Route::All => {
                     for ci in 0..edge.channels.len() {
                         let c = self.graph.tasks[t].outputs[oi].channels[ci];
@@ -449,10 +452,10 @@ impl World {
     }
 
     /// Put an element on a channel: on the wire if it fits, else in the sender's
-    /// output queue ([`Channel::offer`]).
+    /// output queue ([`Channel::send`]).
     fn send(&mut self, c: ChannelId, e: Element) {
-        if let Some(e) = self.channels[c].offer(e) {
-            self.put_on_wire(c, e);
+        if let Some(arrive_at) = self.channels[c].send(e, self.now) {
+            self.schedule(arrive_at, Item::Arrive(c));
         }
     }
 
