@@ -212,6 +212,11 @@ impl From<AbortReason> for AbortCause {
     }
 }
 
+/// The one of `candidates` spelled `s`.
+fn spelled<T: fmt::Display>(candidates: impl IntoIterator<Item = T>, s: &str) -> Option<T> {
+    candidates.into_iter().find(|c| c.to_string() == s)
+}
+
 /// A string that is no cause's contract spelling.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownCause(pub String);
@@ -236,7 +241,7 @@ impl FromStr for AbortCause {
             AbortCause::JobCanceled,
             AbortCause::TaskClosing,
         ];
-        if let Some(c) = exact.into_iter().find(|c| c.to_string() == s) {
+        if let Some(c) = spelled(exact, s) {
             return Ok(c);
         }
         match s.strip_prefix("declined: ") {
@@ -285,13 +290,11 @@ impl fmt::Display for SkipCause {
 impl FromStr for SkipCause {
     type Err = UnknownCause;
     fn from_str(s: &str) -> Result<Self, UnknownCause> {
-        [
+        let all = [
             SkipCause::MinimumTimeBetweenCheckpoints,
             SkipCause::NotAllRequiredTasksRunning,
-        ]
-        .into_iter()
-        .find(|c| c.to_string() == s)
-        .ok_or_else(|| UnknownCause(s.to_string()))
+        ];
+        spelled(all, s).ok_or_else(|| UnknownCause(s.to_string()))
     }
 }
 
@@ -366,7 +369,7 @@ impl FromStr for FailureCause {
             FailureCause::WriteAfterFinish,
             FailureCause::JobManagerLost,
         ];
-        if let Some(c) = exact.into_iter().find(|c| c.to_string() == s) {
+        if let Some(c) = spelled(exact, s) {
             return Ok(c);
         }
         if let Some(latest) = s.strip_prefix(TOLERABLE_FAILURES_EXCEEDED) {
@@ -509,17 +512,14 @@ fn job_status_word(status: JobStatus) -> &'static str {
 impl FromStr for IgnoreCause {
     type Err = UnknownCause;
     fn from_str(s: &str) -> Result<Self, UnknownCause> {
-        [
+        let all = [
             JobStatus::Running,
             JobStatus::Restarting,
             JobStatus::Finished,
             JobStatus::Failed,
             JobStatus::Canceled,
-        ]
-        .into_iter()
-        .map(IgnoreCause::JobNotRunning)
-        .find(|c| c.to_string() == s)
-        .ok_or_else(|| UnknownCause(s.to_string()))
+        ];
+        spelled(all.map(IgnoreCause::JobNotRunning), s).ok_or_else(|| UnknownCause(s.to_string()))
     }
 }
 

@@ -59,7 +59,7 @@ impl CoordinatorConfig {
     /// for what it leaves out; no periodic interval without the section).
     pub fn for_scenario(scenario: &Scenario) -> Self {
         let checkpointing = scenario.checkpointing.is_some();
-        let cfg = scenario.checkpointing.clone().unwrap_or_default();
+        let cfg = scenario.checkpoint_config();
         CoordinatorConfig {
             exactly_once: cfg.mode == CheckpointingMode::ExactlyOnce,
             unaligned: cfg.unaligned,

@@ -237,7 +237,7 @@ impl JobGraph {
         }
 
         let checkpointing = scenario.checkpointing.is_some();
-        let cfg = scenario.checkpointing.clone().unwrap_or_default();
+        let cfg = scenario.checkpoint_config();
         let handler_mode = match (checkpointing, cfg.mode, cfg.unaligned) {
             // Flink: with checkpointing off, tasks use the at-least-once handler.
             (false, _, _) | (_, CheckpointingMode::AtLeastOnce, _) => HandlerMode::AtLeastOnce,

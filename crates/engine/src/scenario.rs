@@ -990,6 +990,12 @@ impl Scenario {
         serde_json::to_string(self).expect("a Scenario always serializes")
     }
 
+    /// The checkpoint configuration in effect: the `checkpointing` section, or its
+    /// defaults when checkpointing is off (what the unused settings would be).
+    pub fn checkpoint_config(&self) -> CheckpointingConfig {
+        self.checkpointing.clone().unwrap_or_default()
+    }
+
     /// Whether checkpointing is on (the `checkpointing` object is present).
     pub fn is_checkpointing_enabled(&self) -> bool {
         self.checkpointing.is_some()

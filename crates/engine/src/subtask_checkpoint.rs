@@ -40,6 +40,15 @@ struct InProgressSnapshot {
     keyed: Option<IncrementalUpload>,
 }
 
+impl InProgressSnapshot {
+    /// Channel state of `bytes` joins the snapshot: it counts in full and is
+    /// uploaded (channel state is never incremental).
+    fn add_channel_state(&mut self, bytes: u64) {
+        self.snapshot.state_bytes += bytes;
+        self.snapshot.uploaded_bytes += bytes;
+    }
+}
+
 /// What [`SubtaskCheckpointCoordinator::begin`] says about a checkpoint's barrier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Begin {
@@ -196,10 +205,11 @@ impl SubtaskCheckpointCoordinator {
         keys: &KeyTable,
     ) {
         if let Some(s) = self.in_progress.get_mut(&id) {
-            let bytes = TaskSnapshot::channel_bytes(overtaken.values().flatten(), keys);
+            s.add_channel_state(TaskSnapshot::channel_bytes(
+                overtaken.values().flatten(),
+                keys,
+            ));
             s.snapshot.output_channels.extend(overtaken);
-            s.snapshot.state_bytes += bytes;
-            s.snapshot.uploaded_bytes += bytes;
             s.output_pending = false;
         }
     }
@@ -212,10 +222,11 @@ impl SubtaskCheckpointCoordinator {
         keys: &KeyTable,
     ) {
         if let Some(s) = self.in_progress.get_mut(&id) {
-            let bytes = TaskSnapshot::channel_bytes(records.values().flatten(), keys);
+            s.add_channel_state(TaskSnapshot::channel_bytes(
+                records.values().flatten(),
+                keys,
+            ));
             s.snapshot.input_channels = records;
-            s.snapshot.state_bytes += bytes;
-            s.snapshot.uploaded_bytes += bytes;
         }
     }
 

@@ -286,13 +286,7 @@ impl World {
     /// files. The recovery is not a task failure: the restart strategy neither counts
     /// it nor delays it; the new JobMaster starts a fresh strategy.
     pub(super) fn jobmanager_failover(&mut self) {
-        let storage = self
-            .graph
-            .scenario
-            .checkpointing
-            .as_ref()
-            .map(|c| c.storage)
-            .unwrap_or_default();
+        let storage = self.graph.scenario.checkpoint_config().storage;
         let checkpoints_lost = if storage == StorageKind::Jobmanager {
             self.coordinator.discard_retained()
         } else {
@@ -368,13 +362,7 @@ impl World {
     /// never deleted. Flink: `DefaultCompletedCheckpointStore.shutdown` with the
     /// job's `CheckpointRetentionPolicy` (flink-semantics.md §1.7).
     pub(super) fn apply_retention(&mut self) {
-        let policy = self
-            .graph
-            .scenario
-            .checkpointing
-            .as_ref()
-            .map(|c| c.externalized)
-            .unwrap_or_default();
+        let policy = self.graph.scenario.checkpoint_config().externalized;
         let status = self.job.status();
         if self.coordinator.store().is_empty() || !policy.discards_on(status.as_str()) {
             return;
