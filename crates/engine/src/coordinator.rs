@@ -263,7 +263,9 @@ impl PeriodicTrigger {
 }
 
 /// The final checkpoint of a bounded job whose tasks have all drained (FLIP-147):
-/// two-phase-commit sinks wait for it to commit what they hold.
+/// two-phase-commit sinks wait for it to commit what they hold. Flink: the
+/// checkpoint a `StreamTask` waits for after its end of data (`finalCheckpointMinId`,
+/// `finalCheckpointCompleted`).
 /// Simplified: Flink's tasks wait for the next checkpoint after they finish; the lab
 /// asks for one as soon as every task is waiting or finished, unless the periodic
 /// trigger will bring one anyway.

@@ -71,7 +71,7 @@ idx_u32!(TaskId, ChannelId, ChannelIndex);
 
 /// A `Vec` indexed by its own id type: `tasks[task_id]`, `channels[channel_id]`, so a
 /// channel id can never index the task table. Serialized as the plain list.
-/// (stateright's `DenseNatMap`.)
+/// (stateright's `DenseNatMap`.) Flink: no counterpart (Java indexes plain arrays).
 #[derive(Clone, PartialEq, Eq)]
 pub struct IdVec<I, T> {
     items: Vec<T>,

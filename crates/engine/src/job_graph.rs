@@ -45,7 +45,8 @@ pub struct LogEntry {
     pub record: Record,
 }
 
-/// A subtask's outputs along one edge.
+/// A subtask's outputs along one edge. Flink: the `RecordWriter` of one
+/// `IntermediateResultPartition` with the edge's `StreamPartitioner`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OutputEdge {
     /// How records are routed.
@@ -125,6 +126,8 @@ pub struct TaskInfo {
 
 /// Everything about the job that never changes during a run. See the module
 /// documentation.
+///
+/// Flink: `ExecutionGraph` (its static part).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobGraph {
     /// The scenario as given.

@@ -258,3 +258,44 @@ impl ExternalTopic {
         self.set_status(txn, TxnStatus::Aborted, trace);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    fn job(sinks: &[&str]) -> Job {
+        let mut ops = vec![
+            serde_json::json!({"uid": "src", "kind": "source", "parallelism": 1,
+            "partitions": [{"records": []}]}),
+        ];
+        let mut edges = Vec::new();
+        for uid in sinks {
+            ops.push(serde_json::json!({"uid": uid, "kind": "sink", "sink": "two_phase_commit", "parallelism": 1}));
+            edges.push(serde_json::json!({"from": "src", "to": uid}));
+        }
+        let doc = serde_json::json!({"version": 1, "name": "s", "job": {"operators": ops, "edges": edges}});
+        Scenario::from_json(&doc.to_string()).expect("valid").job
+    }
+
+    /// A restored job's sink keeps writing to the earlier sink's topic with its uid
+    /// (by uid, wherever it stands in the new job); a new sink gets a new topic; and
+    /// transaction ids continue after the earlier job's.
+    #[test]
+    fn topics_carry_over_by_uid_and_txn_ids_continue() {
+        let (old_job, new_job) = (job(&["a", "b"]), job(&["c", "a"]));
+        let mut old = ExternalSystems::for_job(&old_job, None);
+        let (topic, txn_ids) = old.topic_and_txn_ids(1);
+        *txn_ids = 7;
+        topic.aborted_count = 3;
+        let new = ExternalSystems::for_job(&new_job, Some((&old_job, &old)));
+        assert_eq!(new.last_txn(), 7);
+        assert_eq!(new.topics()[&2].aborted_count, 3, "a carried over");
+        assert_eq!(new.topics()[&1].aborted_count, 0, "c is new");
+        assert_eq!(
+            new.topics().len(),
+            2,
+            "one topic per sink, none for the source"
+        );
+    }
+}

@@ -80,6 +80,7 @@ pub enum Acknowledgement {
 }
 
 /// A subtask's checkpoint bookkeeping. See the module documentation.
+/// Flink: `SubtaskCheckpointCoordinatorImpl`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SubtaskCheckpointCoordinator {
     /// The newest checkpoint this subtask took, declined or saw aborted at its

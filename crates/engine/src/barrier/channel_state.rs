@@ -24,7 +24,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The channel state of one unaligned checkpoint being captured. See the module
-/// documentation.
+/// documentation. Flink: `ChannelStatePersister`, one per task instead of one per
+/// input channel.
 ///
 /// Invariant: either nothing is captured, or one checkpoint is, with at least one
 /// channel still open, and every open channel has its (possibly empty) list in

@@ -58,7 +58,9 @@ pub enum Recovery {
     },
 }
 
-/// The job's lifecycle. See the module documentation.
+/// The job's lifecycle. See the module documentation. Flink: the JobMaster's
+/// `JobStatus` with the `DefaultScheduler`'s `ExecutionFailureHandler` and its
+/// `RestartBackoffTimeStrategy`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobLifecycle {
     /// Where the job stands.

@@ -16,7 +16,9 @@ use crate::event::{Event, SnapshotKind};
 use crate::scenario::ScriptStep;
 use serde::{Deserialize, Serialize};
 
-/// What a learner or a script does to the running job.
+/// What a learner or a script does to the running job. Flink: the REST API's job
+/// actions (`POST /jobs/:id/checkpoints`, `/savepoints`, `/stop`, `PATCH` to cancel)
+/// and the failures a teacher injects.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Intervention {

@@ -51,6 +51,10 @@ pub(crate) enum Item {
 const ANY_ATTEMPT: u32 = u32::MAX;
 
 /// The agenda of a run and its attempt counter. See the module documentation.
+/// Flink: no counterpart — Flink's JobMaster and tasks run on real clocks and
+/// mailboxes; the lab orders every message and timer of a run on one agenda, and a
+/// new attempt plays the part of Flink's new `ExecutionAttemptID`s (messages to the
+/// old attempt are dropped).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Schedule {
     /// Scheduled items, each with the attempt it belongs to ([`ANY_ATTEMPT`] for

@@ -28,7 +28,7 @@ pub(crate) struct Busy {
     pub(crate) done_at: u64,
 }
 
-/// A subtask's mutable state. See the module documentation.
+/// A subtask's mutable state. See the module documentation. Flink: a `StreamTask`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Task {
     /// Lifecycle.
