@@ -326,10 +326,6 @@ impl World {
 
     // ----- names and small helpers ------------------------------------------
 
-    fn info(&self, t: TaskId) -> &TaskInfo {
-        self.graph.task(t)
-    }
-
     fn name(&self, t: TaskId) -> TaskName {
         self.graph.name(t)
     }
@@ -377,7 +373,7 @@ impl World {
     }
 
     fn source_emit(&mut self, t: TaskId) {
-        let op = self.info(t).op;
+        let op = self.graph.task(t).op;
         let interval = self.graph.scenario.job.operators[op].emit_interval_ms();
         if let OpState::Source(s) = &mut self.tasks[t].op {
             s.emit_scheduled = false;
@@ -442,7 +438,7 @@ impl World {
 
     /// Send an event on every output channel of `t`.
     fn broadcast(&mut self, t: TaskId, e: &Element) {
-        let n_out = self.info(t).outputs.len();
+        let n_out = self.graph.task(t).outputs.len();
         for oi in 0..n_out {
             for ci in 0..self.graph.tasks[t].outputs[oi].channels.len() {
                 let c = self.graph.tasks[t].outputs[oi].channels[ci];
@@ -773,7 +769,7 @@ impl World {
     }
 
     fn sink_write(&mut self, t: TaskId, r: Record) {
-        let op = self.info(t).op;
+        let op = self.graph.task(t).op;
         let ext = self.external.topic(op);
         let txn = match &mut self.tasks[t].op {
             OpState::TwoPhaseCommit(s) => {
@@ -950,7 +946,7 @@ impl World {
                         reason: cause.clone(),
                     });
                     self.broadcast(t, &Element::Cancel { checkpoint });
-                    if !self.info(t).outputs.is_empty() {
+                    if !self.graph.task(t).outputs.is_empty() {
                         self.trace.push(|| Event::CancellationMarkerSent {
                             task: name,
                             checkpoint,
@@ -1337,7 +1333,8 @@ impl World {
         // Tasks to trigger: running sources, and running tasks whose predecessors all finished.
         for t in &waiting {
             let preds_done = self
-                .info(*t)
+                .graph
+                .task(*t)
                 .predecessors
                 .iter()
                 .all(|p| self.tasks[*p].status == TaskStatus::Finished);
