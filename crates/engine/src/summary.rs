@@ -152,7 +152,7 @@ impl Summary {
                     state_bytes,
                     uploaded_bytes,
                     metadata: if with_metadata && h.status == CheckpointStatus::Completed {
-                        completed.get(&h.id).map(|c| world.metadata(c))
+                        completed.get(&h.id).map(|c| checkpoint_metadata(setup, c))
                     } else {
                         None
                     },

@@ -554,7 +554,7 @@ impl World {
                     id: c.id,
                     kind: c.kind,
                     completed_at: c.completed_at,
-                    metadata: self.metadata(c),
+                    metadata: crate::summary::checkpoint_metadata(setup, c),
                     files: self.storage_files(c),
                     discarded,
                 })

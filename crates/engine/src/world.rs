@@ -1488,10 +1488,4 @@ impl World {
             .shared()
             .storage_files(c, |t| self.graph.name(t).to_string())
     }
-
-    /// `chk-N/_metadata` of a completed checkpoint, keyed by operator uid, as the
-    /// contract's `--metadata` prints it ([`crate::summary::checkpoint_metadata`]).
-    pub fn metadata(&self, c: &CompletedCheckpoint) -> serde_json::Value {
-        crate::summary::checkpoint_metadata(&self.graph, c)
-    }
 }

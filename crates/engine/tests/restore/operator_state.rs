@@ -111,7 +111,7 @@ fn broadcast_state_is_checkpointed_by_every_subtask_and_restored_after_a_crash()
     let mut w = world(&d);
     w.run_until(440, |_| {});
     let c = w.coordinator().latest_completed().unwrap().clone();
-    let meta = w.metadata(&c);
+    let meta = engine::summary::checkpoint_metadata(w.setup(), &c);
     let operator = meta["gate"]["operator"].as_array().unwrap();
     assert_eq!(operator.len(), 2, "each subtask writes its copy: {meta}");
     assert!(operator.iter().all(|o| o["rules"] == json!({"min": 50})));

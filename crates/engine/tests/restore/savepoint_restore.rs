@@ -76,7 +76,7 @@ fn savepoint_metadata(w: &World) -> Value {
         .last()
         .expect("a savepoint")
         .clone();
-    w.metadata(&sp)
+    engine::summary::checkpoint_metadata(w.setup(), &sp)
 }
 
 fn keyed_of(w: &World, uid: &str) -> Vec<BTreeMap<String, i64>> {

@@ -13,6 +13,7 @@
 //! - [`state_operators`]: the operator kinds built on keyed state, in running jobs.
 //! - [`incremental_backend`]: rocksdb's incremental checkpoints and the shared-state
 //!   registry (§7).
+//! - [`layering`]: the engine's modules form no import circle.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -22,6 +23,7 @@ mod barrier_rules;
 mod coordinator_rules;
 mod incremental_backend;
 mod keygroup;
+mod layering;
 mod restart_strategies;
 mod state_operators;
 mod state_ttl;

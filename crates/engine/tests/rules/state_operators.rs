@@ -287,7 +287,10 @@ fn metadata_lists_named_states_and_full_snapshot_cleanup_filters_them() {
             OpState::KeyedStates(store) => store.tables()["seen"].entries.len(),
             other => panic!("not a keyed-state store: {other:?}"),
         };
-        (w.metadata(&c)["agg"].clone(), live)
+        (
+            engine::summary::checkpoint_metadata(w.setup(), &c)["agg"].clone(),
+            live,
+        )
     };
     // Checkpoint 3 is taken at 300. Without cleanup: 1, 2, 3 (written at 11, 21, 31)
     // expired at 211, 221, 231, but nobody read them: they stay, in the state and in
