@@ -44,7 +44,7 @@ fn main() {
                 w.now(),
                 rate / 1e6,
                 rss_kib(),
-                w.coordinator().history.len()
+                w.coordinator().history().len()
             );
         }
     }

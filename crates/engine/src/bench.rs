@@ -19,7 +19,8 @@
 //!   reported on that element's line.
 //! - Channel state of an unaligned checkpoint: per persisted channel, the records
 //!   queued there at the snapshot or arriving after it, before that channel's barrier
-//!   (or end of partition) — filled in with records that arrive on later lines.
+//!   (or end of partition) — filled in with records that arrive on later lines. The
+//!   capture is the World's [`ChannelStatePersister`], fed with token names.
 //!
 //! Simplified: all channels are remote; barrier announcements are not modelled.
 
@@ -27,6 +28,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use crate::barrier::channel_state::ChannelStatePersister;
 use crate::barrier::{AbortReason, BarrierHandler, CheckpointBarrier, HandlerAction, HandlerMode};
 use crate::ids::{ChannelIndex, CheckpointId};
 
@@ -389,7 +391,8 @@ pub fn run(config: &BenchConfig, arrivals: &[Arrival]) -> Result<BenchOutput, St
         ),
         lines: Vec::with_capacity(arrivals.len()),
         waiting: Vec::new(),
-        persisting: BTreeMap::new(),
+        channel_state: ChannelStatePersister::new(),
+        capture_at: None,
         persisted_at_snapshot: BTreeSet::new(),
         handling: None,
         summary: BenchSummary {
@@ -402,6 +405,8 @@ pub fn run(config: &BenchConfig, arrivals: &[Arrival]) -> Result<BenchOutput, St
     for (i, arrival) in arrivals.iter().enumerate() {
         bench.arrive(i, arrival);
     }
+    // A channel whose barrier never came: what it persisted so far.
+    bench.hand_out_channel_state();
     Ok(BenchOutput {
         lines: bench.lines,
         summary: bench.summary,
@@ -421,9 +426,11 @@ struct Bench<'a> {
     /// Tokens waiting on blocked channels, in arrival order. Invariant between
     /// tokens: every one is on a blocked channel.
     waiting: Vec<usize>,
-    /// Persisting channels and the trigger whose channel state they fill (mirrors
-    /// [`BarrierHandler::is_persisting`]).
-    persisting: BTreeMap<ChannelIndex, TriggerAt>,
+    /// The channel state being captured, by token name. Invariant between tokens:
+    /// its persisting channels are the handler's ([`BarrierHandler::is_persisting`]).
+    channel_state: ChannelStatePersister<String>,
+    /// The trigger whose `channel_state` the capture fills.
+    capture_at: Option<TriggerAt>,
     /// Waiting records already persisted when the snapshot was taken (they were queued
     /// at the snapshot), so not again when processed.
     persisted_at_snapshot: BTreeSet<usize>,
@@ -487,7 +494,7 @@ impl Bench<'_> {
             .collect();
         debug_assert_eq!(
             persisting,
-            self.persisting.keys().copied().collect::<Vec<_>>(),
+            self.channel_state.persisting().collect::<Vec<_>>(),
             "the bench's persisting channels mirror the handler's"
         );
         let waiting = self.waiting.clone();
@@ -522,9 +529,7 @@ impl Bench<'_> {
                 self.line().processed.push(name.clone());
                 self.summary.processed.push(name.clone());
                 if !self.persisted_at_snapshot.remove(&i) {
-                    if let Some(&at) = self.persisting.get(channel) {
-                        self.persist(at, *channel, name.clone());
-                    }
+                    self.channel_state.persist(*channel, name.clone());
                 }
             }
             ArrivalKind::Barrier {
@@ -573,13 +578,26 @@ impl Bench<'_> {
                         channel_state: BTreeMap::new(),
                     });
                     self.summary.triggered.push(barrier.id);
-                    for &channel in persist {
-                        self.persisting.insert(channel, at);
-                        self.persist_queued(at, channel, barrier.id);
+                    if !persist.is_empty() {
+                        let queued: Vec<(ChannelIndex, Vec<String>)> = persist
+                            .iter()
+                            .map(|&channel| (channel, self.queued_records(channel, barrier.id)))
+                            .collect();
+                        self.channel_state.start(barrier.id, queued);
+                        self.capture_at = Some(at);
                     }
                 }
-                HandlerAction::StopPersisting { channel, .. } => {
-                    self.persisting.remove(channel);
+                HandlerAction::StopPersisting {
+                    channel,
+                    checkpoint,
+                } => {
+                    let complete = self
+                        .channel_state
+                        .stop(*channel, *checkpoint)
+                        .and_then(|s| s.complete);
+                    if let Some(records) = complete {
+                        self.write_channel_state(records);
+                    }
                 }
                 HandlerAction::Abort { checkpoint, reason } => {
                     let aborted = AbortedCheckpoint {
@@ -588,7 +606,8 @@ impl Bench<'_> {
                     };
                     self.line().aborted.push(aborted.clone());
                     self.summary.aborted.push(aborted);
-                    self.persisting.clear();
+                    // The handler stops persisting every channel.
+                    self.hand_out_channel_state();
                 }
                 HandlerAction::Blocked { .. } | HandlerAction::Unblocked { .. } => {}
             }
@@ -596,15 +615,16 @@ impl Bench<'_> {
         self.line().actions.extend(actions);
     }
 
-    /// The records queued on `channel` when checkpoint `checkpoint`'s snapshot is taken
-    /// (those ahead of its barrier or end of partition) are channel state at once.
-    fn persist_queued(&mut self, at: TriggerAt, channel: ChannelIndex, checkpoint: CheckpointId) {
+    /// The records queued on `channel` when checkpoint `checkpoint`'s snapshot is
+    /// taken (those ahead of its barrier or end of partition): channel state at once,
+    /// and not again when they are handled.
+    fn queued_records(&mut self, channel: ChannelIndex, checkpoint: CheckpointId) -> Vec<String> {
+        let mut records = Vec::new();
         if self.handling == Some(channel) {
             // Its queued tokens are behind the barrier being handled.
-            return;
+            return records;
         }
-        let queued: Vec<usize> = self.waiting.clone();
-        for w in queued {
+        for &w in &self.waiting {
             let arrival = &self.arrivals[w];
             if arrival.channel() != Some(channel) {
                 continue;
@@ -612,21 +632,29 @@ impl Bench<'_> {
             match &arrival.kind {
                 ArrivalKind::Record { name, .. } => {
                     self.persisted_at_snapshot.insert(w);
-                    self.persist(at, channel, name.clone());
+                    records.push(name.clone());
                 }
                 ArrivalKind::Barrier { checkpoint: id, .. } if *id >= checkpoint => break,
                 ArrivalKind::EndOfPartition { .. } => break,
                 _ => {}
             }
         }
+        records
     }
 
-    fn persist(&mut self, (line, k): TriggerAt, channel: ChannelIndex, record: String) {
-        self.lines[line].triggered[k]
-            .channel_state
-            .entry(channel)
-            .or_default()
-            .push(record);
+    /// Ends the capture (complete, aborted or cut short by the end of the sequence)
+    /// and reports what it persisted on its trigger's line.
+    fn hand_out_channel_state(&mut self) {
+        if let Some((_, records)) = self.channel_state.take() {
+            self.write_channel_state(records);
+        }
+        self.capture_at = None;
+    }
+
+    fn write_channel_state(&mut self, records: BTreeMap<ChannelIndex, Vec<String>>) {
+        if let Some((line, k)) = self.capture_at.take() {
+            self.lines[line].triggered[k].channel_state = records;
+        }
     }
 }
 

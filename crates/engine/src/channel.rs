@@ -120,6 +120,54 @@ impl Channel {
         self.out_queue.is_empty() && self.records < self.capacity
     }
 
+    /// The sender hands `e` over at `now`: it goes on the wire when it may — a
+    /// record if it has credit and nothing waits ahead of it, an event if nothing
+    /// waits ahead, an unaligned barrier always (it overtakes the output queue) —
+    /// and the time it arrives is returned; else it waits in the output queue. A
+    /// barrier becomes the channel's last one.
+    #[inline]
+    pub fn send(&mut self, e: Element, now: u64) -> Option<u64> {
+        if let Element::Barrier { barrier } = &e {
+            self.last_barrier = Some(barrier.id);
+        }
+        let fits = if e.is_record() {
+            self.has_credit()
+        } else {
+            e.is_priority() || self.out_queue.is_empty()
+        };
+        if fits {
+            Some(self.put_on_wire(e, now))
+        } else {
+            self.out_queue.push_back(e);
+            None
+        }
+    }
+
+    /// Puts `e` on the wire at `now`; returns when it arrives.
+    #[inline]
+    pub fn put_on_wire(&mut self, e: Element, now: u64) -> u64 {
+        if e.is_record() {
+            self.records += 1;
+        }
+        let arrive_at = now + self.latency_ms;
+        self.wire.push_back(InTransit {
+            sent_at: now,
+            arrive_at,
+            element: e,
+        });
+        arrive_at
+    }
+
+    /// The head of the output queue, if it may go on the wire now: an event always,
+    /// a record when the channel has room for it.
+    pub fn pop_sendable(&mut self) -> Option<Element> {
+        let front = self.out_queue.front()?;
+        if front.is_record() && self.records >= self.capacity {
+            return None;
+        }
+        self.out_queue.pop_front()
+    }
+
     /// Drop everything in it (failover: in-flight data is lost).
     pub fn clear(&mut self) {
         self.wire.clear();
@@ -132,6 +180,31 @@ impl Channel {
     /// (all queued records if that barrier is not queued).
     pub fn queued_records_before(&self, checkpoint: CheckpointId) -> Vec<Record> {
         records_before(self.queue.iter().map(|q| &q.element), checkpoint)
+    }
+
+    /// The records among the first `n` elements queued at the receiver (what a
+    /// priority barrier that arrived behind `n` elements overtook).
+    pub fn queued_records_in_first(&self, n: usize) -> Vec<Record> {
+        self.queue
+            .iter()
+            .take(n)
+            .filter_map(|q| match &q.element {
+                Element::Record { record } => Some(*record),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Takes the barrier of `checkpoint` out of the receiver's queue, if it waits
+    /// there (it is then handled as a priority event, overtaking what was ahead).
+    pub fn take_queued_barrier(&mut self, checkpoint: CheckpointId) -> Option<CheckpointBarrier> {
+        let pos = self.queue.iter().position(
+            |q| matches!(&q.element, Element::Barrier { barrier } if barrier.id == checkpoint),
+        )?;
+        match self.queue.remove(pos)?.element {
+            Element::Barrier { barrier } => Some(barrier),
+            _ => None,
+        }
     }
 
     /// Records waiting in the sender's output queue ahead of the barrier of
@@ -156,4 +229,91 @@ fn records_before<'a>(
         }
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Origin;
+
+    fn rec(v: i64) -> Element {
+        Element::Record {
+            record: Record {
+                key: None,
+                value: v,
+                origin: Origin {
+                    source: 0,
+                    partition: 0,
+                    offset: v as u32,
+                },
+            },
+        }
+    }
+
+    fn barrier(id: u64, unaligned: bool) -> Element {
+        Element::Barrier {
+            barrier: CheckpointBarrier::for_config(CheckpointId(id), 0, false, true, unaligned, 0),
+        }
+    }
+
+    fn channel(capacity: u32) -> Channel {
+        Channel::new(TaskId(0), TaskId(1), ChannelIndex(0), 0, 5, capacity)
+    }
+
+    /// Credit-based flow control (contract): a record that does not fit waits in the
+    /// output queue, and so does every event behind it — except an unaligned
+    /// barrier, which overtakes.
+    #[test]
+    fn records_wait_for_credit_and_unaligned_barriers_overtake() {
+        let mut c = channel(1);
+        assert_eq!(
+            c.send(rec(1), 10),
+            Some(15),
+            "credit for one; arrives after the latency"
+        );
+        assert_eq!(c.send(rec(2), 11), None, "no credit left: queued");
+        assert_eq!(
+            c.send(barrier(1, false), 12),
+            None,
+            "an aligned barrier waits behind it"
+        );
+        assert_eq!(
+            c.send(barrier(2, true), 13),
+            Some(18),
+            "an unaligned barrier overtakes"
+        );
+        assert_eq!(c.wire.len(), 2);
+        assert_eq!(c.last_barrier, Some(CheckpointId(2)));
+        assert_eq!(c.out_records_before(CheckpointId(1)).len(), 1);
+        assert_eq!(
+            c.pop_sendable(),
+            None,
+            "still no credit for the queued record"
+        );
+        c.records = 0;
+        assert_eq!(c.pop_sendable(), Some(rec(2)));
+        assert_eq!(c.pop_sendable(), Some(barrier(1, false)));
+    }
+
+    /// What a priority barrier overtakes at the receiver, and a queued barrier taken
+    /// out of the queue.
+    #[test]
+    fn queued_elements_at_the_receiver() {
+        let mut c = channel(4);
+        for (seq, e) in [rec(1), barrier(3, false), rec(2)].into_iter().enumerate() {
+            c.queue.push_back(Queued {
+                seq: seq as u64,
+                arrived_at: 0,
+                element: e,
+            });
+        }
+        assert_eq!(c.queued_records_in_first(2).len(), 1);
+        assert_eq!(c.queued_records_before(CheckpointId(3)).len(), 1);
+        assert_eq!(
+            c.take_queued_barrier(CheckpointId(3)).map(|b| b.id),
+            Some(CheckpointId(3))
+        );
+        assert_eq!(c.queue.len(), 2);
+        assert_eq!(c.take_queued_barrier(CheckpointId(3)), None);
+    }
 }

@@ -3,14 +3,20 @@
 //!
 //! Flink: `CheckpointCoordinator`, `CheckpointRequestDecider`, `PendingCheckpoint`,
 //! `DefaultCompletedCheckpointStore`, `CheckpointFailureManager`.
-//! This type holds the coordinator's bookkeeping and decisions; the
-//! [`crate::World`] carries out what they imply (sending triggers and
-//! notifications, failing the job over), so every message still takes its place
-//! on the agenda.
+//! This type holds the coordinator's bookkeeping and decisions — its fields are
+//! private — including the periodic trigger ([`PeriodicTrigger`]: when it fires, and
+//! its reschedule when the minimum pause drops a request) and the final checkpoint
+//! of a drained job ([`FinalCheckpoint`]). The [`crate::World`] carries out what
+//! they imply (putting triggers on the agenda, sending trigger RPCs and
+//! notifications, failing the job over), so every message still takes its place on
+//! the agenda.
 
 use crate::barrier::CheckpointBarrier;
+pub use crate::cause::AbortCause;
 use crate::event::SnapshotKind;
 use crate::ids::{CheckpointId, TaskId};
+use crate::scenario::{BackendKind, CheckpointingMode, Scenario, StorageKind};
+pub use crate::snapshot::CompletedCheckpoint;
 use crate::snapshot::TaskSnapshot;
 use crate::state::shared_registry::SharedStateRegistry;
 use serde::{Deserialize, Serialize};
@@ -48,6 +54,39 @@ pub struct CoordinatorConfig {
     pub after_tasks_finish: bool,
 }
 
+impl CoordinatorConfig {
+    /// The configuration `scenario`'s `checkpointing` section resolves to (defaults
+    /// for what it leaves out; no periodic interval without the section).
+    pub fn for_scenario(scenario: &Scenario) -> Self {
+        let checkpointing = scenario.checkpointing.is_some();
+        let cfg = scenario.checkpoint_config();
+        CoordinatorConfig {
+            exactly_once: cfg.mode == CheckpointingMode::ExactlyOnce,
+            unaligned: cfg.unaligned,
+            aligned_timeout_ms: if cfg.unaligned {
+                cfg.aligned_checkpoint_timeout_ms.unwrap_or(0)
+            } else {
+                0
+            },
+            interval_ms: if checkpointing {
+                cfg.effective_interval_ms()
+            } else {
+                None
+            },
+            timeout_ms: cfg.timeout_ms,
+            min_pause_ms: cfg.min_pause_ms,
+            max_concurrent: cfg.max_concurrent,
+            tolerable_failures: cfg.tolerable_failures,
+            retained: cfg.retained,
+            max_state_bytes: (cfg.storage == StorageKind::Jobmanager)
+                .then_some(cfg.max_state_bytes),
+            incremental: cfg.backend == BackendKind::Rocksdb,
+            async_ms: cfg.async_ms,
+            after_tasks_finish: cfg.checkpoints_after_tasks_finish,
+        }
+    }
+}
+
 /// A request to trigger a checkpoint or savepoint.
 /// Flink: `CheckpointTriggerRequest`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,8 +122,14 @@ pub enum Decision {
     /// Start this request now.
     Start(TriggerRequest),
     /// A periodic request came too soon after the last completion: it was dropped
-    /// and the periodic trigger must be rescheduled to this time.
-    DroppedMinPause { reschedule_at: u64 },
+    /// and the periodic trigger rescheduled (Flink: `rescheduleTrigger`) — the caller
+    /// puts trigger `generation` on the agenda at `reschedule_at`.
+    DroppedMinPause {
+        /// When the periodic trigger fires next: the last completion plus the min pause.
+        reschedule_at: u64,
+        /// Its new generation ([`PeriodicTrigger`]).
+        generation: u32,
+    },
     /// Nothing can start now.
     Wait,
 }
@@ -150,8 +195,11 @@ pub struct CheckpointStats {
     pub trigger_at: u64,
     /// Completion or abort time.
     pub end_at: Option<u64>,
-    /// Abort reason in the contract's spelling.
+    /// Abort reason in the contract's spelling ([`Self::cause`] as text).
     pub reason: Option<String>,
+    /// Why it was aborted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<AbortCause>,
     /// Started unaligned (the barrier's kind at the sources).
     pub unaligned: bool,
     /// Subtasks that must acknowledge.
@@ -187,119 +235,95 @@ pub struct PendingCheckpoint {
     pub acknowledged: BTreeMap<TaskId, TaskSnapshot>,
 }
 
-/// A completed checkpoint or savepoint with its state. Flink: `CompletedCheckpoint`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CompletedCheckpoint {
-    /// Its id.
-    pub id: CheckpointId,
-    /// Checkpoint or savepoint.
-    pub kind: SnapshotKind,
-    /// Trigger time.
-    pub trigger_at: u64,
-    /// Completion time.
-    pub completed_at: u64,
-    /// Every subtask's snapshot.
-    pub tasks: BTreeMap<TaskId, TaskSnapshot>,
+/// The periodic checkpoint scheduler. Flink: the `CheckpointCoordinator`'s
+/// `ScheduledTrigger`, started by `startCheckpointScheduler` and rescheduled by
+/// `rescheduleTrigger` when a periodic checkpoint comes too soon after the last
+/// completion (the minimum pause).
+///
+/// Every (re)start makes a new generation: a trigger of an older generation still on
+/// the agenda is stale and does nothing when it comes due, so a reschedule needs no
+/// way to take a scheduled item back.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PeriodicTrigger {
+    /// The generation of the live trigger (0: never started).
+    generation: u32,
+}
+
+impl PeriodicTrigger {
+    /// Starts a new generation and returns it: the triggers of older ones are stale.
+    pub fn restart(&mut self) -> u32 {
+        self.generation += 1;
+        self.generation
+    }
+
+    /// Whether a trigger of `generation` is the live one.
+    pub fn is_live(&self, generation: u32) -> bool {
+        generation == self.generation
+    }
+}
+
+/// The final checkpoint of a bounded job whose tasks have all drained (FLIP-147):
+/// two-phase-commit sinks wait for it to commit what they hold. Flink: the
+/// checkpoint a `StreamTask` waits for after its end of data (`finalCheckpointMinId`,
+/// `finalCheckpointCompleted`).
+/// Simplified: Flink's tasks wait for the next checkpoint after they finish; the lab
+/// asks for one as soon as every task is waiting or finished, unless the periodic
+/// trigger will bring one anyway.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FinalCheckpoint {
+    /// A final checkpoint was asked for (or a periodic one will do).
+    requested: bool,
+    /// It completed: no further checkpoint starts.
+    completed: bool,
 }
 
 /// The checkpoint coordinator's state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CheckpointCoordinator {
     /// Configuration.
-    pub config: CoordinatorConfig,
+    config: CoordinatorConfig,
     /// The next id to hand out (Flink: `CheckpointIDCounter`, from 1, never reset).
     next_id: u64,
+    /// Creation counter of trigger requests, their last tie-break in the queue.
     next_request_seq: u64,
-    /// Queued trigger requests.
-    pub queue: Vec<TriggerRequest>,
-    /// Pending checkpoints by id.
-    pub pending: BTreeMap<CheckpointId, PendingCheckpoint>,
+    /// Queued trigger requests (Flink: `CheckpointRequestDecider.queuedRequests`),
+    /// unordered: [`Self::decide`] picks the head by priority.
+    queue: Vec<TriggerRequest>,
+    /// Pending checkpoints by id (Flink: `pendingCheckpoints`).
+    pending: BTreeMap<CheckpointId, PendingCheckpoint>,
     /// Retained completed checkpoints, oldest first (savepoints never enter it).
-    pub store: Vec<Arc<CompletedCheckpoint>>,
-    /// Retained checkpoints deleted when the job ended (the `externalized` policy);
-    /// kept here only so that the page can show what was lost.
-    pub discarded: Vec<Arc<CompletedCheckpoint>>,
+    /// Flink: `DefaultCompletedCheckpointStore`.
+    store: Vec<Arc<CompletedCheckpoint>>,
+    /// Retained checkpoints deleted when the job ended (the `externalized` policy) or
+    /// lost with the JobManager; kept here only so that the page can show what was lost.
+    discarded: Vec<Arc<CompletedCheckpoint>>,
     /// Completed savepoints (kept for restore; Flink never deletes them).
-    pub savepoints: Vec<Arc<CompletedCheckpoint>>,
+    savepoints: Vec<Arc<CompletedCheckpoint>>,
     /// Every completed checkpoint, including subsumed ones, when `keep_all_completed`
     /// (the runner's `--metadata` prints them all; Flink deletes subsumed ones).
-    pub all_completed: Vec<Arc<CompletedCheckpoint>>,
+    all_completed: Vec<Arc<CompletedCheckpoint>>,
     /// Whether to fill `all_completed`.
-    pub keep_all_completed: bool,
+    keep_all_completed: bool,
     /// Time of the last completion (Flink: `lastCheckpointCompletionRelativeTime`), initially 0.
-    pub last_completion_at: u64,
+    last_completion_at: u64,
     /// Consecutive counted failures (Flink: `CheckpointFailureManager.continuousFailureCounter`).
-    pub failure_counter: u32,
+    failure_counter: u32,
+    /// Ids already counted since the last success (each counts once).
     counted_ids: BTreeSet<CheckpointId>,
+    /// The newest completed id (failures of older ids are not counted).
     last_succeeded: Option<CheckpointId>,
     /// Every checkpoint triggered (the last `history_limit` when bounded), by id.
-    pub history: BTreeMap<CheckpointId, CheckpointStats>,
+    history: BTreeMap<CheckpointId, CheckpointStats>,
     /// Bound on `history` (`None`: keep all).
-    pub history_limit: Option<usize>,
-    /// Generation of the periodic trigger; a rescheduling makes older ones stale.
-    pub periodic_gen: u32,
+    history_limit: Option<usize>,
+    /// The periodic trigger and its generation.
+    periodic: PeriodicTrigger,
+    /// The final checkpoint of a drained bounded job.
+    final_checkpoint: FinalCheckpoint,
     /// Shared files of incremental (rocksdb) checkpoints. Flink: the
     /// `SharedStateRegistry` of the `CompletedCheckpointStore`.
     #[serde(default)]
-    pub shared: SharedStateRegistry,
-}
-
-/// Why a pending checkpoint was aborted. Flink: `CheckpointFailureReason`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AbortCause {
-    /// Not acknowledged within the timeout (`CHECKPOINT_EXPIRED`).
-    Expired,
-    /// A newer checkpoint completed, or a task saw a newer barrier (`CHECKPOINT_SUBSUMED`, `CHECKPOINT_DECLINED_SUBSUMED`).
-    Subsumed,
-    /// A task's asynchronous phase failed (`CHECKPOINT_ASYNC_EXCEPTION`), e.g. state too large for jobmanager storage.
-    DeclinedAsync(String),
-    /// A task received a cancellation marker (`CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER`).
-    CancellationBarrier,
-    /// End of partition with checkpoints after tasks finish off (`CHECKPOINT_DECLINED_INPUT_END_OF_STREAM`).
-    EndOfStream,
-    /// The job failed over (`JOB_FAILOVER_REGION`).
-    JobFailover,
-    /// The job was canceled or stopped (`CHECKPOINT_COORDINATOR_SUSPEND`).
-    JobCanceled,
-    /// A task to trigger finished before the trigger reached it (`CHECKPOINT_DECLINED_TASK_CLOSING`).
-    TaskClosing,
-}
-
-impl AbortCause {
-    /// The contract's spelling of the reason.
-    pub fn contract_reason(&self) -> String {
-        match self {
-            AbortCause::Expired => "expired".into(),
-            AbortCause::Subsumed => "subsumed".into(),
-            AbortCause::DeclinedAsync(why) => format!("declined: {why}"),
-            AbortCause::CancellationBarrier => "declined: cancellation barrier received".into(),
-            AbortCause::EndOfStream => "end_of_stream".into(),
-            AbortCause::JobFailover => "job_failover".into(),
-            AbortCause::JobCanceled => "job_canceled".into(),
-            AbortCause::TaskClosing => {
-                "declined: task finished before the checkpoint reached it".into()
-            }
-        }
-    }
-
-    /// Whether `CheckpointFailureManager` counts it towards the tolerable failures:
-    /// only expiry and asynchronous declines among the lab's causes.
-    pub fn is_counted(&self) -> bool {
-        matches!(self, AbortCause::Expired | AbortCause::DeclinedAsync(_))
-    }
-
-    /// Job-level (no task attempt): expiry and coordinator-side causes.
-    fn is_job_level(&self) -> bool {
-        !matches!(
-            self,
-            AbortCause::DeclinedAsync(_)
-                | AbortCause::CancellationBarrier
-                | AbortCause::EndOfStream
-                | AbortCause::Subsumed
-                | AbortCause::TaskClosing
-        )
-    }
+    shared: SharedStateRegistry,
 }
 
 impl CheckpointCoordinator {
@@ -323,9 +347,209 @@ impl CheckpointCoordinator {
             history: BTreeMap::new(),
             shared: SharedStateRegistry::default(),
             history_limit: None,
-            periodic_gen: 0,
+            periodic: PeriodicTrigger::default(),
+            final_checkpoint: FinalCheckpoint::default(),
         }
     }
+
+    // ----- read access -------------------------------------------------------
+
+    /// Its configuration.
+    pub fn config(&self) -> &CoordinatorConfig {
+        &self.config
+    }
+
+    /// Pending checkpoints by id.
+    pub fn pending(&self) -> &BTreeMap<CheckpointId, PendingCheckpoint> {
+        &self.pending
+    }
+
+    /// The pending checkpoint `id`, if it is pending.
+    pub fn pending_checkpoint(&self, id: CheckpointId) -> Option<&PendingCheckpoint> {
+        self.pending.get(&id)
+    }
+
+    /// Whether checkpoint `id` is pending.
+    pub fn is_pending(&self, id: CheckpointId) -> bool {
+        self.pending.contains_key(&id)
+    }
+
+    /// Retained completed checkpoints, oldest first.
+    pub fn store(&self) -> &[Arc<CompletedCheckpoint>] {
+        &self.store
+    }
+
+    /// Completed savepoints, oldest first.
+    pub fn savepoints(&self) -> &[Arc<CompletedCheckpoint>] {
+        &self.savepoints
+    }
+
+    /// Retained checkpoints deleted when the job ended or lost with the JobManager.
+    pub fn discarded(&self) -> &[Arc<CompletedCheckpoint>] {
+        &self.discarded
+    }
+
+    /// Every completed checkpoint, subsumed ones included, when kept
+    /// ([`Self::set_keep_all_completed`]).
+    pub fn all_completed(&self) -> &[Arc<CompletedCheckpoint>] {
+        &self.all_completed
+    }
+
+    /// Every checkpoint triggered (the last ones when bounded), by id.
+    pub fn history(&self) -> &BTreeMap<CheckpointId, CheckpointStats> {
+        &self.history
+    }
+
+    /// Consecutive counted checkpoint failures.
+    pub fn failure_counter(&self) -> u32 {
+        self.failure_counter
+    }
+
+    /// Time of the last completion.
+    pub fn last_completion_at(&self) -> u64 {
+        self.last_completion_at
+    }
+
+    /// The shared files of incremental checkpoints.
+    pub fn shared(&self) -> &SharedStateRegistry {
+        &self.shared
+    }
+
+    /// Whether the final checkpoint of a drained job completed (no more checkpoints).
+    pub fn is_final_completed(&self) -> bool {
+        self.final_checkpoint.completed
+    }
+
+    // ----- settings ----------------------------------------------------------
+
+    /// Keep the last `n` checkpoints in the statistics history (Flink's web UI keeps
+    /// `web.checkpoints.history`), and no subsumed checkpoint's state.
+    pub fn bound_history(&mut self, n: usize) {
+        self.history_limit = Some(n.max(1));
+        self.keep_all_completed = false;
+    }
+
+    /// Keep every completed checkpoint's state, not only the retained ones.
+    pub fn set_keep_all_completed(&mut self, on: bool) {
+        self.keep_all_completed = on;
+    }
+
+    // ----- the periodic trigger ----------------------------------------------
+
+    /// Flink: `startCheckpointScheduler` — (re)starts the periodic trigger at `now`.
+    /// Returns when it first fires and its generation; `None` without an interval
+    /// (manual checkpoints only). The lab's rule: the first trigger comes one interval
+    /// after the start.
+    pub fn start_periodic(&mut self, now: u64) -> Option<(u64, u32)> {
+        let interval = self.config.interval_ms?;
+        Some((now + interval, self.periodic.restart()))
+    }
+
+    /// A periodic trigger of `generation` fires at `now`: `None` if it is stale
+    /// (restarted or rescheduled since), else when the next one fires. The caller
+    /// then offers a periodic request ([`Self::offer`]).
+    pub fn periodic_fired(&self, generation: u32, now: u64) -> Option<u64> {
+        if !self.periodic.is_live(generation) {
+            return None;
+        }
+        self.config.interval_ms.map(|interval| now + interval)
+    }
+
+    // ----- the final checkpoint of a drained job -------------------------------
+
+    /// Every task has drained: ask for the final checkpoint, once. Returns false if
+    /// it was asked for already.
+    pub fn request_final(&mut self) -> bool {
+        if self.final_checkpoint.requested {
+            return false;
+        }
+        self.final_checkpoint.requested = true;
+        self.offer(SnapshotKind::Checkpoint, false, true);
+        true
+    }
+
+    /// The final checkpoint was aborted while the job runs: the next periodic
+    /// checkpoint takes its place. Without a periodic trigger the caller must ask
+    /// again ([`Self::request_final`]); returns whether it must.
+    pub fn final_aborted(&mut self) -> bool {
+        self.final_checkpoint.requested = self.config.interval_ms.is_some();
+        !self.final_checkpoint.requested
+    }
+
+    /// A failover: the restarted job drains anew.
+    pub fn reset_final(&mut self) {
+        self.final_checkpoint = FinalCheckpoint::default();
+    }
+
+    /// Drop every queued request (the job stopped, or its final checkpoint completed).
+    pub fn clear_queue(&mut self) {
+        self.queue.clear();
+    }
+
+    // ----- statistics --------------------------------------------------------
+
+    /// `task` took its synchronous snapshot of `id` at `now`, having first seen the
+    /// checkpoint at `first_seen_at`; an aligned snapshot ends its alignment.
+    pub fn snapshot_taken(
+        &mut self,
+        id: CheckpointId,
+        task: TaskId,
+        first_seen_at: u64,
+        now: u64,
+        unaligned: bool,
+    ) {
+        if let Some(s) = self.stats_mut(id, task) {
+            s.first_barrier_at = Some(first_seen_at);
+            s.snapshot_at = Some(now);
+            s.unaligned = unaligned;
+            if !unaligned {
+                s.last_barrier_at = Some(now);
+            }
+        }
+    }
+
+    /// `task`'s last barrier of unaligned checkpoint `id` arrived at `now`.
+    pub fn alignment_ended(&mut self, id: CheckpointId, task: TaskId, now: u64) {
+        if let Some(s) = self.stats_mut(id, task) {
+            s.last_barrier_at = Some(now);
+        }
+    }
+
+    // ----- checkpoint storage ------------------------------------------------
+
+    /// Flink: `CheckpointCoordinator.restoreSavepoint` — the job starts from `c`
+    /// (of an earlier job): it enters the store as the first retained checkpoint and
+    /// ids continue after it.
+    pub fn restored_from(&mut self, c: Arc<CompletedCheckpoint>) {
+        self.continue_ids_after(c.id);
+        self.store.push(c);
+    }
+
+    /// Moves every retained checkpoint out of the store into the discarded ones (kept
+    /// for the page to strike through) and returns their ids.
+    pub fn discard_retained(&mut self) -> Vec<CheckpointId> {
+        let gone: Vec<Arc<CompletedCheckpoint>> = self.store.drain(..).collect();
+        let ids = gone.iter().map(|c| c.id).collect();
+        self.discarded.extend(gone);
+        ids
+    }
+
+    /// Flink registers an incremental snapshot's shared files when it is
+    /// acknowledged, even for a checkpoint that is already gone
+    /// ([`SharedStateRegistry::register`]).
+    pub fn register_shared(
+        &mut self,
+        id: CheckpointId,
+        task: TaskId,
+        task_name: &str,
+        upload: &crate::state::shared_registry::IncrementalUpload,
+        private_bytes: u64,
+    ) {
+        self.shared
+            .register(id, task, task_name, upload, private_bytes);
+    }
+
+    // ----- decisions ---------------------------------------------------------
 
     /// Queue a request; see [`Self::decide`].
     pub fn offer(&mut self, kind: SnapshotKind, is_periodic: bool, is_final: bool) {
@@ -362,6 +586,7 @@ impl CheckpointCoordinator {
             self.queue.remove(i);
             return Decision::DroppedMinPause {
                 reschedule_at: self.last_completion_at + self.config.min_pause_ms,
+                generation: self.periodic.restart(),
             };
         }
         Decision::Start(self.queue.remove(i))
@@ -395,6 +620,7 @@ impl CheckpointCoordinator {
                 trigger_at: now,
                 end_at: None,
                 reason: None,
+                cause: None,
                 unaligned: barrier.alignment == crate::barrier::Alignment::Unaligned,
                 num_subtasks: not_yet_acknowledged.len() as u32,
                 subtasks: not_yet_acknowledged
@@ -440,7 +666,7 @@ impl CheckpointCoordinator {
     }
 
     /// Mutable statistics of `task` in checkpoint `id`, if it takes part.
-    pub fn stats_mut(&mut self, id: CheckpointId, task: TaskId) -> Option<&mut SubtaskStats> {
+    fn stats_mut(&mut self, id: CheckpointId, task: TaskId) -> Option<&mut SubtaskStats> {
         self.history
             .get_mut(&id)
             .and_then(|h| h.subtasks.get_mut(&task))
@@ -487,6 +713,12 @@ impl CheckpointCoordinator {
     ) -> Option<(Arc<CompletedCheckpoint>, Vec<CheckpointId>)> {
         let p = self.pending.remove(&id)?;
         let h = self.history.get_mut(&id)?;
+        if p.is_final {
+            // Every task has drained and finishes on this notification: nothing
+            // queued is started any more.
+            self.queue.clear();
+            self.final_checkpoint.completed = true;
+        }
         h.status = CheckpointStatus::Completed;
         h.end_at = Some(now);
         let completed = Arc::new(CompletedCheckpoint {
@@ -543,6 +775,7 @@ impl CheckpointCoordinator {
             h.status = CheckpointStatus::Aborted;
             h.end_at = Some(now);
             h.reason = Some(cause.contract_reason());
+            h.cause = Some(cause.clone());
         }
         // Job-level failures of savepoints are ignored; task-level ones (declines) count.
         if p.kind.is_savepoint() && cause.is_job_level() {
@@ -570,5 +803,108 @@ impl CheckpointCoordinator {
     /// The checkpoint a failover restores: the latest in the store.
     pub fn latest_completed(&self) -> Option<&Arc<CompletedCheckpoint>> {
         self.store.last()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(interval_ms: Option<u64>, min_pause_ms: u64) -> CoordinatorConfig {
+        CoordinatorConfig {
+            exactly_once: true,
+            unaligned: false,
+            aligned_timeout_ms: 0,
+            interval_ms,
+            timeout_ms: 600_000,
+            min_pause_ms,
+            max_concurrent: 1,
+            tolerable_failures: 0,
+            retained: 1,
+            max_state_bytes: None,
+            incremental: false,
+            async_ms: 0,
+            after_tasks_finish: true,
+        }
+    }
+
+    /// Mirrors CheckpointCoordinatorTest#testMinTimeBetweenCheckpointsInterval: a
+    /// periodic trigger too soon after the last completion is dropped and the
+    /// scheduler rescheduled to `last completion + min pause`; the trigger it
+    /// replaces goes stale.
+    #[test]
+    fn min_pause_reschedules_the_periodic_trigger() {
+        let mut c = CheckpointCoordinator::new(config(Some(100), 250));
+        let (at, first) = c.start_periodic(200).expect("periodic");
+        assert_eq!(at, 300);
+        assert_eq!(c.periodic_fired(first, 300), Some(400));
+        c.offer(SnapshotKind::Checkpoint, true, false);
+        let Decision::Start(req) = c.decide(300) else {
+            panic!("the min pause after the start (last completion 0) has passed");
+        };
+        let id = c.start(&req, 300, [TaskId(0)]);
+        c.acknowledge(id, TaskId(0), finished_snapshot(), 350);
+        c.complete(id, 350).expect("completes");
+        c.offer(SnapshotKind::Checkpoint, true, false);
+        let Decision::DroppedMinPause {
+            reschedule_at,
+            generation,
+        } = c.decide(400)
+        else {
+            panic!("too soon after the completion at 350");
+        };
+        assert_eq!(reschedule_at, 600);
+        assert_ne!(generation, first);
+        assert_eq!(
+            c.periodic_fired(first, 400),
+            None,
+            "the old trigger is stale"
+        );
+        assert_eq!(c.periodic_fired(generation, 600), Some(700));
+    }
+
+    /// Without an interval there is no periodic trigger.
+    #[test]
+    fn manual_checkpoints_only_without_an_interval() {
+        let mut c = CheckpointCoordinator::new(config(None, 0));
+        assert_eq!(c.start_periodic(0), None);
+    }
+
+    /// FLIP-147: a drained job asks for its final checkpoint once; once it completes,
+    /// nothing queued starts; an abort asks again only without a periodic trigger.
+    #[test]
+    fn the_final_checkpoint_of_a_drained_job() {
+        let mut c = CheckpointCoordinator::new(config(None, 0));
+        assert!(c.request_final());
+        assert!(!c.request_final(), "asked once");
+        let Decision::Start(req) = c.decide(10) else {
+            panic!("the final checkpoint starts");
+        };
+        assert!(req.is_final);
+        let id = c.start(&req, 10, [TaskId(0)]);
+        assert!(c.final_aborted(), "no periodic trigger: ask again");
+        assert!(c.request_final());
+        c.offer(SnapshotKind::Checkpoint, false, false);
+        c.acknowledge(id, TaskId(0), finished_snapshot(), 20);
+        c.complete(id, 20).expect("completes");
+        assert!(c.is_final_completed());
+        assert_eq!(c.decide(30), Decision::Wait, "the queue was dropped");
+        let mut periodic = CheckpointCoordinator::new(config(Some(100), 0));
+        periodic.request_final();
+        assert!(
+            !periodic.final_aborted(),
+            "the next periodic checkpoint will do"
+        );
+    }
+
+    fn finished_snapshot() -> TaskSnapshot {
+        TaskSnapshot {
+            finished: true,
+            state: crate::snapshot::OperatorSnapshot::Stateless,
+            input_channels: BTreeMap::new(),
+            output_channels: BTreeMap::new(),
+            state_bytes: 0,
+            uploaded_bytes: 0,
+        }
     }
 }

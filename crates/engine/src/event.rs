@@ -3,8 +3,10 @@
 //! Every variant the contract requires (scenario-format.md, "Trace") is here with
 //! exactly its fields; the rest are extensions. Narration wording lives in the page's
 //! data files, never in a `Display` here, so editing a sentence never breaks a
-//! golden trace.
+//! golden trace. Reasons are typed ([`crate::cause`]) and written as the contract's
+//! strings.
 
+use crate::cause::{AbortCause, FailureCause, IgnoreCause, JobFailure, SkipCause};
 use crate::ids::{ChannelIndex, CheckpointId};
 use crate::record::Origin;
 use serde::{Deserialize, Serialize};
@@ -77,8 +79,9 @@ pub enum Event {
         kind: SnapshotKind,
         unaligned: bool,
     },
-    /// A periodic trigger was dropped because the minimum pause had not passed (extension).
-    CheckpointSkipped { reason: String },
+    /// A trigger started no checkpoint: the minimum pause had not passed, or not all
+    /// required tasks run (extension).
+    CheckpointSkipped { reason: SkipCause },
     /// A source emitted a checkpoint barrier.
     BarrierInjected {
         task: TaskName,
@@ -135,7 +138,7 @@ pub enum Event {
     CheckpointDeclined {
         task: TaskName,
         checkpoint: CheckpointId,
-        reason: String,
+        reason: AbortCause,
     },
     /// A task broadcast a cancellation marker downstream (extension).
     CancellationMarkerSent {
@@ -147,7 +150,7 @@ pub enum Event {
     /// The checkpoint was aborted.
     CheckpointAborted {
         checkpoint: CheckpointId,
-        reason: String,
+        reason: AbortCause,
     },
     /// A two-phase-commit sink began a transaction (`checkpoint`: the last one it snapshotted).
     TransactionBegun {
@@ -174,7 +177,10 @@ pub enum Event {
         checkpoint: Option<CheckpointId>,
     },
     /// A subtask failed; the job fails over as a whole.
-    TaskFailed { task: TaskName, reason: String },
+    TaskFailed {
+        task: TaskName,
+        reason: FailureCause,
+    },
     /// The restart strategy allows a restart after `delay_ms`.
     JobRestarting { delay_ms: u64 },
     /// A subtask's state was restored (`checkpoint` null: fresh start).
@@ -187,7 +193,7 @@ pub enum Event {
     /// The job reached a terminal status (extension).
     JobFinished,
     /// The restart strategy gave up, or the job was failed (extension).
-    JobFailed { reason: String },
+    JobFailed { reason: JobFailure },
     /// The job was canceled (extension).
     JobCanceled,
     /// The JobManager died; a new leader recovers the job after `delay_ms`
@@ -204,7 +210,7 @@ pub enum Event {
         status: String,
     },
     /// A script action or intervention fell while the job was not running (extension).
-    ActionIgnored { action: String, reason: String },
+    ActionIgnored { action: String, reason: IgnoreCause },
 }
 
 /// Collects the events of one step. Building an event (names, keys) costs time, so
@@ -217,9 +223,31 @@ pub struct Trace {
     pub now: u64,
     /// Events of the current step.
     pub events: Vec<TraceEvent>,
+    /// Events recorded before the first step — what restoring from an earlier job's
+    /// snapshot did while the World was built (`state_restored`, recovered
+    /// transactions) — handed out with the first step when tracing.
+    #[serde(default)]
+    pub held_back: Vec<TraceEvent>,
 }
 
 impl Trace {
+    /// Keep the events recorded so far for the first step, and stop recording
+    /// (tracing is then switched on or not by the caller).
+    pub fn hold_back(&mut self) {
+        self.held_back = std::mem::take(&mut self.events);
+        self.enabled = false;
+    }
+
+    /// A new step: forget the last step's events; hand out the held-back ones if
+    /// tracing.
+    #[inline]
+    pub fn begin_step(&mut self) {
+        self.events.clear();
+        if self.enabled && !self.held_back.is_empty() {
+            self.events.append(&mut self.held_back);
+        }
+    }
+
     /// Record the event `f` builds, if tracing.
     #[inline]
     pub fn push(&mut self, f: impl FnOnce() -> Event) {

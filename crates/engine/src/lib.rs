@@ -8,25 +8,30 @@
 //! and the `lab` runner, and to wasm for the page.
 //!
 //! # Layout
+//! Below the [`world`], each rule in its own module, lowest first:
+//! - [`ids`]: identifier newtypes and [`ids::IdVec`], a table indexed by its id type.
 //! - [`agenda`]: the timing wheel that orders everything by `(time, sequence)`.
-//! - [`ids`]: identifier newtypes.
 //! - [`scenario`]: the scenario document (contract v1), parsing and validation.
 //! - [`keygroup`]: Flink's key-group assignment (`KeyGroupRangeAssignment`).
-//! - [`restart`]: restart strategies (`*RestartBackoffTimeStrategy`).
-//! - [`restore`]: assigning snapshot state to a (changed, rescaled) job (`StateAssignmentOperation`).
-//! - [`barrier`]: barrier handlers at a task's input (aligned, unaligned, tracker).
-//! - [`bench`]: the barrier bench behind `lab barriers`.
 //! - [`record`]: records and the interned key table.
-//! - [`channel`]: network channels with latency and credit-based capacity.
-//! - [`operators`]: what each operator kind does with a record.
-//! - [`coordinator`]: the checkpoint coordinator (trigger, ack, complete, abort, failure counting).
-//! - [`snapshot`]: what a subtask snapshot holds and the byte-size model.
+//! - [`status`]: the job's and a subtask's lifecycle (`JobStatus`, `ExecutionState`).
+//! - [`cause`]: why things happen — typed reasons with Flink's messages.
+//! - [`restart`]: restart strategies (`*RestartBackoffTimeStrategy`).
 //! - [`state`]: keyed state types (Value, List, Reducing, Aggregating, Map), TTL, and the shared-state registry of incremental checkpoints.
-//! - [`sink`]: the external transactional topic sinks write to.
+//! - [`snapshot`]: what a checkpoint holds (subtask snapshots, completed checkpoints, state names, savepoint values) and the byte-size model.
+//! - [`restore`]: assigning snapshot state to a (changed, rescaled) job (`StateAssignmentOperation`).
+//! - [`barrier`]: barrier handlers at a task's input (aligned, unaligned, tracker) and the channel state an unaligned checkpoint captures.
+//! - [`bench`](mod@bench): the barrier bench behind `lab barriers`.
+//! - [`channel`]: network channels with latency and credit-based capacity.
+//! - [`job_graph`]: the job as deployed: subtasks, channel numbering, partitioners, source logs (`ExecutionGraph`).
+//! - [`operators`]: what each operator kind does with a record.
+//! - [`subtask_checkpoint`]: a subtask's checkpoint bookkeeping (`SubtaskCheckpointCoordinatorImpl`).
+//! - [`coordinator`]: the checkpoint coordinator (trigger, periodic scheduling, ack, complete, abort, failure counting).
+//! - [`sink`]: the external transactional topics sinks write to.
 //! - [`two_phase_commit`]: the two-phase-commit sink.
 //! - [`event`]: the trace.
-//! - [`world`]: the simulation itself: agenda, tasks, failover and restore.
-//! - [`summary`]: the run summary.
+//! - [`world`]: the simulation itself: the driver that composes the parts above.
+//! - [`summary`]: the run summary and each checkpoint's `_metadata`.
 //! - [`timeline`]: keyframes and seeking, for time travel.
 //! - [`runner`]: running a scenario headless (what `lab run` does).
 //! - [`view`]: the projection of the world the page draws.
@@ -42,10 +47,18 @@
 //! # Glossary (Flink term → type)
 //! - CheckpointBarrier → [`barrier::CheckpointBarrier`]
 //! - SingleCheckpointBarrierHandler / CheckpointBarrierTracker → [`barrier::BarrierHandler`]
+//! - ChannelStatePersister → [`barrier::channel_state::ChannelStatePersister`]
 //! - RestartBackoffTimeStrategy → [`restart::RestartStrategy`]
+//! - ExecutionFailureHandler, JobStatus → [`world::Recovery`], [`status::JobStatus`]
+//! - ExecutionGraph / ExecutionVertex → [`job_graph::JobGraph`] / [`job_graph::TaskInfo`]
+//! - StreamPartitioner → [`job_graph::OutputEdge::route`]
+//! - StreamTask → [`world::Task`]
+//! - SubtaskCheckpointCoordinatorImpl → [`subtask_checkpoint::SubtaskCheckpointCoordinator`]
 //! - CheckpointCoordinator → [`coordinator::CheckpointCoordinator`]
-//! - PendingCheckpoint / CompletedCheckpoint → [`coordinator::PendingCheckpoint`] / [`coordinator::CompletedCheckpoint`]
+//! - ScheduledTrigger (periodic checkpoints) → [`coordinator::PeriodicTrigger`]
+//! - PendingCheckpoint / CompletedCheckpoint → [`coordinator::PendingCheckpoint`] / [`snapshot::CompletedCheckpoint`]
 //! - CheckpointFailureManager → [`coordinator::CheckpointCoordinator::abort`]
+//! - CheckpointFailureReason → [`cause::CheckpointFailureReason`], [`cause::AbortCause`]
 //! - TwoPhaseCommitSinkFunction → [`two_phase_commit::TwoPhaseCommitSink`]
 //! - InputChannel / ResultSubpartition → [`channel::Channel`]
 //! - TaskStateSnapshot → [`snapshot::TaskSnapshot`]
@@ -53,10 +66,12 @@
 pub mod agenda;
 pub mod barrier;
 pub mod bench;
+pub mod cause;
 pub mod channel;
 pub mod coordinator;
 pub mod event;
 pub mod ids;
+pub mod job_graph;
 pub mod keygroup;
 pub mod operators;
 pub mod record;
@@ -67,6 +82,8 @@ pub mod scenario;
 pub mod sink;
 pub mod snapshot;
 pub mod state;
+pub mod status;
+pub mod subtask_checkpoint;
 pub mod summary;
 pub mod timeline;
 pub mod two_phase_commit;

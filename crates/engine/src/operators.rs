@@ -26,6 +26,7 @@
 //!   with `ttl`, the de-duplication forgets a value after the TTL (the Flink
 //!   documentation's de-duplication pattern).
 
+use crate::job_graph::LogEntry;
 use crate::record::{KeyId, KeyTable, Record};
 use crate::scenario::{FnName, OperatorKind, OperatorSpec};
 use crate::snapshot::OperatorSnapshot;
@@ -45,6 +46,65 @@ pub struct SourceState {
     pub next_allowed_at: u64,
     /// A stop-with-savepoint barrier went out: emit nothing more.
     pub stopped: bool,
+}
+
+/// What a source reader has for the clock ([`SourceState::poll`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SourcePoll {
+    /// The next record, read from `partition` at `offset`.
+    Emit {
+        /// Its partition.
+        partition: u32,
+        /// Its offset in the partition.
+        offset: u64,
+        /// The record.
+        record: Record,
+    },
+    /// The next record is due later ([`SourceState::next_due`]).
+    NotDue,
+    /// Stopped by a stop-with-savepoint.
+    Stopped,
+    /// Every assigned partition is read to its end.
+    Exhausted,
+}
+
+impl SourceState {
+    /// When the next record is due: the earliest next entry over the assigned
+    /// partitions of `logs` (the operator's partition logs); `None` once all are read.
+    pub fn next_due(&self, logs: &[Vec<LogEntry>]) -> Option<u64> {
+        self.offsets
+            .iter()
+            .filter_map(|(p, o)| logs[*p as usize].get(*o as usize).map(|e| e.at))
+            .min()
+    }
+
+    /// Read the next record due by `now`: from the partition whose next record is
+    /// due first (ties: the lowest partition). Reading advances that partition's
+    /// offset and holds the next emission back `interval_ms`.
+    pub fn poll(&mut self, logs: &[Vec<LogEntry>], now: u64, interval_ms: u64) -> SourcePoll {
+        if self.stopped {
+            return SourcePoll::Stopped;
+        }
+        let pick = self
+            .offsets
+            .iter()
+            .filter_map(|(p, o)| logs[*p as usize].get(*o as usize).map(|e| (e.at, *p, *o)))
+            .min();
+        let Some((due, partition, offset)) = pick else {
+            return SourcePoll::Exhausted;
+        };
+        if due > now {
+            return SourcePoll::NotDue;
+        }
+        let record = logs[partition as usize][offset as usize].record;
+        self.offsets.insert(partition, offset + 1);
+        self.next_allowed_at = now + interval_ms;
+        SourcePoll::Emit {
+            partition,
+            offset,
+            record,
+        }
+    }
 }
 
 /// An operator subtask's working state.

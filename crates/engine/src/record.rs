@@ -1,5 +1,6 @@
 //! Data records and the interned key table.
 
+use crate::ids::{IdVec, Idx};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -9,6 +10,17 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct KeyId(pub u32);
+
+impl Idx for KeyId {
+    #[inline]
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+    #[inline]
+    fn from_index(i: usize) -> Self {
+        KeyId(i as u32)
+    }
+}
 
 /// Where a record came from: its source operator, partition and offset. Derived
 /// records keep the origin of the record that caused them, so the page can point at
@@ -38,9 +50,13 @@ pub struct Record {
 /// built (source data and the keys operators produce), with its key group.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct KeyTable {
-    names: Vec<Arc<str>>,
-    key_groups: Vec<u32>,
+    /// Each key's text, by id (ids are handed out in interning order).
+    names: IdVec<KeyId, Arc<str>>,
+    /// Each key's key group for `max_parallelism`, computed once when interned.
+    key_groups: IdVec<KeyId, u32>,
+    /// The id of each text (interning looks keys up by text).
     index: BTreeMap<Arc<str>, KeyId>,
+    /// The job's max parallelism, which the key groups are computed for.
     max_parallelism: u32,
 }
 
@@ -58,9 +74,8 @@ impl KeyTable {
         if let Some(id) = self.index.get(name) {
             return *id;
         }
-        let id = KeyId(self.names.len() as u32);
         let name: Arc<str> = Arc::from(name);
-        self.names.push(name.clone());
+        let id = self.names.push(name.clone());
         self.key_groups.push(crate::keygroup::assign_to_key_group(
             &name,
             self.max_parallelism,
@@ -76,12 +91,12 @@ impl KeyTable {
 
     /// The key's text.
     pub fn name(&self, id: KeyId) -> &Arc<str> {
-        &self.names[id.0 as usize]
+        &self.names[id]
     }
 
     /// The key's key group (Flink: `KeyGroupRangeAssignment.assignToKeyGroup`).
     pub fn key_group(&self, id: KeyId) -> u32 {
-        self.key_groups[id.0 as usize]
+        self.key_groups[id]
     }
 
     /// How many keys are interned (ids are `0..count`).
@@ -91,6 +106,6 @@ impl KeyTable {
 
     /// Size of the key in the contract's byte model (its UTF-8 length).
     pub fn len_bytes(&self, id: Option<KeyId>) -> u64 {
-        id.map_or(0, |k| self.names[k.0 as usize].len() as u64)
+        id.map_or(0, |k| self.names[k].len() as u64)
     }
 }

@@ -53,34 +53,21 @@
 //! state names, and of old state handles inside one new subtask), the lab uses name
 //! order and old-subtask order.
 
-use crate::coordinator::CompletedCheckpoint;
 use crate::event::SnapshotKind;
 use crate::ids::{ChannelIndex, CheckpointId};
+use crate::job_graph::JobGraph;
 use crate::keygroup;
 use crate::record::{KeyId, KeyTable, Origin, Record};
 use crate::scenario::{Job, ListStateMode, OperatorKind, OperatorSpec, Partitioning, SinkKind};
-use crate::snapshot::{OperatorSnapshot, TaskSnapshot};
-use crate::world::Setup;
+use crate::snapshot::{CompletedCheckpoint, OperatorSnapshot, TaskSnapshot};
+pub use crate::snapshot::{
+    StateValue, TxnState, BROADCAST_STATE, SOURCE_OFFSETS_STATE, TWO_PHASE_COMMIT_STATE,
+    VALUE_STATE,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::ops::RangeInclusive;
-
-/// Name of a source's offsets list state.
-/// Flink: the legacy Kafka consumer's `"topic-partition-offset-states"`; the lab
-/// declares it split-distribute (contract: even split).
-pub const SOURCE_OFFSETS_STATE: &str = "offsets";
-
-/// Name of `broadcast_filter`'s broadcast state (redistributed `BROADCAST`).
-pub const BROADCAST_STATE: &str = "rules";
-
-/// Name of the two-phase-commit sink's list state.
-/// Flink: `TwoPhaseCommitSinkFunction`'s `ListStateDescriptor("state", …)`.
-pub const TWO_PHASE_COMMIT_STATE: &str = "state";
-
-/// Name of the keyed `ValueState` of `keyed_count` / `keyed_sum`.
-/// Simplified: Flink's name is whatever the user's descriptor says.
-pub const VALUE_STATE: &str = "value";
 
 /// How an operator list state is redistributed when restored.
 /// Flink: `OperatorStateHandle.Mode`.
@@ -97,66 +84,6 @@ pub enum DistributionMode {
     /// Broadcast state: every new subtask `i` gets the copy of old subtask `i mod p`
     /// (of those that reported one). Flink: `BROADCAST`.
     Broadcast,
-}
-
-/// One stored value: an element of an operator list state, or the value of one key
-/// in a keyed state.
-///
-/// Flink: whatever the state's `TypeSerializer` wrote. Simplified: a closed set of
-/// value types; new ones are added as variants.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StateValue {
-    /// A number (keyed `ValueState<Long>`, a user list element).
-    Int(i64),
-    /// A source partition and the next offset to read from it.
-    Offset {
-        /// Partition index.
-        partition: u32,
-        /// Next offset (Kafka's committed-offset convention).
-        offset: u64,
-    },
-    /// One two-phase-commit sink subtask's transactions.
-    Transaction(TxnState),
-    /// An entry of a map-shaped operator state: broadcast state's rules.
-    Entry {
-        /// The map key (a rule name).
-        key: String,
-        /// Its value.
-        value: i64,
-    },
-    /// A keyed `ListState`'s elements for one key.
-    List(Vec<StateValue>),
-    /// A keyed `MapState`'s entries for one key, by user key.
-    Map(BTreeMap<i64, StateValue>),
-    /// An `AggregatingState`'s accumulator (the average's sum and count).
-    Accumulator {
-        /// Sum of the values added.
-        sum: i64,
-        /// Number of values added.
-        count: i64,
-    },
-    /// A value of a state with TTL and its last-access time. Flink: `TtlValue`,
-    /// written by `TtlSerializer`.
-    Ttl {
-        /// The user value.
-        value: Box<StateValue>,
-        /// When it was last written (or read, with `OnReadAndWrite`).
-        last_access_ms: u64,
-    },
-}
-
-/// The state element a two-phase-commit sink subtask writes at each snapshot.
-/// Flink: `TwoPhaseCommitSinkFunction.State` (`pendingTransaction`,
-/// `pendingCommitTransactions`; the user context is not modelled).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TxnState {
-    /// The transaction begun after the snapshot (aborted on restore); `None` once
-    /// the subtask finished.
-    pub pending_transaction: Option<u64>,
-    /// Pre-committed transactions awaiting their checkpoint, by checkpoint, in
-    /// insertion order (committed on restore).
-    pub pending_commit: Vec<(CheckpointId, u64)>,
 }
 
 /// One operator list state of one subtask: its distribution mode and its elements.
@@ -669,7 +596,7 @@ impl fmt::Display for RestoreError {
 
 impl std::error::Error for RestoreError {}
 
-fn persisted(r: &Record, setup: &Setup) -> PersistedRecord {
+fn persisted(r: &Record, setup: &JobGraph) -> PersistedRecord {
     let job = &setup.scenario.job;
     PersistedRecord {
         key: r.key.map(|k| setup.keys.name(k).to_string()),
@@ -704,7 +631,7 @@ fn output_layout(job: &Job, uid: &str) -> Vec<EdgeLayout> {
         .collect()
 }
 
-fn subtask_state(snap: &TaskSnapshot, setup: &Setup, op: &OperatorSpec) -> SubtaskState {
+fn subtask_state(snap: &TaskSnapshot, setup: &JobGraph, op: &OperatorSpec) -> SubtaskState {
     let mut s = SubtaskState {
         finished: snap.finished,
         ..SubtaskState::default()
@@ -810,7 +737,7 @@ fn subtask_state(snap: &TaskSnapshot, setup: &Setup, op: &OperatorSpec) -> Subta
 /// Flink: what `Checkpoints.storeCheckpointMetadata` writes to `_metadata`.
 /// Precondition: `c` was taken by a World built with `setup` (its [`KeyId`]s are
 /// `setup.keys`'s).
-pub fn from_completed(c: &CompletedCheckpoint, setup: &Setup) -> SavepointState {
+pub fn from_completed(c: &CompletedCheckpoint, setup: &JobGraph) -> SavepointState {
     let job = &setup.scenario.job;
     let mut operators = BTreeMap::new();
     for (oi, op) in job.operators.iter().enumerate() {

@@ -32,6 +32,10 @@ pub use crate::state::{ReduceFn, TtlConfig};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// How deep `restore.from` may nest (a job restored from a job restored from …).
+/// A lab limit: each level is a whole run.
+pub const MAX_RESTORE_DEPTH: usize = 4;
+
 /// The version of the contract this module reads. Flink has no such thing; a
 /// scenario with another `version` is rejected.
 pub const CONTRACT_VERSION: u32 = 1;
@@ -677,12 +681,12 @@ impl Externalized {
     /// Whether retained checkpoints are deleted when the job reaches `status`
     /// (`"finished"`, `"canceled"`, `"failed"`).
     pub fn discards_on(self, status: &str) -> bool {
-        match (self, status) {
-            (_, "finished") => true,
-            (Externalized::None, _) => true,
-            (Externalized::DeleteOnCancellation, "canceled") => true,
-            _ => false,
-        }
+        matches!(
+            (self, status),
+            (_, "finished")
+                | (Externalized::None, _)
+                | (Externalized::DeleteOnCancellation, "canceled")
+        )
     }
 }
 
@@ -984,6 +988,12 @@ impl Scenario {
     /// Serializes to compact JSON (the page's export, a share link's payload).
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a Scenario always serializes")
+    }
+
+    /// The checkpoint configuration in effect: the `checkpointing` section, or its
+    /// defaults when checkpointing is off (what the unused settings would be).
+    pub fn checkpoint_config(&self) -> CheckpointingConfig {
+        self.checkpointing.clone().unwrap_or_default()
     }
 
     /// Whether checkpointing is on (the `checkpointing` object is present).

@@ -9,8 +9,86 @@
 use crate::event::{Event, TaskName, Trace};
 use crate::ids::CheckpointId;
 use crate::record::{KeyId, Record};
+use crate::scenario::{Job, OperatorKind};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
+
+/// Everything outside the job that its sinks write to: one topic per sink operator,
+/// and the transaction ids handed out so far. It outlives failovers, a JobManager
+/// crash and the job itself: a job restored from a savepoint keeps writing to the
+/// topics of the earlier job's sinks with the same uids, and numbers transactions on.
+/// Flink: outside Flink — the Kafka cluster with its transactional producers.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExternalSystems {
+    /// Topics by sink operator index (scenario order), one per sink.
+    topics: BTreeMap<usize, ExternalTopic>,
+    /// The last transaction id handed out: ids are global over all sinks and grow
+    /// from 1 (Kafka: each transactional producer's epoch, flattened).
+    last_txn: u64,
+}
+
+impl ExternalSystems {
+    /// `topics` by sink operator index; transaction ids continue after `last_txn`.
+    pub fn new(topics: BTreeMap<usize, ExternalTopic>, last_txn: u64) -> Self {
+        ExternalSystems { topics, last_txn }
+    }
+
+    /// The external systems of `job`'s sinks: a sink keeps writing to the topic of
+    /// the `earlier` job's sink with its uid (a restore from a savepoint), and
+    /// transaction ids continue after the earlier job's; other sinks get a new topic.
+    pub fn for_job(job: &Job, earlier: Option<(&Job, &ExternalSystems)>) -> Self {
+        let topics = job
+            .operators
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.kind == OperatorKind::Sink)
+            .map(|(i, o)| {
+                let carried = earlier.and_then(|(old_job, old)| {
+                    let old_op = old_job.operators.iter().position(|x| x.uid == o.uid)?;
+                    old.topics.get(&old_op).cloned()
+                });
+                (i, carried.unwrap_or_default())
+            })
+            .collect();
+        ExternalSystems::new(topics, earlier.map_or(0, |(_, old)| old.last_txn))
+    }
+
+    /// Topics by sink operator index.
+    pub fn topics(&self) -> &BTreeMap<usize, ExternalTopic> {
+        &self.topics
+    }
+
+    /// The last transaction id handed out.
+    pub fn last_txn(&self) -> u64 {
+        self.last_txn
+    }
+
+    /// The topic of sink operator `op`. Panics for an operator that is not a sink
+    /// (every sink has its topic from the start).
+    pub fn topic(&mut self, op: usize) -> &mut ExternalTopic {
+        self.topics
+            .get_mut(&op)
+            .expect("every sink has an external topic")
+    }
+
+    /// The topic of sink operator `op` and the transaction-id counter, for a
+    /// two-phase-commit sink that begins transactions.
+    pub fn topic_and_txn_ids(&mut self, op: usize) -> (&mut ExternalTopic, &mut u64) {
+        let topic = self
+            .topics
+            .get_mut(&op)
+            .expect("every sink has an external topic");
+        (topic, &mut self.last_txn)
+    }
+
+    /// Give every topic a retention of `n` committed records and finished
+    /// transactions ([`ExternalTopic::retention`]).
+    pub fn bound(&mut self, n: usize) {
+        for t in self.topics.values_mut() {
+            t.retention = Some(n.max(1));
+        }
+    }
+}
 
 /// Lifecycle of an external transaction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -178,5 +256,46 @@ impl ExternalTopic {
     /// Abort `txn` (idempotent; a committed transaction stays committed).
     pub fn abort(&mut self, txn: u64, trace: &mut Trace) {
         self.set_status(txn, TxnStatus::Aborted, trace);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    fn job(sinks: &[&str]) -> Job {
+        let mut ops = vec![
+            serde_json::json!({"uid": "src", "kind": "source", "parallelism": 1,
+            "partitions": [{"records": []}]}),
+        ];
+        let mut edges = Vec::new();
+        for uid in sinks {
+            ops.push(serde_json::json!({"uid": uid, "kind": "sink", "sink": "two_phase_commit", "parallelism": 1}));
+            edges.push(serde_json::json!({"from": "src", "to": uid}));
+        }
+        let doc = serde_json::json!({"version": 1, "name": "s", "job": {"operators": ops, "edges": edges}});
+        Scenario::from_json(&doc.to_string()).expect("valid").job
+    }
+
+    /// A restored job's sink keeps writing to the earlier sink's topic with its uid
+    /// (by uid, wherever it stands in the new job); a new sink gets a new topic; and
+    /// transaction ids continue after the earlier job's.
+    #[test]
+    fn topics_carry_over_by_uid_and_txn_ids_continue() {
+        let (old_job, new_job) = (job(&["a", "b"]), job(&["c", "a"]));
+        let mut old = ExternalSystems::for_job(&old_job, None);
+        let (topic, txn_ids) = old.topic_and_txn_ids(1);
+        *txn_ids = 7;
+        topic.aborted_count = 3;
+        let new = ExternalSystems::for_job(&new_job, Some((&old_job, &old)));
+        assert_eq!(new.last_txn(), 7);
+        assert_eq!(new.topics()[&2].aborted_count, 3, "a carried over");
+        assert_eq!(new.topics()[&1].aborted_count, 0, "c is new");
+        assert_eq!(
+            new.topics().len(),
+            2,
+            "one topic per sink, none for the source"
+        );
     }
 }

@@ -1,10 +1,31 @@
-//! What a subtask's snapshot holds, and the contract's byte-size model.
+//! What a checkpoint holds: a subtask's snapshot ([`TaskSnapshot`]), a completed
+//! checkpoint ([`CompletedCheckpoint`]), the names of the built-in operators' states
+//! and the values a savepoint stores ([`StateValue`]) — the vocabulary shared by the
+//! coordinator, the restore ([`crate::restore`]) and the shared-state registry, below
+//! all of them — and the contract's byte-size model.
 
-use crate::ids::{ChannelIndex, CheckpointId};
+use crate::event::SnapshotKind;
+use crate::ids::{ChannelIndex, CheckpointId, TaskId};
 use crate::record::{KeyId, KeyTable, Record};
 use crate::state::keyed::KeyedSnapshot;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+/// Name of a source's offsets list state.
+/// Flink: the legacy Kafka consumer's `"topic-partition-offset-states"`; the lab
+/// declares it split-distribute (contract: even split).
+pub const SOURCE_OFFSETS_STATE: &str = "offsets";
+
+/// Name of `broadcast_filter`'s broadcast state (redistributed `BROADCAST`).
+pub const BROADCAST_STATE: &str = "rules";
+
+/// Name of the two-phase-commit sink's list state.
+/// Flink: `TwoPhaseCommitSinkFunction`'s `ListStateDescriptor("state", …)`.
+pub const TWO_PHASE_COMMIT_STATE: &str = "state";
+
+/// Name of the keyed `ValueState` of `keyed_count` / `keyed_sum`.
+/// Simplified: Flink's name is whatever the user's descriptor says.
+pub const VALUE_STATE: &str = "value";
 
 /// Bytes of one keyed entry, excluding its key (contract: "16 bytes plus its key's UTF-8 length").
 /// Each list element and each map entry counts as one keyed entry (in RocksDB a map
@@ -66,6 +87,21 @@ pub struct TaskSnapshot {
 }
 
 impl TaskSnapshot {
+    /// The part of a subtask that had finished when the checkpoint was triggered.
+    /// Flink: `FinishedOperatorSubtaskState` carries no state; the lab keeps the
+    /// final `state` (so a restore finishes the task again) but neither counts nor
+    /// uploads it.
+    pub fn finished(state: OperatorSnapshot) -> TaskSnapshot {
+        TaskSnapshot {
+            finished: true,
+            state,
+            input_channels: BTreeMap::new(),
+            output_channels: BTreeMap::new(),
+            state_bytes: 0,
+            uploaded_bytes: 0,
+        }
+    }
+
     /// Size of the operator state alone.
     pub fn operator_bytes(state: &OperatorSnapshot, keys: &KeyTable) -> u64 {
         match state {
@@ -113,4 +149,79 @@ impl TaskSnapshot {
             .map(|v| v.len() as u64)
             .sum()
     }
+}
+
+/// A completed checkpoint or savepoint with its state. Flink: `CompletedCheckpoint`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompletedCheckpoint {
+    /// Its id.
+    pub id: CheckpointId,
+    /// Checkpoint or savepoint.
+    pub kind: SnapshotKind,
+    /// Trigger time.
+    pub trigger_at: u64,
+    /// Completion time.
+    pub completed_at: u64,
+    /// Every subtask's snapshot.
+    pub tasks: BTreeMap<TaskId, TaskSnapshot>,
+}
+
+/// One stored value: an element of an operator list state, or the value of one key
+/// in a keyed state.
+///
+/// Flink: whatever the state's `TypeSerializer` wrote. Simplified: a closed set of
+/// value types; new ones are added as variants.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StateValue {
+    /// A number (keyed `ValueState<Long>`, a user list element).
+    Int(i64),
+    /// A source partition and the next offset to read from it.
+    Offset {
+        /// Partition index.
+        partition: u32,
+        /// Next offset (Kafka's committed-offset convention).
+        offset: u64,
+    },
+    /// One two-phase-commit sink subtask's transactions.
+    Transaction(TxnState),
+    /// An entry of a map-shaped operator state: broadcast state's rules.
+    Entry {
+        /// The map key (a rule name).
+        key: String,
+        /// Its value.
+        value: i64,
+    },
+    /// A keyed `ListState`'s elements for one key.
+    List(Vec<StateValue>),
+    /// A keyed `MapState`'s entries for one key, by user key.
+    Map(BTreeMap<i64, StateValue>),
+    /// An `AggregatingState`'s accumulator (the average's sum and count).
+    Accumulator {
+        /// Sum of the values added.
+        sum: i64,
+        /// Number of values added.
+        count: i64,
+    },
+    /// A value of a state with TTL and its last-access time. Flink: `TtlValue`,
+    /// written by `TtlSerializer`.
+    Ttl {
+        /// The user value.
+        value: Box<StateValue>,
+        /// When it was last written (or read, with `OnReadAndWrite`).
+        last_access_ms: u64,
+    },
+}
+
+/// The state element a two-phase-commit sink subtask writes at each snapshot.
+/// Flink: `TwoPhaseCommitSinkFunction.State` (`pendingTransaction`,
+/// `pendingCommitTransactions`; the user context is not modelled).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TxnState {
+    /// The transaction begun after the snapshot (aborted on restore); `None` once
+    /// the subtask finished.
+    pub pending_transaction: Option<u64>,
+    /// Pre-committed transactions awaiting their checkpoint, by checkpoint, in
+    /// insertion order (committed on restore).
+    pub pending_commit: Vec<(CheckpointId, u64)>,
 }

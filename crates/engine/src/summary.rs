@@ -1,11 +1,17 @@
-//! The run summary `lab` prints last (contract: scenario-format.md, "Summary").
+//! The run summary `lab` prints last (contract: scenario-format.md, "Summary"), and
+//! each completed checkpoint's `_metadata` as `lab run --metadata` prints it.
 
+use crate::cause::{AbortCause, FailureCause, FailureReason};
 use crate::coordinator::CheckpointStatus;
 use crate::event::SnapshotKind;
 use crate::ids::CheckpointId;
+use crate::job_graph::JobGraph;
+use crate::record::Record;
 use crate::scenario::{OperatorKind, SinkKind};
+use crate::snapshot::{CompletedCheckpoint, OperatorSnapshot};
 use crate::world::World;
 use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -23,7 +29,7 @@ pub struct CheckpointSummary {
     /// Completion or abort time; `null` while in progress.
     pub end_ms: Option<u64>,
     /// Abort reason.
-    pub reason: Option<String>,
+    pub reason: Option<AbortCause>,
     /// Longest alignment among its subtasks.
     pub alignment_ms: u64,
     /// Persisted in-flight records, summed over subtasks.
@@ -49,7 +55,7 @@ pub struct FailureSummary {
     /// When the job restarted.
     pub restarted_ms: Option<u64>,
     /// Why (extension).
-    pub reason: String,
+    pub reason: FailureCause,
 }
 
 /// A key/value pair as a consumer reads it.
@@ -88,7 +94,7 @@ pub struct Summary {
     pub job_status: String,
     /// Why the job failed (extension).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub failure_reason: Option<String>,
+    pub failure_reason: Option<FailureReason>,
     /// Every checkpoint and savepoint.
     pub checkpoints: Vec<CheckpointSummary>,
     /// Failovers.
@@ -106,14 +112,14 @@ impl Summary {
         let setup = world.setup();
         let coord = world.coordinator();
         let completed: BTreeMap<CheckpointId, _> = coord
-            .store
+            .store()
             .iter()
-            .chain(&coord.savepoints)
-            .chain(&coord.all_completed)
+            .chain(coord.savepoints())
+            .chain(coord.all_completed())
             .map(|c| (c.id, c.clone()))
             .collect();
         let checkpoints = coord
-            .history
+            .history()
             .values()
             .map(|h| {
                 let acked = h.subtasks.values().filter(|s| s.ack_at.is_some());
@@ -131,7 +137,7 @@ impl Summary {
                     status: h.status,
                     trigger_ms: h.trigger_at,
                     end_ms: h.end_at,
-                    reason: h.reason.clone(),
+                    reason: h.cause.clone(),
                     alignment_ms: h
                         .subtasks
                         .values()
@@ -146,7 +152,7 @@ impl Summary {
                     state_bytes,
                     uploaded_bytes,
                     metadata: if with_metadata && h.status == CheckpointStatus::Completed {
-                        completed.get(&h.id).map(|c| world.metadata(c))
+                        completed.get(&h.id).map(|c| checkpoint_metadata(setup, c))
                     } else {
                         None
                     },
@@ -194,11 +200,90 @@ impl Summary {
             seed: setup.seed,
             end_ms: world.finished_at().unwrap_or(world.now()),
             job_status: world.status().as_str().into(),
-            failure_reason: world.failure_reason().map(String::from),
+            failure_reason: world.failure().cloned(),
             checkpoints,
             failures,
             sinks,
             warnings: setup.warnings.clone(),
         }
     }
+}
+
+/// `chk-N/_metadata` of completed checkpoint `c` of the run on `graph`, keyed by
+/// operator uid, as the contract's `--metadata` prints it: per operator its source
+/// offsets, keyed values, named states, operator state (transactions, rules) and the
+/// channel state of each subtask (`in<i>` / `out<i>`). Flink: what
+/// `Checkpoints.storeCheckpointMetadata` writes, in readable form.
+pub fn checkpoint_metadata(graph: &JobGraph, c: &CompletedCheckpoint) -> Value {
+    let mut out = Map::new();
+    for (oi, op) in graph.scenario.job.operators.iter().enumerate() {
+        let mut entry = Map::new();
+        let mut offsets = BTreeMap::new();
+        let mut keyed = BTreeMap::new();
+        let mut states: BTreeMap<String, BTreeMap<String, Value>> = BTreeMap::new();
+        let mut channels = Map::new();
+        let mut operator = Vec::new();
+        for (i, t) in graph.subtasks_of(oi).enumerate() {
+            let Some(s) = c.tasks.get(&t) else { continue };
+            match &s.state {
+                OperatorSnapshot::Source { offsets: o } => offsets.extend(o.iter().map(|(p, v)| (*p, *v))),
+                OperatorSnapshot::Keyed { entries } => {
+                    keyed.extend(entries.iter().map(|(k, v)| (graph.keys.name(*k).to_string(), *v)))
+                }
+                OperatorSnapshot::TwoPhaseCommit { pending_transaction, pending_commit } => operator.push(json!({
+                    "subtask": i,
+                    "pending_transaction": pending_transaction,
+                    "pending_commit": pending_commit.iter().map(|(c, t)| json!({"checkpoint": c, "txn": t})).collect::<Vec<_>>(),
+                })),
+                OperatorSnapshot::KeyedStates { states: s } => {
+                    for (name, entries) in s {
+                        states.entry(name.clone()).or_default().extend(
+                            entries.iter().map(|(k, v)| (graph.keys.name(*k).to_string(), v.display())),
+                        );
+                    }
+                }
+                OperatorSnapshot::Broadcast { rules } => operator.push(json!({
+                    "subtask": i,
+                    "rules": rules.iter().map(|(k, v)| (graph.keys.name(*k).to_string(), *v)).collect::<BTreeMap<_, _>>(),
+                })),
+                OperatorSnapshot::Stateless => {}
+            }
+            let show = |r: &Record| json!({"key": graph.key_name(r.key), "value": r.value});
+            let mut sub = Map::new();
+            for (ch, recs) in &s.input_channels {
+                sub.insert(
+                    format!("in{}", ch.0),
+                    Value::Array(recs.iter().map(show).collect()),
+                );
+            }
+            for (ch, recs) in &s.output_channels {
+                sub.insert(
+                    format!("out{ch}"),
+                    Value::Array(recs.iter().map(show).collect()),
+                );
+            }
+            if !sub.is_empty() {
+                channels.insert(i.to_string(), Value::Object(sub));
+            }
+        }
+        if op.kind == OperatorKind::Source {
+            entry.insert("offsets".into(), json!(offsets));
+        }
+        if matches!(op.kind, OperatorKind::KeyedCount | OperatorKind::KeyedSum) {
+            entry.insert("keyed".into(), json!(keyed));
+        }
+        if op.kind.has_named_state() {
+            entry.insert("states".into(), json!(states));
+        }
+        if !operator.is_empty() {
+            entry.insert("operator".into(), Value::Array(operator));
+        }
+        if !channels.is_empty() {
+            entry.insert("channels".into(), Value::Object(channels));
+        }
+        if !entry.is_empty() {
+            out.insert(op.uid.clone(), Value::Object(entry));
+        }
+    }
+    Value::Object(out)
 }

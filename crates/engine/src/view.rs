@@ -2,6 +2,7 @@
 //! never sees the `World` itself and never re-implements a rule: everything it
 //! shows — what is blocked, persisted, pre-committed — is read from here.
 
+use crate::cause::FailureReason;
 use crate::channel::Element;
 use crate::coordinator::CheckpointStats;
 use crate::event::{SnapshotKind, TaskName};
@@ -289,8 +290,11 @@ pub struct WorldView {
     pub status: JobStatus,
     /// When a restart is due (the countdown).
     pub restart_at: Option<u64>,
-    /// Why the job failed.
+    /// Why the job failed, as text ([`Self::failure`] in the contract's spelling).
     pub failure_reason: Option<String>,
+    /// Why the job failed, typed.
+    #[serde(default)]
+    pub failure: Option<FailureReason>,
     /// Subtasks.
     pub tasks: Vec<TaskView>,
     /// Channels.
@@ -374,16 +378,10 @@ impl World {
                 })
                 .collect(),
             channels: self
-                .channels()
-                .iter()
-                .enumerate()
-                .map(|(i, c)| {
-                    let id = crate::ids::ChannelId(i as u32);
-                    let partitioning = setup.tasks[c.from.0 as usize]
-                        .outputs
-                        .iter()
-                        .find(|o| o.channels.contains(&id))
-                        .map_or(Partitioning::Forward, |o| o.partitioning);
+                .channel_table()
+                .iter_enumerated()
+                .map(|(id, c)| {
+                    let partitioning = setup.partitioning_of(c.from, id);
                     ChannelStatic {
                         from: c.from,
                         to: c.to,
@@ -401,11 +399,10 @@ impl World {
     pub fn view(&self) -> WorldView {
         let setup = self.setup();
         let tasks = self
-            .tasks()
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let info = &setup.tasks[i];
+            .task_table()
+            .iter_enumerated()
+            .map(|(id, t)| {
+                let info = &setup.tasks[id];
                 let state = match &t.op {
                     OpState::Source(s) => StateView::Source {
                         offsets: s
@@ -479,9 +476,9 @@ impl World {
                         .busy
                         .as_ref()
                         .map(|b| (self.record_view(&b.record), b.done_at)),
-                    backpressured: self.is_backpressured(TaskId(i as u32)),
+                    backpressured: self.is_backpressured(id),
                     aligning: t.handler.pending_checkpoints(),
-                    last_checkpoint: t.last_checkpoint,
+                    last_checkpoint: t.checkpoints.last_checkpoint(),
                     state,
                     processed: t.processed,
                 }
@@ -504,7 +501,7 @@ impl World {
                 let wire_epochs: Vec<u64> = c.wire.iter().rev().map(|w| step(&w.element)).collect();
                 let queue_epochs: Vec<u64> =
                     c.queue.iter().rev().map(|q| step(&q.element)).collect();
-                let receiver = &self.tasks()[c.to.0 as usize];
+                let receiver = &self.task_table()[c.to];
                 ChannelView {
                     out_queue: c
                         .out_queue
@@ -529,10 +526,7 @@ impl World {
                         .map(|(q, ep)| self.element_view(&q.element, *ep))
                         .collect(),
                     blocked: receiver.handler.is_blocked(c.input),
-                    persisting: receiver
-                        .capture
-                        .as_ref()
-                        .is_some_and(|cap| cap.open.contains(&c.input)),
+                    persisting: receiver.channel_state.is_persisting(c.input),
                     records: c.records,
                 }
             })
@@ -540,7 +534,7 @@ impl World {
         let coord = self.coordinator();
         let coordinator = CoordinatorView {
             pending: coord
-                .pending
+                .pending()
                 .values()
                 .map(|p| PendingView {
                     id: p.id,
@@ -549,18 +543,18 @@ impl World {
                     waiting: p.not_yet_acknowledged.iter().copied().collect(),
                 })
                 .collect(),
-            history: coord.history.values().cloned().collect(),
+            history: coord.history().values().cloned().collect(),
             storage: coord
-                .store
+                .store()
                 .iter()
-                .chain(&coord.savepoints)
+                .chain(coord.savepoints())
                 .map(|c| (c, false))
-                .chain(coord.discarded.iter().map(|c| (c, true)))
+                .chain(coord.discarded().iter().map(|c| (c, true)))
                 .map(|(c, discarded)| StoredView {
                     id: c.id,
                     kind: c.kind,
                     completed_at: c.completed_at,
-                    metadata: self.metadata(c),
+                    metadata: crate::summary::checkpoint_metadata(setup, c),
                     files: self.storage_files(c),
                     discarded,
                 })
@@ -570,7 +564,7 @@ impl World {
                 .checkpointing
                 .as_ref()
                 .is_some_and(|c| c.storage == crate::scenario::StorageKind::Jobmanager),
-            failure_counter: coord.failure_counter,
+            failure_counter: coord.failure_counter(),
         };
         let sinks = self
             .external()
@@ -601,7 +595,8 @@ impl World {
             steps: self.steps(),
             status: self.status(),
             restart_at: self.restart_at(),
-            failure_reason: self.failure_reason().map(String::from),
+            failure_reason: self.failure_reason(),
+            failure: self.failure().cloned(),
             tasks,
             channels,
             coordinator,

@@ -1,627 +1,107 @@
 //! [`World`]: the whole simulation, as a value.
 //!
-//! `World::new(&Scenario, seed)` builds the job graph; [`World::step`] handles
-//! exactly one agenda item and returns the events it caused; [`World::apply`] carries
-//! out an [`Intervention`]. `World: Clone + Serialize`, random generator included,
-//! so a keyframe of the timeline is a clone.
+//! `World::new(&Scenario, seed)` builds the job graph and deploys it; [`World::step`]
+//! handles exactly one agenda item and returns the events it caused;
+//! [`World::apply`] carries out an [`Intervention`]. `World: Clone + Serialize`,
+//! random generator included, so a keyframe of the timeline is a clone.
 //!
-//! # The agenda
-//! Items are ordered by `(time, sequence)`: things due at the same millisecond are
-//! handled in the order they were scheduled (FIFO). Items that belong to one run
-//! attempt of the job carry its number and are skipped once the job has failed over.
+//! The World is the driver: it owns the agenda and hands each item to the part that
+//! rules on it — a task's barrier handler, its checkpoint bookkeeping, the
+//! coordinator, the restart strategy — then carries out what that part decided:
+//! messages go on the agenda, records into channels, events into the trace. This file
+//! holds the data path (sources, channels, a task's input and mailbox) and the
+//! checkpoint path between tasks and coordinator (barriers, snapshots,
+//! acknowledgements, triggers, notifications).
+//!
+//! # Layout
+//! - `world/schedule.rs`: the agenda and the run attempts its items belong to.
+//! - `world/build.rs`: [`World::new`] and deploying the tasks (at the start, after a restart).
+//! - `world/task.rs`: a subtask's mutable state ([`Task`]).
+//! - `world/failover.rs`: the job's lifecycle, failover and restart, a JobManager crash.
+//! - `world/intervention.rs`: what a learner or a script does ([`Intervention`]).
+//! - `world/upgrade.rs`: starting from a snapshot of an earlier job (`restore`).
+//!
+//! Simplified (besides what each part says):
+//! - one operator per task (no chaining) and one flat channel index space per task
+//!   instead of input gates;
+//! - the job fails over as a whole (Flink: the failover region, the whole job for the
+//!   lab's all-to-all graphs); a new JobManager recovers the job after the fixed
+//!   [`JOBMANAGER_RECOVERY_MS`] (Flink: the HA services' lease and election);
+//! - RPCs between JobManager and tasks (trigger, notify) take no time; network
+//!   channels have a fixed latency.
 
-use crate::agenda::Agenda;
-use crate::barrier::{Alignment, BarrierHandler, CheckpointBarrier, HandlerAction, HandlerMode};
-use crate::channel::{Channel, Element, InTransit, Queued};
-use crate::coordinator::{
-    AbortCause, CheckpointCoordinator, CompletedCheckpoint, CoordinatorConfig, Decision,
-};
+use crate::barrier::{Alignment, CheckpointBarrier, HandlerAction};
+use crate::cause::{FailureCause, FailureReason, SkipCause};
+use crate::channel::{Channel, Element, Queued};
+use crate::coordinator::{AbortCause, CheckpointCoordinator, CompletedCheckpoint, Decision};
 use crate::event::{Event, SnapshotKind, TaskName, Trace, TraceEvent};
-use crate::ids::{ChannelId, ChannelIndex, CheckpointId, TaskId};
-use crate::keygroup;
-use crate::operators::{self, OpState, Output, SourceState};
-use crate::record::{KeyId, KeyTable, Origin, Record};
-use crate::restart::RestartStrategy;
-use crate::restore::{self, RestoreError, SavepointState};
-use crate::scenario::{
-    BackendKind, CheckpointingMode, ListStateMode, OperatorKind, Partitioning, Scenario,
-    ScenarioError, ScriptStep, SinkKind, StorageKind,
-};
-use crate::sink::{ExternalTopic, TxnStatus};
-use crate::snapshot::{OperatorSnapshot, TaskSnapshot};
-use crate::state::shared_registry::{self, IncrementalBase, IncrementalUpload};
-use crate::two_phase_commit::TwoPhaseCommitSink;
-use rand::{Rng, SeedableRng};
+use crate::ids::{ChannelId, ChannelIndex, CheckpointId, IdVec, TaskId};
+use crate::job_graph::JobGraph;
+use crate::operators::{self, OpState, Output, SourcePoll};
+use crate::record::{KeyId, Record};
+use crate::scenario::{OperatorKind, SinkKind};
+use crate::sink::{ExternalSystems, ExternalTopic};
+use crate::snapshot::TaskSnapshot;
+use crate::state::shared_registry;
+use crate::subtask_checkpoint::{Acknowledgement, Begin};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// Marks an agenda item that survives failovers (script actions).
-const ANY_ATTEMPT: u32 = u32::MAX;
+use crate::job_graph::Route;
+pub use crate::job_graph::{LogEntry, OutputEdge, TaskInfo};
 
-/// How long a new JobManager leader takes to recover the job after
-/// `crash_jobmanager`. A lab constant: in Flink it depends on the HA service's
-/// lease and election timeouts.
-pub const JOBMANAGER_RECOVERY_MS: u64 = 1000;
+/// The old name of [`JobGraph`].
+pub type Setup = JobGraph;
 
+mod build;
+mod failover;
+mod intervention;
+mod schedule;
+mod task;
 mod upgrade;
+pub use crate::status::{JobStatus, TaskStatus};
+pub use build::BuildError;
+use failover::JobLifecycle;
+pub use failover::{FailureRecord, Recovery, JOBMANAGER_RECOVERY_MS};
+pub use intervention::Intervention;
+use schedule::{Item, Schedule};
+use task::Busy;
+pub use task::Task;
 pub use upgrade::MAX_RESTORE_DEPTH;
-
-/// State assigned to the subtasks of a new attempt (Flink: the
-/// `JobManagerTaskRestore`s that `StateAssignmentOperation` hands out).
-struct Restore {
-    /// The checkpoint or savepoint restored.
-    checkpoint: CheckpointId,
-    /// Per restored subtask, its state in the form the tasks read.
-    tasks: BTreeMap<TaskId, TaskSnapshot>,
-    /// Two-phase-commit sinks that received several elements (scale-in): the
-    /// pending transactions beyond the first, aborted on restore (`recoverAndAbort`).
-    abort: BTreeMap<TaskId, Vec<u64>>,
-    /// Source operators whose offsets were restored, with every partition some
-    /// subtask got back (the others are new and start at offset 0).
-    source_partitions: BTreeMap<usize, BTreeSet<u32>>,
-}
-
-/// One thing scheduled on the agenda.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-enum Item {
-    /// A source's next record is due.
-    SourceEmit(TaskId),
-    /// The element at the head of a channel's wire arrives.
-    Arrive(ChannelId),
-    /// A task takes its next input element.
-    Poll(TaskId),
-    /// A task finished processing its current record.
-    ProcessDone(TaskId),
-    /// A task's aligned-checkpoint timer.
-    HandlerTimer(TaskId),
-    /// A snapshot's asynchronous phase ended.
-    AsyncDone(TaskId, CheckpointId),
-    /// The output-side aligned-checkpoint timeout of a barrier still waiting in the
-    /// task's output queues (Flink: `PipelinedSubpartition` converts it to a priority event).
-    OutputTimeout(TaskId, CheckpointId),
-    /// The coordinator's trigger RPC reaches a task.
-    TriggerTask(TaskId, CheckpointId),
-    /// The periodic checkpoint scheduler fires (its generation).
-    PeriodicTrigger(u32),
-    /// A pending checkpoint's timeout.
-    CheckpointTimeout(CheckpointId),
-    /// notifyCheckpointComplete (true) or notifyCheckpointAborted (false) reaches a task.
-    Notify(TaskId, CheckpointId, bool),
-    /// After a stop-with-savepoint completed and was notified: the job ends.
-    StopJob,
-    /// A script step is due.
-    Script(u32),
-    /// The restart delay is over.
-    Restart,
-}
-
-/// The job's status (Flink: `JobStatus`, reduced).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum JobStatus {
-    /// Running.
-    Running,
-    /// Failed over, waiting for the restart delay.
-    Restarting,
-    /// Every task finished.
-    Finished,
-    /// The restart strategy gave up.
-    Failed,
-    /// Canceled by a script action or the user.
-    Canceled,
-}
-
-impl JobStatus {
-    /// The contract's spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            JobStatus::Running | JobStatus::Restarting => "running",
-            JobStatus::Finished => "finished",
-            JobStatus::Failed => "failed",
-            JobStatus::Canceled => "canceled",
-        }
-    }
-}
-
-/// A subtask's lifecycle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TaskStatus {
-    /// Processing.
-    Running,
-    /// A sink whose inputs all ended: waits for a final checkpoint so it can commit.
-    Waiting,
-    /// Done.
-    Finished,
-    /// Failed over; waits for the restart.
-    Failed,
-    /// Canceled.
-    Canceled,
-}
-
-/// One failover, for the summary.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FailureRecord {
-    /// When the failure happened.
-    pub at_ms: u64,
-    /// The failed subtask (`None` for a job-level failure such as too many failed checkpoints).
-    pub task: Option<TaskName>,
-    /// Why.
-    pub reason: String,
-    /// The checkpoint restored from (`None`: fresh start, or no restart).
-    pub restored_from: Option<CheckpointId>,
-    /// When the job restarted (`None` if it did not).
-    pub restarted_ms: Option<u64>,
-}
-
-/// What a learner or a script does to the running job.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
-pub enum Intervention {
-    /// Fail a subtask (`"uid#i"`).
-    Crash { task: String },
-    /// Trigger a checkpoint now.
-    TriggerCheckpoint,
-    /// Trigger a savepoint.
-    Savepoint,
-    /// Stop the job with a savepoint.
-    StopWithSavepoint,
-    /// Cancel the job.
-    Cancel,
-    /// Kill the JobManager (lab extension, see [`ScriptStep::CrashJobmanager`]).
-    CrashJobmanager,
-}
-
-impl Intervention {
-    fn from_step(step: &ScriptStep) -> Self {
-        match step {
-            ScriptStep::Crash { task, .. } => Intervention::Crash { task: task.clone() },
-            ScriptStep::TriggerCheckpoint { .. } => Intervention::TriggerCheckpoint,
-            ScriptStep::Savepoint { .. } => Intervention::Savepoint,
-            ScriptStep::StopWithSavepoint { .. } => Intervention::StopWithSavepoint,
-            ScriptStep::Cancel { .. } => Intervention::Cancel,
-            ScriptStep::CrashJobmanager { .. } => Intervention::CrashJobmanager,
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            Intervention::Crash { .. } => "crash",
-            Intervention::TriggerCheckpoint => "trigger_checkpoint",
-            Intervention::Savepoint => "savepoint",
-            Intervention::StopWithSavepoint => "stop_with_savepoint",
-            Intervention::Cancel => "cancel",
-            Intervention::CrashJobmanager => "crash_jobmanager",
-        }
-    }
-}
-
-/// One entry of a source partition's log.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LogEntry {
-    /// When the record is due (it is emitted no earlier).
-    pub at: u64,
-    /// The record.
-    pub record: Record,
-}
-
-/// A subtask's outputs along one edge.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct OutputEdge {
-    /// How records are routed.
-    pub partitioning: Partitioning,
-    /// Channels in downstream subtask order.
-    pub channels: Vec<ChannelId>,
-}
-
-/// The fixed description of a subtask.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TaskInfo {
-    /// `"uid#index"`.
-    pub name: TaskName,
-    /// Index of its operator in the scenario.
-    pub op: usize,
-    /// Subtask index.
-    pub index: u32,
-    /// Input channels by input index.
-    pub inputs: Vec<ChannelId>,
-    /// Outputs, edge by edge.
-    pub outputs: Vec<OutputEdge>,
-    /// Distinct upstream subtasks.
-    pub predecessors: Vec<TaskId>,
-}
-
-/// Everything about the job that never changes during a run; shared by clones.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Setup {
-    /// The scenario as given.
-    pub scenario: Scenario,
-    /// The seed of this run.
-    pub seed: u64,
-    /// Warnings from validation (Flink's silent adjustments).
-    pub warnings: Vec<String>,
-    /// Subtasks, operators in scenario order then by index.
-    pub tasks: Vec<TaskInfo>,
-    /// First subtask of each operator.
-    pub op_first_task: Vec<u32>,
-    /// Every key the run can meet.
-    pub keys: KeyTable,
-    /// Source logs: `logs[op][partition]`; empty for non-sources.
-    pub logs: Vec<Vec<Vec<LogEntry>>>,
-    /// Checkpointing is configured.
-    pub checkpointing: bool,
-    /// The handler mode every task uses.
-    pub handler_mode: HandlerMode,
-}
-
-/// Which part of a task's snapshot is still in flight.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct InProgressSnapshot {
-    snapshot: TaskSnapshot,
-    async_done: bool,
-    /// A timeoutable barrier of this checkpoint still waits in an output queue: its
-    /// output channel state is not final until it leaves (or times out and overtakes).
-    output_pending: bool,
-    /// Incremental (rocksdb) snapshot: what it uploads and refers to.
-    keyed: Option<IncrementalUpload>,
-}
-
-/// Unaligned: in-flight records being persisted for one checkpoint.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Capture {
-    pub(crate) checkpoint: CheckpointId,
-    pub(crate) records: BTreeMap<ChannelIndex, Vec<Record>>,
-    pub(crate) open: BTreeSet<ChannelIndex>,
-}
-
-/// A record being processed (`process_ms > 0`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Busy {
-    pub(crate) record: Record,
-    pub(crate) channel: ChannelIndex,
-    pub(crate) done_at: u64,
-}
-
-/// A subtask's mutable state.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Task {
-    /// Lifecycle.
-    pub status: TaskStatus,
-    /// The barrier handler at its input.
-    pub handler: BarrierHandler,
-    /// Operator state.
-    pub op: OpState,
-    pub(crate) busy: Option<Busy>,
-    poll_scheduled: bool,
-    /// Unaligned barriers that arrived while a record was being processed, with the
-    /// number of elements queued ahead of each on its channel (the ones it overtakes).
-    pub(crate) priority: VecDeque<(ChannelIndex, CheckpointBarrier, usize)>,
-    /// While a priority barrier is handled: its channel and how many queued elements it overtook.
-    overtaking: Option<(ChannelIndex, usize)>,
-    /// Barrier announcements that arrived while a record was being processed.
-    announcements: VecDeque<(ChannelIndex, CheckpointBarrier)>,
-    input_ended: Vec<bool>,
-    /// Round-robin position per output edge.
-    rr: Vec<u32>,
-    /// Flink: `lastCheckpointId` of `SubtaskCheckpointCoordinatorImpl`.
-    pub(crate) last_checkpoint: Option<CheckpointId>,
-    /// Checkpoints the coordinator aborted before this task took them.
-    aborted: BTreeSet<CheckpointId>,
-    pub(crate) capture: Option<Capture>,
-    snapshots: BTreeMap<CheckpointId, InProgressSnapshot>,
-    timer_at: Option<u64>,
-    /// A trigger RPC for a task still draining its ended inputs.
-    deferred_trigger: Option<CheckpointBarrier>,
-    /// Waiting sink: finishes when this checkpoint (or a later one) completes.
-    awaiting: Option<CheckpointId>,
-    /// Arrival sequence counter across its input channels.
-    arrivals: u64,
-    /// Where the keyed entries of the last completed checkpoint live (incremental base).
-    incremental_base: IncrementalBase,
-    /// Placements of acknowledged snapshots not yet notified complete.
-    incremental_candidates: BTreeMap<CheckpointId, IncrementalBase>,
-    /// Records processed so far (this attempt).
-    pub processed: u64,
-}
 
 /// The simulation. See the module documentation.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct World {
-    setup: Arc<Setup>,
+    /// The job as deployed — subtasks, channel numbering, source logs, keys — fixed
+    /// for the run. Behind an `Arc` so that a keyframe (a clone) shares it.
+    graph: Arc<JobGraph>,
+    /// Simulated time in ms: the due time of the item being handled. Never goes back.
     now: u64,
-    /// Scheduled items with the run attempt they belong to.
-    agenda: Agenda<(u32, Item)>,
-    attempt: u32,
+    /// What is due when, by `(time, sequence)`, with the run attempt each item
+    /// belongs to; a failover drops the old attempt's items.
+    agenda: Schedule,
+    /// The run's one random generator (seeded from the scenario's seed; drawn in
+    /// agenda order): source logs first, then each deployment's round-robin starts.
     rng: ChaCha8Rng,
-    tasks: Vec<Task>,
-    channels: Vec<Channel>,
+    /// Subtasks by [`TaskId`] (operators in scenario order, then subtask index):
+    /// recreated by every deployment.
+    tasks: IdVec<TaskId, Task>,
+    /// Network channels by [`ChannelId`], numbered by the graph; emptied by a failover.
+    channels: IdVec<ChannelId, Channel>,
+    /// The checkpoint coordinator with its store, history and periodic trigger; it
+    /// survives failovers (ids, retained checkpoints, failure counter).
     coordinator: CheckpointCoordinator,
-    external: BTreeMap<usize, ExternalTopic>,
-    next_txn: u64,
-    status: JobStatus,
-    restart: RestartStrategy,
-    failures: Vec<FailureRecord>,
-    failure_reason: Option<String>,
+    /// The topics the sinks write to: outside the job, they survive everything.
+    external: ExternalSystems,
+    /// The job's status, restart strategy and failovers.
+    job: JobLifecycle,
+    /// The events of the current step (recorded only when tracing).
     trace: Trace,
-    steps: u64,
-    finished_at: Option<u64>,
-    final_requested: bool,
-    /// The final checkpoint of a drained job completed: no more checkpoints.
-    final_completed: bool,
-    restart_at: Option<u64>,
-    /// What restoring from an earlier job's snapshot did while the World was built
-    /// (`state_restored`, recovered transactions); handed out with the first step.
-    startup_events: Vec<TraceEvent>,
 }
 
-/// Error building a [`World`].
-pub type BuildError = ScenarioError;
-
 impl World {
-    /// Build the job graph of `scenario`, validated, and schedule its start.
-    /// `seed` overrides the scenario's own.
-    pub fn new(scenario: &Scenario, seed: u64) -> Result<World, BuildError> {
-        let warnings = scenario.validate()?;
-        let earlier = match &scenario.restore {
-            Some(spec) => Some(upgrade::run_earlier(spec, seed)?),
-            None => None,
-        };
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let job = &scenario.job;
-        let mut keys = KeyTable::new(job.max_parallelism);
-        if let Some(e) = &earlier {
-            // The earlier run's key ids first, so that records carried over in its
-            // external topics keep naming the same keys; then every key its state names.
-            for k in 0..e.world.setup.keys.count() {
-                keys.intern(e.world.setup.keys.name(KeyId(k as u32)));
-            }
-            for name in e.state.key_names() {
-                keys.intern(name);
-            }
-        }
-        // Keys operators produce.
-        keys.intern("odd");
-        keys.intern("even");
-
-        // Source logs, drawn partition by partition before the first agenda item.
-        let mut logs = Vec::with_capacity(job.operators.len());
-        for (oi, op) in job.operators.iter().enumerate() {
-            let mut parts = Vec::new();
-            if op.kind == OperatorKind::Source {
-                for (pi, p) in op.partitions.iter().flatten().enumerate() {
-                    let recs = p.materialize(&mut rng);
-                    let entries = recs
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, r)| LogEntry {
-                            at: r.at_ms,
-                            record: Record {
-                                key: r.key.as_deref().map(|k| keys.intern(k)),
-                                value: r.value,
-                                origin: Origin {
-                                    source: oi as u16,
-                                    partition: pi as u16,
-                                    offset: i as u32,
-                                },
-                            },
-                        })
-                        .collect();
-                    parts.push(entries);
-                }
-            }
-            logs.push(parts);
-        }
-
-        // Subtasks.
-        let mut tasks_info = Vec::new();
-        let mut op_first_task = Vec::new();
-        for (oi, op) in job.operators.iter().enumerate() {
-            op_first_task.push(tasks_info.len() as u32);
-            for i in 0..op.parallelism {
-                tasks_info.push(TaskInfo {
-                    name: Arc::from(format!("{}#{}", op.uid, i)),
-                    op: oi,
-                    index: i,
-                    inputs: Vec::new(),
-                    outputs: Vec::new(),
-                    predecessors: Vec::new(),
-                });
-            }
-        }
-        let op_index: BTreeMap<&str, usize> = job
-            .operators
-            .iter()
-            .enumerate()
-            .map(|(i, o)| (o.uid.as_str(), i))
-            .collect();
-
-        // Channels: a receiver's inputs are numbered by edge order, then upstream index.
-        let mut channels = Vec::new();
-        for e in &job.edges {
-            let from = op_index[e.from.as_str()];
-            let to = op_index[e.to.as_str()];
-            let partitioning = e.resolved_partitioning(job);
-            let (pf, pt) = (
-                job.operators[from].parallelism,
-                job.operators[to].parallelism,
-            );
-            for u in 0..pf {
-                let ut = TaskId(op_first_task[from] + u);
-                tasks_info[ut.0 as usize].outputs.push(OutputEdge {
-                    partitioning,
-                    channels: Vec::new(),
-                });
-            }
-            for d in 0..pt {
-                let dt = TaskId(op_first_task[to] + d);
-                for u in 0..pf {
-                    if partitioning == Partitioning::Forward && u != d {
-                        continue;
-                    }
-                    let ut = TaskId(op_first_task[from] + u);
-                    let id = ChannelId(channels.len() as u32);
-                    let input = ChannelIndex(tasks_info[dt.0 as usize].inputs.len() as u32);
-                    let up = &mut tasks_info[ut.0 as usize];
-                    let output = up.outputs.iter().map(|o| o.channels.len() as u32).sum();
-                    up.outputs
-                        .last_mut()
-                        .expect("edge pushed above")
-                        .channels
-                        .push(id);
-                    channels.push(Channel::new(
-                        ut,
-                        dt,
-                        input,
-                        output,
-                        e.latency_ms,
-                        e.buffer_capacity,
-                    ));
-                    let down = &mut tasks_info[dt.0 as usize];
-                    down.inputs.push(id);
-                    if !down.predecessors.contains(&ut) {
-                        down.predecessors.push(ut);
-                    }
-                }
-            }
-        }
-
-        let checkpointing = scenario.checkpointing.is_some();
-        let cfg = scenario.checkpointing.clone().unwrap_or_default();
-        let exactly_once = cfg.mode == CheckpointingMode::ExactlyOnce;
-        let handler_mode = match (checkpointing, exactly_once, cfg.unaligned) {
-            // Flink: with checkpointing off, tasks use the at-least-once handler.
-            (false, _, _) | (_, false, _) => HandlerMode::AtLeastOnce,
-            (true, true, false) => HandlerMode::Aligned,
-            (true, true, true) => HandlerMode::Unaligned,
-        };
-        let coordinator = CheckpointCoordinator::new(CoordinatorConfig {
-            exactly_once,
-            unaligned: cfg.unaligned,
-            aligned_timeout_ms: if cfg.unaligned {
-                cfg.aligned_checkpoint_timeout_ms.unwrap_or(0)
-            } else {
-                0
-            },
-            interval_ms: if checkpointing {
-                cfg.effective_interval_ms()
-            } else {
-                None
-            },
-            timeout_ms: cfg.timeout_ms,
-            min_pause_ms: cfg.min_pause_ms,
-            max_concurrent: cfg.max_concurrent,
-            tolerable_failures: cfg.tolerable_failures,
-            retained: cfg.retained,
-            max_state_bytes: (cfg.storage == StorageKind::Jobmanager)
-                .then_some(cfg.max_state_bytes),
-            incremental: cfg.backend == BackendKind::Rocksdb,
-            async_ms: cfg.async_ms,
-            after_tasks_finish: cfg.checkpoints_after_tasks_finish,
-        });
-        let restart = RestartStrategy::new(&scenario.effective_restart());
-        // A sink keeps writing to the topic of the earlier sink with its uid.
-        let external = job
-            .operators
-            .iter()
-            .enumerate()
-            .filter(|(_, o)| o.kind == OperatorKind::Sink)
-            .map(|(i, o)| {
-                let carried = earlier.as_ref().and_then(|e| {
-                    let old = e
-                        .world
-                        .setup
-                        .scenario
-                        .job
-                        .operators
-                        .iter()
-                        .position(|x| x.uid == o.uid)?;
-                    e.world.external.get(&old).cloned()
-                });
-                (i, carried.unwrap_or_default())
-            })
-            .collect();
-
-        let setup = Arc::new(Setup {
-            scenario: scenario.clone(),
-            seed,
-            warnings,
-            tasks: tasks_info,
-            op_first_task,
-            keys,
-            logs,
-            checkpointing,
-            handler_mode,
-        });
-        let mut world = World {
-            setup,
-            now: 0,
-            agenda: Agenda::default(),
-            attempt: 0,
-            rng,
-            tasks: Vec::new(),
-            channels,
-            coordinator,
-            external,
-            next_txn: 0,
-            status: JobStatus::Running,
-            restart,
-            failures: Vec::new(),
-            failure_reason: None,
-            trace: Trace::default(),
-            steps: 0,
-            finished_at: None,
-            final_requested: false,
-            final_completed: false,
-            restart_at: None,
-            startup_events: Vec::new(),
-        };
-        let restore = match earlier {
-            None => None,
-            Some(e) => {
-                let spec = scenario.restore.as_ref().expect("earlier implies restore");
-                let plan = world
-                    .plan_restore(&e.state, spec.allow_non_restored_state)
-                    .map_err(|err| ScenarioError::single("restore", err.to_string()))?;
-                // The new job starts where the earlier one stopped; ids continue after
-                // the restored one, which enters the store as the first retained
-                // checkpoint (Flink: CheckpointCoordinator.restoreSavepoint).
-                world.now = e.world.now;
-                world.next_txn = e.world.next_txn;
-                world.coordinator.continue_ids_after(e.snapshot.id);
-                world.coordinator.store.push(Arc::new(CompletedCheckpoint {
-                    id: e.snapshot.id,
-                    kind: e.snapshot.kind,
-                    trigger_at: e.snapshot.trigger_at,
-                    completed_at: e.snapshot.completed_at,
-                    tasks: plan.tasks.clone(),
-                }));
-                Some(plan)
-            }
-        };
-        for (i, s) in scenario.script.iter().enumerate() {
-            if s.at_ms() < world.now {
-                return Err(ScenarioError::single(
-                    format!("script[{i}].at_ms"),
-                    format!("{} ms is before the restored job starts ({} ms, where the earlier job stopped)", s.at_ms(), world.now),
-                ));
-            }
-            world.schedule_any(s.at_ms(), Item::Script(i as u32));
-        }
-        let restoring = restore.is_some();
-        if restoring {
-            world.trace.enabled = true;
-            world.trace.now = world.now;
-        }
-        world.start_tasks(restore);
-        if restoring {
-            world.startup_events = std::mem::take(&mut world.trace.events);
-            world.trace.enabled = false;
-        }
-        Ok(world)
-    }
-
     // ----- public read API -------------------------------------------------
 
     /// Current simulated time.
@@ -631,32 +111,37 @@ impl World {
 
     /// The fixed part of the run.
     pub fn setup(&self) -> &Setup {
-        &self.setup
+        &self.graph
     }
 
     /// Agenda items handled so far.
     pub fn steps(&self) -> u64 {
-        self.steps
+        self.agenda.steps()
     }
 
     /// The job's status.
     pub fn status(&self) -> JobStatus {
-        self.status
+        self.job.status()
     }
 
     /// Why the job failed, if it did.
-    pub fn failure_reason(&self) -> Option<&str> {
-        self.failure_reason.as_deref()
+    pub fn failure_reason(&self) -> Option<String> {
+        self.job.failure_reason().map(|r| r.to_string())
+    }
+
+    /// Why the job failed, if it did, typed.
+    pub fn failure(&self) -> Option<&FailureReason> {
+        self.job.failure_reason()
     }
 
     /// When a restart is due, while the job is restarting.
     pub fn restart_at(&self) -> Option<u64> {
-        self.restart_at
+        self.job.restart_at()
     }
 
     /// When the job finished, if it did.
     pub fn finished_at(&self) -> Option<u64> {
-        self.finished_at
+        self.job.finished_at()
     }
 
     /// The checkpoint coordinator.
@@ -664,33 +149,39 @@ impl World {
         &self.coordinator
     }
 
-    /// Subtasks, by [`TaskId`].
+    /// Subtasks, by [`TaskId`] (position [`crate::ids::Idx::index`]).
     pub fn tasks(&self) -> &[Task] {
+        self.tasks.as_slice()
+    }
+
+    /// Channels, by [`ChannelId`] (position [`crate::ids::Idx::index`]).
+    pub fn channels(&self) -> &[Channel] {
+        self.channels.as_slice()
+    }
+
+    /// Subtasks, by id.
+    pub(crate) fn task_table(&self) -> &IdVec<TaskId, Task> {
         &self.tasks
     }
 
-    /// Channels, by [`ChannelId`].
-    pub fn channels(&self) -> &[Channel] {
+    /// Channels, by id.
+    pub(crate) fn channel_table(&self) -> &IdVec<ChannelId, Channel> {
         &self.channels
     }
 
     /// External systems by sink operator index.
     pub fn external(&self) -> &BTreeMap<usize, ExternalTopic> {
-        &self.external
+        self.external.topics()
     }
 
     /// Failovers so far.
     pub fn failures(&self) -> &[FailureRecord] {
-        &self.failures
+        self.job.failures()
     }
 
     /// The subtask called `name`.
     pub fn task_id(&self, name: &str) -> Option<TaskId> {
-        self.setup
-            .tasks
-            .iter()
-            .position(|t| &*t.name == name)
-            .map(|i| TaskId(i as u32))
+        self.graph.task_id(name)
     }
 
     /// Record events from now on (off by default: the benchmarks run without).
@@ -703,17 +194,14 @@ impl World {
     /// at most `n` committed records and finished transactions per external topic
     /// (like a topic's retention). Off by default: `lab` reports everything.
     pub fn bound_memory(&mut self, n: usize) {
-        self.coordinator.history_limit = Some(n.max(1));
-        self.coordinator.keep_all_completed = false;
-        for ext in self.external.values_mut() {
-            ext.retention = Some(n.max(1));
-        }
+        self.coordinator.bound_history(n);
+        self.external.bound(n);
     }
 
     /// Keep every completed checkpoint's state, not only the retained ones (for
     /// printing each checkpoint's `_metadata`).
     pub fn keep_all_completed(&mut self, on: bool) {
-        self.coordinator.keep_all_completed = on;
+        self.coordinator.set_keep_all_completed(on);
     }
 
     /// Time of the next agenda item, if any.
@@ -726,23 +214,13 @@ impl World {
     /// Handle the next live agenda item. Returns the events it caused (empty when
     /// tracing is off), or `None` when the agenda is empty.
     pub fn step(&mut self) -> Option<&[TraceEvent]> {
-        self.trace.events.clear();
-        if !self.startup_events.is_empty() && self.trace.enabled {
-            self.trace.events.append(&mut self.startup_events);
-        }
-        loop {
-            let e = self.agenda.pop()?;
-            let (attempt, item) = e.item;
-            if attempt != ANY_ATTEMPT && attempt != self.attempt {
-                continue; // belongs to an attempt that failed over
-            }
-            debug_assert!(e.at >= self.now, "time never goes back");
-            self.now = e.at;
-            self.trace.now = e.at;
-            self.steps += 1;
-            self.handle(item);
-            return Some(&self.trace.events);
-        }
+        self.trace.begin_step();
+        let (at, item) = self.agenda.pop()?;
+        debug_assert!(at >= self.now, "time never goes back");
+        self.now = at;
+        self.trace.now = at;
+        self.handle(item);
+        Some(&self.trace.events)
     }
 
     /// Step until the next item would be later than `until_ms` (inclusive) or the
@@ -770,8 +248,10 @@ impl World {
         match until_ms {
             Some(until) => self.run_until(until, on_events),
             None => {
-                while matches!(self.status, JobStatus::Running | JobStatus::Restarting)
-                    && self.next_at().is_some_and(|t| t <= limit_ms)
+                while matches!(
+                    self.job.status(),
+                    JobStatus::Running | JobStatus::Restarting
+                ) && self.next_at().is_some_and(|t| t <= limit_ms)
                 {
                     if let Some(evs) = self.step() {
                         if !evs.is_empty() {
@@ -779,7 +259,10 @@ impl World {
                         }
                     }
                 }
-                if matches!(self.status, JobStatus::Running | JobStatus::Restarting) {
+                if matches!(
+                    self.job.status(),
+                    JobStatus::Running | JobStatus::Restarting
+                ) {
                     self.run_until(limit_ms, |_| {});
                 }
             }
@@ -807,11 +290,7 @@ impl World {
     }
 
     fn schedule(&mut self, at: u64, item: Item) {
-        self.agenda.push(at, (self.attempt, item));
-    }
-
-    fn schedule_any(&mut self, at: u64, item: Item) {
-        self.agenda.push(at, (ANY_ATTEMPT, item));
+        self.agenda.push(at, item);
     }
 
     fn handle(&mut self, item: Item) {
@@ -822,8 +301,7 @@ impl World {
             Item::ProcessDone(t) => self.process_done(t),
             Item::HandlerTimer(t) => self.handler_timer(t),
             Item::AsyncDone(t, id) => {
-                if let Some(s) = self.tasks[t.0 as usize].snapshots.get_mut(&id) {
-                    s.async_done = true;
+                if self.tasks[t].checkpoints.async_done(id) {
                     self.maybe_acknowledge(t, id);
                 }
             }
@@ -831,14 +309,14 @@ impl World {
             Item::TriggerTask(t, id) => self.trigger_task(t, id),
             Item::PeriodicTrigger(generation) => self.periodic_trigger(generation),
             Item::CheckpointTimeout(id) => {
-                if self.coordinator.pending.contains_key(&id) {
+                if self.coordinator.is_pending(id) {
                     self.abort_checkpoint(id, AbortCause::Expired);
                 }
             }
             Item::Notify(t, id, complete) => self.notify(t, id, complete),
             Item::StopJob => self.stop_job(),
             Item::Script(i) => {
-                let step = &self.setup.scenario.script[i as usize];
+                let step = &self.graph.scenario.script[i as usize];
                 let iv = Intervention::from_step(step);
                 self.intervene(iv);
             }
@@ -848,332 +326,44 @@ impl World {
 
     // ----- names and small helpers ------------------------------------------
 
-    fn info(&self, t: TaskId) -> &TaskInfo {
-        &self.setup.tasks[t.0 as usize]
-    }
-
     fn name(&self, t: TaskId) -> TaskName {
-        self.setup.tasks[t.0 as usize].name.clone()
+        self.graph.name(t)
     }
 
     fn op_kind(&self, t: TaskId) -> OperatorKind {
-        self.setup.scenario.job.operators[self.info(t).op].kind
+        self.graph.op_kind(t)
     }
 
     fn key_name(&self, k: Option<KeyId>) -> Option<Arc<str>> {
-        k.map(|k| self.setup.keys.name(k).clone())
+        self.graph.key_name(k)
     }
 
     /// Its outputs are full: something waits in an output queue, so it takes no input.
     pub fn is_backpressured(&self, t: TaskId) -> bool {
-        self.outputs_of(t)
-            .any(|c| !self.channels[c.0 as usize].out_queue.is_empty())
+        self.graph
+            .outputs(t)
+            .any(|c| !self.channels[c].out_queue.is_empty())
     }
 
     fn schedule_poll(&mut self, t: TaskId) {
-        let task = &mut self.tasks[t.0 as usize];
+        let task = &mut self.tasks[t];
         if !task.poll_scheduled && task.busy.is_none() {
             task.poll_scheduled = true;
             self.schedule(self.now, Item::Poll(t));
         }
     }
 
-    // ----- start, sources ----------------------------------------------------
-
-    /// Assign `state` to this job's subtasks as Flink's `StateAssignmentOperation`
-    /// does — on a failover (the same job, `state` from its own latest checkpoint)
-    /// and on a start from a savepoint of a possibly changed or rescaled job.
-    fn plan_restore(
-        &self,
-        state: &SavepointState,
-        allow_non_restored_state: bool,
-    ) -> Result<Restore, RestoreError> {
-        let job = &self.setup.scenario.job;
-        let assigned = restore::assign(state, job, allow_non_restored_state, &self.setup.keys)?;
-        let mut plan = Restore {
-            checkpoint: state.checkpoint,
-            tasks: BTreeMap::new(),
-            abort: BTreeMap::new(),
-            source_partitions: BTreeMap::new(),
-        };
-        for ((op, index), sub) in &assigned {
-            let spec = &job.operators[*op];
-            let t = TaskId(self.setup.op_first_task[*op] + index);
-            plan.tasks
-                .insert(t, sub.to_task_snapshot(spec, &self.setup.keys));
-            if spec.kind == OperatorKind::Source {
-                plan.source_partitions
-                    .entry(*op)
-                    .or_default()
-                    .extend(sub.offsets().into_keys());
-            }
-            let extra: Vec<u64> = sub
-                .two_phase_commit_recovery()
-                .abort
-                .into_iter()
-                .skip(1)
-                .collect();
-            if !extra.is_empty() {
-                plan.abort.insert(t, extra);
-            }
-        }
-        Ok(plan)
-    }
-
-    /// The partitions a fresh or partly restored source subtask reads from offset 0:
-    /// partition p goes to subtask p mod parallelism, unless a restored subtask of
-    /// the operator already got p back.
-    fn fresh_partitions(
-        &self,
-        info: &TaskInfo,
-        restored: Option<&BTreeSet<u32>>,
-    ) -> BTreeMap<u32, u64> {
-        let parallelism = self.setup.scenario.job.operators[info.op].parallelism;
-        (0..self.setup.logs[info.op].len() as u32)
-            .filter(|p| p % parallelism == info.index && !restored.is_some_and(|r| r.contains(p)))
-            .map(|p| (p, 0))
-            .collect()
-    }
-
-    /// (Re)create every task, restoring what `restore` assigns, and start them.
-    fn start_tasks(&mut self, restore: Option<Restore>) {
-        let n = self.setup.tasks.len();
-        let mut tasks = Vec::with_capacity(n);
-        for i in 0..n {
-            let t = TaskId(i as u32);
-            let info = self.info(t).clone();
-            let op = &self.setup.scenario.job.operators[info.op];
-            let restored = restore.as_ref().and_then(|r| r.tasks.get(&t));
-            let name = info.name.clone();
-            let state = match op.kind {
-                OperatorKind::Source => {
-                    let partitions = self.setup.logs[info.op].len() as u32;
-                    let mut offsets = match restored.map(|s| &s.state) {
-                        // A partition the new job's source no longer has is dropped.
-                        // Union list state hands every subtask every offset; it keeps the
-                        // partitions assigned to it (the legacy FlinkKafkaConsumer's
-                        // initializeState; simplified: assigned p mod parallelism).
-                        Some(OperatorSnapshot::Source { offsets }) => offsets
-                            .iter()
-                            .filter(|(p, _)| **p < partitions)
-                            .filter(|(p, _)| {
-                                op.offsets_state != ListStateMode::Union
-                                    || **p % op.parallelism == info.index
-                            })
-                            .map(|(p, o)| (*p, *o))
-                            .collect(),
-                        _ => BTreeMap::new(),
-                    };
-                    let got_back = restore
-                        .as_ref()
-                        .and_then(|r| r.source_partitions.get(&info.op));
-                    offsets.extend(self.fresh_partitions(&info, got_back));
-                    OpState::Source(SourceState {
-                        offsets,
-                        emit_scheduled: false,
-                        next_allowed_at: 0,
-                        stopped: false,
-                    })
-                }
-                OperatorKind::KeyedCount | OperatorKind::KeyedSum => {
-                    let values = match restored.map(|s| &s.state) {
-                        Some(OperatorSnapshot::Keyed { entries }) => entries.clone(),
-                        _ => BTreeMap::new(),
-                    };
-                    OpState::Keyed { values }
-                }
-                OperatorKind::Sink if op.sink == Some(SinkKind::TwoPhaseCommit) => {
-                    let ext = self
-                        .external
-                        .get_mut(&info.op)
-                        .expect("every sink has an external topic");
-                    // Kafka's abortLingeringTransactions: pre-committed transactions of this
-                    // subtask that the restored state does not hold never complete.
-                    let keep: BTreeSet<u64> = match restored.map(|s| &s.state) {
-                        Some(OperatorSnapshot::TwoPhaseCommit { pending_commit, .. }) => {
-                            pending_commit.iter().map(|(_, t)| *t).collect()
-                        }
-                        _ => BTreeSet::new(),
-                    };
-                    let lingering: Vec<u64> = ext
-                        .txns
-                        .iter()
-                        .filter(|(id, x)| {
-                            x.task == name
-                                && x.status == TxnStatus::Precommitted
-                                && !keep.contains(id)
-                        })
-                        .map(|(id, _)| *id)
-                        .collect();
-                    for id in lingering {
-                        ext.abort(id, &mut self.trace);
-                    }
-                    // recoverAndAbort for the elements beyond the first (scale-in).
-                    for txn in restore
-                        .as_ref()
-                        .and_then(|r| r.abort.get(&t))
-                        .into_iter()
-                        .flatten()
-                    {
-                        ext.abort(*txn, &mut self.trace);
-                    }
-                    let sink = match (restored, &restore) {
-                        (Some(s), Some(r)) => TwoPhaseCommitSink::restore(
-                            &name,
-                            r.checkpoint,
-                            &s.state,
-                            ext,
-                            &mut self.next_txn,
-                            &mut self.trace,
-                        ),
-                        _ => TwoPhaseCommitSink::start(
-                            &name,
-                            ext,
-                            &mut self.next_txn,
-                            &mut self.trace,
-                        ),
-                    };
-                    OpState::TwoPhaseCommit(sink)
-                }
-                OperatorKind::Sink => OpState::Sink,
-                OperatorKind::Map | OperatorKind::Filter => OpState::Stateless,
-                OperatorKind::BroadcastFilter => OpState::Broadcast {
-                    rules: match restored.map(|s| &s.state) {
-                        Some(OperatorSnapshot::Broadcast { rules }) => rules.clone(),
-                        _ => BTreeMap::new(),
-                    },
-                },
-                kind if kind.has_named_state() => {
-                    operators::keyed_states(op, restored.map(|s| &s.state))
-                }
-                _ => OpState::Stateless,
-            };
-            let incremental_base = restore
-                .as_ref()
-                .map(|r| self.coordinator.shared.base_of(r.checkpoint, t))
-                .unwrap_or_default();
-            let rr = info
-                .outputs
-                .iter()
-                .map(|o| {
-                    // Flink's RebalancePartitioner starts at a random channel.
-                    if o.partitioning == Partitioning::Rebalance && !o.channels.is_empty() {
-                        self.rng.random_range(0..o.channels.len() as u32)
-                    } else {
-                        0
-                    }
-                })
-                .collect();
-            tasks.push(Task {
-                status: TaskStatus::Running,
-                handler: BarrierHandler::new(
-                    self.setup.handler_mode,
-                    info.inputs.len() as u32,
-                    self.coordinator.config.after_tasks_finish,
-                ),
-                op: state,
-                busy: None,
-                poll_scheduled: false,
-                priority: VecDeque::new(),
-                overtaking: None,
-                announcements: VecDeque::new(),
-                input_ended: vec![false; info.inputs.len()],
-                rr,
-                last_checkpoint: None,
-                aborted: BTreeSet::new(),
-                capture: None,
-                snapshots: BTreeMap::new(),
-                timer_at: None,
-                deferred_trigger: None,
-                awaiting: None,
-                arrivals: 0,
-                incremental_base,
-                incremental_candidates: BTreeMap::new(),
-                processed: 0,
-            });
-            // A subtask that got no state starts fresh (Flink: no JobManagerTaskRestore).
-            let cp = restore
-                .as_ref()
-                .filter(|r| r.tasks.contains_key(&t))
-                .map(|r| r.checkpoint);
-            self.trace.push(|| Event::StateRestored {
-                task: name,
-                checkpoint: cp,
-            });
-        }
-        self.tasks = tasks;
-
-        // Unaligned channel state is re-injected ahead of any new data.
-        if let Some(r) = &restore {
-            for (t, snap) in &r.tasks {
-                for (input, recs) in &snap.input_channels {
-                    let ch = self.setup.tasks[t.0 as usize].inputs[input.0 as usize];
-                    for r in recs {
-                        self.enqueue(ch, Element::Record { record: *r });
-                    }
-                }
-                for (output, recs) in &snap.output_channels {
-                    let ch = self.outputs_of(*t).nth(*output as usize);
-                    if let Some(ch) = ch {
-                        let c = &mut self.channels[ch.0 as usize];
-                        c.out_queue
-                            .extend(recs.iter().map(|r| Element::Record { record: *r }));
-                    }
-                }
-            }
-            for ch in 0..self.channels.len() {
-                self.flush_out_queue(ChannelId(ch as u32));
-            }
-        }
-
-        for i in 0..n {
-            let t = TaskId(i as u32);
-            if self.op_kind(t) == OperatorKind::Source {
-                self.schedule_source(t);
-            } else if !self
-                .channels_of(t)
-                .all(|c| self.channels[c.0 as usize].queue.is_empty())
-            {
-                self.schedule_poll(t);
-            }
-        }
-        if let Some(interval) = self.coordinator.config.interval_ms {
-            self.coordinator.periodic_gen += 1;
-            let g = self.coordinator.periodic_gen;
-            self.schedule(self.now + interval, Item::PeriodicTrigger(g));
-        }
-    }
-
-    fn channels_of(&self, t: TaskId) -> impl Iterator<Item = ChannelId> + '_ {
-        self.info(t).inputs.iter().copied()
-    }
-
-    /// `t`'s output channels, edge by edge (their index is [`Channel::output`]).
-    fn outputs_of(&self, t: TaskId) -> impl Iterator<Item = ChannelId> + '_ {
-        self.info(t)
-            .outputs
-            .iter()
-            .flat_map(|o| o.channels.iter().copied())
-    }
-
     /// Schedule the source's next emission, or finish it when its log is read.
     fn schedule_source(&mut self, t: TaskId) {
-        let info_op = self.info(t).op;
-        let task = &self.tasks[t.0 as usize];
+        let task = &self.tasks[t];
         let OpState::Source(s) = &task.op else { return };
         if s.emit_scheduled || s.stopped || task.status != TaskStatus::Running {
             return;
         }
-        let logs = &self.setup.logs[info_op];
-        let next_due = s
-            .offsets
-            .iter()
-            .filter_map(|(p, o)| logs[*p as usize].get(*o as usize).map(|e| e.at))
-            .min();
-        match next_due {
+        match s.next_due(&self.graph.logs[self.graph.tasks[t].op]) {
             Some(due) => {
                 let at = due.max(s.next_allowed_at).max(self.now);
-                if let OpState::Source(s) = &mut self.tasks[t.0 as usize].op {
+                if let OpState::Source(s) = &mut self.tasks[t].op {
                     s.emit_scheduled = true;
                 }
                 self.schedule(at, Item::SourceEmit(t));
@@ -1183,42 +373,31 @@ impl World {
     }
 
     fn source_emit(&mut self, t: TaskId) {
-        let op = self.info(t).op;
-        let interval = self.setup.scenario.job.operators[op].emit_interval_ms();
-        if let OpState::Source(s) = &mut self.tasks[t.0 as usize].op {
+        let op = self.graph.task(t).op;
+        let interval = self.graph.scenario.job.operators[op].emit_interval_ms();
+        if let OpState::Source(s) = &mut self.tasks[t].op {
             s.emit_scheduled = false;
         }
-        if self.tasks[t.0 as usize].status != TaskStatus::Running || self.is_backpressured(t) {
+        if self.tasks[t].status != TaskStatus::Running || self.is_backpressured(t) {
             return; // woken again when its outputs drain
         }
-        let now = self.now;
-        let logs = &self.setup.logs[op];
-        let OpState::Source(s) = &mut self.tasks[t.0 as usize].op else {
+        let OpState::Source(s) = &mut self.tasks[t].op else {
             return;
         };
-        if s.stopped {
-            return;
-        }
-        // The partition whose next record is due first; ties: lowest index.
-        let pick = s
-            .offsets
-            .iter()
-            .filter_map(|(p, o)| logs[*p as usize].get(*o as usize).map(|e| (e.at, *p, *o)))
-            .min();
-        let Some((due, p, offset)) = pick else { return };
-        if due > now {
-            self.schedule_source(t);
-            return;
-        }
-        let entry = logs[p as usize][offset as usize];
-        s.offsets.insert(p, offset + 1);
-        s.next_allowed_at = now + interval;
-        let rec = entry.record;
+        let (partition, offset, rec) = match s.poll(&self.graph.logs[op], self.now, interval) {
+            SourcePoll::Emit {
+                partition,
+                offset,
+                record,
+            } => (partition, offset, record),
+            SourcePoll::NotDue => return self.schedule_source(t),
+            SourcePoll::Stopped | SourcePoll::Exhausted => return,
+        };
         if self.trace.enabled {
             let (name, key) = (self.name(t), self.key_name(rec.key));
             self.trace.push(|| Event::RecordEmitted {
                 task: name,
-                partition: p,
+                partition,
                 offset,
                 key,
                 value: rec.value,
@@ -1230,43 +409,28 @@ impl World {
 
     // ----- channels ----------------------------------------------------------
 
-    /// Send a record along every output edge of `t`, as each edge partitions.
+    /// Send a record along every output edge of `t`, as each edge partitions
+    /// ([`OutputEdge::route`]).
     fn route(&mut self, t: TaskId, rec: Record) {
-        let n_out = self.info(t).outputs.len();
-        for oi in 0..n_out {
-            let out = &self.setup.tasks[t.0 as usize].outputs[oi];
-            let n = out.channels.len() as u32;
-            match out.partitioning {
-                Partitioning::Forward => {
-                    let c = out.channels[0];
+        let max_parallelism = self.graph.scenario.job.max_parallelism;
+        for oi in 0..self.graph.tasks[t].outputs.len() {
+            let edge = &self.graph.tasks[t].outputs[oi];
+            match edge.route(&rec, &self.graph.keys, max_parallelism) {
+                Route::One(c) => self.send(c, Element::Record { record: rec }),
+                Route::RoundRobin => {
+                    let c = edge.next_round_robin(&mut self.tasks[t].rr[oi]);
                     self.send(c, Element::Record { record: rec });
                 }
-                Partitioning::Hash => {
-                    let Some(k) = rec.key else {
-                        let name = self.name(t);
-                        self.failover(Some(name), "a record without a key reached hash partitioning (the key selector failed)".into());
-                        return;
-                    };
-                    let kg = self.setup.keys.key_group(k);
-                    let idx = keygroup::operator_index_for_key_group(
-                        self.setup.scenario.job.max_parallelism,
-                        n,
-                        kg,
-                    );
-                    let c = out.channels[idx as usize];
-                    self.send(c, Element::Record { record: rec });
-                }
-                Partitioning::Rebalance => {
-                    let pos = self.tasks[t.0 as usize].rr[oi];
-                    self.tasks[t.0 as usize].rr[oi] = (pos + 1) % n;
-                    let c = self.setup.tasks[t.0 as usize].outputs[oi].channels[pos as usize];
-                    self.send(c, Element::Record { record: rec });
-                }
-                Partitioning::Broadcast => {
-                    for ci in 0..n as usize {
-                        let c = self.setup.tasks[t.0 as usize].outputs[oi].channels[ci];
+                Route::All => {
+                    for ci in 0..edge.channels.len() {
+                        let c = self.graph.tasks[t].outputs[oi].channels[ci];
                         self.send(c, Element::Record { record: rec });
                     }
+                }
+                Route::MissingKey => {
+                    let name = self.name(t);
+                    self.failover(Some(name), FailureCause::MissingKey);
+                    return;
                 }
             }
         }
@@ -1274,46 +438,25 @@ impl World {
 
     /// Send an event on every output channel of `t`.
     fn broadcast(&mut self, t: TaskId, e: &Element) {
-        let n_out = self.info(t).outputs.len();
+        let n_out = self.graph.task(t).outputs.len();
         for oi in 0..n_out {
-            for ci in 0..self.setup.tasks[t.0 as usize].outputs[oi].channels.len() {
-                let c = self.setup.tasks[t.0 as usize].outputs[oi].channels[ci];
+            for ci in 0..self.graph.tasks[t].outputs[oi].channels.len() {
+                let c = self.graph.tasks[t].outputs[oi].channels[ci];
                 self.send(c, e.clone());
             }
         }
     }
 
     /// Put an element on a channel: on the wire if it fits, else in the sender's
-    /// output queue. Unaligned barriers overtake the output queue.
+    /// output queue ([`Channel::send`]).
     fn send(&mut self, c: ChannelId, e: Element) {
-        let ch = &mut self.channels[c.0 as usize];
-        if let Element::Barrier { barrier } = &e {
-            ch.last_barrier = Some(barrier.id);
-        }
-        let fits = if e.is_record() {
-            ch.has_credit()
-        } else {
-            e.is_priority() || ch.out_queue.is_empty()
-        };
-        if fits {
-            self.put_on_wire(c, e);
-        } else {
-            ch.out_queue.push_back(e);
+        if let Some(arrive_at) = self.channels[c].send(e, self.now) {
+            self.schedule(arrive_at, Item::Arrive(c));
         }
     }
 
     fn put_on_wire(&mut self, c: ChannelId, e: Element) {
-        let now = self.now;
-        let ch = &mut self.channels[c.0 as usize];
-        if e.is_record() {
-            ch.records += 1;
-        }
-        let arrive_at = now + ch.latency_ms;
-        ch.wire.push_back(InTransit {
-            sent_at: now,
-            arrive_at,
-            element: e,
-        });
+        let arrive_at = self.channels[c].put_on_wire(e, self.now);
         self.schedule(arrive_at, Item::Arrive(c));
     }
 
@@ -1321,15 +464,7 @@ impl World {
     /// sender when its outputs are free again.
     fn flush_out_queue(&mut self, c: ChannelId) {
         let mut moved = false;
-        loop {
-            let ch = &mut self.channels[c.0 as usize];
-            let Some(front) = ch.out_queue.front() else {
-                break;
-            };
-            if front.is_record() && ch.records >= ch.capacity {
-                break;
-            }
-            let e = ch.out_queue.pop_front().expect("front exists");
+        while let Some(e) = self.channels[c].pop_sendable() {
             let left = if let Element::Barrier { barrier } = &e {
                 Some(barrier.id)
             } else {
@@ -1338,10 +473,10 @@ impl World {
             self.put_on_wire(c, e);
             moved = true;
             if let Some(id) = left {
-                self.output_barrier_left(self.channels[c.0 as usize].from, id);
+                self.output_barrier_left(self.channels[c].from, id);
             }
         }
-        let sender = self.channels[c.0 as usize].from;
+        let sender = self.channels[c].from;
         if moved && !self.is_backpressured(sender) {
             if self.op_kind(sender) == OperatorKind::Source {
                 self.schedule_source(sender);
@@ -1355,17 +490,17 @@ impl World {
     /// against the channel's capacity like a record on the wire).
     fn enqueue(&mut self, c: ChannelId, e: Element) {
         if e.is_record() {
-            self.channels[c.0 as usize].records += 1;
+            self.channels[c].records += 1;
         }
         self.push_arrived(c, e);
     }
 
     /// Append an element to the receiver's input queue with its arrival number.
     fn push_arrived(&mut self, c: ChannelId, element: Element) {
-        let task = &mut self.tasks[self.channels[c.0 as usize].to.0 as usize];
+        let task = &mut self.tasks[self.channels[c].to];
         task.arrivals += 1;
         let seq = task.arrivals;
-        self.channels[c.0 as usize].queue.push_back(Queued {
+        self.channels[c].queue.push_back(Queued {
             seq,
             arrived_at: self.now,
             element,
@@ -1373,32 +508,26 @@ impl World {
     }
 
     fn arrive(&mut self, c: ChannelId) {
-        let Some(it) = self.channels[c.0 as usize].wire.pop_front() else {
+        let Some(it) = self.channels[c].wire.pop_front() else {
             return;
         };
         debug_assert_eq!(it.arrive_at, self.now);
-        let (to, input) = (
-            self.channels[c.0 as usize].to,
-            self.channels[c.0 as usize].input,
-        );
-        let ti = to.0 as usize;
-        if !matches!(self.tasks[ti].status, TaskStatus::Running) {
+        let (to, input) = (self.channels[c].to, self.channels[c].input);
+        if !matches!(self.tasks[to].status, TaskStatus::Running) {
             // A finished receiver only gets what follows its end of input: drop it.
             if let Element::Record { .. } = it.element {
-                self.channels[c.0 as usize].records -= 1;
+                self.channels[c].records -= 1;
             }
             return;
         }
         match it.element {
             Element::Record { record } => {
                 self.push_arrived(c, Element::Record { record });
-                let task = &mut self.tasks[ti];
+                let task = &mut self.tasks[to];
                 // A record behind an arrived (not yet handled) priority barrier is not channel state.
                 let behind_barrier = task.priority.iter().any(|(ch, _, _)| *ch == input);
-                if let Some(cap) = &mut task.capture {
-                    if cap.open.contains(&input) && !behind_barrier {
-                        cap.records.entry(input).or_default().push(record);
-                    }
+                if !behind_barrier {
+                    task.channel_state.persist(input, record);
                 }
                 if task.handler.is_blocked(input) {
                     let checkpoint = task
@@ -1422,17 +551,17 @@ impl World {
             // events): handled on arrival, overtaking the queued records.
             Element::Barrier { barrier }
                 if barrier.alignment == Alignment::Unaligned
-                    || (self.tasks[ti].handler.is_unaligned()
-                        && self.tasks[ti]
+                    || (self.tasks[to].handler.is_unaligned()
+                        && self.tasks[to]
                             .handler
                             .pending_checkpoints()
                             .contains(&barrier.id)) =>
             {
                 let barrier = barrier.to_unaligned();
                 // A priority event: handled on arrival, after the record in progress.
-                let ahead = self.channels[c.0 as usize].queue.len();
-                self.tasks[ti].priority.push_back((input, barrier, ahead));
-                if self.tasks[ti].busy.is_none() {
+                let ahead = self.channels[c].queue.len();
+                self.tasks[to].priority.push_back((input, barrier, ahead));
+                if self.tasks[to].busy.is_none() {
                     self.handle_priority(to);
                 }
             }
@@ -1440,8 +569,7 @@ impl World {
                 // A timeoutable barrier queued behind data is announced (Flink: EventAnnouncement).
                 let announced = match &element {
                     Element::Barrier { barrier }
-                        if barrier.is_timeoutable()
-                            && !self.channels[c.0 as usize].queue.is_empty() =>
+                        if barrier.is_timeoutable() && !self.channels[c].queue.is_empty() =>
                     {
                         Some(barrier.clone())
                     }
@@ -1450,8 +578,8 @@ impl World {
                 self.push_arrived(c, element);
                 if let Some(b) = announced {
                     // Like every mailbox action, it waits for the record in progress.
-                    self.tasks[ti].announcements.push_back((input, b));
-                    if self.tasks[ti].busy.is_none() {
+                    self.tasks[to].announcements.push_back((input, b));
+                    if self.tasks[to].busy.is_none() {
                         self.handle_mailbox(to);
                     }
                 }
@@ -1463,7 +591,7 @@ impl World {
     // ----- task input --------------------------------------------------------
 
     fn handle_priority(&mut self, t: TaskId) {
-        while let Some((input, barrier, ahead)) = self.tasks[t.0 as usize].priority.pop_front() {
+        while let Some((input, barrier, ahead)) = self.tasks[t].priority.pop_front() {
             let name = self.name(t);
             let id = barrier.id;
             self.trace.push(|| Event::BarrierReceived {
@@ -1472,63 +600,55 @@ impl World {
                 checkpoint: id,
             });
             let mut actions = Vec::new();
-            self.tasks[t.0 as usize].handler.process_barrier(
-                input,
-                &barrier,
-                self.now,
-                &mut actions,
-            );
-            self.tasks[t.0 as usize].overtaking = Some((input, ahead));
+            self.tasks[t]
+                .handler
+                .process_barrier(input, &barrier, self.now, &mut actions);
+            self.tasks[t].overtaking = Some((input, ahead));
             self.apply_actions(t, actions);
-            self.tasks[t.0 as usize].overtaking = None;
-            if self.tasks[t.0 as usize].status != TaskStatus::Running {
+            self.tasks[t].overtaking = None;
+            if self.tasks[t].status != TaskStatus::Running {
                 return;
             }
         }
     }
 
     fn poll(&mut self, t: TaskId) {
-        let ti = t.0 as usize;
-        self.tasks[ti].poll_scheduled = false;
-        if self.tasks[ti].status != TaskStatus::Running || self.tasks[ti].busy.is_some() {
+        self.tasks[t].poll_scheduled = false;
+        if self.tasks[t].status != TaskStatus::Running || self.tasks[t].busy.is_some() {
             return;
         }
-        if !self.tasks[ti].priority.is_empty() || !self.tasks[ti].announcements.is_empty() {
+        if !self.tasks[t].priority.is_empty() || !self.tasks[t].announcements.is_empty() {
             self.handle_mailbox(t);
         }
         if self.is_backpressured(t) {
             return;
         }
         // Global arrival order, skipping blocked channels.
-        let mut best: Option<(u64, usize)> = None;
-        for (i, c) in self.setup.tasks[ti].inputs.iter().enumerate() {
-            if self.tasks[ti].handler.is_blocked(ChannelIndex(i as u32)) {
+        let mut best: Option<(u64, ChannelIndex)> = None;
+        for (input, c) in self.graph.tasks[t].inputs.iter_enumerated() {
+            if self.tasks[t].handler.is_blocked(input) {
                 continue;
             }
-            if let Some(q) = self.channels[c.0 as usize].queue.front() {
+            if let Some(q) = self.channels[*c].queue.front() {
                 if best.is_none_or(|(s, _)| q.seq < s) {
-                    best = Some((q.seq, i));
+                    best = Some((q.seq, input));
                 }
             }
         }
-        let Some((_, i)) = best else { return };
-        let input = ChannelIndex(i as u32);
-        let c = self.setup.tasks[ti].inputs[i];
-        let q = self.channels[c.0 as usize]
-            .queue
-            .pop_front()
-            .expect("head exists");
+        let Some((_, input)) = best else { return };
+        let c = self.graph.tasks[t].inputs[input];
+        let q = self.channels[c].queue.pop_front().expect("head exists");
         match q.element {
             Element::Record { record } => {
-                self.channels[c.0 as usize].records -= 1;
+                self.channels[c].records -= 1;
                 self.flush_out_queue(c);
                 let process_ms =
-                    self.setup.scenario.job.operators[self.setup.tasks[ti].op].process_ms;
+                    self.graph.scenario.job.operators[self.graph.tasks[t].op].process_ms;
                 if process_ms == 0 {
                     self.process_record(t, input, record);
                 } else {
                     let done_at = self.now + process_ms;
-                    self.tasks[ti].busy = Some(Busy {
+                    self.tasks[t].busy = Some(Busy {
                         record,
                         channel: input,
                         done_at,
@@ -1546,14 +666,14 @@ impl World {
                     checkpoint: id,
                 });
                 let mut actions = Vec::new();
-                self.tasks[ti]
+                self.tasks[t]
                     .handler
                     .process_barrier(input, &barrier, self.now, &mut actions);
                 self.apply_actions(t, actions);
             }
             Element::Cancel { checkpoint } => {
                 let mut actions = Vec::new();
-                self.tasks[ti].handler.process_cancellation_barrier(
+                self.tasks[t].handler.process_cancellation_barrier(
                     input,
                     checkpoint,
                     self.now,
@@ -1562,13 +682,13 @@ impl World {
                 self.apply_actions(t, actions);
             }
             Element::EndOfPartition => {
-                self.tasks[ti].input_ended[i] = true;
+                self.tasks[t].input_ended[input] = true;
                 let mut actions = Vec::new();
-                self.tasks[ti]
+                self.tasks[t]
                     .handler
                     .process_end_of_partition(input, self.now, &mut actions);
                 self.apply_actions(t, actions);
-                if self.tasks[ti].input_ended.iter().all(|e| *e) {
+                if self.tasks[t].input_ended.iter().all(|e| *e) {
                     self.end_of_input(t);
                     return;
                 }
@@ -1578,12 +698,12 @@ impl World {
     }
 
     fn process_done(&mut self, t: TaskId) {
-        let Some(b) = self.tasks[t.0 as usize].busy.take() else {
+        let Some(b) = self.tasks[t].busy.take() else {
             return;
         };
         debug_assert_eq!(b.done_at, self.now);
         self.process_record(t, b.channel, b.record);
-        if self.tasks[t.0 as usize].status == TaskStatus::Running {
+        if self.tasks[t].status == TaskStatus::Running {
             self.handle_mailbox(t);
             self.schedule_poll(t);
         }
@@ -1593,17 +713,16 @@ impl World {
     /// processed atomically): barrier announcements, priority barriers, and an
     /// aligned-checkpoint timer that fell due meanwhile.
     fn handle_mailbox(&mut self, t: TaskId) {
-        let ti = t.0 as usize;
-        while let Some((input, b)) = self.tasks[ti].announcements.pop_front() {
+        while let Some((input, b)) = self.tasks[t].announcements.pop_front() {
             let mut actions = Vec::new();
-            self.tasks[ti]
+            self.tasks[t]
                 .handler
                 .process_barrier_announcement(input, &b, self.now, &mut actions);
             self.apply_actions(t, actions);
         }
         self.handle_priority(t);
-        if self.tasks[ti].status == TaskStatus::Running
-            && self.tasks[ti]
+        if self.tasks[t].status == TaskStatus::Running
+            && self.tasks[t]
                 .handler
                 .next_timer_at()
                 .is_some_and(|at| at <= self.now)
@@ -1613,24 +732,22 @@ impl World {
     }
 
     fn process_record(&mut self, t: TaskId, input: ChannelIndex, record: Record) {
-        let ti = t.0 as usize;
-        let op_i = self.setup.tasks[ti].op;
-        let op = &self.setup.scenario.job.operators[op_i];
-        self.tasks[ti].processed += 1;
+        let op_i = self.graph.tasks[t].op;
+        let op = &self.graph.scenario.job.operators[op_i];
+        self.tasks[t].processed += 1;
         let from_rules = op.rules_from.as_deref().is_some_and(|rules| {
-            let sender =
-                self.channels[self.setup.tasks[ti].inputs[input.0 as usize].0 as usize].from;
-            self.setup.scenario.job.operators[self.setup.tasks[sender.0 as usize].op].uid == rules
+            let sender = self.channels[self.graph.tasks[t].inputs[input]].from;
+            self.graph.scenario.job.operators[self.graph.tasks[sender].op].uid == rules
         });
         let out = if from_rules {
-            operators::apply_rule(&mut self.tasks[ti].op, record)
+            operators::apply_rule(&mut self.tasks[t].op, record)
         } else {
             operators::process(
                 op,
-                &mut self.tasks[ti].op,
+                &mut self.tasks[t].op,
                 record,
                 self.now,
-                &self.setup.keys,
+                &self.graph.keys,
             )
         };
         if self.trace.enabled {
@@ -1647,31 +764,25 @@ impl World {
             Output::Emit(r) => self.route(t, r),
             Output::Nothing => {}
             Output::Write(r) => self.sink_write(t, r),
-            Output::Fail(why) => self.failover(Some(self.name(t)), why),
+            Output::Fail(why) => self.failover(Some(self.name(t)), FailureCause::Operator(why)),
         }
     }
 
     fn sink_write(&mut self, t: TaskId, r: Record) {
-        let op = self.info(t).op;
-        let ext = self
-            .external
-            .get_mut(&op)
-            .expect("every sink has an external topic");
-        let txn = match &mut self.tasks[t.0 as usize].op {
+        let op = self.graph.task(t).op;
+        let ext = self.external.topic(op);
+        let txn = match &mut self.tasks[t].op {
             OpState::TwoPhaseCommit(s) => {
                 let txn = s.current;
                 if !s.invoke(r, ext) {
                     let name = self.name(t);
-                    self.failover(
-                        Some(name),
-                        "write after the sink finished (no open transaction)".into(),
-                    );
+                    self.failover(Some(name), FailureCause::WriteAfterFinish);
                     return;
                 }
                 txn
             }
             _ => {
-                if self.setup.scenario.job.operators[op].sink == Some(SinkKind::Idempotent) {
+                if self.graph.scenario.job.operators[op].sink == Some(SinkKind::Idempotent) {
                     if let Some(k) = r.key {
                         ext.table.insert(k, r.value);
                     }
@@ -1697,15 +808,15 @@ impl World {
         let is_sink = self.op_kind(t) == OperatorKind::Sink;
         // FLIP-147: a sink waits for a final checkpoint to commit. Without checkpoints
         // after tasks finish it just closes, aborting its last transaction (FLINK-2491).
-        let waits = self.setup.checkpointing && self.coordinator.config.after_tasks_finish;
-        if is_sink && waits && self.status == JobStatus::Running {
-            self.tasks[t.0 as usize].status = TaskStatus::Waiting;
-            if let Some(b) = self.tasks[t.0 as usize].deferred_trigger.take() {
+        let waits = self.graph.checkpointing && self.coordinator.config().after_tasks_finish;
+        if is_sink && waits && self.job.is_running() {
+            self.tasks[t].status = TaskStatus::Waiting;
+            if let Some(b) = self.tasks[t].deferred_trigger.take() {
                 self.perform_checkpoint(t, b, Vec::new(), self.now);
             }
             self.check_drained();
         } else {
-            if let Some(b) = self.tasks[t.0 as usize].deferred_trigger.take() {
+            if let Some(b) = self.tasks[t].deferred_trigger.take() {
                 self.perform_checkpoint(t, b, Vec::new(), self.now);
             }
             self.finish_task(t);
@@ -1713,32 +824,20 @@ impl World {
     }
 
     fn finish_task(&mut self, t: TaskId) {
-        let ti = t.0 as usize;
-        if matches!(
-            self.tasks[ti].status,
-            TaskStatus::Finished | TaskStatus::Failed | TaskStatus::Canceled
-        ) {
+        if self.tasks[t].is_stopped() {
             return;
         }
-        if let OpState::TwoPhaseCommit(s) = &mut self.tasks[ti].op {
+        if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
             // close(): whatever was not committed by now is aborted.
-            let ext = self
-                .external
-                .get_mut(&self.setup.tasks[ti].op)
-                .expect("sink topic");
+            let ext = self.external.topic(self.graph.tasks[t].op);
             s.close(ext, &mut self.trace);
         }
-        self.tasks[ti].status = TaskStatus::Finished;
+        self.tasks[t].status = TaskStatus::Finished;
         self.broadcast(t, &Element::EndOfPartition);
         let name = self.name(t);
         self.trace.push(|| Event::TaskFinished { task: name });
         if self.tasks.iter().all(|x| x.status == TaskStatus::Finished) {
-            // Flink: CheckpointCoordinator#shutdown aborts what is still pending.
-            self.abort_all_pending(AbortCause::JobCanceled);
-            self.status = JobStatus::Finished;
-            self.finished_at = Some(self.now);
-            self.apply_retention();
-            self.trace.push(|| Event::JobFinished);
+            self.job_finished();
         } else {
             self.check_drained();
         }
@@ -1747,7 +846,7 @@ impl World {
     /// A bounded job whose tasks have all drained takes a final checkpoint so that
     /// two-phase-commit sinks can commit what they hold (FLIP-147).
     fn check_drained(&mut self) {
-        if self.final_requested || self.status != JobStatus::Running {
+        if !self.job.is_running() {
             return;
         }
         let all = self
@@ -1755,38 +854,29 @@ impl World {
             .iter()
             .all(|x| matches!(x.status, TaskStatus::Waiting | TaskStatus::Finished));
         let any_waiting = self.tasks.iter().any(|x| x.status == TaskStatus::Waiting);
-        if all && any_waiting {
-            self.final_requested = true;
-            self.coordinator
-                .offer(SnapshotKind::Checkpoint, false, true);
+        if all && any_waiting && self.coordinator.request_final() {
             self.try_trigger();
         }
     }
 
     fn handler_timer(&mut self, t: TaskId) {
-        let ti = t.0 as usize;
-        if self.tasks[ti].status != TaskStatus::Running || self.tasks[ti].busy.is_some() {
+        if self.tasks[t].status != TaskStatus::Running || self.tasks[t].busy.is_some() {
             return; // a busy task checks its timer when the record is done
         }
-        match self.tasks[ti].handler.next_timer_at() {
+        match self.tasks[t].handler.next_timer_at() {
             Some(at) if at <= self.now => {
-                self.tasks[ti].timer_at = None;
+                self.tasks[t].timer_at = None;
                 let mut actions = Vec::new();
-                self.tasks[ti].handler.fire_timer(self.now, &mut actions);
-                if actions
-                    .iter()
-                    .any(|a| matches!(a, HandlerAction::Trigger { .. }))
-                {
-                    if let Some(id) = actions.iter().find_map(|a| match a {
-                        HandlerAction::Trigger { barrier, .. } => Some(barrier.id),
-                        _ => None,
-                    }) {
-                        let name = self.name(t);
-                        self.trace.push(|| Event::AlignmentTimedOut {
-                            task: name,
-                            checkpoint: id,
-                        });
-                    }
+                self.tasks[t].handler.fire_timer(self.now, &mut actions);
+                if let Some(id) = actions.iter().find_map(|a| match a {
+                    HandlerAction::Trigger { barrier, .. } => Some(barrier.id),
+                    _ => None,
+                }) {
+                    let name = self.name(t);
+                    self.trace.push(|| Event::AlignmentTimedOut {
+                        task: name,
+                        checkpoint: id,
+                    });
                 }
                 self.apply_actions(t, actions);
             }
@@ -1795,10 +885,9 @@ impl World {
     }
 
     fn sync_timer(&mut self, t: TaskId) {
-        let ti = t.0 as usize;
-        let want = self.tasks[ti].handler.next_timer_at();
-        if want != self.tasks[ti].timer_at {
-            self.tasks[ti].timer_at = want;
+        let want = self.tasks[t].handler.next_timer_at();
+        if want != self.tasks[t].timer_at {
+            self.tasks[t].timer_at = want;
             if let Some(at) = want {
                 self.schedule(at.max(self.now), Item::HandlerTimer(t));
             }
@@ -1809,7 +898,7 @@ impl World {
 
     fn apply_actions(&mut self, t: TaskId, actions: Vec<HandlerAction>) {
         for a in actions {
-            if self.tasks[t.0 as usize].status == TaskStatus::Failed {
+            if self.tasks[t].status == TaskStatus::Failed {
                 return;
             }
             match a {
@@ -1846,39 +935,24 @@ impl World {
                     checkpoint,
                 } => self.stop_persisting(t, channel, checkpoint),
                 HandlerAction::Abort { checkpoint, reason } => {
-                    let cause = match reason {
-                        crate::barrier::AbortReason::Subsumed => AbortCause::Subsumed,
-                        crate::barrier::AbortReason::CancellationBarrier => {
-                            AbortCause::CancellationBarrier
-                        }
-                        crate::barrier::AbortReason::EndOfStream => AbortCause::EndOfStream,
-                    };
-                    let ti = t.0 as usize;
-                    if self.tasks[ti]
-                        .capture
-                        .as_ref()
-                        .is_some_and(|c| c.checkpoint == checkpoint)
-                    {
-                        self.tasks[ti].capture = None;
-                    }
+                    let cause = AbortCause::from(reason);
+                    self.tasks[t].channel_state.abort(checkpoint);
                     // Flink: abortCheckpointOnBarrier declines and broadcasts a cancellation marker.
-                    self.tasks[ti].last_checkpoint =
-                        self.tasks[ti].last_checkpoint.max(Some(checkpoint));
+                    self.tasks[t].checkpoints.declined_on_barrier(checkpoint);
                     let name = self.name(t);
-                    let why = cause.contract_reason();
                     self.trace.push(|| Event::CheckpointDeclined {
                         task: name.clone(),
                         checkpoint,
-                        reason: why,
+                        reason: cause.clone(),
                     });
                     self.broadcast(t, &Element::Cancel { checkpoint });
-                    if !self.info(t).outputs.is_empty() {
+                    if !self.graph.task(t).outputs.is_empty() {
                         self.trace.push(|| Event::CancellationMarkerSent {
                             task: name,
                             checkpoint,
                         });
                     }
-                    if self.coordinator.pending.contains_key(&checkpoint) {
+                    if self.coordinator.is_pending(checkpoint) {
                         self.abort_checkpoint(checkpoint, cause);
                     }
                 }
@@ -1896,22 +970,21 @@ impl World {
         persist: Vec<ChannelIndex>,
         first_seen_at: u64,
     ) {
-        let ti = t.0 as usize;
         let id = barrier.id;
-        if self.tasks[ti].last_checkpoint.is_some_and(|l| l >= id) {
-            return; // out of order (aborted previously)
-        }
-        self.tasks[ti].last_checkpoint = Some(id);
-        if self.tasks[ti].aborted.contains(&id) {
-            // Aborted by the coordinator before the barrier got here: no snapshot,
-            // pass the news on (Flink: SubtaskCheckpointCoordinatorImpl.checkpointState).
-            self.broadcast(t, &Element::Cancel { checkpoint: id });
-            let name = self.name(t);
-            self.trace.push(|| Event::CancellationMarkerSent {
-                task: name,
-                checkpoint: id,
-            });
-            return;
+        match self.tasks[t].checkpoints.begin(id) {
+            Begin::Take => {}
+            Begin::Stale => return, // out of order (aborted previously)
+            Begin::AbortedBefore => {
+                // Aborted by the coordinator before the barrier got here: no snapshot,
+                // pass the news on (Flink: SubtaskCheckpointCoordinatorImpl.checkpointState).
+                self.broadcast(t, &Element::Cancel { checkpoint: id });
+                let name = self.name(t);
+                self.trace.push(|| Event::CancellationMarkerSent {
+                    task: name,
+                    checkpoint: id,
+                });
+                return;
+            }
         }
         let unaligned = barrier.alignment == Alignment::Unaligned;
         let is_source = self.op_kind(t) == OperatorKind::Source;
@@ -1919,9 +992,9 @@ impl World {
         // Forward the barrier. Unaligned, it overtakes the output queues, whose
         // records become this subtask's output channel state.
         let mut output_channels = BTreeMap::new();
-        let outs: Vec<ChannelId> = self.outputs_of(t).collect();
+        let outs: Vec<ChannelId> = self.graph.outputs(t).collect();
         for c in &outs {
-            let ch = &self.channels[c.0 as usize];
+            let ch = &self.channels[*c];
             if unaligned {
                 let recs = ch.out_records_before(id);
                 if !recs.is_empty() {
@@ -1941,12 +1014,11 @@ impl World {
                 task: name,
                 checkpoint: id,
             });
-            if let OpState::Source(s) = &mut self.tasks[ti].op {
+            if let OpState::Source(s) = &mut self.tasks[t].op {
                 // Flink suspends the sources at a synchronous savepoint.
                 if self
                     .coordinator
-                    .pending
-                    .get(&id)
+                    .pending_checkpoint(id)
                     .is_some_and(|p| p.kind == SnapshotKind::StopWithSavepoint)
                 {
                     s.stopped = true;
@@ -1955,78 +1027,37 @@ impl World {
         }
 
         // Synchronous phase. Savepoints are full (canonical format) whatever the backend.
-        let incremental = self.coordinator.config.incremental && !barrier.is_savepoint;
-        let is_finished = self.tasks[ti].status != TaskStatus::Running;
+        let incremental = self.coordinator.config().incremental && !barrier.is_savepoint;
+        let is_finished = self.tasks[t].status != TaskStatus::Running;
         let name = self.name(t);
-        let state = match &mut self.tasks[ti].op {
+        let state = match &mut self.tasks[t].op {
             OpState::TwoPhaseCommit(s) => {
-                let ext = self
-                    .external
-                    .get_mut(&self.setup.tasks[ti].op)
-                    .expect("sink topic");
-                s.snapshot_state(
-                    &name,
-                    id,
-                    is_finished,
-                    ext,
-                    &mut self.next_txn,
-                    &mut self.trace,
-                )
+                let (ext, txn_ids) = self.external.topic_and_txn_ids(self.graph.tasks[t].op);
+                s.snapshot_state(&name, id, is_finished, ext, txn_ids, &mut self.trace)
             }
             other => other.snapshot(self.now, !incremental),
         };
-        if self.tasks[ti].status == TaskStatus::Waiting {
-            self.tasks[ti].awaiting = Some(id);
+        if self.tasks[t].status == TaskStatus::Waiting {
+            self.tasks[t].awaiting = Some(id);
         }
-        let keys = &self.setup.keys;
-        let op_bytes = TaskSnapshot::operator_bytes(&state, keys);
-        let out_bytes = TaskSnapshot::channel_bytes(output_channels.values().flatten(), keys);
-        let (keyed, uploaded_keyed) = match &state {
-            OperatorSnapshot::Keyed { .. } | OperatorSnapshot::KeyedStates { .. }
-                if incremental =>
-            {
-                let entries = shared_registry::keyed_entries(&state);
-                let upload = self.tasks[ti]
-                    .incremental_base
-                    .snapshot(&name, id, entries, keys);
-                let bytes = upload.uploaded_bytes();
-                (Some(upload), bytes)
-            }
-            _ => (None, op_bytes),
-        };
-        let snapshot = TaskSnapshot {
-            finished: false,
+        let output_pending = barrier.is_timeoutable() && self.barrier_in_out_queues(t, id);
+        let bytes = self.tasks[t].checkpoints.take_snapshot(
+            &name,
+            id,
             state,
-            input_channels: BTreeMap::new(),
             output_channels,
-            state_bytes: op_bytes + out_bytes,
-            uploaded_bytes: uploaded_keyed + out_bytes,
-        };
-        let bytes = snapshot.state_bytes;
+            incremental,
+            output_pending,
+            &self.graph.keys,
+        );
         self.trace.push(|| Event::SnapshotTaken {
             task: name,
             checkpoint: id,
             state_bytes: bytes,
         });
         let now = self.now;
-        if let Some(s) = self.coordinator.stats_mut(id, t) {
-            s.first_barrier_at = Some(first_seen_at);
-            s.snapshot_at = Some(now);
-            s.unaligned = unaligned;
-            if !unaligned {
-                s.last_barrier_at = Some(now);
-            }
-        }
-        let output_pending = barrier.is_timeoutable() && self.barrier_in_out_queues(t, id);
-        self.tasks[ti].snapshots.insert(
-            id,
-            InProgressSnapshot {
-                snapshot,
-                async_done: false,
-                output_pending,
-                keyed,
-            },
-        );
+        self.coordinator
+            .snapshot_taken(id, t, first_seen_at, now, unaligned);
         if output_pending {
             let timeout = barrier.aligned_timeout_ms.unwrap_or(0);
             // Strict check, as at the input: timed out once more than T has passed since creation.
@@ -2035,7 +1066,7 @@ impl World {
                 Item::OutputTimeout(t, id),
             );
         }
-        let async_ms = self.coordinator.config.async_ms;
+        let async_ms = self.coordinator.config().async_ms;
         self.schedule(now + async_ms, Item::AsyncDone(t, id));
 
         // Unaligned: persist what is queued in the channels whose barrier has not
@@ -2044,113 +1075,70 @@ impl World {
             let mut records = BTreeMap::new();
             // Channels whose priority barrier has arrived (being handled, or waiting
             // behind the record in progress): exactly the records it overtook.
-            let mut overtaken: BTreeMap<ChannelIndex, usize> = self.tasks[ti]
+            let mut overtaken: BTreeMap<ChannelIndex, usize> = self.tasks[t]
                 .priority
                 .iter()
                 .filter(|(_, b, _)| b.id == id)
                 .map(|(ch, _, n)| (*ch, *n))
                 .collect();
-            overtaken.extend(self.tasks[ti].overtaking);
+            overtaken.extend(self.tasks[t].overtaking);
             for ch in &persist {
-                let c = self.setup.tasks[ti].inputs[ch.0 as usize];
-                let queue = &self.channels[c.0 as usize];
+                let c = self.graph.tasks[t].inputs[*ch];
+                let queue = &self.channels[c];
                 let recs = match overtaken.get(ch) {
-                    Some(&ahead) => queue
-                        .queue
-                        .iter()
-                        .take(ahead)
-                        .filter_map(|q| {
-                            if let Element::Record { record } = &q.element {
-                                Some(*record)
-                            } else {
-                                None
-                            }
-                        })
-                        .collect(),
+                    Some(&ahead) => queue.queued_records_in_first(ahead),
                     _ => queue.queued_records_before(id),
                 };
                 records.insert(*ch, recs);
             }
-            self.tasks[ti].capture = Some(Capture {
-                checkpoint: id,
-                records,
-                open: persist.iter().copied().collect(),
-            });
+            self.tasks[t].channel_state.start(id, records);
             // Barriers of this checkpoint still queued behind data (aligned-checkpoint
             // timeout) become priority events: they overtake the queued records.
             for ch in persist {
-                let c = self.setup.tasks[ti].inputs[ch.0 as usize];
-                let pos = self.channels[c.0 as usize].queue.iter().position(
-                    |q| matches!(&q.element, Element::Barrier { barrier } if barrier.id == id),
-                );
-                if let Some(pos) = pos {
-                    let q = self.channels[c.0 as usize]
-                        .queue
-                        .remove(pos)
-                        .expect("position found");
-                    if let Element::Barrier { barrier } = q.element {
-                        let name = self.name(t);
-                        self.trace.push(|| Event::BarrierReceived {
-                            task: name,
-                            channel: ch,
-                            checkpoint: id,
-                        });
-                        let mut actions = Vec::new();
-                        self.tasks[ti].handler.process_barrier(
-                            ch,
-                            &barrier.to_unaligned(),
-                            self.now,
-                            &mut actions,
-                        );
-                        self.apply_actions(t, actions);
-                    }
+                let c = self.graph.tasks[t].inputs[ch];
+                if let Some(barrier) = self.channels[c].take_queued_barrier(id) {
+                    let name = self.name(t);
+                    self.trace.push(|| Event::BarrierReceived {
+                        task: name,
+                        channel: ch,
+                        checkpoint: id,
+                    });
+                    let mut actions = Vec::new();
+                    self.tasks[t].handler.process_barrier(
+                        ch,
+                        &barrier.to_unaligned(),
+                        self.now,
+                        &mut actions,
+                    );
+                    self.apply_actions(t, actions);
                 }
             }
         }
     }
 
     fn stop_persisting(&mut self, t: TaskId, channel: ChannelIndex, checkpoint: CheckpointId) {
-        let ti = t.0 as usize;
-        let Some(cap) = &mut self.tasks[ti].capture else {
+        let Some(stopped) = self.tasks[t].channel_state.stop(channel, checkpoint) else {
             return;
         };
-        if cap.checkpoint != checkpoint || !cap.open.remove(&channel) {
-            return;
-        }
-        let n = cap.records.get(&channel).map_or(0, |v| v.len() as u32);
-        let done = cap.open.is_empty();
         let name = self.name(t);
         self.trace.push(|| Event::BarrierOvertook {
             task: name,
             channel,
             checkpoint,
-            records: n,
+            records: stopped.records,
         });
-        if done {
-            let cap = self.tasks[ti].capture.take().expect("checked above");
-            let keys = &self.setup.keys;
-            let recs: BTreeMap<ChannelIndex, Vec<Record>> = cap
-                .records
-                .into_iter()
-                .filter(|(_, v)| !v.is_empty())
-                .collect();
-            let bytes = TaskSnapshot::channel_bytes(recs.values().flatten(), keys);
-            if let Some(s) = self.tasks[ti].snapshots.get_mut(&checkpoint) {
-                s.snapshot.input_channels = recs;
-                s.snapshot.state_bytes += bytes;
-                s.snapshot.uploaded_bytes += bytes;
-            }
-            let now = self.now;
-            if let Some(s) = self.coordinator.stats_mut(checkpoint, t) {
-                s.last_barrier_at = Some(now);
-            }
+        if let Some(recs) = stopped.complete {
+            self.tasks[t]
+                .checkpoints
+                .input_channel_state(checkpoint, recs, &self.graph.keys);
+            self.coordinator.alignment_ended(checkpoint, t, self.now);
             self.maybe_acknowledge(t, checkpoint);
         }
     }
 
     fn barrier_in_out_queues(&self, t: TaskId, id: CheckpointId) -> bool {
-        self.outputs_of(t).any(|c| {
-            self.channels[c.0 as usize]
+        self.graph.outputs(t).any(|c| {
+            self.channels[c]
                 .out_queue
                 .iter()
                 .any(|e| matches!(e, Element::Barrier { barrier } if barrier.id == id))
@@ -2159,14 +1147,11 @@ impl World {
 
     /// A barrier of `id` left one of `t`'s output queues for the wire.
     fn output_barrier_left(&mut self, t: TaskId, id: CheckpointId) {
-        let pending = self.tasks[t.0 as usize]
-            .snapshots
-            .get(&id)
-            .is_some_and(|s| s.output_pending);
+        let pending = self.tasks[t].checkpoints.is_output_pending(id);
         if pending && !self.barrier_in_out_queues(t, id) {
-            if let Some(s) = self.tasks[t.0 as usize].snapshots.get_mut(&id) {
-                s.output_pending = false;
-            }
+            self.tasks[t]
+                .checkpoints
+                .output_flushed(id, BTreeMap::new(), &self.graph.keys);
             self.maybe_acknowledge(t, id);
         }
     }
@@ -2175,18 +1160,13 @@ impl World {
     /// a timeoutable barrier still in an output queue becomes a priority (unaligned)
     /// barrier and overtakes the records ahead of it, which become output channel state.
     fn output_timeout(&mut self, t: TaskId, id: CheckpointId) {
-        let ti = t.0 as usize;
-        if !self.tasks[ti]
-            .snapshots
-            .get(&id)
-            .is_some_and(|s| s.output_pending)
-        {
+        if !self.tasks[t].checkpoints.is_output_pending(id) {
             return;
         }
-        let outs: Vec<ChannelId> = self.outputs_of(t).collect();
+        let outs: Vec<ChannelId> = self.graph.outputs(t).collect();
         let mut overtaken = BTreeMap::new();
         for c in outs {
-            let ch = &mut self.channels[c.0 as usize];
+            let ch = &mut self.channels[c];
             let Some(pos) = ch
                 .out_queue
                 .iter()
@@ -2209,13 +1189,9 @@ impl World {
                 },
             );
         }
-        let bytes = TaskSnapshot::channel_bytes(overtaken.values().flatten(), &self.setup.keys);
-        if let Some(s) = self.tasks[ti].snapshots.get_mut(&id) {
-            s.snapshot.output_channels.extend(overtaken);
-            s.snapshot.state_bytes += bytes;
-            s.snapshot.uploaded_bytes += bytes;
-            s.output_pending = false;
-        }
+        self.tasks[t]
+            .checkpoints
+            .output_flushed(id, overtaken, &self.graph.keys);
         let name = self.name(t);
         self.trace.push(|| Event::AlignmentTimedOut {
             task: name,
@@ -2226,56 +1202,40 @@ impl World {
 
     /// Acknowledge once the asynchronous phase and the channel state are complete.
     fn maybe_acknowledge(&mut self, t: TaskId, id: CheckpointId) {
-        let ti = t.0 as usize;
-        let capturing = self.tasks[ti]
-            .capture
-            .as_ref()
-            .is_some_and(|c| c.checkpoint == id);
-        let ready = self.tasks[ti]
-            .snapshots
-            .get(&id)
-            .is_some_and(|s| s.async_done && !s.output_pending)
-            && !capturing;
-        if !ready {
-            return;
-        }
-        let s = self.tasks[ti].snapshots.remove(&id).expect("checked above");
-        if let Some(max) = self.coordinator.config.max_state_bytes {
-            if s.snapshot.state_bytes > max {
-                // Flink: MemCheckpointStreamFactory throws in the async phase ⇒ decline.
-                let why = format!(
-                    "Size of the state is larger than the maximum permitted memory-backed state. Size={}, maxSize={}",
-                    s.snapshot.state_bytes, max
-                );
-                let name = self.name(t);
-                let reason = format!("declined: {why}");
-                self.trace.push(|| Event::CheckpointDeclined {
-                    task: name,
-                    checkpoint: id,
-                    reason,
-                });
-                if self.coordinator.pending.contains_key(&id) {
-                    self.abort_checkpoint(id, AbortCause::DeclinedAsync(why));
+        let capturing = self.tasks[t].channel_state.is_capturing(id);
+        let max_state_bytes = self.coordinator.config().max_state_bytes;
+        let (snapshot, upload) =
+            match self.tasks[t]
+                .checkpoints
+                .acknowledge(id, capturing, max_state_bytes)
+            {
+                None => return,
+                Some(Acknowledgement::Ack { snapshot, upload }) => (snapshot, upload),
+                Some(Acknowledgement::Decline { message }) => {
+                    let name = self.name(t);
+                    let cause = AbortCause::DeclinedAsync(message);
+                    self.trace.push(|| Event::CheckpointDeclined {
+                        task: name,
+                        checkpoint: id,
+                        reason: cause.clone(),
+                    });
+                    if self.coordinator.is_pending(id) {
+                        self.abort_checkpoint(id, cause);
+                    }
+                    return;
                 }
-                return;
-            }
-        }
-        if let Some(upload) = s.keyed {
+            };
+        if let Some(upload) = upload {
             // Flink registers shared state on acknowledgement, even for a checkpoint
             // that is already gone.
-            let private_bytes = s.snapshot.state_bytes.saturating_sub(upload.keyed_bytes);
+            let private_bytes = snapshot.state_bytes.saturating_sub(upload.keyed_bytes);
             let name = self.name(t);
             self.coordinator
-                .shared
-                .register(id, t, &name, &upload, private_bytes);
+                .register_shared(id, t, &name, &upload, private_bytes);
             // Kept until notified: a completed checkpoint becomes the incremental base.
-            let base = IncrementalBase {
-                checkpoint: Some(id),
-                placement: upload.placement,
-            };
-            self.tasks[ti].incremental_candidates.insert(id, base);
+            self.tasks[t].checkpoints.keep_candidate(id, upload);
         }
-        if !self.coordinator.pending.contains_key(&id) {
+        if !self.coordinator.is_pending(id) {
             return; // Flink: acks for discarded checkpoints are dropped
         }
         let name = self.name(t);
@@ -2283,7 +1243,7 @@ impl World {
             task: name,
             checkpoint: id,
         });
-        if self.coordinator.acknowledge(id, t, s.snapshot, self.now) {
+        if self.coordinator.acknowledge(id, t, snapshot, self.now) {
             self.complete_checkpoint(id);
         }
     }
@@ -2291,12 +1251,13 @@ impl World {
     // ----- coordinator side --------------------------------------------------
 
     fn periodic_trigger(&mut self, generation: u32) {
-        if generation != self.coordinator.periodic_gen || self.status != JobStatus::Running {
+        if !self.job.is_running() {
             return;
         }
-        if let Some(interval) = self.coordinator.config.interval_ms {
-            self.schedule(self.now + interval, Item::PeriodicTrigger(generation));
-        }
+        let Some(next_at) = self.coordinator.periodic_fired(generation, self.now) else {
+            return; // stale: rescheduled or restarted since
+        };
+        self.schedule(next_at, Item::PeriodicTrigger(generation));
         if self.tasks.iter().all(|x| x.status == TaskStatus::Finished) {
             return;
         }
@@ -2306,19 +1267,21 @@ impl World {
     }
 
     fn try_trigger(&mut self) {
-        if self.status != JobStatus::Running || self.final_completed {
-            self.coordinator.queue.clear();
+        if !self.job.is_running() || self.coordinator.is_final_completed() {
+            self.coordinator.clear_queue();
             return;
         }
         loop {
             match self.coordinator.decide(self.now) {
                 Decision::Start(req) => self.start_checkpoint(req),
-                Decision::DroppedMinPause { reschedule_at } => {
-                    let reason = "minimum time between checkpoints".to_string();
-                    self.trace.push(|| Event::CheckpointSkipped { reason });
-                    self.coordinator.periodic_gen += 1;
-                    let g = self.coordinator.periodic_gen;
-                    self.schedule(reschedule_at, Item::PeriodicTrigger(g));
+                Decision::DroppedMinPause {
+                    reschedule_at,
+                    generation,
+                } => {
+                    self.trace.push(|| Event::CheckpointSkipped {
+                        reason: SkipCause::MinimumTimeBetweenCheckpoints,
+                    });
+                    self.schedule(reschedule_at, Item::PeriodicTrigger(generation));
                 }
                 Decision::Wait => return,
             }
@@ -2328,11 +1291,12 @@ impl World {
     fn start_checkpoint(&mut self, req: crate::coordinator::TriggerRequest) {
         // Flink: DefaultCheckpointPlanCalculator. Finished tasks are not waited
         // for; their final state goes into the checkpoint as it is.
-        let waiting: Vec<TaskId> = (0..self.tasks.len() as u32)
-            .map(TaskId)
+        let waiting: Vec<TaskId> = self
+            .tasks
+            .ids()
             .filter(|t| {
                 matches!(
-                    self.tasks[t.0 as usize].status,
+                    self.tasks[*t].status,
                     TaskStatus::Running | TaskStatus::Waiting
                 )
             })
@@ -2340,36 +1304,40 @@ impl World {
         if waiting.is_empty() {
             return;
         }
-        let finished: Vec<TaskId> = (0..self.tasks.len() as u32)
-            .map(TaskId)
-            .filter(|t| self.tasks[t.0 as usize].status == TaskStatus::Finished)
+        let finished: Vec<TaskId> = self
+            .tasks
+            .ids()
+            .filter(|t| self.tasks[*t].status == TaskStatus::Finished)
             .collect();
-        if !finished.is_empty() && !self.coordinator.config.after_tasks_finish {
+        if !finished.is_empty() && !self.coordinator.config().after_tasks_finish {
             // Flink: NOT_ALL_REQUIRED_TASKS_RUNNING, a pre-flight failure (never counted).
-            let reason =
-                "not all required tasks are running (checkpoints after tasks finish are off)"
-                    .to_string();
-            self.trace.push(|| Event::CheckpointSkipped { reason });
+            self.trace.push(|| Event::CheckpointSkipped {
+                reason: SkipCause::NotAllRequiredTasksRunning,
+            });
             return;
         }
         let all: Vec<TaskId> = waiting.iter().chain(&finished).copied().collect();
         let id = self.coordinator.start(&req, self.now, all);
-        let unaligned = self.coordinator.pending[&id].barrier.alignment == Alignment::Unaligned;
+        let unaligned = self
+            .coordinator
+            .pending_checkpoint(id)
+            .is_some_and(|p| p.barrier.is_unaligned());
         let kind = req.kind;
         self.trace.push(|| Event::CheckpointTriggered {
             checkpoint: id,
             kind,
             unaligned,
         });
-        let timeout = self.coordinator.config.timeout_ms;
+        let timeout = self.coordinator.config().timeout_ms;
         self.schedule(self.now + timeout, Item::CheckpointTimeout(id));
         // Tasks to trigger: running sources, and running tasks whose predecessors all finished.
         for t in &waiting {
             let preds_done = self
-                .info(*t)
+                .graph
+                .task(*t)
                 .predecessors
                 .iter()
-                .all(|p| self.tasks[p.0 as usize].status == TaskStatus::Finished);
+                .all(|p| self.tasks[*p].status == TaskStatus::Finished);
             if preds_done {
                 self.schedule(self.now, Item::TriggerTask(*t, id));
             }
@@ -2384,42 +1352,30 @@ impl World {
     }
 
     fn finished_snapshot(&self, t: TaskId) -> TaskSnapshot {
-        // Flink: FinishedOperatorSubtaskState carries no state. The final state is
-        // kept (so a restore finishes the task again) but is not counted or uploaded.
-        TaskSnapshot {
-            finished: true,
-            state: self.tasks[t.0 as usize]
-                .op
-                .snapshot(self.now, !self.coordinator.config.incremental),
-            input_channels: BTreeMap::new(),
-            output_channels: BTreeMap::new(),
-            state_bytes: 0,
-            uploaded_bytes: 0,
-        }
+        let full = !self.coordinator.config().incremental;
+        TaskSnapshot::finished(self.tasks[t].op.snapshot(self.now, full))
     }
 
     fn trigger_task(&mut self, t: TaskId, id: CheckpointId) {
-        let Some(p) = self.coordinator.pending.get(&id) else {
+        let Some(p) = self.coordinator.pending_checkpoint(id) else {
             return;
         };
         let barrier = p.barrier.clone();
-        let ti = t.0 as usize;
-        match self.tasks[ti].status {
+        match self.tasks[t].status {
             TaskStatus::Running if self.op_kind(t) == OperatorKind::Source => {
                 self.perform_checkpoint(t, barrier, Vec::new(), self.now)
             }
             // Inputs ended but not yet drained: checkpoint at the end of input.
-            TaskStatus::Running => self.tasks[ti].deferred_trigger = Some(barrier),
+            TaskStatus::Running => self.tasks[t].deferred_trigger = Some(barrier),
             TaskStatus::Waiting => self.perform_checkpoint(t, barrier, Vec::new(), self.now),
             // It finished after the checkpoint started: its barrier will never go out.
             TaskStatus::Finished => {
                 let name = self.name(t);
                 let cause = AbortCause::TaskClosing;
-                let reason = cause.contract_reason();
                 self.trace.push(|| Event::CheckpointDeclined {
                     task: name,
                     checkpoint: id,
-                    reason,
+                    reason: cause.clone(),
                 });
                 self.abort_checkpoint(id, cause);
             }
@@ -2428,28 +1384,17 @@ impl World {
     }
 
     fn complete_checkpoint(&mut self, id: CheckpointId) {
-        let is_final = self
-            .coordinator
-            .pending
-            .get(&id)
-            .is_some_and(|p| p.is_final);
         let Some((completed, subsumed)) = self.coordinator.complete(id, self.now) else {
             return;
         };
-        if is_final {
-            // Every task has drained and will finish on this notification: nothing
-            // queued is started any more.
-            self.coordinator.queue.clear();
-            self.final_completed = true;
-        }
         self.trace
             .push(|| Event::CheckpointCompleted { checkpoint: id });
         for s in subsumed {
             self.abort_checkpoint(s, AbortCause::Subsumed);
         }
         if completed.kind != SnapshotKind::Savepoint {
-            for t in 0..self.tasks.len() as u32 {
-                self.schedule(self.now, Item::Notify(TaskId(t), id, true));
+            for t in self.tasks.ids() {
+                self.schedule(self.now, Item::Notify(t, id, true));
             }
         }
         if completed.kind == SnapshotKind::StopWithSavepoint {
@@ -2461,37 +1406,28 @@ impl World {
     fn abort_checkpoint(&mut self, id: CheckpointId, cause: AbortCause) {
         let is_final = self
             .coordinator
-            .pending
-            .get(&id)
+            .pending_checkpoint(id)
             .is_some_and(|p| p.is_final);
         let Some(exceeded) = self.coordinator.abort(id, &cause, self.now) else {
             return;
         };
-        let reason = cause.contract_reason();
         self.trace.push(|| Event::CheckpointAborted {
             checkpoint: id,
-            reason,
+            reason: cause.clone(),
         });
         if cause != AbortCause::JobFailover && cause != AbortCause::JobCanceled {
-            for t in 0..self.tasks.len() as u32 {
-                self.schedule(self.now, Item::Notify(TaskId(t), id, false));
+            for t in self.tasks.ids() {
+                self.schedule(self.now, Item::Notify(t, id, false));
             }
         }
-        if is_final && self.status == JobStatus::Running {
+        if is_final && self.job.is_running() {
             // The next periodic checkpoint takes its place; without one, ask again.
-            self.final_requested = false;
-            if self.coordinator.config.interval_ms.is_none() {
+            if self.coordinator.final_aborted() {
                 self.check_drained();
-            } else {
-                self.final_requested = true;
             }
         }
         if exceeded {
-            let why = format!(
-                "Exceeded checkpoint tolerable failure threshold. The latest checkpoint failed due to {}",
-                cause.contract_reason()
-            );
-            self.failover(None, why);
+            self.failover(None, FailureCause::TolerableFailuresExceeded(cause));
             return;
         }
         if cause != AbortCause::JobFailover && cause != AbortCause::JobCanceled {
@@ -2500,439 +1436,56 @@ impl World {
     }
 
     fn notify(&mut self, t: TaskId, id: CheckpointId, complete: bool) {
-        let ti = t.0 as usize;
         if !matches!(
-            self.tasks[ti].status,
+            self.tasks[t].status,
             TaskStatus::Running | TaskStatus::Waiting
         ) {
             return;
         }
         if complete {
-            if let OpState::TwoPhaseCommit(s) = &mut self.tasks[ti].op {
-                let ext = self
-                    .external
-                    .get_mut(&self.setup.tasks[ti].op)
-                    .expect("sink topic");
+            if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
+                let ext = self.external.topic(self.graph.tasks[t].op);
                 s.notify_checkpoint_complete(id, ext, &mut self.trace);
             }
             // The completed snapshot becomes the incremental base (Flink: RocksDB's
             // notifyCheckpointComplete makes its SST set the base).
-            let task = &mut self.tasks[ti];
-            if let Some(base) = task.incremental_candidates.remove(&id) {
-                task.incremental_base = base;
-            }
-            task.incremental_candidates.retain(|k, _| *k > id);
-            if self.tasks[ti].status == TaskStatus::Waiting
-                && self.tasks[ti].awaiting.is_some_and(|a| id >= a)
+            self.tasks[t].checkpoints.notify_complete(id);
+            if self.tasks[t].status == TaskStatus::Waiting
+                && self.tasks[t].awaiting.is_some_and(|a| id >= a)
             {
                 self.finish_task(t);
             }
         } else {
-            if self.tasks[ti].last_checkpoint.is_none_or(|l| l < id) {
-                self.tasks[ti].aborted.insert(id);
-            }
             // Cancel the asynchronous part; Flink forgets the aborted checkpoint's uploads.
-            self.tasks[ti].snapshots.remove(&id);
-            self.tasks[ti].incremental_candidates.remove(&id);
-            if self.tasks[ti]
-                .capture
-                .as_ref()
-                .is_some_and(|c| c.checkpoint == id)
-            {
-                self.tasks[ti].capture = None;
-            }
+            self.tasks[t].checkpoints.notify_aborted(id);
+            self.tasks[t].channel_state.abort(id);
         }
-    }
-
-    fn stop_job(&mut self) {
-        if self.status != JobStatus::Running {
-            return;
-        }
-        self.close_sinks();
-        for t in 0..self.tasks.len() {
-            if self.tasks[t].status != TaskStatus::Finished {
-                self.tasks[t].status = TaskStatus::Finished;
-                let name = self.name(TaskId(t as u32));
-                self.trace.push(|| Event::TaskFinished { task: name });
-            }
-        }
-        for c in &mut self.channels {
-            c.clear();
-        }
-        self.abort_all_pending(AbortCause::JobCanceled);
-        self.status = JobStatus::Finished;
-        self.finished_at = Some(self.now);
-        self.apply_retention();
-        self.trace.push(|| Event::JobFinished);
     }
 
     fn abort_all_pending(&mut self, cause: AbortCause) {
-        let ids: Vec<CheckpointId> = self.coordinator.pending.keys().copied().collect();
+        let ids: Vec<CheckpointId> = self.coordinator.pending().keys().copied().collect();
         for id in ids {
             self.abort_checkpoint(id, cause.clone());
         }
-        self.coordinator.queue.clear();
-    }
-
-    // ----- failure and restart -----------------------------------------------
-
-    fn intervene(&mut self, iv: Intervention) {
-        if self.status != JobStatus::Running {
-            let action = iv.name().to_string();
-            let reason = format!(
-                "the job is {}",
-                match self.status {
-                    JobStatus::Restarting => "restarting",
-                    JobStatus::Finished => "finished",
-                    JobStatus::Failed => "failed",
-                    JobStatus::Canceled => "canceled",
-                    JobStatus::Running => "running",
-                }
-            );
-            self.trace.push(|| Event::ActionIgnored { action, reason });
-            return;
-        }
-        match iv {
-            Intervention::Crash { task } => {
-                if let Some(t) = self.task_id(&task) {
-                    let name = self.name(t);
-                    self.failover(Some(name), "crashed (script or user)".into());
-                }
-            }
-            Intervention::TriggerCheckpoint => {
-                self.coordinator
-                    .offer(SnapshotKind::Checkpoint, false, false);
-                self.try_trigger();
-            }
-            Intervention::Savepoint => {
-                self.coordinator
-                    .offer(SnapshotKind::Savepoint, false, false);
-                self.try_trigger();
-            }
-            Intervention::StopWithSavepoint => {
-                self.coordinator
-                    .offer(SnapshotKind::StopWithSavepoint, false, false);
-                self.try_trigger();
-            }
-            Intervention::Cancel => self.cancel_job(),
-            Intervention::CrashJobmanager => self.jobmanager_failover(),
-        }
-    }
-
-    /// Start a new run attempt: what was scheduled for the old one is dropped, so
-    /// [`World::next_at`] tells the time of the next item that will really happen.
-    fn new_attempt(&mut self) {
-        self.attempt += 1;
-        let live = self.attempt;
-        self.agenda
-            .retain(|(attempt, _)| *attempt == live || *attempt == ANY_ATTEMPT);
+        self.coordinator.clear_queue();
     }
 
     fn close_sinks(&mut self) {
-        for t in 0..self.tasks.len() {
+        for t in self.tasks.ids() {
             if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
-                let ext = self
-                    .external
-                    .get_mut(&self.setup.tasks[t].op)
-                    .expect("sink topic");
+                let ext = self.external.topic(self.graph.tasks[t].op);
                 s.close(ext, &mut self.trace);
             }
         }
     }
 
-    fn cancel_job(&mut self) {
-        self.close_sinks();
-        self.abort_all_pending(AbortCause::JobCanceled);
-        for t in &mut self.tasks {
-            t.status = TaskStatus::Canceled;
-        }
-        for c in &mut self.channels {
-            c.clear();
-        }
-        self.new_attempt();
-        self.status = JobStatus::Canceled;
-        self.finished_at = Some(self.now);
-        self.apply_retention();
-        self.trace.push(|| Event::JobCanceled);
-    }
+    // ----- what checkpoint storage holds --------------------------------------
 
-    /// On a terminal job status, the completed-checkpoint store deletes its retained
-    /// checkpoints or keeps them, as the `externalized` policy says; savepoints are
-    /// never deleted. Flink: `DefaultCompletedCheckpointStore.shutdown` with the
-    /// job's `CheckpointRetentionPolicy` (flink-semantics.md §1.7).
-    fn apply_retention(&mut self) {
-        let policy = self
-            .setup
-            .scenario
-            .checkpointing
-            .as_ref()
-            .map(|c| c.externalized)
-            .unwrap_or_default();
-        if self.coordinator.store.is_empty() || !policy.discards_on(self.status.as_str()) {
-            return;
-        }
-        let checkpoints = self.discard_retained();
-        let status = self.status.as_str().to_string();
-        self.trace.push(|| Event::CheckpointsDiscarded {
-            checkpoints,
-            status,
-        });
-    }
-
-    /// Moves every retained checkpoint out of the store into `discarded` (kept
-    /// for the page to strike through) and returns their ids.
-    fn discard_retained(&mut self) -> Vec<CheckpointId> {
-        let gone: Vec<Arc<CompletedCheckpoint>> = self.coordinator.store.drain(..).collect();
-        let ids = gone.iter().map(|c| c.id).collect();
-        self.coordinator.discarded.extend(gone);
-        ids
-    }
-
-    /// The job ends `failed`: `failure_reason` is what the summary and the page
-    /// say, `reason` what the `job_failed` event says; the retention policy runs.
-    fn fail_job(&mut self, failure_reason: String, reason: String) {
-        self.failure_reason = Some(failure_reason);
-        self.status = JobStatus::Failed;
-        self.finished_at = Some(self.now);
-        self.apply_retention();
-        self.trace.push(|| Event::JobFailed { reason });
-    }
-
-    /// The JobManager dies and a new leader recovers the job (Flink with high
-    /// availability: the new JobMaster reads the job graph and the completed-checkpoint
-    /// store's pointers and restores the latest checkpoint). What survives depends on
-    /// the checkpoint storage: `JobManagerCheckpointStorage` keeps snapshots in the
-    /// JobManager's heap, so they die with it and the job starts from scratch;
-    /// `FileSystemCheckpointStorage` keeps them in files. Savepoints always go to
-    /// files. The recovery is not a task failure: the restart strategy neither counts
-    /// it nor delays it; the new JobMaster starts a fresh strategy.
-    fn jobmanager_failover(&mut self) {
-        let storage = self
-            .setup
-            .scenario
-            .checkpointing
-            .as_ref()
-            .map(|c| c.storage)
-            .unwrap_or_default();
-        let checkpoints_lost = if storage == StorageKind::Jobmanager {
-            self.discard_retained()
-        } else {
-            Vec::new()
-        };
-        let delay_ms = JOBMANAGER_RECOVERY_MS;
-        self.trace.push(|| Event::JobmanagerFailed {
-            delay_ms,
-            checkpoints_lost,
-        });
-        self.tear_down();
-        self.restart = RestartStrategy::new(&self.setup.scenario.effective_restart());
-        self.status = JobStatus::Restarting;
-        self.restart_at = Some(self.now + delay_ms);
-        self.schedule(self.now + delay_ms, Item::Restart);
-        self.failures.push(FailureRecord {
-            at_ms: self.now,
-            task: None,
-            reason: "JobManager failed; a new leader recovers the job".into(),
-            restored_from: None,
-            restarted_ms: None,
-        });
-    }
-
-    /// What every failure does to the running attempt: pending checkpoints abort,
-    /// open transactions abort, tasks stop, in-flight data is lost.
-    fn tear_down(&mut self) {
-        self.abort_all_pending(AbortCause::JobFailover);
-        self.final_requested = false;
-        self.final_completed = false;
-        self.close_sinks();
-        for t in &mut self.tasks {
-            t.status = TaskStatus::Failed;
-        }
-        for c in &mut self.channels {
-            c.clear();
-        }
-        self.new_attempt();
-    }
-
-    /// The job fails over as a whole (the contract's simplification of region
-    /// failover): in-flight data and un-checkpointed state are lost, open
-    /// transactions are aborted, and the restart strategy decides what follows.
-    fn failover(&mut self, task: Option<TaskName>, reason: String) {
-        if self.status != JobStatus::Running {
-            return;
-        }
-        if let Some(name) = &task {
-            let (name, why) = (name.clone(), reason.clone());
-            self.trace.push(|| Event::TaskFailed {
-                task: name,
-                reason: why,
-            });
-        }
-        self.tear_down();
-        let now = self.now;
-        self.restart.notify_failure(now);
-        let mut record = FailureRecord {
-            at_ms: now,
-            task,
-            reason: reason.clone(),
-            restored_from: None,
-            restarted_ms: None,
-        };
-        if self.restart.can_restart(now) {
-            let delay_ms = self.restart.backoff_ms(now);
-            self.trace.push(|| Event::JobRestarting { delay_ms });
-            self.status = JobStatus::Restarting;
-            self.restart_at = Some(now + delay_ms);
-            self.schedule(now + delay_ms, Item::Restart);
-        } else {
-            let why = format!("Recovery is suppressed by {}", self.restart.describe());
-            record.restored_from = None;
-            self.fail_job(format!("{why} (last failure: {reason})"), why);
-        }
-        self.failures.push(record);
-    }
-
-    fn restart_job(&mut self) {
-        if self.status != JobStatus::Restarting {
-            return;
-        }
-        self.status = JobStatus::Running;
-        self.restart_at = None;
-        let latest = self.coordinator.latest_completed().cloned();
-        if let Some(f) = self.failures.last_mut() {
-            f.restored_from = latest.as_ref().map(|c| c.id);
-            f.restarted_ms = Some(self.now);
-        }
-        // The job's own checkpoint fits the job: assignment cannot fail, but if it
-        // ever did, the job fails with the reason rather than the lab panicking.
-        let plan = match latest
-            .map(|c| self.plan_restore(&restore::from_completed(&c, &self.setup), false))
-        {
-            None => None,
-            Some(Ok(plan)) => Some(plan),
-            Some(Err(err)) => {
-                let reason = format!("restore failed: {err}");
-                self.fail_job(reason.clone(), reason);
-                return;
-            }
-        };
-        self.start_tasks(plan);
-    }
-
-    // ----- summary helpers ------------------------------------------------------
-
-    /// The files of a completed checkpoint in checkpoint storage, subtask by
-    /// subtask: its private file `chk-N/<subtask>` (everything not in shared files;
-    /// left out when empty) and, for an incremental rocksdb checkpoint, the shared
-    /// files it refers to — uploaded by it or by an earlier checkpoint. The full
-    /// size of the checkpoint is the sum; what it uploaded is its private files plus
-    /// the shared files it created.
+    /// The files of a completed checkpoint in checkpoint storage
+    /// ([`shared_registry::SharedStateRegistry::storage_files`]).
     pub fn storage_files(&self, c: &CompletedCheckpoint) -> Vec<shared_registry::StorageFile> {
-        let mut out = Vec::new();
-        for (t, snap) in &c.tasks {
-            let task = self.name(*t).to_string();
-            let files = self.coordinator.shared.task_files(c.id, *t);
-            let private = files.map_or(snap.state_bytes, |f| f.private_bytes);
-            if private > 0 {
-                out.push(shared_registry::StorageFile {
-                    path: format!("chk-{}/{task}", c.id.0),
-                    task: task.clone(),
-                    bytes: private,
-                    shared: false,
-                    created_by: c.id,
-                });
-            }
-            for name in files.into_iter().flat_map(|f| f.shared.iter()) {
-                if let Some(f) = self.coordinator.shared.files().get(name) {
-                    out.push(shared_registry::StorageFile {
-                        path: name.clone(),
-                        task: task.clone(),
-                        bytes: f.bytes,
-                        shared: true,
-                        created_by: f.created_by,
-                    });
-                }
-            }
-        }
-        out
-    }
-
-    /// `chk-N/_metadata` of a completed checkpoint, keyed by operator uid, as the
-    /// contract's `--metadata` prints it.
-    pub fn metadata(&self, c: &CompletedCheckpoint) -> serde_json::Value {
-        use serde_json::{json, Map, Value};
-        let mut out = Map::new();
-        for (oi, op) in self.setup.scenario.job.operators.iter().enumerate() {
-            let mut entry = Map::new();
-            let first = self.setup.op_first_task[oi];
-            let mut offsets = BTreeMap::new();
-            let mut keyed = BTreeMap::new();
-            let mut states: BTreeMap<String, BTreeMap<String, Value>> = BTreeMap::new();
-            let mut channels = Map::new();
-            let mut operator = Vec::new();
-            for i in 0..op.parallelism {
-                let t = TaskId(first + i);
-                let Some(s) = c.tasks.get(&t) else { continue };
-                match &s.state {
-                    OperatorSnapshot::Source { offsets: o } => offsets.extend(o.iter().map(|(p, v)| (*p, *v))),
-                    OperatorSnapshot::Keyed { entries } => {
-                        keyed.extend(entries.iter().map(|(k, v)| (self.setup.keys.name(*k).to_string(), *v)))
-                    }
-                    OperatorSnapshot::TwoPhaseCommit { pending_transaction, pending_commit } => operator.push(json!({
-                        "subtask": i,
-                        "pending_transaction": pending_transaction,
-                        "pending_commit": pending_commit.iter().map(|(c, t)| json!({"checkpoint": c, "txn": t})).collect::<Vec<_>>(),
-                    })),
-                    OperatorSnapshot::KeyedStates { states: s } => {
-                        for (name, entries) in s {
-                            states.entry(name.clone()).or_default().extend(
-                                entries.iter().map(|(k, v)| (self.setup.keys.name(*k).to_string(), v.display())),
-                            );
-                        }
-                    }
-                    OperatorSnapshot::Broadcast { rules } => operator.push(json!({
-                        "subtask": i,
-                        "rules": rules.iter().map(|(k, v)| (self.setup.keys.name(*k).to_string(), *v)).collect::<BTreeMap<_, _>>(),
-                    })),
-                    OperatorSnapshot::Stateless => {}
-                }
-                let show = |r: &Record| json!({"key": self.key_name(r.key), "value": r.value});
-                let mut sub = Map::new();
-                for (ch, recs) in &s.input_channels {
-                    sub.insert(
-                        format!("in{}", ch.0),
-                        Value::Array(recs.iter().map(show).collect()),
-                    );
-                }
-                for (ch, recs) in &s.output_channels {
-                    sub.insert(
-                        format!("out{ch}"),
-                        Value::Array(recs.iter().map(show).collect()),
-                    );
-                }
-                if !sub.is_empty() {
-                    channels.insert(i.to_string(), Value::Object(sub));
-                }
-            }
-            if op.kind == OperatorKind::Source {
-                entry.insert("offsets".into(), json!(offsets));
-            }
-            if matches!(op.kind, OperatorKind::KeyedCount | OperatorKind::KeyedSum) {
-                entry.insert("keyed".into(), json!(keyed));
-            }
-            if op.kind.has_named_state() {
-                entry.insert("states".into(), json!(states));
-            }
-            if !operator.is_empty() {
-                entry.insert("operator".into(), Value::Array(operator));
-            }
-            if !channels.is_empty() {
-                entry.insert("channels".into(), Value::Object(channels));
-            }
-            if !entry.is_empty() {
-                out.insert(op.uid.clone(), Value::Object(entry));
-            }
-        }
-        Value::Object(out)
+        self.coordinator
+            .shared()
+            .storage_files(c, |t| self.graph.name(t).to_string())
     }
 }

@@ -12,6 +12,8 @@
 //! - [`unaligned`]: the unaligned states (`AlternatingWaitingForFirstBarrierUnaligned`,
 //!   `AlternatingCollectingBarriersUnaligned`) and channel-state persisting.
 //! - [`tracker`]: at-least-once `CheckpointBarrierTracker`.
+//! - [`channel_state`]: the channel state an unaligned checkpoint captures at the
+//!   task's inputs (`ChannelStatePersister`), for the `World` and the bench alike.
 //!
 //! The handler is sans-IO: it never owns channel queues. The caller (the
 //! `World` or the barrier bench, [`crate::bench`]) feeds it barriers, cancellation
@@ -35,6 +37,7 @@ use serde::{Deserialize, Serialize};
 use crate::ids::{ChannelIndex, CheckpointId};
 
 pub mod aligned;
+pub mod channel_state;
 pub mod single;
 pub mod tracker;
 pub mod unaligned;

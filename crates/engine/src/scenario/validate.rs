@@ -11,13 +11,13 @@
 //! Validation never panics, whatever the values: it is the guard in front of the
 //! engine, fed straight from a text box on the page.
 
+use super::MAX_RESTORE_DEPTH;
 use super::{
     parse_task_name, CheckpointingConfig, CheckpointingMode, EdgeSpec, FieldError, FnName, Job,
     ListStateMode, OperatorKind, OperatorSpec, PartitionSpec, Partitioning, RestartConfig,
     RestoreSpec, Scenario, ScenarioError, ScriptStep, CONTRACT_VERSION, MINIMAL_CHECKPOINT_TIME_MS,
 };
 use crate::keygroup::UPPER_BOUND_MAX_PARALLELISM;
-use crate::world::MAX_RESTORE_DEPTH;
 use std::collections::BTreeMap;
 
 /// The most records one generator may produce. A lab limit, not Flink's: the whole

@@ -1,11 +1,11 @@
 //! Keyed state values in and out of a savepoint's task-independent form
-//! ([`crate::restore::StateValue`]). Flink: the state's `TypeSerializer` — with TTL
+//! ([`crate::snapshot::StateValue`]). Flink: the state's `TypeSerializer` — with TTL
 //! the `TtlSerializer`, which writes each value together with its last-access
 //! timestamp, so TTL survives a restore.
 
 use super::keyed::StoredValue;
 use super::ttl::TtlValue;
-use crate::restore::StateValue;
+use crate::snapshot::StateValue;
 use std::collections::BTreeMap;
 
 fn unit(v: &TtlValue<i64>, ttl: bool) -> StateValue {

@@ -33,8 +33,7 @@ use super::keyed::StoredValue;
 use super::ttl::TtlValue;
 use crate::ids::{CheckpointId, TaskId};
 use crate::record::{KeyId, KeyTable};
-use crate::restore::VALUE_STATE;
-use crate::snapshot::{OperatorSnapshot, KEYED_ENTRY_BYTES};
+use crate::snapshot::{CompletedCheckpoint, OperatorSnapshot, KEYED_ENTRY_BYTES, VALUE_STATE};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -181,7 +180,7 @@ impl IncrementalBase {
             };
             placement.insert(e, (v, file));
         }
-        let new_file = (new_entries > 0).then(|| NewSharedFile {
+        let new_file = (new_entries > 0).then_some(NewSharedFile {
             name,
             entries: new_entries,
             bytes: new_bytes,
@@ -330,6 +329,46 @@ impl SharedStateRegistry {
     /// The files subtask `task`'s part of checkpoint `id` refers to, if recorded.
     pub fn task_files(&self, id: CheckpointId, task: TaskId) -> Option<&TaskFiles> {
         self.checkpoints.get(&id)?.get(&task)
+    }
+
+    /// The files of completed checkpoint `c` in checkpoint storage, subtask by
+    /// subtask (`task_name` names a subtask): its private file `chk-N/<subtask>`
+    /// (everything not in shared files; left out when empty) and, for an incremental
+    /// rocksdb checkpoint, the shared files it refers to — uploaded by it or by an
+    /// earlier checkpoint. The full size of the checkpoint is the sum; what it
+    /// uploaded is its private files plus the shared files it created.
+    pub fn storage_files(
+        &self,
+        c: &CompletedCheckpoint,
+        task_name: impl Fn(TaskId) -> String,
+    ) -> Vec<StorageFile> {
+        let mut out = Vec::new();
+        for (t, snap) in &c.tasks {
+            let task = task_name(*t);
+            let files = self.task_files(c.id, *t);
+            let private = files.map_or(snap.state_bytes, |f| f.private_bytes);
+            if private > 0 {
+                out.push(StorageFile {
+                    path: format!("chk-{}/{task}", c.id.0),
+                    task: task.clone(),
+                    bytes: private,
+                    shared: false,
+                    created_by: c.id,
+                });
+            }
+            for name in files.into_iter().flat_map(|f| f.shared.iter()) {
+                if let Some(f) = self.files.get(name) {
+                    out.push(StorageFile {
+                        path: name.clone(),
+                        task: task.clone(),
+                        bytes: f.bytes,
+                        shared: true,
+                        created_by: f.created_by,
+                    });
+                }
+            }
+        }
+        out
     }
 
     /// The base of subtask `task` restored from checkpoint `id`: where that

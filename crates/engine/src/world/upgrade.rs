@@ -12,14 +12,12 @@
 //! `retain_on_cancellation`, leaves none.
 
 use super::World;
-use crate::coordinator::CompletedCheckpoint;
 use crate::restore::{self, SavepointState};
 use crate::scenario::{RestoreSpec, ScenarioError, SnapshotSelector};
+use crate::snapshot::CompletedCheckpoint;
 use std::sync::Arc;
 
-/// How deep `restore.from` may nest (a job restored from a job restored from …).
-/// A lab limit: each level is a whole run.
-pub const MAX_RESTORE_DEPTH: usize = 4;
+pub use crate::scenario::MAX_RESTORE_DEPTH;
 
 /// Bound of the earlier run when it sets no `until_ms` (as the runner's).
 const EARLIER_LIMIT_MS: u64 = 600_000;
@@ -85,9 +83,9 @@ pub(super) fn run_earlier(spec: &RestoreSpec, seed: u64) -> Result<Earlier, Scen
 fn available(world: &World) -> Vec<Arc<CompletedCheckpoint>> {
     let coordinator = world.coordinator();
     let mut all: Vec<Arc<CompletedCheckpoint>> = coordinator
-        .savepoints
+        .savepoints()
         .iter()
-        .chain(coordinator.store.iter())
+        .chain(coordinator.store().iter())
         .cloned()
         .collect();
     all.sort_by_key(|c| c.id);

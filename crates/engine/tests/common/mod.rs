@@ -183,3 +183,54 @@ pub fn subtask_states<'a>(w: &'a engine::World, uid: &str) -> Vec<&'a engine::op
         .map(|i| &w.tasks()[first + i].op)
         .collect()
 }
+
+/// Where two outputs of `lab run` (JSON lines) first differ: the 1-based line number
+/// and the two lines there (`<end>` past the end of the shorter); `None` if equal.
+pub fn first_difference<'a>(a: &'a str, b: &'a str) -> Option<(usize, &'a str, &'a str)> {
+    if a == b {
+        return None;
+    }
+    let (mut x, mut y) = (a.lines(), b.lines());
+    let mut n = 0;
+    loop {
+        n += 1;
+        match (x.next(), y.next()) {
+            (Some(l), Some(r)) if l == r => continue,
+            (None, None) => return Some((n, "<end>", "<end>")), // equal lines, other endings
+            (l, r) => return Some((n, l.unwrap_or("<end>"), r.unwrap_or("<end>"))),
+        }
+    }
+}
+
+/// madsim's `check_determinism`: two runs of one scenario with one seed must give
+/// the same lines. Otherwise panic with the first differing line and the command
+/// that reproduces the run (`lab run … --seed N --trace`).
+pub fn assert_same_runs(first: &[String], second: &[String], what: &str, reproduce: &str) {
+    let (a, b) = (first.join("\n"), second.join("\n"));
+    if let Some((line, l, r)) = first_difference(&a, &b) {
+        panic!(
+            "{what}: two runs differ at line {line} ({} vs {} lines):\n first: {l}\nsecond: {r}\nreproduce: {reproduce}",
+            first.len(),
+            second.len()
+        );
+    }
+}
+
+/// The command that runs `s` as `lab` does, tracing: a built-in by name, any other
+/// scenario from a copy written under the test's temporary directory.
+pub fn lab_command(s: &Scenario, builtin: bool) -> String {
+    let source = if builtin {
+        s.name.clone()
+    } else {
+        let path =
+            std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{}.json", s.name));
+        match std::fs::write(&path, s.to_json()) {
+            Ok(()) => path.display().to_string(),
+            Err(e) => format!("<{} could not be written: {e}>", path.display()),
+        }
+    };
+    format!(
+        "cargo run -p checkpoint-engine --bin lab -- run {source} --seed {} --trace",
+        s.seed
+    )
+}

@@ -1,0 +1,606 @@
+//! Starting a (changed, rescaled) job from a savepoint through the World: the
+//! scenario's `restore` (`flink run -s <savepoint> [-n]`). The assignment rules
+//! themselves are unit-tested in restore_assignment.rs; here the whole path runs:
+//! the earlier job, its savepoint, the new job's tasks, ids, topics and output.
+
+use engine::keygroup;
+use engine::operators::OpState;
+use engine::runner::{self, RunOptions};
+use engine::{JobStatus, Scenario, World};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+const KEYS: [&str; 6] = ["app1", "app2", "app3", "a", "b", "flink"];
+
+/// The earlier job: 4 source partitions on 2 subtasks, a keyed count `pv`, a
+/// two-phase-commit sink `out`; stopped with a savepoint at 1500 ms.
+fn v1(seed_keys: &[&str]) -> Value {
+    json!({
+        "version": 1, "name": "v1", "seed": 5,
+        "job": {
+            "operators": [
+                {"uid": "kafka", "kind": "source", "parallelism": 2,
+                 "partitions": (0..4).map(|p| json!({"generate": {"count": 300, "every_ms": 7 + p, "keys": seed_keys, "values": "sequence"}})).collect::<Vec<_>>()},
+                {"uid": "pv", "kind": "keyed_count", "parallelism": 2, "process_ms": 1},
+                {"uid": "out", "kind": "sink", "sink": "two_phase_commit"}
+            ],
+            "edges": [
+                {"from": "kafka", "to": "pv", "partitioning": "hash", "latency_ms": 3, "buffer_capacity": 4},
+                {"from": "pv", "to": "out", "partitioning": "rebalance", "latency_ms": 3}
+            ]
+        },
+        "checkpointing": {"interval_ms": 200},
+        "script": [{"at_ms": 1500, "action": "stop_with_savepoint"}]
+    })
+}
+
+/// The new job: `v1`'s job edited by `edit`, restoring `v1`'s latest savepoint.
+fn v2(edit: impl FnOnce(&mut Value), allow_n: bool) -> Value {
+    let earlier = v1(&KEYS);
+    let mut job = earlier["job"].clone();
+    edit(&mut job);
+    json!({
+        "version": 1, "name": "v2", "seed": 5,
+        "job": job,
+        "checkpointing": {"interval_ms": 200},
+        "restore": {"from": earlier, "snapshot": "latest_savepoint", "allow_non_restored_state": allow_n}
+    })
+}
+
+fn parse(doc: &Value) -> Scenario {
+    Scenario::from_json(&doc.to_string()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn build(doc: &Value) -> Result<World, engine::scenario::ScenarioError> {
+    let s = parse(doc);
+    World::new(&s, s.seed)
+}
+
+/// The earlier run itself, stopped, with its savepoint's content.
+fn earlier_world() -> World {
+    let s = parse(&v1(&KEYS));
+    let mut w = World::new(&s, 5).unwrap();
+    w.run_to_end(None, 600_000, |_| {});
+    assert_eq!(
+        w.status(),
+        JobStatus::Finished,
+        "stop-with-savepoint stops the job"
+    );
+    w
+}
+
+fn savepoint_metadata(w: &World) -> Value {
+    let sp = w
+        .coordinator()
+        .savepoints()
+        .last()
+        .expect("a savepoint")
+        .clone();
+    engine::summary::checkpoint_metadata(w.setup(), &sp)
+}
+
+fn keyed_of(w: &World, uid: &str) -> Vec<BTreeMap<String, i64>> {
+    common::subtask_states(w, uid)
+        .into_iter()
+        .map(|op| match op {
+            OpState::Keyed { values } => values
+                .iter()
+                .map(|(k, v)| (w.setup().keys.name(*k).to_string(), *v))
+                .collect(),
+            other => panic!("{uid} is not keyed: {other:?}"),
+        })
+        .collect()
+}
+
+fn offsets_of(w: &World, uid: &str) -> Vec<BTreeMap<u32, u64>> {
+    common::subtask_states(w, uid)
+        .into_iter()
+        .map(|op| match op {
+            OpState::Source(s) => s.offsets.clone(),
+            other => panic!("{uid} is not a source: {other:?}"),
+        })
+        .collect()
+}
+
+fn per_key_last(records: &[engine::record::Record], w: &World) -> BTreeMap<String, Vec<i64>> {
+    let mut out: BTreeMap<String, Vec<i64>> = BTreeMap::new();
+    for r in records {
+        let k = r
+            .key
+            .map(|k| w.setup().keys.name(k).to_string())
+            .unwrap_or_default();
+        out.entry(k).or_default().push(r.value);
+    }
+    out
+}
+
+#[test]
+fn unchanged_job_continues_from_the_savepoint_exactly_once() {
+    let earlier = earlier_world();
+    let meta = savepoint_metadata(&earlier);
+    let sp = earlier.coordinator().savepoints().last().unwrap().id;
+
+    let mut w = build(&v2(|_| {}, false)).expect("restore the unchanged job");
+    // Clock, ids and state continue from the savepoint.
+    assert_eq!(w.now(), earlier.now());
+    assert_eq!(w.coordinator().next_checkpoint_id().0, sp.0 + 1);
+    assert_eq!(
+        w.coordinator().latest_completed().unwrap().id,
+        sp,
+        "the savepoint enters the store"
+    );
+    let restored_pv: BTreeMap<String, i64> = keyed_of(&w, "pv").into_iter().flatten().collect();
+    let saved_pv: BTreeMap<String, i64> =
+        serde_json::from_value(meta["pv"]["keyed"].clone()).unwrap();
+    assert_eq!(restored_pv, saved_pv);
+    let restored_offsets: BTreeMap<u32, u64> =
+        offsets_of(&w, "kafka").into_iter().flatten().collect();
+    let saved_offsets: BTreeMap<String, u64> =
+        serde_json::from_value(meta["kafka"]["offsets"].clone()).unwrap();
+    assert_eq!(
+        restored_offsets
+            .iter()
+            .map(|(p, o)| (p.to_string(), *o))
+            .collect::<BTreeMap<_, _>>(),
+        saved_offsets
+    );
+
+    w.run_to_end(None, 600_000, |_| {});
+    assert_eq!(w.status(), JobStatus::Finished);
+    // The topic carried over: committed output across the upgrade equals one
+    // uninterrupted run's (no savepoint, no stop) per key — nothing lost, nothing twice.
+    let mut plain = v1(&KEYS);
+    plain["script"] = json!([]);
+    let mut once = build(&plain).unwrap();
+    once.run_to_end(None, 600_000, |_| {});
+    let upgraded = per_key_last(
+        &w.external()
+            .values()
+            .next()
+            .unwrap()
+            .committed
+            .iter()
+            .copied()
+            .collect::<Vec<_>>(),
+        &w,
+    );
+    let reference = per_key_last(
+        &once
+            .external()
+            .values()
+            .next()
+            .unwrap()
+            .committed
+            .iter()
+            .copied()
+            .collect::<Vec<_>>(),
+        &once,
+    );
+    assert_eq!(upgraded, reference);
+    assert_eq!(upgraded.values().map(Vec::len).sum::<usize>(), 1200);
+}
+
+#[test]
+fn an_added_stateful_operator_starts_empty() {
+    let doc = v2(
+        |job| {
+            job["operators"].as_array_mut().unwrap().insert(
+                2,
+                json!({"uid": "total", "kind": "keyed_sum", "parallelism": 1}),
+            );
+            job["edges"] = json!([
+                {"from": "kafka", "to": "pv", "partitioning": "hash", "latency_ms": 3, "buffer_capacity": 4},
+                {"from": "pv", "to": "total", "partitioning": "hash", "latency_ms": 3},
+                {"from": "total", "to": "out", "partitioning": "forward", "latency_ms": 3}
+            ]);
+        },
+        false,
+    );
+    let mut w = build(&doc).expect("a new operator needs no -n");
+    assert!(
+        keyed_of(&w, "total")[0].is_empty(),
+        "the new operator has no state"
+    );
+    assert!(
+        !keyed_of(&w, "pv").iter().all(BTreeMap::is_empty),
+        "pv got its state back"
+    );
+    let mut restored = BTreeMap::new();
+    w.set_tracing(true);
+    // state_restored says which subtasks got state.
+    let s = parse(&doc);
+    let lines = runner::run_lines(
+        &s,
+        &RunOptions {
+            trace: true,
+            ..RunOptions::default()
+        },
+    )
+    .unwrap();
+    for l in &lines {
+        let v: Value = serde_json::from_str(l).unwrap();
+        if v["type"] == "state_restored" {
+            restored
+                .entry(v["task"].as_str().unwrap().to_string())
+                .or_insert(v["checkpoint"].clone());
+        }
+    }
+    assert_eq!(restored["total#0"], Value::Null);
+    assert!(restored["pv#0"].is_u64());
+    w.run_until(w.now() + 500, |_| {});
+}
+
+fn without_pv(job: &mut Value) {
+    job["operators"].as_array_mut().unwrap().remove(1);
+    job["edges"] =
+        json!([{"from": "kafka", "to": "out", "partitioning": "rebalance", "latency_ms": 3}]);
+}
+
+#[test]
+fn a_removed_stateful_operator_fails_the_restore_unless_allowed() {
+    let err = build(&v2(without_pv, false)).expect_err("state of pv cannot be mapped");
+    let e = &err.errors[0];
+    assert_eq!(e.field, "restore");
+    assert!(
+        e.message
+            .contains("Cannot map checkpoint/savepoint state for operator"),
+        "{}",
+        e.message
+    );
+    assert!(e.message.contains("pv"), "{}", e.message);
+    assert!(
+        e.message.contains("--allowNonRestoredState"),
+        "{}",
+        e.message
+    );
+
+    let mut w = build(&v2(without_pv, true)).expect("-n skips pv's state");
+    assert!(
+        !offsets_of(&w, "kafka")
+            .iter()
+            .all(|o| o.values().all(|&x| x == 0)),
+        "the source still restores"
+    );
+    w.run_to_end(None, 600_000, |_| {});
+    assert_eq!(w.status(), JobStatus::Finished);
+}
+
+#[test]
+fn a_changed_uid_leaves_the_old_state_unmatched() {
+    let rename = |job: &mut Value| {
+        job["operators"][1]["uid"] = json!("pv-v2");
+        job["edges"][0]["to"] = json!("pv-v2");
+        job["edges"][1]["from"] = json!("pv-v2");
+    };
+    let err = build(&v2(rename, false)).expect_err("pv's state has no operator");
+    assert!(
+        err.errors[0].message.contains("pv"),
+        "{}",
+        err.errors[0].message
+    );
+    let mut w = build(&v2(rename, true)).expect("with -n the renamed operator starts empty");
+    assert!(keyed_of(&w, "pv-v2").iter().all(BTreeMap::is_empty));
+    // Its counts start again from 1 while the sources continue: the output shows it.
+    let before = w
+        .external()
+        .values()
+        .next()
+        .unwrap()
+        .committed
+        .iter()
+        .copied()
+        .collect::<Vec<_>>()
+        .len();
+    w.run_to_end(None, 600_000, |_| {});
+    let out = w
+        .external()
+        .values()
+        .next()
+        .unwrap()
+        .committed
+        .iter()
+        .copied()
+        .collect::<Vec<_>>();
+    let first_new = out[before];
+    assert_eq!(
+        first_new.value, 1,
+        "the first count after the restore starts from an empty state"
+    );
+}
+
+/// Key groups decide where each key's count goes; the source offsets (split-distribute
+/// list state) are cut into contiguous chunks in old-subtask order.
+#[test]
+fn rescaling_up_and_down_redistributes_element_by_element() {
+    let earlier = earlier_world();
+    let meta = savepoint_metadata(&earlier);
+    let saved_pv: BTreeMap<String, i64> =
+        serde_json::from_value(meta["pv"]["keyed"].clone()).unwrap();
+    let saved_offsets: BTreeMap<u32, u64> = offsets_of_meta(&meta);
+    for (source_p, pv_p) in [(3u32, 3u32), (1, 1), (4, 4), (2, 1)] {
+        let w = build(&v2(
+            |job| {
+                job["operators"][0]["parallelism"] = json!(source_p);
+                job["operators"][1]["parallelism"] = json!(pv_p);
+            },
+            false,
+        ))
+        .unwrap_or_else(|e| panic!("rescale to {source_p}/{pv_p}: {e}"));
+        // Keyed: exactly the keys whose key group maps to the subtask.
+        let pv = keyed_of(&w, "pv");
+        for (i, values) in pv.iter().enumerate() {
+            let expected: BTreeMap<String, i64> = saved_pv
+                .iter()
+                .filter(|(k, _)| {
+                    let kg = keygroup::assign_to_key_group(k, 128);
+                    keygroup::operator_index_for_key_group(128, pv_p, kg) == i as u32
+                })
+                .map(|(k, v)| (k.clone(), *v))
+                .collect();
+            assert_eq!(values, &expected, "pv#{i} at parallelism {pv_p}");
+        }
+        // Split-distribute: old lists [0, 2] and [1, 3] concatenated to [0, 2, 1, 3],
+        // cut into contiguous chunks of base + 1 while the remainder lasts.
+        let order = [0u32, 2, 1, 3];
+        let (base, rem) = (4 / source_p as usize, 4 % source_p as usize);
+        let mut at = 0;
+        let offsets = offsets_of(&w, "kafka");
+        for (i, got) in offsets.iter().enumerate() {
+            let n = base + usize::from(i < rem);
+            let expected: BTreeMap<u32, u64> = order[at..at + n]
+                .iter()
+                .map(|p| (*p, saved_offsets[p]))
+                .collect();
+            at += n;
+            assert_eq!(got, &expected, "kafka#{i} at parallelism {source_p}");
+        }
+    }
+}
+
+fn offsets_of_meta(meta: &Value) -> BTreeMap<u32, u64> {
+    meta["kafka"]["offsets"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(p, o)| (p.parse().unwrap(), o.as_u64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn a_rescaled_job_still_delivers_exactly_once() {
+    let mut w = build(&v2(
+        |job| {
+            job["operators"][0]["parallelism"] = json!(3);
+            job["operators"][1]["parallelism"] = json!(3);
+        },
+        false,
+    ))
+    .unwrap();
+    w.run_to_end(None, 600_000, |_| {});
+    let mut plain = v1(&KEYS);
+    plain["script"] = json!([]);
+    let mut once = build(&plain).unwrap();
+    once.run_to_end(None, 600_000, |_| {});
+    // Counts per key are final values: the last committed count per key agrees.
+    let last = |w: &World| -> BTreeMap<String, i64> {
+        per_key_last(
+            &w.external()
+                .values()
+                .next()
+                .unwrap()
+                .committed
+                .iter()
+                .copied()
+                .collect::<Vec<_>>(),
+            w,
+        )
+        .into_iter()
+        .map(|(k, v)| (k, *v.iter().max().unwrap()))
+        .collect()
+    };
+    assert_eq!(last(&w), last(&once));
+}
+
+#[test]
+fn restoring_a_snapshot_that_does_not_exist_names_the_field() {
+    let mut doc = v2(|_| {}, false);
+    doc["restore"]["snapshot"] = json!(99);
+    let err = build(&doc).expect_err("no snapshot 99");
+    assert_eq!(err.errors[0].field, "restore.snapshot");
+    assert!(
+        err.errors[0].message.contains("available: "),
+        "{}",
+        err.errors[0].message
+    );
+
+    doc["restore"]["snapshot"] = json!("newest");
+    let err = Scenario::from_json(&doc.to_string()).expect_err("a bad keyword");
+    assert_eq!(err.errors[0].field, "restore.snapshot");
+
+    // The earlier document's own errors are reported under restore.from.
+    let mut doc = v2(|_| {}, false);
+    doc["restore"]["from"]["checkpointing"]["interval_ms"] = json!(5);
+    let err = Scenario::from_json(&doc.to_string()).expect_err("interval 5");
+    assert!(
+        err.has_field("restore.from.checkpointing.interval_ms"),
+        "{err}"
+    );
+
+    // An incompatible restore: the number of key groups changed.
+    let mut doc = v2(|_| {}, false);
+    doc["job"]["max_parallelism"] = json!(64);
+    let err = build(&doc).expect_err("max parallelism mismatch");
+    assert!(
+        err.errors[0].message.contains("Max parallelism mismatch"),
+        "{}",
+        err.errors[0].message
+    );
+
+    // A new script step before the restored job's start is blamed on its at_ms.
+    let mut doc = v2(|_| {}, false);
+    doc["script"] = json!([{"at_ms": 10, "action": "trigger_checkpoint"}]);
+    let err = build(&doc).expect_err("before the start");
+    assert_eq!(err.errors[0].field, "script[0].at_ms");
+}
+
+/// flink-semantics.md §1.7: what survives the end of the earlier job.
+#[test]
+fn retained_checkpoints_follow_the_externalized_policy_on_cancellation() {
+    for (policy, survives) in [
+        ("none", false),
+        ("delete_on_cancellation", false),
+        ("retain_on_cancellation", true),
+    ] {
+        let mut earlier = v1(&KEYS);
+        earlier["checkpointing"]["externalized"] = json!(policy);
+        earlier["script"] = json!([{"at_ms": 1500, "action": "cancel"}]);
+        let s = parse(&earlier);
+        let mut w = World::new(&s, 5).unwrap();
+        w.run_to_end(None, 600_000, |_| {});
+        assert_eq!(w.status(), JobStatus::Canceled);
+        assert_eq!(
+            !w.coordinator().store().is_empty(),
+            survives,
+            "{policy}: store after cancel"
+        );
+        assert_eq!(
+            w.coordinator().discarded().is_empty(),
+            survives,
+            "{policy}: discarded"
+        );
+
+        let doc = json!({
+            "version": 1, "name": "v2", "seed": 5, "job": earlier["job"].clone(),
+            "checkpointing": {"interval_ms": 200},
+            "restore": {"from": earlier, "snapshot": "latest_checkpoint"}
+        });
+        match build(&doc) {
+            Ok(w2) => {
+                assert!(survives, "{policy}: restored from a deleted checkpoint");
+                assert!(w2.coordinator().latest_completed().is_some());
+            }
+            Err(e) => {
+                assert!(!survives, "{policy}: {e}");
+                assert_eq!(e.errors[0].field, "restore.snapshot");
+            }
+        }
+    }
+    // On failure (restart strategy gives up) delete_on_cancellation keeps them.
+    let mut earlier = v1(&KEYS);
+    earlier["checkpointing"]["externalized"] = json!("delete_on_cancellation");
+    earlier["restart"] = json!({"strategy": "none"});
+    earlier["script"] = json!([{"at_ms": 1500, "action": "crash", "task": "pv#0"}]);
+    let s = parse(&earlier);
+    let mut w = World::new(&s, 5).unwrap();
+    w.run_to_end(None, 600_000, |_| {});
+    assert_eq!(w.status(), JobStatus::Failed);
+    assert!(
+        !w.coordinator().store().is_empty(),
+        "RETAIN_ON_FAILURE keeps them"
+    );
+}
+
+use crate::common;
+
+/// Property: stop a random job with a savepoint at a random moment, change every
+/// operator's parallelism, restore — the committed output per key equals the
+/// failure-free run's (keyed_count: the counts 1..n per key, whatever the
+/// interleaving). Exactly-once across an upgrade with rescaling.
+#[test]
+fn stop_with_savepoint_and_rescaled_restore_is_exactly_once_over_many_seeds() {
+    use rand::{Rng, SeedableRng};
+    let gen = common::Gen {
+        mode: common::Mode::Aligned,
+        crashes: false,
+        sink: "two_phase_commit",
+        aligned_timeout: false,
+        keyed: Some("keyed_count"),
+    };
+    let mut restored = 0;
+    for seed in 0..200u64 {
+        let base: Value = serde_json::to_value(common::random_scenario(seed, &gen)).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut earlier = base.clone();
+        earlier["script"] =
+            json!([{"at_ms": rng.random_range(20..200u64), "action": "stop_with_savepoint"}]);
+        earlier.as_object_mut().unwrap().remove("until_ms");
+        let mut job = base["job"].clone();
+        for op in job["operators"].as_array_mut().unwrap() {
+            op["parallelism"] = json!(rng.random_range(1..=4u32));
+        }
+        for e in job["edges"].as_array_mut().unwrap() {
+            if e["partitioning"] == "forward" {
+                e["partitioning"] = json!("rebalance");
+            }
+        }
+        let mut doc = base.clone();
+        doc["job"] = job;
+        doc.as_object_mut().unwrap().remove("until_ms");
+        doc["script"] = json!([]);
+        doc["restore"] = json!({"from": earlier, "snapshot": "latest_savepoint"});
+        let s =
+            Scenario::from_json(&doc.to_string()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let mut w = match World::new(&s, s.seed) {
+            Ok(w) => w,
+            // The bounded job finished before the savepoint was due.
+            Err(e) if e.has_field("restore.snapshot") => continue,
+            Err(e) => panic!("seed {seed}: {e}"),
+        };
+        restored += 1;
+        w.run_to_end(None, 600_000, |_| {});
+        assert_eq!(w.status(), JobStatus::Finished, "seed {seed}");
+        let mut plain = base.clone();
+        plain.as_object_mut().unwrap().remove("until_ms");
+        let mut once = build(&plain).unwrap();
+        once.run_to_end(None, 600_000, |_| {});
+        let sorted = |w: &World| -> BTreeMap<String, Vec<i64>> {
+            let ext = w.external().values().next().unwrap();
+            let mut m = per_key_last(&ext.committed.iter().copied().collect::<Vec<_>>(), w);
+            m.values_mut().for_each(|v| v.sort_unstable());
+            m
+        };
+        assert_eq!(sorted(&w), sorted(&once), "seed {seed}");
+    }
+    assert!(
+        restored >= 100,
+        "only {restored} of 200 seeds reached a savepoint"
+    );
+}
+
+/// The lesson's built-ins: what the restored job holds at its first moment.
+#[test]
+fn builtin_savepoint_lessons_show_their_key_facts() {
+    let rescale = runner::load("savepoint-rescale").unwrap();
+    let w = World::new(&rescale, rescale.seed).unwrap();
+    let offsets = offsets_of(&w, "kafka");
+    let partitions: Vec<Vec<u32>> = offsets
+        .iter()
+        .map(|o| o.keys().copied().collect())
+        .collect();
+    assert_eq!(
+        partitions,
+        vec![vec![0, 2], vec![1], vec![3]],
+        "contiguous chunks of [0, 2, 1, 3]"
+    );
+    // The savepoint is consistent: the counts add up to the records read.
+    let counted: i64 = keyed_of(&w, "pv").iter().flat_map(|m| m.values()).sum();
+    let read: u64 = offsets.iter().flat_map(|o| o.values()).sum();
+    assert_eq!(counted as u64, read);
+    assert!(read > 0);
+    assert_eq!(keyed_of(&w, "pv").len(), 3);
+
+    let upgrade = runner::load("savepoint-upgrade").unwrap();
+    let w = World::new(&upgrade, upgrade.seed).unwrap();
+    assert!(keyed_of(&w, "pv-v2").iter().all(BTreeMap::is_empty));
+    assert!(offsets_of(&w, "kafka")
+        .iter()
+        .flat_map(|o| o.values())
+        .any(|&o| o > 0));
+    let mut strict = upgrade.clone();
+    strict.restore.as_mut().unwrap().allow_non_restored_state = false;
+    let err = World::new(&strict, strict.seed).expect_err("pv cannot be mapped");
+    assert!(
+        err.errors[0].message.contains("allowNonRestoredState"),
+        "{err}"
+    );
+}

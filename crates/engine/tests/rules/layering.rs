@@ -1,0 +1,151 @@
+//! The engine's modules form no import circle: a file never depends, through the
+//! `crate::…` / `super::…` paths of its code, on a file that depends on it
+//! (issue 13: `restore` below `world`, the registry below `restore`, validation below
+//! `world`). A parent module and its own submodules are one room and may refer to
+//! each other. Comments are not code; a circle fails with the files that form it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Module path (`world::failover`, `` for the crate root) → file.
+fn modules() -> BTreeMap<String, PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).expect("src readable") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    walk(&src, &mut files);
+    files
+        .into_iter()
+        .filter(|p| !p.starts_with(src.join("bin")))
+        .map(|p| {
+            let rel = p.strip_prefix(&src).unwrap().with_extension("");
+            let mut m = rel.to_string_lossy().replace('/', "::");
+            for suffix in ["::mod", "lib"] {
+                if let Some(s) = m.strip_suffix(suffix) {
+                    m = s.to_string();
+                }
+            }
+            (m, p)
+        })
+        .collect()
+}
+
+/// The longest module of `mods` that `path` (`a::b::c`) names.
+fn resolve(path: &str, mods: &BTreeMap<String, PathBuf>) -> Option<String> {
+    let segs: Vec<&str> = path.split("::").collect();
+    (1..=segs.len())
+        .rev()
+        .map(|n| segs[..n].join("::"))
+        .find(|m| mods.contains_key(m))
+}
+
+fn related(a: &str, b: &str) -> bool {
+    a == b
+        || a.starts_with(&format!("{b}::"))
+        || b.starts_with(&format!("{a}::"))
+        || a.is_empty()
+        || b.is_empty()
+}
+
+/// The modules each module's code refers to.
+fn edges(mods: &BTreeMap<String, PathBuf>) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out = BTreeMap::new();
+    for (m, p) in mods {
+        let code: String = std::fs::read_to_string(p)
+            .expect("readable")
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let parent = m.rsplit_once("::").map_or("", |(p, _)| p);
+        let mut deps = BTreeSet::new();
+        let mut add = |path: String| {
+            if let Some(t) = resolve(&path, mods) {
+                if !related(m, &t) {
+                    deps.insert(t);
+                }
+            }
+        };
+        for (prefix, base) in [("crate::", ""), ("super::", parent)] {
+            for (i, _) in code.match_indices(prefix) {
+                let rest = &code[i + prefix.len()..];
+                if rest.starts_with('{') {
+                    // `use crate::{a::B, c}`: each item of the group.
+                    let group = &rest[1..rest.find('}').unwrap_or(rest.len())];
+                    for item in group.split(',') {
+                        let item = item.trim().split("::{").next().unwrap_or("");
+                        add(join(base, item));
+                    }
+                } else {
+                    let path: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                        .collect();
+                    add(join(base, path.trim_end_matches(':')));
+                }
+            }
+        }
+        out.insert(m.clone(), deps);
+    }
+    out
+}
+
+fn join(base: &str, path: &str) -> String {
+    if base.is_empty() {
+        path.to_string()
+    } else {
+        format!("{base}::{path}")
+    }
+}
+
+#[test]
+fn no_import_circles_in_the_engine() {
+    let mods = modules();
+    let graph = edges(&mods);
+    // Depth-first search for a path back to where it started.
+    fn back_to(
+        start: &str,
+        at: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        seen: &mut BTreeSet<String>,
+        path: &mut Vec<String>,
+    ) -> bool {
+        for next in &graph[at] {
+            if next == start {
+                return true;
+            }
+            if seen.insert(next.clone()) {
+                path.push(next.clone());
+                if back_to(start, next, graph, seen, path) {
+                    return true;
+                }
+                path.pop();
+            }
+        }
+        false
+    }
+    for m in graph.keys() {
+        let mut path = vec![m.clone()];
+        if back_to(m, m, &graph, &mut BTreeSet::new(), &mut path) {
+            panic!("import circle: {} -> {m}", path.join(" -> "));
+        }
+    }
+    // The three the issue names, and that the scan sees real dependencies at all.
+    assert!(!graph["restore"].contains("world"));
+    assert!(!graph["state::shared_registry"].contains("restore"));
+    assert!(!graph["scenario::validate"].contains("world"));
+    assert!(
+        graph["world"].contains("coordinator"),
+        "{:?}",
+        graph["world"]
+    );
+    assert!(graph["summary"].contains("world"));
+}

@@ -1,0 +1,22 @@
+//! Whole runs: what the engine does end to end, frozen, replayed and checked for the
+//! properties every run must have.
+//!
+//! - [`golden`]: three traces read by eye and locked byte for byte.
+//! - [`snapshots`]: every lesson in three modes, the savepoint chains and seeded
+//!   random pipelines, frozen byte for byte (`UPDATE_SNAPSHOTS=1` regenerates).
+//! - [`lessons`]: the facts each built-in lesson tells the class.
+//! - [`world_builtins`]: every built-in runs to its end, the same twice.
+//! - [`world_properties`]: invariants of the World over many seeds.
+//! - [`exactly_once`]: the exactly-once oracle under crashes.
+//! - [`timeline`]: seeking lands on the state a replay reaches.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod exactly_once;
+mod golden;
+mod lessons;
+mod snapshots;
+mod timeline;
+mod world_builtins;
+mod world_properties;
