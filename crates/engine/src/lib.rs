@@ -25,6 +25,7 @@
 //! - [`sink`]: the external transactional topic sinks write to.
 //! - [`two_phase_commit`]: the two-phase-commit sink.
 //! - [`event`]: the trace.
+//! - [`export`]: a scenario as a Flink 2.3 Java job (`lab export flink`).
 //! - [`world`]: the simulation itself: agenda, tasks, failover and restore.
 //! - [`summary`]: the run summary.
 //! - [`timeline`]: keyframes and seeking, for time travel.
@@ -56,6 +57,7 @@ pub mod bench;
 pub mod channel;
 pub mod coordinator;
 pub mod event;
+pub mod export;
 pub mod ids;
 pub mod keygroup;
 pub mod operators;
