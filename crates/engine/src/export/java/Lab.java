@@ -63,6 +63,7 @@
         static final Map<Integer, Long> restoredFrom = new ConcurrentHashMap<>();
         static final Map<Integer, Long> attemptStartedMs = new ConcurrentHashMap<>();
         static final Map<Integer, Long> crashedAtMs = new ConcurrentHashMap<>();
+        static final Map<Integer, String> crashedTask = new ConcurrentHashMap<>();
         static final Set<String> observedKeys = ConcurrentHashMap.newKeySet();
         static final Set<String> finishedSources = ConcurrentHashMap.newKeySet();
         static final AtomicLong commitSeq = new AtomicLong();
@@ -187,6 +188,7 @@
         }
 
         static String strip(String name) {
+            if (name == null) return null;
             for (String prefix : new String[] {"Source: ", "Sink: "})
                 if (name.startsWith(prefix)) return name.substring(prefix.length());
             return name;
@@ -258,6 +260,7 @@
                 String id = c.job + "/" + c.task + "/" + c.attempt;
                 if (!fired.add(id)) continue;
                 crashedAtMs.putIfAbsent(c.attempt, now());
+                crashedTask.putIfAbsent(c.attempt, c.task);
                 if (observe != null) { ObjectNode o = event("crash", rc); o.put("lab_ms", c.labMs); write(o); }
                 throw new RuntimeException("checkpoint-lab: scripted crash of " + c.task + " (the lab's crash at " + c.labMs + " ms)");
             }
@@ -314,7 +317,7 @@
         String execute(StreamGraph graph, String name, Script s) throws Exception {
             graph.setJobName(name);
             script = s;
-            held.clear(); restoredFrom.clear(); attemptStartedMs.clear(); finishedSources.clear(); crashedAtMs.clear();
+            held.clear(); restoredFrom.clear(); attemptStartedMs.clear(); finishedSources.clear(); crashedAtMs.clear(); crashedTask.clear();
             savepoints.add(new ArrayList<>());
             JobID id;
             try {
@@ -530,7 +533,9 @@
                 ObjectNode f = failures.addObject();
                 Long crashed = crashedAtMs.get(i);
                 f.put("at_ms", crashed != null ? crashed : wallToLab(e.path("timestamp").asLong()));
-                f.put("task", strip(taskName(e.path("taskName").asText(null))));
+                // The failure that ends the job is recorded as the JobException without its task.
+                String task = strip(taskName(e.path("taskName").asText(null)));
+                f.put("task", task != null ? task : crashedTask.get(i));
                 Long restored = restoredFrom.get(i + 1);
                 if (restored == null || restored < 0) f.putNull("restored_from"); else f.put("restored_from", restored);
                 Long restarted = attemptStartedMs.get(i + 1);
@@ -618,6 +623,7 @@
             ObjectNode o = JSON.createObjectNode();
             if (e.key == null) o.putNull("key"); else o.put("key", e.key);
             o.put("value", e.value);
+            if (observe != null) o.put("origin", e.source + "#" + e.partition + "@" + e.offset);
             return o.toString();
         }
     }

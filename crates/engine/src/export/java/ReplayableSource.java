@@ -4,14 +4,17 @@
         final long[] at; final String[] keys; final long[] values;
         Partition(long[] at, String[] keys, long[] values) { this.at = at; this.keys = keys; this.values = values; }
 
-        /** A generated partition: record i is due at every × (i + 1). */
+        /** keyIndexes' characters: the position of the record's key in keyNames. */
+        static final String KEY_CODES = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+        /** A generated partition: record i is due at every × (i + 1); keys drawn by the lab's seeded generator. */
         static Partition generated(long every, long[] values, String[] keyNames, String keyIndexes) {
             int n = values.length;
             long[] at = new long[n];
             String[] keys = new String[n];
             for (int i = 0; i < n; i++) {
                 at[i] = every * (i + 1);
-                keys[i] = keyNames.length == 0 ? null : keyNames[keyIndexes.charAt(i) - 'a'];
+                keys[i] = keyNames.length == 0 ? null : keyNames[KEY_CODES.indexOf(keyIndexes.charAt(i))];
             }
             return new Partition(at, keys, values);
         }
