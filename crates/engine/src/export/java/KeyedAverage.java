@@ -27,7 +27,7 @@
 
         @Override
         public void processElement(Event e, Context ctx, Collector<Event> out) throws Exception {
-            Lab.keyed(getRuntimeContext(), e.key, average.get()); //#observe
+            Lab.keyed(getRuntimeContext(), e.key, null); // placement only: with TTL a read has effects //#observe
             average.add(e.value);
             Long r = average.get();
             if (r != null) out.collect(e.withValue(r));

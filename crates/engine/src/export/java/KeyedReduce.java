@@ -23,7 +23,7 @@
 
         @Override
         public void processElement(Event e, Context ctx, Collector<Event> out) throws Exception {
-            Lab.keyed(getRuntimeContext(), e.key, reduce.get()); //#observe
+            Lab.keyed(getRuntimeContext(), e.key, null); // placement only: with TTL a read has effects //#observe
             reduce.add(e.value);
             Long r = reduce.get();
             if (r != null) out.collect(e.withValue(r));

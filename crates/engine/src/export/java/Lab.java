@@ -280,6 +280,7 @@
         /** A source subtask read its partitions to their end. */
         static void sourceFinished(RuntimeContext rc) {
             finishedSources.add(rc.getTaskInfo().getAttemptNumber() + "/" + taskOf(rc));
+            if (observe != null) write(event("source_finished", rc));
         }
 
         /** A source subtask has read everything up to the holds (or everything). */
