@@ -105,6 +105,14 @@ pub fn plan(scenario: &Scenario, seed: u64) -> Result<JobPlan, ScenarioError> {
     let mut events = Vec::new();
     let world = runner::run(scenario, &opts, |e| events.push(e.clone()))?;
     let summary = Summary::of(&world, true);
+    // An action after the run ended (the job failed, finished or was canceled) never
+    // happens in the lab; the trace has nothing for it.
+    let ended = (world.status().as_str() != "running").then(|| {
+        (
+            world.finished_at().unwrap_or(world.now()),
+            world.status().as_str(),
+        )
+    });
     let names: Vec<&str> = scenario
         .job
         .operators
@@ -173,6 +181,14 @@ pub fn plan(scenario: &Scenario, seed: u64) -> Result<JobPlan, ScenarioError> {
     for step in steps {
         let at_ms = step.at_ms();
         let action = step.action_name();
+        if let Some((end, status)) = ended.filter(|(end, _)| at_ms > *end) {
+            placed.push(Placed::Ignored {
+                action,
+                at_ms,
+                reason: format!("the job is {status} since {end} ms"),
+            });
+            continue;
+        }
         if let Some(i) = ignored
             .iter()
             .position(|(t, a, _)| *t == at_ms && a == action)
