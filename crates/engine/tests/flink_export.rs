@@ -447,3 +447,54 @@ fn lab_export_flink_writes_the_file_and_refuses_with_exit_2() {
         assert_eq!(o.status.code(), Some(2), "{bad:?}");
     }
 }
+
+/// The checkpoint statistics `scripts/flink.sh --stats` saved from a real run of
+/// unaligned-backpressure (the page's import reads this shape): Flink's own REST
+/// responses, per job — the history, the config, and per checkpoint its details
+/// and every subtask's timings.
+#[test]
+fn recorded_real_checkpoint_statistics_have_the_rest_shapes() {
+    let text = include_str!("../../../tests/fixtures/flink-stats-unaligned-backpressure.json");
+    let stats: serde_json::Value = serde_json::from_str(text).unwrap();
+    assert_eq!(stats["format"], "checkpoint-lab flink stats 1");
+    assert_eq!(stats["flink_version"], "2.3.0");
+    let job = &stats["jobs"][0];
+    assert_eq!(job["config"]["unaligned_checkpoints"], true);
+    assert_eq!(job["config"]["interval"], 1000);
+    let history = job["checkpoints"]["history"].as_array().unwrap();
+    assert!(history.len() >= 3);
+    let mut unaligned_with_persisted_data = 0;
+    for h in history {
+        let id = h["id"].as_u64().unwrap().to_string();
+        for field in [
+            "status",
+            "trigger_timestamp",
+            "end_to_end_duration",
+            "checkpointed_size",
+        ] {
+            assert!(!h[field].is_null(), "checkpoint {id}: {field}");
+        }
+        let details = &job["details"][&id];
+        assert_eq!(details["id"], h["id"]);
+        for (vertex, task) in details["tasks"].as_object().unwrap() {
+            let subtasks = &job["subtasks"][&id][vertex]["subtasks"];
+            let n = task["num_subtasks"].as_u64().unwrap() as usize;
+            assert_eq!(subtasks.as_array().map(Vec::len), Some(n), "{id}/{vertex}");
+            for st in subtasks.as_array().unwrap() {
+                if st["status"] == "completed" {
+                    assert!(st["alignment"]["duration"].is_u64());
+                    assert!(st["start_delay"].is_u64());
+                    if st["unaligned_checkpoint"] == true
+                        && st["alignment"]["persisted"].as_u64() > Some(0)
+                    {
+                        unaligned_with_persisted_data += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        unaligned_with_persisted_data > 0,
+        "the real unaligned checkpoints persisted in-flight data"
+    );
+}
