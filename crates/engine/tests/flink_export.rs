@@ -498,3 +498,21 @@ fn recorded_real_checkpoint_statistics_have_the_rest_shapes() {
         "the real unaligned checkpoints persisted in-flight data"
     );
 }
+
+#[test]
+fn ignored_actions_are_explained_in_chinese_too() {
+    let zh = export_builtin(
+        "restart-none",
+        Options {
+            lang: Lang::Zh,
+            ..Options::default()
+        },
+    );
+    assert!(
+        zh.approximations.iter().any(
+            |a| a.contains("2300 ms 的 crash 被省略") && a.contains("作业已失败，自 500 ms 起")
+        ),
+        "{:?}",
+        zh.approximations
+    );
+}

@@ -1500,7 +1500,10 @@ impl Generator<'_> {
                     reason,
                 } => self.approx(
                     format!("{action} at {at_ms} ms is left out: the lab ignores it ({reason})."),
-                    format!("{at_ms} ms 的 {action} 被省略：实验室忽略了它（{reason}）。"),
+                    format!(
+                        "{at_ms} ms 的 {action} 被省略：实验室忽略了它（{}）。",
+                        zh_reason(reason)
+                    ),
                 ),
             }
         }
@@ -1537,6 +1540,29 @@ impl Generator<'_> {
                 java::string(&s.name)
             ),
         );
+    }
+}
+
+/// The lab's reasons for ignoring an action, in Chinese (`the job is restarting`,
+/// `the job is failed since 500 ms`).
+fn zh_reason(reason: &str) -> String {
+    let Some(rest) = reason.strip_prefix("the job is ") else {
+        return reason.to_string();
+    };
+    let (status, since) = match rest.split_once(" since ") {
+        Some((s, t)) => (s, Some(t.trim_end_matches(" ms"))),
+        None => (rest, None),
+    };
+    let status = match status {
+        "restarting" => "作业正在重启",
+        "failed" => "作业已失败",
+        "finished" => "作业已结束",
+        "canceled" => "作业已取消",
+        other => other,
+    };
+    match since {
+        Some(t) => format!("{status}，自 {t} ms 起"),
+        None => status.to_string(),
     }
 }
 
