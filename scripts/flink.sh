@@ -81,6 +81,7 @@ JAVA_ARGS=(--dir "$WORK/run")
 [ "$UI" = 1 ] && JAVA_ARGS+=(--ui --port "$PORT")
 [ -n "$STATS" ] && JAVA_ARGS+=(--stats "$STATS")
 log "running on a local MiniCluster (Flink's log: $WORK/flink.log)"
+: > "$WORK/summary.json"
 java -Dlog4j2.configurationFile="file:$WORK/log4j2.properties" -cp "$FLINK_LIB/*:$WORK/classes" \
   "$CLASS" "${JAVA_ARGS[@]}" > "$WORK/summary.json" &
 JAVA_PID=$!
