@@ -516,3 +516,10 @@ fn ignored_actions_are_explained_in_chinese_too() {
         zh.approximations
     );
 }
+
+#[test]
+fn a_class_never_shadows_one_the_export_uses() {
+    // `checkpoint-config` would be `CheckpointConfig`, Flink's own class.
+    let e = export_builtin("checkpoint-config", Options::default());
+    assert_eq!(e.class_name, "CheckpointConfigJob");
+}

@@ -300,6 +300,27 @@ pub(super) const CLASSES: &[&str] = &[
     "Map",
     "List",
     "Object",
+    // Flink's and the JDK's classes the export names by their simple name.
+    "CheckpointConfig",
+    "CheckpointingMode",
+    "Configuration",
+    "MiniCluster",
+    "StreamGraph",
+    "JobClient",
+    "JobID",
+    "JobStatus",
+    "JobResult",
+    "Duration",
+    "Types",
+    "DataStream",
+    "Path",
+    "Paths",
+    "Files",
+    "StateTtlConfig",
+    "Collector",
+    "Tuple2",
+    "TypeInformation",
+    "URI",
 ];
 
 #[cfg(test)]
