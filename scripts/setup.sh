@@ -71,6 +71,26 @@ ensure_browser() {
   apt_install chromium chromium-driver fonts-noto-cjk
 }
 
+# Real Apache Flink for `scripts/flink.sh` and the differential tests: Java 17 from
+# Debian, Flink's jars from PyPI (apache-flink-libraries is nothing but the jars of
+# the distribution, ~330 MB, no Python dependencies).
+FLINK_VERSION="2.3.0"
+FLINK_DIR="$TOOLS_DIR/flink-$FLINK_VERSION"
+export FLINK_LIB="$FLINK_DIR/pyflink/lib"
+
+ensure_flink() {
+  command -v javac >/dev/null || apt_install openjdk-17-jdk-headless
+  if [ ! -f "$FLINK_LIB/flink-dist-$FLINK_VERSION.jar" ]; then
+    log "installing Flink $FLINK_VERSION's jars from PyPI (apache-flink-libraries, ~330 MB)"
+    python3 -m pip --version >/dev/null 2>&1 || apt_install python3-pip
+    rm -rf "$FLINK_DIR.partial"
+    python3 -m pip install --quiet --disable-pip-version-check --no-deps \
+      --target "$FLINK_DIR.partial" "apache-flink-libraries==$FLINK_VERSION"
+    rm -rf "$FLINK_DIR"
+    mv "$FLINK_DIR.partial" "$FLINK_DIR"
+  fi
+}
+
 ensure_web_tools() {
   ensure_wasm_target
   ensure_trunk

@@ -30,6 +30,7 @@
 //! - [`sink`]: the external transactional topics sinks write to.
 //! - [`two_phase_commit`]: the two-phase-commit sink.
 //! - [`event`]: the trace.
+//! - [`export`]: a scenario as a Flink 2.3 Java job (`lab export flink`).
 //! - [`world`]: the simulation itself: the driver that composes the parts above.
 //! - [`summary`]: the run summary and each checkpoint's `_metadata`.
 //! - [`timeline`]: keyframes and seeking, for time travel.
@@ -70,6 +71,7 @@ pub mod cause;
 pub mod channel;
 pub mod coordinator;
 pub mod event;
+pub mod export;
 pub mod ids;
 pub mod job_graph;
 pub mod keygroup;

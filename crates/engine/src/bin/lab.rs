@@ -12,6 +12,8 @@ usage: lab run <scenario.json | builtin-name> [--seed N] [--until MS] [--mode al
                [--crash TASK@MS]... [--trace] [--metadata]
        lab list
        lab validate <scenario.json>
+       lab export flink <scenario.json | builtin-name> [-o DIR] [--lang zh|en] [--observe]
+                        [--time-scale X] [--class NAME]
        lab barriers --mode aligned|unaligned|at-least-once --channels N [--aligned-timeout MS]
                     [--no-finished-tasks] \"<arrivals>\"";
 
@@ -61,6 +63,7 @@ fn dispatch(args: &[String]) -> Result<Vec<String>, String> {
             Ok(vec!["ok".into()])
         }
         Some("barriers") => engine::bench::run_cli(&args[1..]),
+        Some("export") => export(&args[1..]),
         Some("-h" | "--help" | "help") => Err(USAGE.into()),
         Some(other) => Err(format!("unknown command {other:?}\n{USAGE}")),
         None => Err(USAGE.into()),
@@ -128,4 +131,68 @@ fn run(args: &[String]) -> Result<Vec<String>, String> {
         .map_err(|e| format!("{source}: invalid scenario\n{e}"))?;
     runner::apply_options(&mut scenario, &opts)?;
     runner::run_lines(&scenario, &opts).map_err(|e| format!("{source}: invalid scenario\n{e}"))
+}
+
+/// `lab export flink`: writes `<Class>.java` into DIR (default: the current
+/// directory), prints its path; the approximations go to stderr.
+fn export(args: &[String]) -> Result<Vec<String>, String> {
+    use engine::export::flink::{self, Lang, Options};
+    match args.first().map(String::as_str) {
+        Some("flink") => {}
+        Some(other) => {
+            return Err(format!(
+                "lab export: unknown target {other:?} (only flink)\n{USAGE}"
+            ))
+        }
+        None => return Err(format!("lab export needs a target (flink)\n{USAGE}")),
+    }
+    let mut opts = Options::default();
+    let mut dir = std::path::PathBuf::from(".");
+    let mut source = None;
+    let mut it = args[1..].iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-o" | "--out" => dir = it.next().ok_or("-o needs a directory")?.into(),
+            "--lang" => opts.lang = Lang::parse(it.next().ok_or("--lang needs en or zh")?)?,
+            "--observe" => opts.observe = true,
+            "--time-scale" => {
+                let v = it.next().ok_or("--time-scale needs a number")?;
+                opts.time_scale = v
+                    .parse()
+                    .map_err(|_| format!("--time-scale: {v:?} is not a number"))?;
+            }
+            "--class" => opts.class_name = Some(it.next().ok_or("--class needs a name")?.clone()),
+            flag if flag.starts_with('-') => {
+                return Err(format!(
+                    "lab export flink: unknown option {flag:?}\n{USAGE}"
+                ))
+            }
+            path => {
+                if source.replace(path.to_string()).is_some() {
+                    return Err(format!(
+                        "lab export flink takes one scenario (got a second: {path:?})"
+                    ));
+                }
+            }
+        }
+    }
+    let source = source.ok_or_else(|| {
+        format!("lab export flink needs a scenario file or built-in name\n{USAGE}")
+    })?;
+    let text = read_scenario_text(&source)?;
+    let scenario = engine::Scenario::from_json(&text)
+        .map_err(|e| format!("{source}: invalid scenario\n{e}"))?;
+    opts.max_parallelism_declared = flink::declared_max_parallelism(&text);
+    let export = flink::export(&scenario, &opts)
+        .map_err(|e| format!("{source}: cannot export to Flink\n{e}"))?;
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| format!("-o {}: cannot create the directory: {e}", dir.display()))?;
+    let path = dir.join(&export.file_name);
+    std::fs::write(&path, &export.java)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    eprintln!("approximated (also at the top of {}):", export.file_name);
+    for a in &export.approximations {
+        eprintln!("  - {a}");
+    }
+    Ok(vec![path.display().to_string()])
 }

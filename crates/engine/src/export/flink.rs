@@ -1,0 +1,1716 @@
+//! `lab export flink`: a scenario as one self-contained Java source for Flink 2.3's
+//! DataStream API, needing nothing but Flink's own jars.
+//!
+//! What maps to what:
+//! - the job graph: one operator per scenario operator, named and `uid`'d by its
+//!   uid, with its parallelism (and the job's max parallelism when the document
+//!   sets it); `forward`, `keyBy`, `rebalance`, `broadcast` per edge; operator
+//!   chaining off, as the lab draws every operator as its own task;
+//! - sources: [`java`]'s `ReplayableSource`, a log whose next offsets live in
+//!   operator list state (`getListState` or `getUnionListState`), pacing records
+//!   by the lab's times;
+//! - keyed operators: `ValueState`, `ListState`, `ReducingState`,
+//!   `AggregatingState`, `MapState` with the lab's names and `StateTtlConfig`
+//!   (background cleanup off unless asked for, as in the lab); `broadcast_filter`:
+//!   broadcast state;
+//! - every checkpointing field, the state backend, the checkpoint storage, the
+//!   restart strategy: Flink 2.x option or `CheckpointConfig` setter, the 1.x name
+//!   in a comment where it changed;
+//! - sinks: `two_phase_commit` as a `TwoPhaseCommitSinkFunction` on local files
+//!   (pre-commit = a pending file, commit = rename), the plain and idempotent
+//!   sinks as files too;
+//! - the script: [`script`] places each action where the lab's run says it lands.
+//!
+//! What has no Flink counterpart is approximated and listed ([`Export::approximations`],
+//! also at the top of the Java); what cannot be mapped at all is refused with an
+//! error naming the field.
+
+mod java;
+pub mod script;
+
+use crate::runner;
+use crate::scenario::{
+    BackendKind, CheckpointingConfig, CheckpointingMode, Externalized, FieldError, FnName,
+    ListStateMode, OperatorKind, OperatorSpec, PartitionSpec, Partitioning, RestartConfig,
+    Scenario, ScenarioError, ScriptStep, SinkKind, SnapshotSelector, StorageKind, TtlConfig,
+    ValuesKind,
+};
+use crate::state::ttl::{StateVisibility, UpdateType};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use script::{JobPlan, Placed};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+/// The language of the export's comments.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Simplified Chinese.
+    Zh,
+}
+
+impl Lang {
+    /// `en` or `zh`.
+    pub fn parse(s: &str) -> Result<Lang, String> {
+        match s {
+            "en" => Ok(Lang::En),
+            "zh" => Ok(Lang::Zh),
+            other => Err(format!(
+                "--lang: {other:?} is not a language (expected en or zh)"
+            )),
+        }
+    }
+
+    fn pick<'a>(self, en: &'a str, zh: &'a str) -> &'a str {
+        match self {
+            Lang::En => en,
+            Lang::Zh => zh,
+        }
+    }
+}
+
+/// How to export.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Language of the comments.
+    pub lang: Lang,
+    /// Add the hooks the differential test reads (key placement, restored state,
+    /// commits); off for a learner's export.
+    pub observe: bool,
+    /// Wall-clock ms per lab ms (every time of the scenario is multiplied by it).
+    pub time_scale: f64,
+    /// The Java class (and file) name; default from the scenario's name.
+    pub class_name: Option<String>,
+    /// Whether each document of the restore chain (0: this one, 1: its
+    /// `restore.from`, …) sets `job.max_parallelism`; see [`declared_max_parallelism`].
+    /// A document missing here counts as setting it when it differs from 128.
+    pub max_parallelism_declared: Vec<bool>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            lang: Lang::En,
+            observe: false,
+            time_scale: 1.0,
+            class_name: None,
+            max_parallelism_declared: Vec::new(),
+        }
+    }
+}
+
+/// An exported job.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Export {
+    /// The public class, e.g. `OddEvenSum`.
+    pub class_name: String,
+    /// `<class_name>.java`.
+    pub file_name: String,
+    /// The Java source.
+    pub java: String,
+    /// What is approximated and how, one sentence each (also at the top of the Java).
+    pub approximations: Vec<String>,
+}
+
+/// Whether each document of a scenario's restore chain sets `job.max_parallelism`
+/// (the parsed [`Scenario`] cannot tell: the field has a default). Index 0 is the
+/// document itself, 1 its `restore.from`, and so on. Text that is not JSON gives
+/// an empty list.
+pub fn declared_max_parallelism(json: &str) -> Vec<bool> {
+    let Ok(mut value) = serde_json::from_str::<serde_json::Value>(json) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    loop {
+        out.push(value.pointer("/job/max_parallelism").is_some());
+        match value.pointer("/restore/from") {
+            Some(from) => value = from.clone(),
+            None => return out,
+        }
+    }
+}
+
+/// Exports `scenario` (validated; a built-in or a parsed document).
+pub fn export(scenario: &Scenario, opts: &Options) -> Result<Export, ScenarioError> {
+    scenario.validate()?;
+    refuse_unmappable(scenario)?;
+    if !(opts.time_scale.is_finite() && opts.time_scale >= 0.1 && opts.time_scale <= 100.0) {
+        return Err(ScenarioError {
+            errors: vec![FieldError {
+                field: "--time-scale".into(),
+                message: format!(
+                    "{} is not a time scale between 0.1 and 100 (wall-clock ms per lab ms)",
+                    opts.time_scale
+                ),
+            }],
+        });
+    }
+    // The restore chain, the earliest job first.
+    let mut chain = vec![scenario];
+    while let Some(r) = &chain.last().expect("non-empty").restore {
+        chain.push(&r.from);
+    }
+    chain.reverse();
+    let seed = scenario.seed;
+    let mut plans = Vec::new();
+    let mut lab_refusal = None;
+    for (i, doc) in chain.iter().enumerate() {
+        match script::plan(doc, seed) {
+            Ok(p) => plans.push(Some(p)),
+            // The lab refuses the restore (e.g. state it cannot map): the export
+            // still runs, and Flink's own answer is what the learner sees.
+            Err(e) if i > 0 && e.errors.iter().all(|f| f.field.starts_with("restore")) => {
+                lab_refusal = Some(e.to_string());
+                plans.push(None);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let class_name = match &opts.class_name {
+        Some(c) => {
+            if java::identifier(c, true) != *c || java::CLASSES.contains(&c.as_str()) {
+                return Err(ScenarioError {
+                    errors: vec![FieldError {
+                        field: "--class".into(),
+                        message: format!("{c:?} is not a Java class name this export can use"),
+                    }],
+                });
+            }
+            c.clone()
+        }
+        None => {
+            let mut c = java::identifier(&scenario.name, true);
+            if java::CLASSES.contains(&c.as_str()) {
+                c.push_str("Job");
+            }
+            c
+        }
+    };
+    let mut g = Generator {
+        lang: opts.lang,
+        scale: opts.time_scale,
+        observe: opts.observe,
+        chain: &chain,
+        plans: &plans,
+        lab_refusal,
+        approximations: Vec::new(),
+        fragments: BTreeSet::new(),
+        declared: &opts.max_parallelism_declared,
+    };
+    let java = g.generate(&class_name);
+    Ok(Export {
+        file_name: format!("{class_name}.java"),
+        class_name,
+        java,
+        approximations: g.approximations,
+    })
+}
+
+/// What cannot be mapped to a Flink job at all, each naming its field.
+fn refuse_unmappable(scenario: &Scenario) -> Result<(), ScenarioError> {
+    let mut errors = Vec::new();
+    let mut doc = Some(scenario);
+    let mut prefix = String::new();
+    while let Some(s) = doc {
+        for (i, step) in s.script.iter().enumerate() {
+            if let ScriptStep::CrashJobmanager { .. } = step {
+                errors.push(FieldError {
+                    field: format!("{prefix}script[{i}].action"),
+                    message: "crash_jobmanager cannot be exported: a local MiniCluster's \
+                              JobManager runs inside the job's own JVM, and a JobManager \
+                              failover needs high availability (ZooKeeper or Kubernetes) \
+                              with a second JobManager"
+                        .into(),
+                });
+            }
+        }
+        doc = s.restore.as_ref().map(|r| &*r.from);
+        prefix.push_str("restore.from.");
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(ScenarioError { errors })
+    }
+}
+
+struct Generator<'a> {
+    lang: Lang,
+    scale: f64,
+    observe: bool,
+    chain: &'a [&'a Scenario],
+    plans: &'a [Option<JobPlan>],
+    lab_refusal: Option<String>,
+    approximations: Vec<String>,
+    fragments: BTreeSet<&'static str>,
+    declared: &'a [bool],
+}
+
+/// A method body being written: lines at an indent.
+struct Code {
+    text: String,
+}
+
+impl Code {
+    fn new() -> Code {
+        Code {
+            text: String::new(),
+        }
+    }
+
+    fn line(&mut self, indent: usize, s: &str) {
+        for _ in 0..indent {
+            self.text.push_str("    ");
+        }
+        self.text.push_str(s);
+        self.text.push('\n');
+    }
+
+    /// `// text`, wrapped at about 100 columns.
+    fn comment(&mut self, indent: usize, s: &str) {
+        for l in wrap(s, 96 - indent * 4) {
+            self.line(indent, &format!("// {l}"));
+        }
+    }
+}
+
+fn wrap(s: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut cur = String::new();
+    for word in s.split(' ') {
+        let wide = cur.chars().count() + word.chars().count() + 1 > width;
+        if !cur.is_empty() && wide {
+            lines.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+    }
+    if !cur.is_empty() {
+        lines.push(cur);
+    }
+    lines
+}
+
+impl Generator<'_> {
+    fn t(&self, en: &str, zh: &str) -> String {
+        self.lang.pick(en, zh).to_string()
+    }
+
+    /// A lab duration in wall-clock ms.
+    fn ms(&self, lab_ms: u64) -> u64 {
+        (lab_ms as f64 * self.scale).round() as u64
+    }
+
+    fn approx(&mut self, en: String, zh: String) {
+        let s = self.lang.pick(&en, &zh).to_string();
+        if !self.approximations.contains(&s) {
+            self.approximations.push(s);
+        }
+    }
+
+    fn generate(&mut self, class_name: &str) -> String {
+        let main = *self.chain.last().expect("non-empty");
+        let jobs = self.chain.len();
+        let needs_script_hooks = self.observe
+            || self.chain.iter().any(|s| {
+                s.job.operators.iter().any(|o| o.process_ms > 0)
+                    || s.script
+                        .iter()
+                        .any(|st| matches!(st, ScriptStep::Crash { .. }))
+            });
+        self.note_common();
+
+        // The job methods first: they decide which fragments are needed.
+        let mut methods = String::new();
+        let method_names: Vec<String> = {
+            let mut seen = BTreeSet::new();
+            self.chain
+                .iter()
+                .map(|s| {
+                    let mut n = java::identifier(&s.name, false);
+                    while java::RESERVED.contains(&n.as_str()) || !seen.insert(n.clone()) {
+                        n.push_str("Job");
+                    }
+                    n
+                })
+                .collect()
+        };
+        for (j, name) in method_names.iter().enumerate() {
+            methods.push_str(&self.job_method(j, name));
+            methods.push('\n');
+        }
+        let crashes = self.crash_table();
+        let sources = self.sources_table();
+        let process = self.process_table();
+        let slots = self
+            .chain
+            .iter()
+            .flat_map(|s| s.job.operators.iter().map(|o| o.parallelism))
+            .max()
+            .unwrap_or(1);
+
+        let mut out = String::new();
+        self.header(&mut out, main, class_name);
+        out.push_str(IMPORTS);
+        out.push('\n');
+        let _ = writeln!(out, "public class {class_name} {{");
+        let mut c = Code::new();
+        c.comment(
+            1,
+            &self.t(
+                "What the lab's run of this scenario decided: where the script's actions land.",
+                "实验室运行该场景得出的信息：脚本中各动作落在何处。",
+            ),
+        );
+        c.line(
+            1,
+            &format!(
+                "static final String SCENARIO = {};",
+                java::string(&main.name)
+            ),
+        );
+        c.line(1, &format!("static final long SEED = {};", main.seed));
+        c.line(
+            1,
+            &format!(
+                "static final double TIME_SCALE = {:?}; // {}",
+                self.scale,
+                self.t("wall-clock ms per lab ms", "每个实验室毫秒对应的真实毫秒数")
+            ),
+        );
+        c.line(1, &format!("static final int SLOTS = {slots};"));
+        c.line(1, &format!("static final List<Crash> CRASHES = {crashes};"));
+        c.line(
+            1,
+            &format!("static final List<Map<String, Integer>> SOURCES = {sources};"),
+        );
+        c.line(
+            1,
+            &format!("static final Map<String, Long> PROCESS_MS = {process};"),
+        );
+        c.line(0, "");
+        c.line(
+            1,
+            "public static void main(String[] args) throws Exception {",
+        );
+        c.line(2, "Lab lab = Lab.start(args, null);");
+        c.line(2, "System.out.println(run(lab));");
+        c.line(2, "lab.finish();");
+        c.line(1, "}");
+        c.line(0, "");
+        c.comment(
+            1,
+            &self.t(
+                "For a test harness that runs many jobs on one MiniCluster.",
+                "供在同一个 MiniCluster 上连续运行多个作业的测试程序使用。",
+            ),
+        );
+        c.line(
+            1,
+            "public static String run(String[] args, MiniCluster cluster) throws Exception {",
+        );
+        c.line(2, "Lab lab = Lab.start(args, cluster);");
+        c.line(2, "try {");
+        c.line(3, "return run(lab);");
+        c.line(2, "} finally {");
+        c.line(3, "lab.finish();");
+        c.line(2, "}");
+        c.line(1, "}");
+        c.line(0, "");
+        c.line(1, "static String run(Lab lab) throws Exception {");
+        for (j, name) in method_names.iter().enumerate() {
+            if j + 1 < jobs {
+                c.comment(
+                    2,
+                    &format!(
+                        "{} {}",
+                        self.t("The earlier job", "先运行的旧作业"),
+                        java::string(&self.chain[j].name)
+                    ),
+                );
+                c.line(2, &format!("{name}(lab);"));
+            } else {
+                c.line(2, &format!("return {name}(lab);"));
+            }
+        }
+        c.line(1, "}");
+        out.push_str(&c.text);
+        out.push('\n');
+        out.push_str(&methods);
+
+        let filter = java::Filter {
+            lang: self.lang,
+            observe: self.observe,
+            script: needs_script_hooks,
+        };
+        let mut frags = vec![("Event", vec![]), ("ReplayableSource", vec![])];
+        for f in FUNCTION_ORDER {
+            if self.fragments.contains(f) {
+                frags.push((f, vec![]));
+            }
+        }
+        for (name, reps) in frags {
+            out.push_str(&java::fragment(name, filter, &reps));
+            out.push('\n');
+        }
+        for (class, frag, reps) in FUNCTIONS {
+            if self.fragments.contains(class) {
+                out.push_str(&java::fragment(frag, filter, reps));
+                out.push('\n');
+            }
+        }
+        out.push_str(&java::fragment("Lab", filter, &[]));
+        out.push_str("}\n");
+        out
+    }
+
+    fn note_common(&mut self) {
+        let scale = self.scale;
+        self.approx(
+            format!(
+                "Time: the lab's milliseconds are scaled by {scale} (time scale) onto the wall clock; lab times below are the lab's."
+            ),
+            format!("时间：实验室的毫秒按 {scale} 倍（时间比例）映射到真实时钟；下文中的时间均为实验室时间。"),
+        );
+        self.approx(
+            "Sources: record i is emitted no earlier than its at_ms after the first source started, and at most one record per emit_interval_ms; after a restore, the records already due are replayed at once.".into(),
+            "Source：第 i 条记录不早于第一个 source 启动后的 at_ms 发出，每 emit_interval_ms 至多一条；恢复后已到期的记录立即重放。".into(),
+        );
+        self.approx(
+            "Channels: latency_ms and buffer_capacity have no Flink counterpart (Flink's network has no fixed delay and bounds buffers, not records): every record is sent at once (setBufferTimeout(0)).".into(),
+            "通道：latency_ms 和 buffer_capacity 在 Flink 中没有对应（Flink 的网络没有固定延迟，限制的是缓冲区而不是记录数）：每条记录立即发送（setBufferTimeout(0)）。".into(),
+        );
+        self.approx(
+            "Operator chaining is off (disableOperatorChaining), as the lab draws every operator as its own task; remove that line to let Flink chain.".into(),
+            "关闭了算子链（disableOperatorChaining），与实验室中每个算子是独立任务一致；删掉这一行即可让 Flink 组链。".into(),
+        );
+        let mut any_process = false;
+        let mut any_async = false;
+        let mut any_jm_limit = false;
+        let mut any_manual = false;
+        for s in self.chain {
+            any_process |= s.job.operators.iter().any(|o| o.process_ms > 0);
+            if let Some(c) = &s.checkpointing {
+                any_async |= c.async_ms > 0;
+                any_jm_limit |= c.storage == StorageKind::Jobmanager;
+                any_manual |= c.interval_ms.is_none();
+            }
+        }
+        if any_process {
+            self.approx(
+                "process_ms: the function sleeps that long after each record (the lab's operator is busy that long per record).".into(),
+                "process_ms：函数在每条记录之后休眠这么久（实验室中算子每条记录忙碌这么久）。".into(),
+            );
+        }
+        if any_async {
+            self.approx(
+                "async_ms: no counterpart; Flink's asynchronous snapshot phase takes as long as the upload really takes.".into(),
+                "async_ms：没有对应；Flink 的异步快照阶段耗时就是真实上传所需的时间。".into(),
+            );
+        }
+        if any_jm_limit {
+            self.approx(
+                "max_state_bytes: Flink compares its limit with real serialized bytes per state handle, not the lab's byte-size model, so other snapshots exceed it.".into(),
+                "max_state_bytes：Flink 用真实的序列化字节数（按 state handle）与上限比较，而不是实验室的字节模型，所以超限的快照会不同。".into(),
+            );
+        }
+        if any_manual {
+            self.approx(
+                "interval_ms null: Flink has no checkpointing without an interval; the export sets one day, triggers the script's checkpoints through the cluster, and a final checkpoint once the sources finish.".into(),
+                "interval_ms 为 null：Flink 不能只开启检查点而没有间隔；导出时设为一天，脚本中的检查点通过集群触发，source 结束后再触发一次最终检查点。".into(),
+            );
+        }
+    }
+
+    fn header(&self, out: &mut String, main: &Scenario, class_name: &str) {
+        let mut c = Code::new();
+        let title = main
+            .title
+            .as_ref()
+            .map(|t| self.lang.pick(&t.en, &t.zh).to_string());
+        c.comment(
+            0,
+            &format!(
+                "{}{} — {}",
+                main.name,
+                title.map(|t| format!(": {t}")).unwrap_or_default(),
+                self.t(
+                    "a checkpoint-lab lesson as a Flink 2.3 DataStream job (`lab export flink`).",
+                    "checkpoint-lab 的一课，导出为 Flink 2.3 DataStream 作业（`lab export flink`）。"
+                )
+            ),
+        );
+        if let Some(d) = &main.description {
+            c.line(0, "//");
+            c.comment(0, self.lang.pick(&d.en, &d.zh));
+        }
+        c.line(0, "//");
+        c.comment(
+            0,
+            &self.t(
+                "Needs nothing but Flink's own jars (pip install apache-flink-libraries==2.3.0 puts them in pyflink/lib):",
+                "只需要 Flink 自己的 jar 包（pip install apache-flink-libraries==2.3.0 会把它们放在 pyflink/lib 下）：",
+            ),
+        );
+        c.line(
+            0,
+            &format!(
+                "//   javac -cp \"$FLINK_LIB/*\" {class_name}.java && java -cp \"$FLINK_LIB/*:.\" {class_name} [--ui] [--stats FILE]"
+            ),
+        );
+        c.line(
+            0,
+            &format!(
+                "//   bash scripts/flink.sh {class_name}.java     ({})",
+                self.t("in checkpoint-lab", "在 checkpoint-lab 中")
+            ),
+        );
+        c.comment(
+            0,
+            &self.t(
+                "It runs on a local MiniCluster in this JVM (--ui keeps Flink's web UI on http://127.0.0.1:8081 until Ctrl-C) and prints the run's summary as one JSON line, in the shape of `lab run`'s.",
+                "作业在本 JVM 内的本地 MiniCluster 上运行（--ui 会让 Flink 的 Web UI 一直开在 http://127.0.0.1:8081，直到 Ctrl-C），最后以一行 JSON 打印运行摘要，格式与 `lab run` 的摘要相同。",
+            ),
+        );
+        c.line(0, "//");
+        c.comment(
+            0,
+            &self.t(
+                "Approximations (settings without a Flink counterpart, and how they are mapped):",
+                "近似处理（在 Flink 中没有对应的设置，以及如何映射）：",
+            ),
+        );
+        for a in &self.approximations {
+            let lines = wrap(a, 92);
+            for (i, l) in lines.iter().enumerate() {
+                c.line(0, &format!("//{}{l}", if i == 0 { "  - " } else { "    " }));
+            }
+        }
+        out.push_str(&c.text);
+        out.push('\n');
+    }
+
+    fn crash_table(&self) -> String {
+        let mut items = Vec::new();
+        for (j, plan) in self.plans.iter().enumerate() {
+            for p in plan.iter().flat_map(|p| &p.placed) {
+                if let Placed::Crash(c) = p {
+                    let (src, part, off) = match &c.after {
+                        Some((s, p, o)) => (java::string(s), *p, *o),
+                        None => ("null".into(), 0, 0),
+                    };
+                    items.push(format!(
+                        "new Crash({j}, {}, {}, {src}, {part}, {off}, {})",
+                        java::string(&c.task),
+                        c.attempt,
+                        c.at_ms
+                    ));
+                }
+            }
+        }
+        if items.is_empty() {
+            "List.of()".into()
+        } else {
+            format!("List.of(\n            {})", items.join(",\n            "))
+        }
+    }
+
+    fn sources_table(&self) -> String {
+        let jobs: Vec<String> = self
+            .chain
+            .iter()
+            .map(|s| {
+                let entries: Vec<String> = s
+                    .job
+                    .operators
+                    .iter()
+                    .filter(|o| o.is_source())
+                    .map(|o| format!("Map.entry({}, {})", java::string(&o.uid), o.parallelism))
+                    .collect();
+                format!("Map.ofEntries({})", entries.join(", "))
+            })
+            .collect();
+        format!("List.of({})", jobs.join(", "))
+    }
+
+    fn process_table(&self) -> String {
+        let mut m = BTreeMap::new();
+        for s in self.chain {
+            for o in &s.job.operators {
+                if o.process_ms > 0 {
+                    m.insert(o.uid.clone(), self.ms(o.process_ms));
+                }
+            }
+        }
+        let entries: Vec<String> = m
+            .iter()
+            .map(|(u, ms)| format!("Map.entry({}, {ms}L)", java::string(u)))
+            .collect();
+        format!("Map.ofEntries({})", entries.join(", "))
+    }
+
+    /// The static method that builds and runs job `j` of the chain.
+    fn job_method(&mut self, j: usize, name: &str) -> String {
+        let s = self.chain[j];
+        let last = j + 1 == self.chain.len();
+        let mut c = Code::new();
+        let role = if last {
+            self.t("This job", "本作业")
+        } else {
+            self.t("The earlier job", "先运行的旧作业")
+        };
+        c.line(1, &format!("/** {role} {}. */", java::string(&s.name)));
+        c.line(
+            1,
+            &format!("static String {name}(Lab lab) throws Exception {{"),
+        );
+        c.line(2, "Configuration conf = new Configuration();");
+        if let Some(r) = &s.restore {
+            self.restore_lines(&mut c, j, r.allow_non_restored_state, r.snapshot);
+        }
+        self.backend_lines(&mut c, s.checkpointing.as_ref());
+        self.restart_lines(&mut c, s);
+        c.line(2, "StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);");
+        c.line(
+            2,
+            &format!(
+                "env.disableOperatorChaining(); // {}",
+                self.t(
+                    "as the lab: every operator its own task",
+                    "与实验室一致：每个算子是独立的任务"
+                )
+            ),
+        );
+        c.line(
+            2,
+            &format!(
+                "env.setBufferTimeout(0);       // {}",
+                self.t(
+                    "send every record at once (Flink's default: when a buffer is full, or after 100 ms)",
+                    "每条记录立即发送（Flink 默认：缓冲区满或 100 ms 后发送）"
+                )
+            ),
+        );
+        let declared = self
+            .declared
+            .get(self.chain.len() - 1 - j)
+            .copied()
+            .unwrap_or(s.job.max_parallelism != 128);
+        if declared {
+            c.line(
+                2,
+                &format!(
+                    "env.setMaxParallelism({}); // {}",
+                    s.job.max_parallelism,
+                    self.t("number of key groups", "key group 的数量")
+                ),
+            );
+        } else {
+            c.comment(
+                2,
+                &self.t(
+                    "Max parallelism is not set: Flink derives it (128 for every parallelism up to 85).",
+                    "未设置最大并行度：由 Flink 推导（并行度不超过 85 时为 128）。",
+                ),
+            );
+        }
+        c.line(0, "");
+        self.checkpoint_lines(&mut c, s.checkpointing.as_ref());
+        c.line(0, "");
+        self.graph_lines(&mut c, s);
+        c.line(0, "");
+        self.script_lines(&mut c, j, s);
+        c.line(1, "}");
+        c.text
+    }
+
+    fn restore_lines(&mut self, c: &mut Code, j: usize, allow: bool, selector: SnapshotSelector) {
+        c.comment(
+            2,
+            &self.t(
+                "Start from a snapshot of the earlier job, as `flink run -s <savepoint>` does (1.x: execution.savepoint.path).",
+                "从旧作业的快照启动，相当于 `flink run -s <savepoint>`（1.x：execution.savepoint.path）。",
+            ),
+        );
+        let earlier = self.plans[j - 1].as_ref();
+        let chosen = earlier.and_then(|p| pick_snapshot(p, selector));
+        let path = match chosen {
+            Some((true, k)) => format!("lab.savepoint({}, {k})", j - 1),
+            Some((false, _)) => format!("lab.retainedCheckpoint({})", j - 1),
+            None => format!("lab.savepoint({}, -1)", j - 1),
+        };
+        c.line(
+            2,
+            &format!("conf.set(StateRecoveryOptions.SAVEPOINT_PATH, {path});"),
+        );
+        if allow {
+            c.comment(
+                2,
+                &self.t(
+                    "--allowNonRestoredState (-n): skip state of operators this job no longer has (1.x: execution.savepoint.ignore-unclaimed-state).",
+                    "--allowNonRestoredState（-n）：跳过新作业中已不存在的算子的状态（1.x：execution.savepoint.ignore-unclaimed-state）。",
+                ),
+            );
+        }
+        c.line(
+            2,
+            &format!("conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, {allow});"),
+        );
+        if let Some(msg) = &self.lab_refusal {
+            c.comment(
+                2,
+                &format!(
+                    "{} {msg}",
+                    self.t("The lab refuses this restore:", "实验室拒绝这次恢复：")
+                ),
+            );
+        }
+    }
+
+    fn backend_lines(&mut self, c: &mut Code, cfg: Option<&CheckpointingConfig>) {
+        let Some(cfg) = cfg else {
+            return;
+        };
+        match cfg.backend {
+            BackendKind::Hashmap => {
+                c.comment(
+                    2,
+                    &self.t(
+                        "State backend: hashmap — keyed state as objects on the heap, full snapshots (1.x: env.setStateBackend(new HashMapStateBackend())).",
+                        "状态后端：hashmap——keyed state 以对象形式存放在堆内存中，每次全量快照（1.x：env.setStateBackend(new HashMapStateBackend())）。",
+                    ),
+                );
+                c.line(
+                    2,
+                    "conf.set(StateBackendOptions.STATE_BACKEND, \"hashmap\");",
+                );
+            }
+            BackendKind::Rocksdb => {
+                c.comment(
+                    2,
+                    &self.t(
+                        "State backend: rocksdb with incremental checkpoints — each checkpoint uploads only the new SST files (1.x: env.setStateBackend(new EmbeddedRocksDBStateBackend(true))).",
+                        "状态后端：rocksdb，开启增量检查点——每个检查点只上传新的 SST 文件（1.x：env.setStateBackend(new EmbeddedRocksDBStateBackend(true))）。",
+                    ),
+                );
+                c.line(
+                    2,
+                    "conf.set(StateBackendOptions.STATE_BACKEND, \"rocksdb\");",
+                );
+                c.line(
+                    2,
+                    "conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);",
+                );
+            }
+        }
+        match cfg.storage {
+            StorageKind::Filesystem => {
+                c.comment(
+                    2,
+                    &self.t(
+                        "Checkpoint storage: filesystem, a checkpoint directory (1.x: env.getCheckpointConfig().setCheckpointStorage(\"file:///…\")).",
+                        "检查点存储：filesystem，即检查点目录（1.x：env.getCheckpointConfig().setCheckpointStorage(\"file:///…\")）。",
+                    ),
+                );
+                c.line(
+                    2,
+                    "conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, \"filesystem\");",
+                );
+                c.line(2, "conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, lab.uri(\"checkpoints\"));");
+            }
+            StorageKind::Jobmanager => {
+                c.comment(
+                    2,
+                    &self.t(
+                        "Checkpoint storage: jobmanager — snapshots in the JobManager's memory, each state limited in size (set on the job graph below; 1.x: setCheckpointStorage(new JobManagerCheckpointStorage(size))).",
+                        "检查点存储：jobmanager——快照保存在 JobManager 内存中，每个状态有大小上限（在下面的作业图上设置；1.x：setCheckpointStorage(new JobManagerCheckpointStorage(size))）。",
+                    ),
+                );
+                c.line(
+                    2,
+                    "conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, \"jobmanager\");",
+                );
+            }
+        }
+        c.line(
+            2,
+            "conf.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, lab.uri(\"savepoints\"));",
+        );
+        c.line(
+            2,
+            &format!(
+                "conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, {}); // execution.checkpointing.num-retained (1.x: state.checkpoints.num-retained)",
+                cfg.retained
+            ),
+        );
+        if !cfg.checkpoints_after_tasks_finish {
+            c.line(
+                2,
+                "conf.set(CheckpointingOptions.ENABLE_CHECKPOINTS_AFTER_TASKS_FINISH, false); // FLIP-147 off",
+            );
+        }
+    }
+
+    fn restart_lines(&mut self, c: &mut Code, s: &Scenario) {
+        let d = |ms: u64| format!("Duration.ofMillis({ms})");
+        match &s.restart {
+            None if s.checkpointing.is_some() => {
+                c.comment(
+                    2,
+                    &self.t(
+                        "Restart strategy: not set, so Flink's default while checkpointing is on — exponential delay (1 s, ×1.5, at most 60 s). The lab has no jitter:",
+                        "重启策略：未设置，于是使用开启检查点时 Flink 的默认值——指数延迟（1 s，×1.5，最多 60 s）。实验室没有抖动：",
+                    ),
+                );
+                c.line(
+                    2,
+                    "conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_JITTER_FACTOR, 0.0);",
+                );
+            }
+            None => c.comment(
+                2,
+                &self.t(
+                    "Restart strategy: not set and checkpointing off, so none (Flink's default).",
+                    "重启策略：未设置且未开启检查点，因此不重启（Flink 默认）。",
+                ),
+            ),
+            Some(RestartConfig::None) => {
+                c.comment(
+                    2,
+                    &self.t(
+                        "Restart strategy: none (1.x: env.setRestartStrategy(RestartStrategies.noRestart())).",
+                        "重启策略：不重启（1.x：env.setRestartStrategy(RestartStrategies.noRestart())）。",
+                    ),
+                );
+                c.line(
+                    2,
+                    "conf.set(RestartStrategyOptions.RESTART_STRATEGY, \"none\");",
+                );
+            }
+            Some(RestartConfig::FixedDelay { attempts, delay_ms }) => {
+                c.comment(
+                    2,
+                    &format!(
+                        "{} (1.x: env.setRestartStrategy(RestartStrategies.fixedDelayRestart({attempts}, Time.milliseconds({}))))",
+                        self.t(
+                            "Restart strategy: fixed delay",
+                            "重启策略：固定延迟"
+                        ),
+                        self.ms(*delay_ms)
+                    ),
+                );
+                c.line(
+                    2,
+                    "conf.set(RestartStrategyOptions.RESTART_STRATEGY, \"fixed-delay\");",
+                );
+                c.line(
+                    2,
+                    &format!("conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, {attempts});"),
+                );
+                c.line(
+                    2,
+                    &format!(
+                        "conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, {});",
+                        d(self.ms(*delay_ms))
+                    ),
+                );
+            }
+            Some(RestartConfig::FailureRate {
+                max_failures,
+                interval_ms,
+                delay_ms,
+            }) => {
+                c.comment(
+                    2,
+                    &format!(
+                        "{} (1.x: env.setRestartStrategy(RestartStrategies.failureRateRestart({max_failures}, Time.milliseconds({}), Time.milliseconds({}))))",
+                        self.t("Restart strategy: failure rate", "重启策略：失败率"),
+                        self.ms(*interval_ms),
+                        self.ms(*delay_ms)
+                    ),
+                );
+                c.line(
+                    2,
+                    "conf.set(RestartStrategyOptions.RESTART_STRATEGY, \"failure-rate\");",
+                );
+                c.line(
+                    2,
+                    &format!("conf.set(RestartStrategyOptions.RESTART_STRATEGY_FAILURE_RATE_MAX_FAILURES_PER_INTERVAL, {max_failures});"),
+                );
+                c.line(
+                    2,
+                    &format!(
+                        "conf.set(RestartStrategyOptions.RESTART_STRATEGY_FAILURE_RATE_FAILURE_RATE_INTERVAL, {});",
+                        d(self.ms(*interval_ms))
+                    ),
+                );
+                c.line(
+                    2,
+                    &format!(
+                        "conf.set(RestartStrategyOptions.RESTART_STRATEGY_FAILURE_RATE_DELAY, {});",
+                        d(self.ms(*delay_ms))
+                    ),
+                );
+            }
+            Some(RestartConfig::ExponentialDelay {
+                initial_ms,
+                max_ms,
+                multiplier,
+                reset_threshold_ms,
+                attempts,
+            }) => {
+                c.comment(
+                    2,
+                    &self.t(
+                        "Restart strategy: exponential delay, without jitter as in the lab (1.x: RestartStrategies.exponentialDelayRestart(…)).",
+                        "重启策略：指数延迟，与实验室一样没有抖动（1.x：RestartStrategies.exponentialDelayRestart(…)）。",
+                    ),
+                );
+                c.line(
+                    2,
+                    "conf.set(RestartStrategyOptions.RESTART_STRATEGY, \"exponential-delay\");",
+                );
+                c.line(
+                    2,
+                    &format!(
+                        "conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF, {});",
+                        d(self.ms(*initial_ms))
+                    ),
+                );
+                c.line(
+                    2,
+                    &format!(
+                        "conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF, {});",
+                        d(self.ms(*max_ms))
+                    ),
+                );
+                c.line(
+                    2,
+                    &format!("conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_BACKOFF_MULTIPLIER, {multiplier:?});"),
+                );
+                c.line(
+                    2,
+                    &format!(
+                        "conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_RESET_BACKOFF_THRESHOLD, {});",
+                        d(self.ms(*reset_threshold_ms))
+                    ),
+                );
+                c.line(
+                    2,
+                    "conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_JITTER_FACTOR, 0.0);",
+                );
+                if let Some(a) = attempts {
+                    c.line(
+                        2,
+                        &format!("conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_ATTEMPTS, {a});"),
+                    );
+                }
+            }
+        }
+    }
+
+    fn checkpoint_lines(&mut self, c: &mut Code, cfg: Option<&CheckpointingConfig>) {
+        let Some(cfg) = cfg else {
+            c.comment(
+                2,
+                &self.t(
+                    "Checkpointing is off (the scenario has no `checkpointing`).",
+                    "未开启检查点（场景中没有 `checkpointing`）。",
+                ),
+            );
+            return;
+        };
+        let mode = match cfg.mode {
+            CheckpointingMode::ExactlyOnce => "EXACTLY_ONCE",
+            CheckpointingMode::AtLeastOnce => "AT_LEAST_ONCE",
+        };
+        c.comment(
+            2,
+            &self.t(
+                "Checkpointing (CheckpointingMode is org.apache.flink.core.execution.CheckpointingMode in 2.x; 1.x: org.apache.flink.streaming.api.CheckpointingMode).",
+                "检查点配置（2.x 中 CheckpointingMode 位于 org.apache.flink.core.execution；1.x：org.apache.flink.streaming.api.CheckpointingMode）。",
+            ),
+        );
+        match cfg.interval_ms {
+            Some(_) => {
+                let interval = self.ms(cfg.interval_ms.unwrap_or(0));
+                c.line(
+                    2,
+                    &format!("env.enableCheckpointing({interval}, CheckpointingMode.{mode});"),
+                );
+            }
+            None => {
+                c.comment(
+                    2,
+                    &self.t(
+                        "interval_ms null (manual checkpoints only) has no Flink counterpart: one day.",
+                        "interval_ms 为 null（只手动触发）在 Flink 中没有对应：设为一天。",
+                    ),
+                );
+                c.line(
+                    2,
+                    &format!("env.enableCheckpointing(86400000L, CheckpointingMode.{mode});"),
+                );
+            }
+        }
+        c.line(
+            2,
+            &format!(
+                "env.getCheckpointConfig().setCheckpointTimeout({});",
+                self.ms(cfg.timeout_ms)
+            ),
+        );
+        c.line(
+            2,
+            &format!(
+                "env.getCheckpointConfig().setMinPauseBetweenCheckpoints({});",
+                self.ms(cfg.min_pause_ms)
+            ),
+        );
+        c.line(
+            2,
+            &format!(
+                "env.getCheckpointConfig().setMaxConcurrentCheckpoints({});",
+                cfg.max_concurrent
+            ),
+        );
+        c.line(
+            2,
+            &format!(
+                "env.getCheckpointConfig().setTolerableCheckpointFailureNumber({});",
+                cfg.tolerable_failures
+            ),
+        );
+        c.line(
+            2,
+            &format!(
+                "env.getCheckpointConfig().enableUnalignedCheckpoints({});",
+                cfg.unaligned
+            ),
+        );
+        if let Some(t) = cfg.aligned_checkpoint_timeout_ms {
+            c.line(
+                2,
+                &format!(
+                    "env.getCheckpointConfig().setAlignedCheckpointTimeout(Duration.ofMillis({})); // 1.x: setAlignmentTimeout",
+                    self.ms(t)
+                ),
+            );
+        }
+        let retention = match cfg.externalized {
+            Externalized::None => "NO_EXTERNALIZED_CHECKPOINTS",
+            Externalized::DeleteOnCancellation => "DELETE_ON_CANCELLATION",
+            Externalized::RetainOnCancellation => "RETAIN_ON_CANCELLATION",
+        };
+        c.line(
+            2,
+            &format!("env.getCheckpointConfig().setExternalizedCheckpointRetention(ExternalizedCheckpointRetention.{retention});"),
+        );
+        c.line(
+            2,
+            &format!(
+                "// 1.x: env.getCheckpointConfig().enableExternalizedCheckpoints(CheckpointConfig.ExternalizedCheckpointCleanup.{retention})"
+            ),
+        );
+    }
+
+    /// The job graph: one statement per operator, in an order where inputs come first.
+    fn graph_lines(&mut self, c: &mut Code, s: &Scenario) {
+        c.comment(2, &self.t("The job graph.", "作业图。"));
+        let ops = &s.job.operators;
+        let mut vars: BTreeMap<&str, String> = BTreeMap::new();
+        let mut used = BTreeSet::new();
+        for o in ops {
+            let mut v = java::identifier(&o.uid, false);
+            while java::RESERVED.contains(&v.as_str())
+                || java::CLASSES.contains(&v.as_str())
+                || !used.insert(v.clone())
+            {
+                v.push_str("Stream");
+            }
+            vars.insert(&o.uid, v);
+        }
+        // Kahn's order, ties by document order.
+        let mut done: BTreeSet<&str> = BTreeSet::new();
+        let mut order = Vec::new();
+        while order.len() < ops.len() {
+            let next = ops.iter().find(|o| {
+                !done.contains(o.uid.as_str())
+                    && s.job
+                        .incoming_edges(&o.uid)
+                        .all(|(_, e)| done.contains(e.from.as_str()))
+            });
+            let Some(next) = next else { break };
+            done.insert(&next.uid);
+            order.push(next);
+        }
+        let mut seed_rng = ChaCha8Rng::seed_from_u64(self.chain.last().expect("chain").seed);
+        // Materialize every source in document order (the lab draws them so).
+        let mut logs: BTreeMap<&str, Vec<Vec<crate::scenario::RecordSpec>>> = BTreeMap::new();
+        for o in ops.iter().filter(|o| o.is_source()) {
+            logs.insert(
+                &o.uid,
+                o.partitions()
+                    .iter()
+                    .map(|p| p.materialize(&mut seed_rng))
+                    .collect(),
+            );
+        }
+        for o in order {
+            let v = &vars[o.uid.as_str()];
+            let tail = format!(
+                ".name({uid}).uid({uid}).setParallelism({p})",
+                uid = java::string(&o.uid),
+                p = o.parallelism
+            );
+            if let Some(n) = &o.name {
+                c.comment(2, &format!("{}: {n}", o.uid));
+            }
+            if o.is_source() {
+                let parts = self.partitions_java(o, &logs[o.uid.as_str()]);
+                let union = o.offsets_state == ListStateMode::Union;
+                c.line(
+                    2,
+                    &format!(
+                        "DataStream<Event> {v} = env.addSource(new ReplayableSource({}, {union}, {},{parts}))",
+                        java::string(&o.uid),
+                        self.ms(o.emit_interval_ms())
+                    ),
+                );
+                c.line(4, &format!("{tail};"));
+                continue;
+            }
+            let inputs: Vec<_> = s
+                .job
+                .incoming_edges(&o.uid)
+                .map(|(_, e)| (e, e.resolved_partitioning(&s.job)))
+                .collect();
+            let part = |from: &str, p: Partitioning| -> String {
+                let v = &vars[from];
+                match p {
+                    Partitioning::Forward => format!("{v}.forward()"),
+                    Partitioning::Rebalance => format!("{v}.rebalance()"),
+                    Partitioning::Broadcast => format!("{v}.broadcast()"),
+                    Partitioning::Hash => format!("{v}.keyBy(e -> e.key, Types.STRING)"),
+                }
+            };
+            let input = if o.kind == OperatorKind::BroadcastFilter {
+                let rules = o.rules_from.as_deref().unwrap_or("");
+                let main: Vec<String> = inputs
+                    .iter()
+                    .filter(|(e, _)| e.from != rules)
+                    .map(|(e, p)| part(&e.from, *p))
+                    .collect();
+                format!(
+                    "{}.connect({}.broadcast(RULES))",
+                    union_of(&main),
+                    vars.get(rules).map(String::as_str).unwrap_or("rules")
+                )
+            } else if inputs.len() > 1 && inputs.iter().all(|(_, p)| *p == Partitioning::Hash) {
+                let streams: Vec<String> = inputs
+                    .iter()
+                    .map(|(e, _)| vars[e.from.as_str()].clone())
+                    .collect();
+                format!("{}.keyBy(e -> e.key, Types.STRING)", union_of(&streams))
+            } else {
+                let streams: Vec<String> = inputs.iter().map(|(e, p)| part(&e.from, *p)).collect();
+                union_of(&streams)
+            };
+            let (call, class) = self.operator_call(o);
+            if o.is_sink() {
+                c.line(2, &input);
+                c.line(4, &format!("{call}{tail};"));
+            } else {
+                c.line(2, &format!("DataStream<Event> {v} = {input}"));
+                c.line(4, &format!("{call}{tail};"));
+            }
+            if let Some(class) = class {
+                self.fragments.insert(class);
+            }
+        }
+        if let Some(cfg) = &s.checkpointing {
+            if cfg.storage == StorageKind::Jobmanager {
+                c.line(0, "");
+                c.line(2, "StreamGraph graph = env.getStreamGraph();");
+                c.line(
+                    2,
+                    &format!(
+                        "graph.setCheckpointStorage(new JobManagerCheckpointStorage({})); // {}",
+                        cfg.max_state_bytes,
+                        self.t("bytes per state", "每个状态的字节数上限")
+                    ),
+                );
+            }
+        }
+    }
+
+    /// The call that adds operator `o` (`.map(new ParityKey())`) and its function class.
+    fn operator_call(&mut self, o: &OperatorSpec) -> (String, Option<&'static str>) {
+        let ttl = |g: &mut Generator, t: &Option<TtlConfig>| -> String {
+            match t {
+                None => "null".into(),
+                Some(t) => g.ttl_java(t),
+            }
+        };
+        match o.kind {
+            OperatorKind::Map => {
+                let class = match o.r#fn {
+                    Some(FnName::Double) => "Doubled",
+                    Some(FnName::ParityKey) => "ParityKey",
+                    _ => "Identity",
+                };
+                (format!(".map(new {class}())"), Some(class))
+            }
+            OperatorKind::Filter => {
+                let class = if o.r#fn == Some(FnName::Odd) {
+                    "KeepOdd"
+                } else {
+                    "KeepEven"
+                };
+                (format!(".filter(new {class}())"), Some(class))
+            }
+            OperatorKind::KeyedCount => (".process(new KeyedCount())".into(), Some("KeyedCount")),
+            OperatorKind::KeyedSum => (".process(new KeyedSum())".into(), Some("KeyedSum")),
+            OperatorKind::KeyedReduce => {
+                let f = o.reduce.map(|r| r.as_str()).unwrap_or("sum");
+                let t = ttl(self, &o.ttl);
+                (
+                    format!(".process(new KeyedReduce({}, {t}))", java::string(f)),
+                    Some("KeyedReduce"),
+                )
+            }
+            OperatorKind::KeyedAverage => {
+                let t = ttl(self, &o.ttl);
+                (
+                    format!(".process(new KeyedAverage({t}))"),
+                    Some("KeyedAverage"),
+                )
+            }
+            OperatorKind::KeyedDedup => {
+                let t = ttl(self, &o.ttl);
+                (format!(".process(new KeyedDedup({t}))"), Some("KeyedDedup"))
+            }
+            OperatorKind::KeyedWindowCount => {
+                let t = ttl(self, &o.ttl);
+                (
+                    format!(
+                        ".process(new KeyedWindowCount({}, {t}))",
+                        self.ms(o.window_ms.unwrap_or(1))
+                    ),
+                    Some("KeyedWindowCount"),
+                )
+            }
+            OperatorKind::BroadcastFilter => {
+                (".process(new RulesFilter())".into(), Some("RulesFilter"))
+            }
+            OperatorKind::Sink => {
+                let (class, kind) = match o.sink {
+                    Some(SinkKind::TwoPhaseCommit) => ("TransactionalFileSink", "two_phase_commit"),
+                    Some(SinkKind::Idempotent) => ("UpsertFileSink", "idempotent"),
+                    _ => ("AppendingFileSink", "at_least_once"),
+                };
+                (
+                    format!(
+                        ".addSink(new {class}(lab.topic({}, {})))",
+                        java::string(&o.uid),
+                        java::string(kind)
+                    ),
+                    Some(class),
+                )
+            }
+            OperatorKind::Source => (String::new(), None),
+        }
+    }
+
+    /// `StateTtlConfig.newBuilder(…)…build()` for a lab TTL.
+    fn ttl_java(&mut self, t: &TtlConfig) -> String {
+        let mut s = format!(
+            "StateTtlConfig.newBuilder(Duration.ofMillis({}))",
+            self.ms(t.ttl_ms)
+        );
+        s.push_str(match t.update_type {
+            UpdateType::OnCreateAndWrite => ".updateTtlOnCreateAndWrite()",
+            UpdateType::OnReadAndWrite => ".updateTtlOnReadAndWrite()",
+        });
+        s.push_str(match t.visibility {
+            StateVisibility::NeverReturnExpired => ".neverReturnExpired()",
+            StateVisibility::ReturnExpiredIfNotCleanedUp => ".returnExpiredIfNotCleanedUp()",
+        });
+        if t.cleanup.full_snapshot {
+            s.push_str(".cleanupFullSnapshot()");
+        }
+        if let Some(i) = t.cleanup.incremental {
+            let _ = write!(
+                s,
+                ".cleanupIncrementally({}, {})",
+                i.cleanup_size, i.run_for_every_record
+            );
+        }
+        // The lab cleans up only as configured; Flink's default adds background cleanup.
+        s.push_str(".disableCleanupInBackground().build()");
+        self.approx(
+            "TTL: background cleanup is disabled (disableCleanupInBackground) to match the lab, which cleans up only as configured; Flink's default since 1.10 cleans in the background.".into(),
+            "TTL：关闭了后台清理（disableCleanupInBackground）以与实验室一致（实验室只做配置的清理）；Flink 自 1.10 起默认在后台清理。".into(),
+        );
+        s
+    }
+
+    /// The partitions of a source as Java (`Partition.generated(…)` or explicit records).
+    fn partitions_java(
+        &self,
+        o: &OperatorSpec,
+        logs: &[Vec<crate::scenario::RecordSpec>],
+    ) -> String {
+        let mut out = String::new();
+        for (spec, records) in o.partitions().iter().zip(logs) {
+            out.push_str("\n                ");
+            match spec {
+                PartitionSpec::Generate(g) => {
+                    let values = match g.values {
+                        ValuesKind::Sequence => format!("Partition.sequence({})", records.len()),
+                        ValuesKind::Random => format!(
+                            "Partition.values(\"{}\")",
+                            records
+                                .iter()
+                                .map(|r| r.value.to_string())
+                                .collect::<Vec<_>>()
+                                .join(",")
+                        ),
+                    };
+                    let mut names: Vec<&str> = Vec::new();
+                    for r in records {
+                        if let Some(k) = r.key.as_deref() {
+                            if !names.contains(&k) {
+                                names.push(k);
+                            }
+                        }
+                    }
+                    let codes: Option<String> = records
+                        .iter()
+                        .map(|r| {
+                            let i = names.iter().position(|n| Some(*n) == r.key.as_deref())?;
+                            KEY_CODES.chars().nth(i)
+                        })
+                        .collect();
+                    let codes = if names.is_empty() {
+                        Some(String::new())
+                    } else {
+                        codes
+                    };
+                    match codes {
+                        Some(codes) if names.len() <= KEY_CODES.len() => {
+                            let names: Vec<String> =
+                                names.iter().map(|n| java::string(n)).collect();
+                            let _ = write!(
+                                out,
+                                "Partition.generated({}, {values}, new String[] {{{}}}, \"{codes}\")",
+                                self.ms(g.every_ms),
+                                names.join(", ")
+                            );
+                        }
+                        _ => out.push_str(&explicit(records, |m| self.ms(m))),
+                    }
+                }
+                PartitionSpec::Records(_) => out.push_str(&explicit(records, |m| self.ms(m))),
+            }
+            out.push(',');
+        }
+        out.pop();
+        out
+    }
+
+    /// The lab's script for job `j`, as a `Script` for the runner.
+    fn script_lines(&mut self, c: &mut Code, j: usize, s: &Scenario) {
+        let plan = self.plans[j].as_ref();
+        let mut calls = Vec::new();
+        for p in plan.iter().flat_map(|p| &p.placed) {
+            match p {
+                Placed::Crash(cr) => {
+                    let (en, zh) = match &cr.after {
+                        Some((src, part, off)) => (
+                            format!("crash of {} at {} ms (attempt {}): thrown when {} has handled the record of {src} partition {part} at offset {off} or later, the last one it handled before the lab's crash.", cr.task, cr.at_ms, cr.attempt, cr.task),
+                            format!("{} 在 {} ms 崩溃（第 {} 次运行）：当 {} 处理了 {src} 分区 {part} 中 offset 不小于 {off} 的记录时抛出异常——这是实验室中崩溃前它处理的最后一条记录。", cr.task, cr.at_ms, cr.attempt, cr.task),
+                        ),
+                        None => (
+                            format!("crash of {} at {} ms (attempt {}): it handled no record before the lab's crash; thrown after its first record.", cr.task, cr.at_ms, cr.attempt),
+                            format!("{} 在 {} ms 崩溃（第 {} 次运行）：实验室中崩溃前它没有处理任何记录；在它处理第一条记录后抛出。", cr.task, cr.at_ms, cr.attempt),
+                        ),
+                    };
+                    self.approx(en, zh);
+                }
+                Placed::Hold(h) => {
+                    let kind = if h.stop {
+                        "stopWithSavepoint"
+                    } else {
+                        "savepoint"
+                    };
+                    let holds: Vec<String> = h
+                        .holds
+                        .iter()
+                        .map(|(k, v)| java::string(&format!("{k}={v}")))
+                        .collect();
+                    calls.push(format!(
+                        ".{kind}({}, {}, {})",
+                        h.at_ms,
+                        h.attempt,
+                        holds.join(", ")
+                    ));
+                    let action = if h.stop {
+                        "stop_with_savepoint"
+                    } else {
+                        "savepoint"
+                    };
+                    self.approx(
+                        format!("{action} at {} ms: taken once every source has read exactly what the lab's savepoint {} stored (the sources wait there), through the job client.", h.at_ms, h.checkpoint),
+                        format!("{action}（{} ms）：等每个 source 恰好读到实验室的 savepoint {} 所存的位置（source 在那里等待）后，通过 JobClient 触发。", h.at_ms, h.checkpoint),
+                    );
+                }
+                Placed::Timed { action, at_ms } => {
+                    let call = if *action == "cancel" {
+                        "cancel"
+                    } else {
+                        "triggerCheckpoint"
+                    };
+                    calls.push(format!(".{call}({at_ms})"));
+                    self.approx(
+                        format!("{action} at {at_ms} ms: at that lab time after the sources started (wall clock)."),
+                        format!("{action}（{at_ms} ms）：在 source 启动后的这个实验室时间执行（按真实时钟）。"),
+                    );
+                }
+                Placed::Unheld { action, at_ms } => {
+                    let call = if *action == "savepoint" {
+                        "savepoint"
+                    } else {
+                        "stopWithSavepoint"
+                    };
+                    calls.push(format!(".{call}({at_ms}, -1)"));
+                    self.approx(
+                        format!("{action} at {at_ms} ms: the lab completed none there, so it is taken at that lab time (wall clock)."),
+                        format!("{action}（{at_ms} ms）：实验室中它没有完成，因此按这个实验室时间执行（真实时钟）。"),
+                    );
+                }
+                Placed::Ignored {
+                    action,
+                    at_ms,
+                    reason,
+                } => self.approx(
+                    format!(
+                        "{action} at {at_ms} ms is left out: the lab ignores it ({}).",
+                        reason.en()
+                    ),
+                    format!(
+                        "{at_ms} ms 的 {action} 被省略：实验室忽略了它（{}）。",
+                        reason.zh()
+                    ),
+                ),
+            }
+        }
+        if let Some(until) = s.until_ms {
+            calls.push(format!(".until({until})"));
+        }
+        if s.checkpointing
+            .as_ref()
+            .is_some_and(|c| c.interval_ms.is_none())
+        {
+            calls.push(".manualCheckpointsOnly()".into());
+        }
+        let script = if calls.is_empty() {
+            "new Script()".to_string()
+        } else {
+            format!("new Script(){}", calls.join(""))
+        };
+        c.comment(
+            2,
+            &self.t(
+                "Run it, playing the lab's script (see the list at the top).",
+                "运行作业，并执行实验室脚本（见文件开头的列表）。",
+            ),
+        );
+        let graph = s
+            .checkpointing
+            .as_ref()
+            .is_some_and(|c| c.storage == StorageKind::Jobmanager);
+        c.line(
+            2,
+            &format!(
+                "return lab.execute({}, {}, {script});",
+                if graph { "graph" } else { "env" },
+                java::string(&s.name)
+            ),
+        );
+    }
+}
+
+/// Characters naming a generated record's key by its position among the
+/// partition's key names (`Partition.generated`).
+const KEY_CODES: &str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+fn explicit(records: &[crate::scenario::RecordSpec], ms: impl Fn(u64) -> u64) -> String {
+    let at: Vec<String> = records.iter().map(|r| ms(r.at_ms).to_string()).collect();
+    let keys: Vec<String> = records
+        .iter()
+        .map(|r| java::opt_string(r.key.as_deref()))
+        .collect();
+    let values: Vec<String> = records.iter().map(|r| r.value.to_string()).collect();
+    format!(
+        "new Partition(new long[] {{{}}},\n                        new String[] {{{}}},\n                        new long[] {{{}}})",
+        at.join(", "),
+        keys.join(", "),
+        values.join(", ")
+    )
+}
+
+fn union_of(streams: &[String]) -> String {
+    match streams {
+        [] => "null".into(),
+        [one] => one.clone(),
+        [first, rest @ ..] => format!("{first}.union({})", rest.join(", ")),
+    }
+}
+
+/// Which snapshot of the earlier job the lab restores: `(is a savepoint, index
+/// among the earlier job's completed savepoints)`.
+fn pick_snapshot(earlier: &JobPlan, selector: SnapshotSelector) -> Option<(bool, usize)> {
+    use crate::coordinator::CheckpointStatus;
+    let done: Vec<_> = earlier
+        .summary
+        .checkpoints
+        .iter()
+        .filter(|c| c.status == CheckpointStatus::Completed)
+        .collect();
+    let savepoints: Vec<_> = done.iter().filter(|c| c.kind == "savepoint").collect();
+    let last_sp = savepoints.len().checked_sub(1).map(|k| (true, k));
+    match selector {
+        SnapshotSelector::LatestSavepoint => last_sp,
+        SnapshotSelector::LatestCheckpoint => Some((false, 0)),
+        SnapshotSelector::Latest => match done.last() {
+            Some(c) if c.kind == "savepoint" => last_sp,
+            Some(_) => Some((false, 0)),
+            None => None,
+        },
+        SnapshotSelector::Id(id) => match savepoints.iter().position(|c| c.id.0 == id) {
+            Some(k) => Some((true, k)),
+            None => Some((false, 0)),
+        },
+    }
+}
+
+/// Function classes and the fragment (with replacements) that declares each.
+/// `(class, fragment, replacements)`.
+type FunctionClass = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
+
+const FUNCTIONS: &[FunctionClass] = &[
+    ("Identity", "Map", &[("NAME", "Identity"), ("BODY", "e")]),
+    (
+        "Doubled",
+        "Map",
+        &[("NAME", "Doubled"), ("BODY", "e.withValue(e.value * 2)")],
+    ),
+    (
+        "ParityKey",
+        "Map",
+        &[
+            ("NAME", "ParityKey"),
+            ("BODY", "e.withKey(e.value % 2 == 0 ? \"even\" : \"odd\")"),
+        ],
+    ),
+    (
+        "KeepEven",
+        "Filter",
+        &[("NAME", "KeepEven"), ("BODY", "e.value % 2 == 0")],
+    ),
+    (
+        "KeepOdd",
+        "Filter",
+        &[("NAME", "KeepOdd"), ("BODY", "e.value % 2 != 0")],
+    ),
+    (
+        "KeyedCount",
+        "KeyedValue",
+        &[
+            ("NAME", "KeyedCount"),
+            ("STATE", "count"),
+            ("UPDATE", "(current == null ? 0 : current) + 1"),
+        ],
+    ),
+    (
+        "KeyedSum",
+        "KeyedValue",
+        &[
+            ("NAME", "KeyedSum"),
+            ("STATE", "sum"),
+            ("UPDATE", "(current == null ? 0 : current) + e.value"),
+        ],
+    ),
+];
+
+/// Fragments that are classes of their own name, in the order they are written.
+const FUNCTION_ORDER: &[&str] = &[
+    "KeyedReduce",
+    "KeyedAverage",
+    "KeyedDedup",
+    "KeyedWindowCount",
+    "RulesFilter",
+    "TransactionalFileSink",
+    "AppendingFileSink",
+    "UpsertFileSink",
+];
+
+const IMPORTS: &str = "\
+import java.net.URI;
+import java.nio.file.*;
+import java.time.Duration;
+import java.util.*;
+import java.util.concurrent.*;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.common.functions.*;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.state.*;
+import org.apache.flink.api.common.typeinfo.*;
+import org.apache.flink.api.common.typeutils.base.VoidSerializer;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.configuration.*;
+import org.apache.flink.core.execution.*;
+import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.runtime.minicluster.*;
+import org.apache.flink.runtime.state.*;
+import org.apache.flink.runtime.state.storage.JobManagerCheckpointStorage;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.*;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+import org.apache.flink.streaming.api.datastream.*;
+import org.apache.flink.streaming.api.environment.*;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.co.BroadcastProcessFunction;
+import org.apache.flink.streaming.api.functions.sink.legacy.*;
+import org.apache.flink.streaming.api.functions.source.legacy.*;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.util.Collector;
+";
+
+/// Every built-in lesson: exported, or refused with the reason. For the tests and
+/// `lab export flink --all`.
+pub fn builtins(opts: &Options) -> Vec<(&'static str, Result<Export, ScenarioError>)> {
+    runner::BUILTINS
+        .iter()
+        .map(|(name, json)| {
+            let result = Scenario::from_json(json).and_then(|s| {
+                let mut o = opts.clone();
+                o.max_parallelism_declared = declared_max_parallelism(json);
+                export(&s, &o)
+            });
+            (*name, result)
+        })
+        .collect()
+}

@@ -1,0 +1,313 @@
+//! Where the script's actions land: the lab runs the scenario, and its trace says
+//! which record each crash follows and which source offsets each savepoint holds.
+//!
+//! Real Flink cannot replay the lab's clock, so a timed action is moved to a place
+//! in the data instead, computed here from the lab's own run:
+//! - a `crash` of task T at `at_ms` becomes "T, in run attempt k, fails right after
+//!   it processed (a source: emitted) the record of source S, partition p, offset ≥ o"
+//!   — the last record T handled in the lab before the crash. A replay of an earlier
+//!   checkpoint reaches the same record again, so the failure does not depend on
+//!   which checkpoint real Flink happened to restore.
+//! - a `savepoint` or `stop_with_savepoint` holds every source at the offsets the
+//!   lab's savepoint stored (its `_metadata`) and is taken once all sources wait
+//!   there, so the savepoint's offsets and keyed state are the lab's exactly.
+//! - `trigger_checkpoint` and `cancel` stay timed (lab ms after the sources start).
+//! - an action the lab ignored (the job was not running) is left out.
+
+use crate::cause::{FailureCause, IgnoreCause};
+use crate::event::{Event, SnapshotKind};
+use crate::runner::{self, RunOptions};
+use crate::scenario::{Scenario, ScenarioError, ScriptStep};
+use crate::status::JobStatus;
+use crate::summary::Summary;
+use std::collections::BTreeMap;
+
+/// A record's origin by source uid: `(source, partition, offset)`.
+pub type SourcePosition = (String, u32, u64);
+
+/// A scripted crash, placed on a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CrashPoint {
+    /// The failing subtask (`"sum#0"`).
+    pub task: String,
+    /// The run attempt it belongs to (0: before the first restart).
+    pub attempt: u32,
+    /// The last record the task handled before the lab's crash: source uid,
+    /// partition, offset. `None`: it handled none in that attempt, so the crash
+    /// follows its first record.
+    pub after: Option<SourcePosition>,
+    /// The lab's time of the crash.
+    pub at_ms: u64,
+}
+
+/// A savepoint of the script, placed on the sources' offsets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HoldPoint {
+    /// `savepoint` or `stop_with_savepoint`.
+    pub stop: bool,
+    /// The run attempt it belongs to.
+    pub attempt: u32,
+    /// The lab's time of the action.
+    pub at_ms: u64,
+    /// `"<source uid>#<partition>"` → the offset the lab's savepoint stored.
+    pub holds: BTreeMap<String, u64>,
+    /// The lab's id of the savepoint.
+    pub checkpoint: u64,
+}
+
+/// One action of the script as the export plays it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Placed {
+    /// A crash on a record.
+    Crash(CrashPoint),
+    /// A savepoint at the sources' offsets.
+    Hold(HoldPoint),
+    /// `trigger_checkpoint` or `cancel` at a lab time.
+    Timed {
+        /// `trigger_checkpoint` or `cancel`.
+        action: &'static str,
+        /// When.
+        at_ms: u64,
+    },
+    /// The lab ignored it: the job was not running.
+    Ignored {
+        /// The action's name.
+        action: &'static str,
+        /// When.
+        at_ms: u64,
+        /// Why.
+        reason: IgnoredBecause,
+    },
+    /// A savepoint the lab could not complete: played at its time, not held.
+    Unheld {
+        /// `savepoint` or `stop_with_savepoint`.
+        action: &'static str,
+        /// When.
+        at_ms: u64,
+    },
+}
+
+/// Why a script step is left out of the export: the lab did not carry it out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IgnoredBecause {
+    /// The lab's run ignored it (the job was not running then).
+    Lab(IgnoreCause),
+    /// The job had already ended (`status`) at `end_ms`, before the step's time.
+    Ended {
+        /// How the job ended.
+        status: JobStatus,
+        /// When.
+        end_ms: u64,
+    },
+    /// A crash for which the lab's run shows no failure.
+    NoSuchFailure,
+}
+
+impl IgnoredBecause {
+    /// In English (`the job is restarting`, `the job is failed since 500 ms`).
+    pub fn en(&self) -> String {
+        match self {
+            IgnoredBecause::Lab(cause) => cause.to_string(),
+            IgnoredBecause::Ended { status, end_ms } => {
+                format!("the job is {} since {end_ms} ms", status.as_str())
+            }
+            IgnoredBecause::NoSuchFailure => "the lab's run shows no such failure".into(),
+        }
+    }
+
+    /// In Chinese.
+    pub fn zh(&self) -> String {
+        let word = |status: JobStatus| match status {
+            JobStatus::Restarting => "作业正在重启",
+            JobStatus::Failed => "作业已失败",
+            JobStatus::Finished => "作业已结束",
+            JobStatus::Canceled => "作业已取消",
+            JobStatus::Running => "作业正在运行",
+        };
+        match self {
+            IgnoredBecause::Lab(IgnoreCause::JobNotRunning(status)) => word(*status).into(),
+            IgnoredBecause::Ended { status, end_ms } => {
+                format!("{}，自 {end_ms} ms 起", word(*status))
+            }
+            IgnoredBecause::NoSuchFailure => "实验室的运行中没有这次故障".into(),
+        }
+    }
+}
+
+/// The lab's run of one job of the lesson, and the script placed on it.
+#[derive(Clone, Debug)]
+pub struct JobPlan {
+    /// The script, in document order.
+    pub placed: Vec<Placed>,
+    /// The lab's summary of the run (with `_metadata`).
+    pub summary: Summary,
+}
+
+/// Runs `scenario` in the lab (its seed) and places its script.
+pub fn plan(scenario: &Scenario, seed: u64) -> Result<JobPlan, ScenarioError> {
+    let opts = RunOptions {
+        seed: Some(seed),
+        trace: true,
+        metadata: true,
+        ..RunOptions::default()
+    };
+    let mut events = Vec::new();
+    let world = runner::run(scenario, &opts, |e| events.push(e.clone()))?;
+    let summary = Summary::of(&world, true);
+    // An action after the run ended (the job failed, finished or was canceled) never
+    // happens in the lab; the trace has nothing for it.
+    let ended = (world.status() != JobStatus::Running)
+        .then(|| (world.finished_at().unwrap_or(world.now()), world.status()));
+    let names: Vec<&str> = scenario
+        .job
+        .operators
+        .iter()
+        .map(|o| o.uid.as_str())
+        .collect();
+
+    // Walk the trace once: per task, the last record handled in the current attempt.
+    let mut attempt = 0u32;
+    let mut last: BTreeMap<String, SourcePosition> = BTreeMap::new();
+    let mut crashes: Vec<(String, u32, Option<SourcePosition>)> = Vec::new();
+    let mut savepoints: Vec<(u64, u64, bool, u32)> = Vec::new();
+    let mut ignored: Vec<(u64, String, IgnoreCause)> = Vec::new();
+    for e in &events {
+        match &e.event {
+            Event::RecordProcessed { task, origin, .. } => {
+                let source = names.get(origin.source as usize).unwrap_or(&"?");
+                last.insert(
+                    task.to_string(),
+                    (
+                        source.to_string(),
+                        origin.partition as u32,
+                        origin.offset as u64,
+                    ),
+                );
+            }
+            Event::RecordEmitted {
+                task,
+                partition,
+                offset,
+                ..
+            } => {
+                let uid = task.rsplit_once('#').map_or(&**task, |(u, _)| u);
+                last.insert(task.to_string(), (uid.to_string(), *partition, *offset));
+            }
+            Event::TaskFailed {
+                task,
+                reason: FailureCause::Crashed,
+            } => {
+                crashes.push((task.to_string(), attempt, last.get(&**task).cloned()));
+            }
+            Event::JobRestarting { .. } => {
+                attempt += 1;
+                last.clear();
+            }
+            Event::CheckpointTriggered {
+                checkpoint, kind, ..
+            } if kind.is_savepoint() => {
+                savepoints.push((
+                    e.t,
+                    checkpoint.0,
+                    *kind == SnapshotKind::StopWithSavepoint,
+                    attempt,
+                ));
+            }
+            Event::ActionIgnored { action, reason } => ignored.push((e.t, action.clone(), *reason)),
+            _ => {}
+        }
+    }
+
+    let mut crashes = crashes.into_iter();
+    let mut savepoints = savepoints.into_iter();
+    let mut steps: Vec<&ScriptStep> = scenario.script.iter().collect();
+    // The engine schedules the script by time (document order among equal times).
+    steps.sort_by_key(|s| s.at_ms());
+    let mut placed = Vec::new();
+    for step in steps {
+        let at_ms = step.at_ms();
+        let action = step.action_name();
+        if let Some((end, status)) = ended.filter(|(end, _)| at_ms > *end) {
+            placed.push(Placed::Ignored {
+                action,
+                at_ms,
+                reason: IgnoredBecause::Ended {
+                    status,
+                    end_ms: end,
+                },
+            });
+            continue;
+        }
+        if let Some(i) = ignored
+            .iter()
+            .position(|(t, a, _)| *t == at_ms && a == action)
+        {
+            let (_, _, reason) = ignored.remove(i);
+            placed.push(Placed::Ignored {
+                action,
+                at_ms,
+                reason: IgnoredBecause::Lab(reason),
+            });
+            continue;
+        }
+        match step {
+            ScriptStep::Crash { task, .. } => match crashes.next() {
+                Some((failed, attempt, after)) if &failed == task => {
+                    placed.push(Placed::Crash(CrashPoint {
+                        task: failed,
+                        attempt,
+                        after,
+                        at_ms,
+                    }))
+                }
+                _ => placed.push(Placed::Ignored {
+                    action,
+                    at_ms,
+                    reason: IgnoredBecause::NoSuchFailure,
+                }),
+            },
+            ScriptStep::Savepoint { .. } | ScriptStep::StopWithSavepoint { .. } => {
+                let Some((_, id, stop, attempt)) = savepoints.next() else {
+                    placed.push(Placed::Unheld { action, at_ms });
+                    continue;
+                };
+                let meta = summary
+                    .checkpoints
+                    .iter()
+                    .find(|c| c.id.0 == id)
+                    .and_then(|c| c.metadata.as_ref());
+                let mut holds = BTreeMap::new();
+                if let Some(meta) = meta {
+                    for op in scenario.job.operators.iter().filter(|o| o.is_source()) {
+                        let offsets = meta
+                            .get(&op.uid)
+                            .and_then(|m| m.get("offsets"))
+                            .and_then(|m| m.as_object());
+                        for (p, off) in offsets.into_iter().flatten() {
+                            if let Some(off) = off.as_u64() {
+                                holds.insert(format!("{}#{p}", op.uid), off);
+                            }
+                        }
+                    }
+                }
+                if meta.is_none() {
+                    placed.push(Placed::Unheld { action, at_ms });
+                } else {
+                    placed.push(Placed::Hold(HoldPoint {
+                        stop,
+                        attempt,
+                        at_ms,
+                        holds,
+                        checkpoint: id,
+                    }));
+                }
+            }
+            ScriptStep::TriggerCheckpoint { .. } | ScriptStep::Cancel { .. } => {
+                placed.push(Placed::Timed { action, at_ms })
+            }
+            // Refused before planning (see `flink::refusals`).
+            ScriptStep::CrashJobmanager { .. } => {}
+        }
+    }
+    Ok(JobPlan { placed, summary })
+}

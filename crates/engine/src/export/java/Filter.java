@@ -1,0 +1,10 @@
+//! Fragment: `filter` with `fn`. The exporter replaces NAME, and BODY with the predicate.
+    /** filter: NAME. */
+    public static class NAME extends RichFilterFunction<Event> {
+        @Override
+        public boolean filter(Event e) throws Exception {
+            boolean keep = BODY;
+            Lab.processed(getRuntimeContext(), e); //#script
+            return keep;
+        }
+    }
