@@ -17,36 +17,21 @@
 //! pausing or unmounting cancels it) sends [`Action::Tick`] with the real time
 //! that passed. Keyboard shortcuts are one `keydown` listener on the document.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::rc::Rc;
 
 use gloo::events::{EventListener, EventListenerOptions};
-use gloo::render::{request_animation_frame, AnimationFrame};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::components::toolbar::mode_label;
 use crate::components::{LiveRegion, Masthead, ShortcutsOverlay, SidePanel, Stage, Toolbar};
 use crate::document;
+use crate::hooks::{use_frame_loop, LangContext};
 use crate::i18n::Lang;
+use crate::labels;
 use crate::lessons::{pair, LessonBar, PairDiff};
 use crate::playback::{Action, Mode, State, SPEEDS};
 use crate::share;
-
-/// The interface language and how to change it; provided by [`App`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct LangContext {
-    /// The language every string is shown in.
-    pub lang: Lang,
-    /// Switches the whole page (and the URL's `?lang=`) to another language.
-    pub set_lang: Callback<Lang>,
-}
-
-/// The current [`LangContext`]. Only valid below [`App`].
-#[hook]
-pub fn use_lang() -> LangContext {
-    use_context::<LangContext>().expect("use_lang() is called below <App>")
-}
 
 /// Properties of [`Lab`].
 #[derive(Properties, Clone, PartialEq, Default)]
@@ -61,34 +46,6 @@ pub struct LabProps {
 #[component]
 pub fn App() -> Html {
     html! { <Lab /> }
-}
-
-/// Runs the request-animation-frame loop while `playing`.
-#[hook]
-fn use_frame_loop(playing: bool, dispatcher: UseReducerDispatcher<State>) {
-    use_effect_with(playing, move |playing| {
-        let frame: Rc<RefCell<Option<AnimationFrame>>> = Rc::default();
-        if *playing {
-            fn schedule(
-                frame: Rc<RefCell<Option<AnimationFrame>>>,
-                last: Rc<Cell<Option<f64>>>,
-                d: UseReducerDispatcher<State>,
-            ) {
-                let next = frame.clone();
-                let handle = request_animation_frame(move |ts| {
-                    let dt = last.get().map_or(0.0, |l| ts - l);
-                    last.set(Some(ts));
-                    d.dispatch(Action::Tick(dt));
-                    schedule(next, last, d);
-                });
-                *frame.borrow_mut() = Some(handle);
-            }
-            schedule(frame.clone(), Rc::default(), dispatcher);
-        }
-        move || {
-            frame.borrow_mut().take();
-        }
-    });
 }
 
 /// Whether a key pressed in `target` belongs to that element rather than to the
@@ -164,7 +121,11 @@ pub fn Lab(props: &LabProps) -> Html {
             }
         });
     }
-    use_frame_loop(playback.is_playing, dispatcher.clone());
+    {
+        let d = dispatcher.clone();
+        let on_frame = use_callback((), move |dt: f64, _: &()| d.dispatch(Action::Tick(dt)));
+        use_frame_loop(playback.is_playing, on_frame);
+    }
 
     // The twin view: the same scenario and seed under the other mode, following
     // the main run's clock (it never plays on its own).
@@ -347,7 +308,7 @@ pub fn Lab(props: &LabProps) -> Html {
     let lang_now = context.lang;
     // A stage's caption in the twin view: its mode, and its lesson in a pair.
     let caption = |s: &State| -> AttrValue {
-        let mode = mode_label(lang_now, s.mode);
+        let mode = labels::mode(lang_now, s.mode);
         if partner.is_some() {
             AttrValue::from(format!("{} · {mode}", s.scenario))
         } else {

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::app::use_lang;
+use crate::hooks::use_lang;
 use crate::i18n::Msg;
 
 /// How many epoch colours the legend shows (the palette in `style.css` has more).

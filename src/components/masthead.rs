@@ -2,8 +2,8 @@
 
 use yew::prelude::*;
 
-use crate::app::use_lang;
 use crate::components::icons;
+use crate::hooks::use_lang;
 use crate::i18n::{Lang, Msg};
 
 /// Logo, `checkpoint-lab · <title>` as the page's only `<h1>`, the tagline, and the

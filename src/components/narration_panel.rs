@@ -8,9 +8,10 @@ use engine::scenario::Localized;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::app::use_lang;
 use crate::describe::{latest_sentence, sentence, Category};
+use crate::hooks::use_lang;
 use crate::i18n::{Lang, Msg};
+use crate::labels;
 use crate::playback::LoggedEvent;
 
 /// Sentences shown at the top.
@@ -22,16 +23,6 @@ const LOG_LINES: usize = 150;
 pub struct NarrationProps {
     pub recent: Rc<Vec<LoggedEvent>>,
     pub description: Option<Localized>,
-}
-
-fn category_label(lang: Lang, c: Option<Category>) -> &'static str {
-    lang.t(match c {
-        None => Msg::FilterAll,
-        Some(Category::Checkpoints) => Msg::FilterCheckpoints,
-        Some(Category::Transactions) => Msg::FilterTransactions,
-        Some(Category::Failures) => Msg::FilterFailures,
-        Some(Category::Records) => Msg::FilterRecords,
-    })
 }
 
 #[component]
@@ -99,9 +90,9 @@ pub fn NarrationPanel(props: &NarrationProps) -> Html {
                 <label class="log__filter">
                     <span>{ lang.t(Msg::FilterLabel) }</span>
                     <select class="select select--small" id="log-filter" onchange={on_filter}>
-                        <option value="" selected={filter.is_none()}>{ category_label(lang, None) }</option>
+                        <option value="" selected={filter.is_none()}>{ labels::category(lang, None) }</option>
                         { for Category::ALL.iter().map(|c| html! {
-                            <option value={c.key()} selected={*filter == Some(*c)}>{ category_label(lang, Some(*c)) }</option>
+                            <option value={c.key()} selected={*filter == Some(*c)}>{ labels::category(lang, Some(*c)) }</option>
                         }) }
                     </select>
                 </label>

@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use crate::app::use_lang;
+use crate::hooks::use_lang;
 use crate::i18n::Msg;
 
 #[derive(Properties, PartialEq)]

@@ -14,10 +14,10 @@ use std::rc::Rc;
 use engine::scenario::Localized;
 use engine::view::{JobView, WorldView};
 
-use crate::app::use_lang;
 use crate::components::{
     icons, BenchPanel, CoordinatorPanel, NarrationPanel, SinkPanel, StoragePanel,
 };
+use crate::hooks::use_lang;
 use crate::i18n::Msg;
 use crate::playback::{Action, LoggedEvent};
 

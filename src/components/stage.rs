@@ -14,13 +14,14 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
 use engine::view::{JobView, WorldView};
-use engine::world::{JobStatus, TaskStatus};
+use engine::world::JobStatus;
 use yew::prelude::*;
 
-use crate::app::use_lang;
 use crate::components::token_layer::TokenLayer;
 use crate::components::{Legend, TaskPopover};
+use crate::hooks::use_lang;
 use crate::i18n::{Lang, Msg};
+use crate::labels::{self, LastFailure, Suppressed};
 use crate::playback::Action;
 use crate::scene::{self, Lane, Scene};
 
@@ -46,37 +47,6 @@ pub struct StageProps {
 pub const EPOCH_COLOURS: u64 = 8;
 /// Number of epoch overlay patterns (the second cue besides colour).
 pub const EPOCH_PATTERNS: u64 = 4;
-
-/// The word for a task status.
-pub fn task_status_label(lang: Lang, status: TaskStatus) -> &'static str {
-    lang.t(match status {
-        TaskStatus::Running => Msg::TaskRunning,
-        TaskStatus::Waiting => Msg::TaskWaiting,
-        TaskStatus::Finished => Msg::TaskFinished,
-        TaskStatus::Failed => Msg::TaskFailed,
-        TaskStatus::Canceled => Msg::TaskCanceled,
-    })
-}
-
-fn status_key(status: TaskStatus) -> &'static str {
-    match status {
-        TaskStatus::Running => "running",
-        TaskStatus::Waiting => "waiting",
-        TaskStatus::Finished => "finished",
-        TaskStatus::Failed => "failed",
-        TaskStatus::Canceled => "canceled",
-    }
-}
-
-fn status_glyph(status: TaskStatus) -> &'static str {
-    match status {
-        TaskStatus::Running => "▶",
-        TaskStatus::Waiting => "…",
-        TaskStatus::Finished => "✓",
-        TaskStatus::Failed => "✕",
-        TaskStatus::Canceled => "■",
-    }
-}
 
 /// A scene coordinate with one decimal, as SVG attribute text. Formats tenths as
 /// integers: Rust's exact float formatting showed up as several per cent of a
@@ -211,7 +181,7 @@ pub fn token_summary(job: &JobView, view: &WorldView, lang: Lang) -> Vec<String>
 /// A lane's picture (SVG); its button is [`lane_button`], laid over it in HTML.
 fn draw_lane(lane: &Lane, lang: Lang, selected: Option<usize>) -> Html {
     let b = &lane.boxed;
-    let status = task_status_label(lang, lane.status);
+    let status = labels::task_status(lang, lane.status);
     let mut notes: Vec<String> = Vec::new();
     if !lane.aligning.is_empty() {
         let ids: Vec<String> = lane.aligning.iter().map(|c| format!("B{c}")).collect();
@@ -222,12 +192,12 @@ fn draw_lane(lane: &Lane, lang: Lang, selected: Option<usize>) -> Html {
     }
     let is_selected = selected == Some(lane.boxed.task);
     html! {
-        <g class={classes!("lane", format!("lane--{}", status_key(lane.status)), is_selected.then_some("lane--selected"))}
+        <g class={classes!("lane", format!("lane--{}", labels::task_status_key(lane.status)), is_selected.then_some("lane--selected"))}
            data-lane={b.name.clone()}>
             <rect class="lane__rect" x={f(b.x)} y={f(b.y)} width={f(b.w)} height={f(b.h)} rx="9" />
             <text class="lane__name" x={f(b.x + 9.0)} y={f(b.y + 27.0)}>{ b.name.clone() }</text>
             <text class="lane__status" x={f(b.x + 9.0)} y={f(b.y + 53.0)}>
-                { format!("{} {}", status_glyph(lane.status), status) }
+                { format!("{} {}", labels::task_status_glyph(lane.status), status) }
             </text>
             if !notes.is_empty() {
                 <text class={classes!("lane__note", lane.aligning.is_empty().then_some("lane__note--backpressure"))}
@@ -256,7 +226,7 @@ fn lane_button(
 ) -> Html {
     let b = &lane.boxed;
     let task = b.task;
-    let status = task_status_label(lang, lane.status);
+    let status = labels::task_status(lang, lane.status);
     let label = lang
         .t(Msg::LaneButton)
         .replace("{task}", &b.name)
@@ -273,7 +243,7 @@ fn lane_button(
         b.h / scene.height * 100.0
     );
     html! {
-        <button type="button" class={classes!("lane-button", format!("lane-button--{}", status_key(lane.status)))}
+        <button type="button" class={classes!("lane-button", format!("lane-button--{}", labels::task_status_key(lane.status)))}
                 data-task={b.name.clone()} aria-label={label.clone()} title={label} {style}
                 aria-expanded={if selected == Some(task) { "true" } else { "false" }} {onclick}>
             <span class="visually-hidden">{ status }</span>
@@ -386,7 +356,9 @@ fn field<'a>(text: &'a str, name: &str) -> Option<&'a str> {
 /// `Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=2, …)
 /// (last failure: crashed (script or user))` → "Recovery is suppressed: the
 /// fixed-delay restart strategy has used up its 2 restart attempts. Last failure:
-/// a subtask crashed …". The stage shows the original beside it.
+/// a subtask crashed …". The stage shows the original beside it. (The parsing
+/// stays here until the engine reports a typed cause; the words are
+/// [`labels::failure`]'s.)
 pub fn explain_failure(lang: Lang, reason: &str) -> String {
     let (head, last) = match reason.rfind(" (last failure: ") {
         Some(i) => (
@@ -395,48 +367,39 @@ pub fn explain_failure(lang: Lang, reason: &str) -> String {
         ),
         None => (reason, None),
     };
-    let mut text = if let Some(strategy) = head.strip_prefix("Recovery is suppressed by ") {
+    let number = |strategy: &str, name: &str| field(strategy, name).unwrap_or("?").to_string();
+    let why = if let Some(strategy) = head.strip_prefix("Recovery is suppressed by ") {
         if strategy.starts_with("FixedDelay") {
-            lang.t(Msg::FailedFixedDelay).replace(
-                "{max}",
-                field(strategy, "maxNumberRestartAttempts").unwrap_or("?"),
-            )
+            Suppressed::FixedDelay {
+                max: number(strategy, "maxNumberRestartAttempts"),
+            }
         } else if strategy.starts_with("FailureRate") {
-            lang.t(Msg::FailedFailureRate)
-                .replace(
-                    "{max}",
-                    field(strategy, "maxFailuresPerInterval").unwrap_or("?"),
-                )
-                .replace(
-                    "{interval}",
-                    field(strategy, "failuresIntervalMS").unwrap_or("?"),
-                )
+            Suppressed::FailureRate {
+                max: number(strategy, "maxFailuresPerInterval"),
+                interval: number(strategy, "failuresIntervalMS"),
+            }
         } else if strategy.starts_with("NoRestart") {
-            lang.t(Msg::FailedNoRestart).to_string()
+            Suppressed::NoRestart
         } else if strategy.starts_with("ExponentialDelay") {
-            lang.t(Msg::FailedExponential).to_string()
+            Suppressed::ExponentialDelay
         } else {
-            lang.t(Msg::FailedOther).to_string()
+            Suppressed::Other
         }
     } else if head.starts_with("restore failed") {
-        lang.t(Msg::FailedRestore).to_string()
+        Suppressed::Restore
     } else {
-        lang.t(Msg::FailedOther).to_string()
+        Suppressed::Other
     };
-    if let Some(last) = last {
-        let said = if last.starts_with("crashed") {
-            lang.t(Msg::FailureCrashed).to_string()
+    let last = last.map(|last| {
+        if last.starts_with("crashed") {
+            LastFailure::Crashed
         } else if last.starts_with("Exceeded checkpoint tolerable failure threshold") {
-            lang.t(Msg::FailureTolerable).to_string()
+            LastFailure::TolerableExceeded
         } else {
-            last.to_string()
-        };
-        if lang != Lang::Zh {
-            text.push(' ');
+            LastFailure::Other(last.to_string())
         }
-        text.push_str(&lang.t(Msg::FailedLastFailure).replace("{reason}", &said));
-    }
-    text
+    });
+    labels::failure(lang, &why, last.as_ref())
 }
 
 /// The tokens of the last render, for the canvas.

@@ -9,12 +9,13 @@ use engine::Intervention;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::app::use_lang;
 use crate::components::icons;
+use crate::hooks::use_lang;
 use crate::i18n::{Lang, Msg};
+use crate::labels;
 use std::rc::Rc;
 
-use crate::playback::{builtins, Action, BranchInfo, Marker, MarkerKind, Mode, State, SPEEDS};
+use crate::playback::{builtins, Action, Marker, Mode, State, SPEEDS};
 
 #[derive(Properties, PartialEq)]
 pub struct ToolbarProps {
@@ -33,40 +34,6 @@ pub struct ToolbarProps {
     /// Toggles the twin view.
     #[prop_or_default]
     pub on_twin: Callback<()>,
-}
-
-/// The label of a mode.
-pub fn mode_label(lang: Lang, mode: Mode) -> &'static str {
-    lang.t(match mode {
-        Mode::Aligned => Msg::ModeAligned,
-        Mode::Unaligned => Msg::ModeUnaligned,
-        Mode::AtLeastOnce => Msg::ModeAtLeastOnce,
-        Mode::Off => Msg::ModeOff,
-    })
-}
-
-/// How the branch picker names an intervention.
-fn intervention_label(lang: Lang, i: &Intervention) -> String {
-    match i {
-        Intervention::Crash { task } => lang.t(Msg::BranchCrash).replace("{task}", task),
-        Intervention::TriggerCheckpoint => lang.t(Msg::BranchTrigger).to_string(),
-        Intervention::Savepoint => lang.t(Msg::BranchSavepoint).to_string(),
-        Intervention::StopWithSavepoint => lang.t(Msg::BranchStopWithSavepoint).to_string(),
-        Intervention::Cancel => lang.t(Msg::BranchCancel).to_string(),
-        Intervention::CrashJobmanager => lang.t(Msg::BranchCrashJobmanager).to_string(),
-    }
-}
-
-/// The label of a kept branch in the picker.
-pub fn branch_label(lang: Lang, b: &BranchInfo) -> String {
-    let msg = if b.has_intervention {
-        Msg::BranchWith
-    } else {
-        Msg::BranchWithout
-    };
-    lang.t(msg)
-        .replace("{what}", &intervention_label(lang, &b.intervention))
-        .replace("{t}", &b.at.to_string())
 }
 
 fn select_value(e: &Event) -> Option<String> {
@@ -138,24 +105,7 @@ pub fn ScrubberMarkers(props: &ScrubberMarkersProps) -> Html {
         MARKER_GAP_PCT,
     );
     let markers = props.markers.iter().zip(at).map(|(m, left)| {
-        let (class, text, label) = match m.kind {
-            MarkerKind::Completed => (
-                "marker marker--completed",
-                format!("✓{}", m.checkpoint.unwrap_or(0)),
-                lang.t(Msg::MarkerCompleted).replace("{id}", &m.checkpoint.unwrap_or(0).to_string()),
-            ),
-            MarkerKind::Aborted => (
-                "marker marker--aborted",
-                format!("✕{}", m.checkpoint.unwrap_or(0)),
-                lang.t(Msg::MarkerAborted).replace("{id}", &m.checkpoint.unwrap_or(0).to_string()),
-            ),
-            MarkerKind::Failure => (
-                "marker marker--failure",
-                "⚡".to_string(),
-                lang.t(Msg::MarkerFailure).replace("{task}", m.task.as_deref().unwrap_or("?")),
-            ),
-        };
-        let label = label.replace("{t}", &m.at.to_string());
+        let (class, text, label) = labels::marker(lang, m.kind, m.checkpoint, m.task.as_deref(), m.at);
         html! {
             <button type="button" class={class} style={format!("left: {left:.2}%")}
                     aria-label={label.clone()} title={label} onclick={send(Action::SeekStep(m.step))}>
@@ -282,10 +232,10 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                     <span class="toolbar__label">{ lang.t(Msg::ModeLabel) }</span>
                     <select class="select" id="mode-select" onchange={on_mode} disabled={!has_checkpointing}>
                         if !has_checkpointing {
-                            <option value="off" selected=true>{ mode_label(lang, Mode::Off) }</option>
+                            <option value="off" selected=true>{ labels::mode(lang, Mode::Off) }</option>
                         }
                         { for Mode::CHOICES.iter().map(|m| html! {
-                            <option value={m.key()} selected={*m == p.mode}>{ mode_label(lang, *m) }</option>
+                            <option value={m.key()} selected={*m == p.mode}>{ labels::mode(lang, *m) }</option>
                         }) }
                     </select>
                 </label>
@@ -304,7 +254,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                         <select class="select select--branch" id="branch-select" onchange={on_branch}>
                             <option value="current" selected=true>{ lang.t(Msg::BranchCurrent) }</option>
                             { for p.branches.iter().enumerate().rev().map(|(i, b)| html! {
-                                <option value={i.to_string()} selected=false>{ branch_label(lang, b) }</option>
+                                <option value={i.to_string()} selected=false>{ labels::branch(lang, b) }</option>
                             }) }
                         </select>
                     </label>
@@ -321,7 +271,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                     </button>
                     <button type="button" class="text-button" id="twin-button" disabled={!has_run || !has_checkpointing}
                             aria-pressed={if props.is_twin { "true" } else { "false" }}
-                            title={lang.t(Msg::TwinViewHint).replace("{mode}", mode_label(lang, p.mode.twin()))}
+                            title={lang.t(Msg::TwinViewHint).replace("{mode}", labels::mode(lang, p.mode.twin()))}
                             onclick={on_twin}>
                         { lang.t(Msg::TwinView) }
                     </button>

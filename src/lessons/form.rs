@@ -6,7 +6,7 @@ use serde_json::Value;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::app::use_lang;
+use crate::hooks::use_lang;
 use crate::lessons::editor::{self, Field, Kind};
 use crate::lessons::wording::t;
 
