@@ -1,6 +1,7 @@
 //! The narration tab: a plain-language sentence for each significant event (the
 //! wording is `assets/i18n/narration.json`), newest first, then a filterable event
-//! log. [`LiveRegion`] announces the newest sentence to screen readers.
+//! log. (The newest sentence is also the caption under the graph, the page's one
+//! live region for narration: `components/caption.rs`.)
 
 use std::rc::Rc;
 
@@ -8,7 +9,7 @@ use engine::scenario::Localized;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::describe::{latest_sentence, sentence, Category};
+use crate::describe::{sentence, Category};
 use crate::hooks::use_lang;
 use crate::i18n::{Lang, Msg};
 use crate::labels;
@@ -99,20 +100,5 @@ pub fn NarrationPanel(props: &NarrationProps) -> Html {
             </div>
             <ol class="log" aria-label={lang.t(Msg::LogHeading)}>{ for log }</ol>
         </div>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-pub struct LiveRegionProps {
-    pub recent: Rc<Vec<LoggedEvent>>,
-}
-
-/// Visually hidden; announces the newest narrated sentence.
-#[component]
-pub fn LiveRegion(props: &LiveRegionProps) -> Html {
-    let lang = use_lang().lang;
-    let text = latest_sentence(props.recent.iter().map(|e| &e.event), lang).unwrap_or_default();
-    html! {
-        <div class="visually-hidden" id="live-narration" aria-live="polite" aria-atomic="true">{ text }</div>
     }
 }

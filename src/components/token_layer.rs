@@ -13,9 +13,9 @@
 //! by epoch colour *and* overlaid with an epoch pattern (stripes, dots, bars: a
 //! second cue besides colour), labelled with their value; barriers are dark bars
 //! with a tag `B<n>` (`S<n>` for a savepoint); unaligned barriers are hollow and
-//! dashed; a persisted record has a dashed ring. Colours and fonts are read from
-//! the CSS custom properties (`--epoch-0` …), so `style.css` stays the one place
-//! that defines them.
+//! dashed; a persisted record has a dashed ring. Colours, patterns and sizes come
+//! from [`crate::scene::palette`] (as the SVG's and the legend's do); only the
+//! font families are read from the stylesheet.
 //!
 //! What was painted is also written on the canvas as data attributes
 //! (`data-tokens`, `data-records`, `data-barriers`, `data-unaligned-barriers`,
@@ -25,12 +25,14 @@
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasPattern, CanvasRenderingContext2d, HtmlCanvasElement};
 
-use crate::components::stage::{EPOCH_COLOURS, EPOCH_PATTERNS};
+use crate::scene::palette::{self, Pattern, Status, EPOCHS, TOKEN_CORNER};
 use crate::scene::{Overflow, Token, TokenKind, TOKEN};
 
-/// Colours, fonts and patterns read once from the stylesheet.
+/// Colours (as canvas strings), fonts and patterns, made once per canvas.
 struct Palette {
     epochs: Vec<String>,
+    /// The label colour on each epoch's records.
+    labels: Vec<String>,
     barrier: String,
     persisted: String,
     aborted: String,
@@ -44,7 +46,7 @@ struct Palette {
     font_small_bold: String,
     font_brace: String,
     font_overflow: String,
-    /// Overlays for epoch patterns 1…3 (index 0 unused: plain colour).
+    /// Each epoch's pattern overlay (`None`: plain colour).
     patterns: Vec<Option<CanvasPattern>>,
     /// `[5, 3]`, `[4, 2]`, `[4, 2]`, `[]` as JS arrays for `setLineDash`.
     dash_bar: JsValue,
@@ -96,17 +98,20 @@ fn js_array(values: &[f64]) -> JsValue {
         .into()
 }
 
-/// A 6×6 tile with the overlay of epoch pattern `n` (as `defs()` in the SVG had).
-fn pattern(ctx: &CanvasRenderingContext2d, n: u64) -> Option<CanvasPattern> {
+/// A 6×6 tile with the overlay of `pattern` (as the SVG's `defs()` draws it).
+fn pattern(ctx: &CanvasRenderingContext2d, pattern: Pattern) -> Option<CanvasPattern> {
+    if pattern == Pattern::Plain {
+        return None;
+    }
     let doc = web_sys::window()?.document()?;
     let tile: HtmlCanvasElement = doc.create_element("canvas").ok()?.dyn_into().ok()?;
     tile.set_width(6);
     tile.set_height(6);
     let t: CanvasRenderingContext2d = tile.get_context("2d").ok()??.dyn_into().ok()?;
-    match n {
-        1 => {
-            // Diagonal stripes.
-            t.set_stroke_style_str("rgb(255 255 255 / 45%)");
+    match pattern {
+        Pattern::Plain => {}
+        Pattern::Stripes => {
+            t.set_stroke_style_str(palette::PATTERN_INK);
             t.set_line_width(2.0);
             t.begin_path();
             for k in [-6.0, 0.0, 6.0] {
@@ -115,16 +120,14 @@ fn pattern(ctx: &CanvasRenderingContext2d, n: u64) -> Option<CanvasPattern> {
             }
             t.stroke();
         }
-        2 => {
-            // Dots.
-            t.set_fill_style_str("rgb(255 255 255 / 55%)");
+        Pattern::Dots => {
+            t.set_fill_style_str(palette::PATTERN_INK);
             t.begin_path();
-            t.arc(3.0, 3.0, 1.3, 0.0, std::f64::consts::TAU).ok()?;
+            t.arc(3.0, 3.0, 1.4, 0.0, std::f64::consts::TAU).ok()?;
             t.fill();
         }
-        _ => {
-            // Horizontal bars.
-            t.set_fill_style_str("rgb(255 255 255 / 45%)");
+        Pattern::Bars => {
+            t.set_fill_style_str(palette::PATTERN_INK);
             t.fill_rect(0.0, 0.0, 6.0, 2.0);
         }
     }
@@ -137,24 +140,21 @@ fn palette(canvas: &HtmlCanvasElement, ctx: &CanvasRenderingContext2d) -> Option
     let font = var(&style, "--font", "sans-serif");
     let mono = var(&style, "--font-mono", "monospace");
     Some(Palette {
-        epochs: (0..EPOCH_COLOURS)
-            .map(|i| var(&style, &format!("--epoch-{i}"), "#5f6b7a"))
-            .collect(),
-        barrier: var(&style, "--barrier", "#141a23"),
-        persisted: var(&style, "--persisted", "#0f766e"),
-        aborted: var(&style, "--aborted", "#6b7280"),
-        ghost: var(&style, "--ghost", "#9aa6b5"),
+        epochs: EPOCHS.iter().map(|c| c.hex()).collect(),
+        labels: EPOCHS.iter().map(|c| palette::label_on(*c).hex()).collect(),
+        barrier: palette::BARRIER.hex(),
+        persisted: Status::Persisted.colour().hex(),
+        aborted: Status::Aborted.colour().hex(),
+        ghost: palette::GHOST.hex(),
         text: var(&style, "--text", "#101720"),
         text_muted: var(&style, "--text-muted", "#46505e"),
-        font_label: format!("800 17px {font}"),
-        font_mono_label: format!("800 17px {mono}"),
-        font_small: format!("700 11px {font}"),
-        font_small_bold: format!("800 11px {font}"),
-        font_brace: format!("800 14px {font}"),
-        font_overflow: format!("800 19px {mono}"),
-        patterns: (0..EPOCH_PATTERNS)
-            .map(|n| if n == 0 { None } else { pattern(ctx, n) })
-            .collect(),
+        font_label: format!("800 {}px {font}", palette::RECORD_LABEL),
+        font_mono_label: format!("800 {}px {mono}", palette::BARRIER_LABEL),
+        font_small: format!("700 14px {font}"),
+        font_small_bold: format!("800 14px {font}"),
+        font_brace: format!("800 16px {font}"),
+        font_overflow: format!("800 21px {mono}"),
+        patterns: palette::PATTERNS.iter().map(|p| pattern(ctx, *p)).collect(),
         dash_bar: js_array(&[5.0, 3.0]),
         dash_tag: js_array(&[4.0, 2.0]),
         dash_none: js_array(&[]),
@@ -222,42 +222,36 @@ impl TokenLayer {
         let mut checkpoints: Vec<u64> = Vec::new();
         let h = TOKEN / 2.0;
 
-        // Records: bodies batched per epoch colour (one path, one fill, one
-        // stroke), then pattern overlays per pattern, persisted rings, labels.
-        for colour in 0..EPOCH_COLOURS {
+        // Records: bodies batched per epoch (one path, one fill, one stroke),
+        // then that epoch's pattern over the same path, persisted rings, labels.
+        let n_epochs = EPOCHS.len() as u64;
+        for e in 0..n_epochs {
             ctx.begin_path();
             let mut any = false;
             for tok in tokens {
                 if let TokenKind::Record { epoch, .. } = tok.kind {
-                    if epoch % EPOCH_COLOURS == colour {
-                        let _ = ctx.round_rect_with_f64(tok.x - h, tok.y - h, TOKEN, TOKEN, 4.0);
+                    if epoch % n_epochs == e {
+                        let _ = ctx.round_rect_with_f64(
+                            tok.x - h,
+                            tok.y - h,
+                            TOKEN,
+                            TOKEN,
+                            TOKEN_CORNER,
+                        );
                         any = true;
                     }
                 }
             }
             if any {
-                ctx.set_fill_style_str(&p.epochs[colour as usize]);
+                ctx.set_fill_style_str(&p.epochs[e as usize]);
                 ctx.fill();
-                ctx.set_stroke_style_str("rgb(16 23 32 / 55%)");
+                if let Some(pat) = &p.patterns[e as usize] {
+                    ctx.set_fill_style_canvas_pattern(pat);
+                    ctx.fill();
+                }
+                ctx.set_stroke_style_str(palette::OUTLINE);
                 ctx.set_line_width(1.0);
                 ctx.stroke();
-            }
-        }
-        for (n, pat) in p.patterns.iter().enumerate() {
-            let Some(pat) = pat else { continue };
-            ctx.begin_path();
-            let mut any = false;
-            for tok in tokens {
-                if let TokenKind::Record { epoch, .. } = tok.kind {
-                    if epoch % EPOCH_PATTERNS == n as u64 {
-                        let _ = ctx.round_rect_with_f64(tok.x - h, tok.y - h, TOKEN, TOKEN, 4.0);
-                        any = true;
-                    }
-                }
-            }
-            if any {
-                ctx.set_fill_style_canvas_pattern(pat);
-                ctx.fill();
             }
         }
         if tokens.iter().any(|t| t.is_persisting) {
@@ -278,16 +272,13 @@ impl TokenLayer {
             let _ = ctx.set_line_dash(&p.dash_none);
         }
         ctx.set_font(&p.font_label);
-        ctx.set_line_width(2.5);
-        ctx.set_stroke_style_str("rgb(16 23 32 / 55%)");
-        ctx.set_fill_style_str("#ffffff");
         // A label only where it can be read: on a busy wire records overlap, and
         // a pile of overprinted numbers is noise on a projector. A record is
         // labelled when it is at least 0.8 of a token from the last labelled one
         // on its channel (queued records are spaced apart, so they all are).
         let mut last: Option<(usize, f64, f64)> = None;
         for tok in tokens {
-            if let TokenKind::Record { label, .. } = &tok.kind {
+            if let TokenKind::Record { label, epoch, .. } = &tok.kind {
                 counts.records += 1;
                 let crowded = last.is_some_and(|(ch, x, y)| {
                     ch == tok.channel && (tok.x - x).hypot(tok.y - y) < TOKEN * 0.8
@@ -296,7 +287,7 @@ impl TokenLayer {
                     continue;
                 }
                 last = Some((tok.channel, tok.x, tok.y));
-                let _ = ctx.stroke_text(label, tok.x, tok.y + 1.0);
+                ctx.set_fill_style_str(&p.labels[(*epoch % n_epochs) as usize]);
                 let _ = ctx.fill_text(label, tok.x, tok.y + 1.0);
             }
         }
@@ -315,8 +306,11 @@ impl TokenLayer {
                     checkpoints.push(*checkpoint);
                     let tag = format!("{}{}", if *is_savepoint { "S" } else { "B" }, checkpoint);
                     ctx.begin_path();
-                    let _ = ctx.round_rect_with_f64(x - 5.0, y - 25.0, 10.0, 50.0, 2.0);
-                    let _ = ctx.round_rect_with_f64(x - 21.0, y - 52.0, 42.0, 25.0, 4.0);
+                    let (bw, bh) = palette::BARRIER_BAR;
+                    let (tw, th) = palette::BARRIER_TAG;
+                    let _ = ctx.round_rect_with_f64(x - bw / 2.0, y - bh / 2.0, bw, bh, 2.0);
+                    let _ =
+                        ctx.round_rect_with_f64(x - tw / 2.0, y - bh / 2.0 - th - 2.0, tw, th, 4.0);
                     if *is_unaligned {
                         counts.unaligned += 1;
                         // Hollow and dashed: overtakes records, which stay visible.
@@ -334,11 +328,11 @@ impl TokenLayer {
                         ctx.set_fill_style_str("#ffffff");
                     }
                     ctx.set_font(&p.font_mono_label);
-                    let _ = ctx.fill_text(&tag, x, y - 39.5);
+                    let _ = ctx.fill_text(&tag, x, y - bh / 2.0 - th / 2.0 - 1.5);
                 }
                 TokenKind::Cancel { checkpoint } => {
                     ctx.begin_path();
-                    let _ = ctx.arc(x, y, 11.0, 0.0, std::f64::consts::TAU);
+                    let _ = ctx.arc(x, y, 13.0, 0.0, std::f64::consts::TAU);
                     ctx.set_fill_style_str(&p.aborted);
                     ctx.fill();
                     ctx.set_font(&p.font_small_bold);

@@ -147,7 +147,12 @@ pub fn place(
             is_persisting,
         });
     };
-    let out_shown = c.out_queue.len().min(MAX_OUT);
+    // A short channel (a narrow stage) shows fewer queued elements: the
+    // out-queue up to 40 % of the channel, the input queue the rest of what the
+    // wire leaves (a blocked channel's held records are the point of the
+    // picture), the others counted by "+N".
+    let room = |d: f64| ((d / SPACING).floor().max(1.0)) as usize;
+    let out_shown = c.out_queue.len().min(MAX_OUT).min(room(len * 0.4));
     for (i, e) in c.out_queue.iter().take(out_shown).enumerate() {
         push(
             END_GAP + (out_shown as f64 - i as f64 - 0.5) * SPACING,
@@ -156,7 +161,10 @@ pub fn place(
             false,
         );
     }
-    let in_shown = c.queue.len().min(MAX_IN);
+    let wire_room = if c.wire.is_empty() { 0.0 } else { SPACING };
+    let in_shown = c.queue.len().min(MAX_IN).min(room(
+        len - 2.0 * END_GAP - out_shown as f64 * SPACING - wire_room,
+    ));
     for (i, e) in c.queue.iter().take(in_shown).enumerate() {
         let is_persisting = c.persisting && matches!(e, ElementView::Record { .. });
         push(
