@@ -7,12 +7,16 @@
 //!
 //! Everything here is pure (no `web_sys`), so it is unit-tested natively; the
 //! document side (reading the URL, writing `<html lang>`) is in [`crate::document`].
+//! [`terms`] holds the canonical Chinese terms and the check that every Chinese
+//! string uses them.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::OnceLock;
 
 use serde::Deserialize;
+
+pub mod terms;
 
 /// A language the interface is written in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -114,7 +114,7 @@ pub fn branch(lang: Lang, b: &BranchInfo) -> String {
 }
 
 /// A scrubber marker: its class, its short text (`✓2`, `✕3`, `⚡`) and its
-/// accessible name.
+/// accessible name (which begins with the short text).
 pub fn marker(
     lang: Lang,
     kind: MarkerKind,
@@ -141,7 +141,9 @@ pub fn marker(
                 .replace("{task}", task.unwrap_or("?")),
         ),
     };
-    (class, text, label.replace("{t}", &at.to_string()))
+    // The accessible name starts with what the button shows (WCAG 2.5.3).
+    let label = format!("{text} {}", label.replace("{t}", &at.to_string()));
+    (class, text, label)
 }
 
 /// The event log's filter: a category, or every event (`None`).
@@ -264,7 +266,10 @@ mod tests {
     fn markers_name_their_checkpoint_and_time() {
         let (class, text, label) = marker(Lang::En, MarkerKind::Completed, Some(2), None, 1_020);
         assert_eq!((class, text.as_str()), ("marker marker--completed", "✓2"));
-        assert!(label.contains("1020") && label.contains('2'), "{label}");
+        assert!(
+            label.starts_with("✓2 ") && label.contains("1020"),
+            "{label}"
+        );
         let (_, text, label) = marker(Lang::Zh, MarkerKind::Failure, None, Some("sum#0"), 710);
         assert_eq!(text, "⚡");
         assert!(label.contains("sum#0") && label.contains("710"), "{label}");
