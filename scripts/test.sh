@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Every test: native cargo tests (seeded property loops in release mode), the
-# browser tests in headless Chromium, and an offline release build of the page.
+# browser tests in headless Chromium, an offline release build of the page, and
+# on that build: the palette's colour differences, the page's geometry at
+# projector and phone sizes, and an axe-core audit.
 # Installs whatever is missing first. CI runs exactly this (.ci/run).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -22,4 +24,13 @@ WASM_BINDGEN_TEST_TIMEOUT=300 \
 log "release build of the page (offline)"
 trunk build --release
 ls -l dist/*.wasm
+
+log "palette: CIEDE2000 between every pair of meanings, for every vision"
+bash scripts/palette.sh | tail -1
+
+log "geometry of the built page at 1280x720, 1024x768 and 390 px (headless Chromium)"
+DIST=dist bash scripts/geometry.sh
+
+log "accessibility (axe-core): first screen, a tour, projector mode"
+DIST=dist bash scripts/axe.sh
 log "all green"

@@ -47,6 +47,9 @@ pub struct Lane {
     pub busy: Option<Busy>,
     /// Its outputs are full.
     pub is_backpressured: bool,
+    /// An unaligned checkpoint is persisting the in-flight records of one of
+    /// its input channels (the lane says so, and the channel is dashed).
+    pub is_persisting: bool,
     /// Checkpoints it is aligning.
     pub aligning: Vec<u64>,
     /// The last checkpoint it snapshotted.
@@ -146,6 +149,11 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
                     }
                 }),
                 is_backpressured: task.backpressured,
+                is_persisting: job
+                    .channels
+                    .iter()
+                    .zip(&view.channels)
+                    .any(|(c, v)| v.persisting && c.to.0 as usize == boxed.task),
                 aligning: task.aligning.iter().map(|c| c.0).collect(),
                 last_checkpoint: task.last_checkpoint.map(|c| c.0),
                 txn: view

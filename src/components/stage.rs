@@ -111,31 +111,37 @@ fn lock_glyph(x: f64, y: f64) -> Html {
     }
 }
 
-fn draw_channels(scene: &Scene, lang: Lang) -> Html {
-    let persist_word = lang.t(Msg::Persisting);
+fn draw_channels(scene: &Scene) -> Html {
     html! {
         <g class="channels">
             { for scene.channels.iter().map(|c| {
                 let p = &c.path;
                 let class = classes!("channel", c.is_blocked.then_some("channel--blocked"), c.is_persisting.then_some("channel--persisting"));
-                let (mx, my) = p.at(p.length() * 0.5);
+                let pts = p.points();
+                let points = |end_gap: f64| {
+                    pts.iter()
+                        .enumerate()
+                        .map(|(i, (x, y))| {
+                            let x = if i == 3 { x - end_gap } else { *x };
+                            format!("{},{}", f(x), f(*y))
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                // The lock where the receiver holds the channel, on its outer side.
+                let (lx, ly) = pts[2];
+                let lock_y = if p.side > 0.0 { ly + 30.0 } else { ly - 30.0 };
                 html! {
                     <g class={class} data-channel={p.channel.to_string()}>
                         if c.is_blocked {
-                            <line class="channel__hatch" x1={f(p.x1)} y1={f(p.y1)} x2={f(p.x2)} y2={f(p.y2)} stroke="url(#hatch)" />
+                            <polyline class="channel__hatch" points={points(0.0)} stroke="url(#hatch)" />
                         }
                         if c.is_persisting {
-                            <line class="channel__persist" x1={f(p.x1)} y1={f(p.y1)} x2={f(p.x2)} y2={f(p.y2)} />
+                            <polyline class="channel__persist" points={points(0.0)} />
                         }
-                        <line class="channel__line" x1={f(p.x1)} y1={f(p.y1)} x2={f(p.x2 - 2.0)} y2={f(p.y2)} marker-end="url(#arrow)" />
+                        <polyline class="channel__line" points={points(2.0)} marker-end="url(#arrow)" />
                         if c.is_blocked {
-                            { lock_glyph(mx, my - 26.0) }
-                        }
-                        if c.is_persisting {
-                            <g class="persist-tag" transform={format!("translate({} {})", f(mx), f(my - 30.0))}>
-                                <rect x="-44" y="-13" width="88" height="24" rx="5" />
-                                <text y="0" text-anchor="middle" dominant-baseline="central">{ persist_word }</text>
-                            </g>
+                            { lock_glyph(lx - 16.0, lock_y) }
                         }
                     </g>
                 }
@@ -203,7 +209,11 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
     let b = &lane.boxed;
     let status = labels::task_status(lang, lane.status);
     let mut notes: Vec<String> = Vec::new();
-    if !lane.aligning.is_empty() {
+    if lane.is_persisting {
+        // Overtaken by an unaligned barrier: what it persists says more than
+        // which checkpoint it is aligning.
+        notes.push(format!("⤓ {}", lang.t(Msg::Persisting)));
+    } else if !lane.aligning.is_empty() {
         let ids: Vec<String> = lane.aligning.iter().map(|c| format!("B{c}")).collect();
         notes.push(lang.t(Msg::Aligning).replace("{ids}", &ids.join(" ")));
     }
@@ -211,6 +221,7 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
         notes.push(format!("⚠ {}", lang.t(Msg::Backpressured)));
     }
     let is_selected = selected == Some(lane.boxed.task);
+    let status_line = format!("{} {}", labels::task_status_glyph(lane.status), status);
     let x = b.x + 9.0;
     let note_y = b.y + text.note_y;
     // A sink's transaction: a chip in its status colour (the legend's ⧗ / ✓ / ✕).
@@ -232,21 +243,41 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
            data-lane={b.name.clone()}>
             <rect class="lane__rect" x={f(b.x)} y={f(b.y)} width={f(b.w)} height={f(b.h)} rx={f(palette::LANE_CORNER)} />
             <text class="lane__name" x={f(x)} y={f(b.y + text.lane_name_y)}>{ b.name.clone() }</text>
-            <text class="lane__status" x={f(x)} y={f(b.y + text.status_y)}>
-                { format!("{} {}", labels::task_status_glyph(lane.status), status) }
-            </text>
+            <text class="lane__status" x={f(x)} y={f(b.y + text.status_y)}>{ status_line.clone() }</text>
             { txn.unwrap_or_default() }
             if let (false, Some(nx)) = (notes.is_empty(), note_x) {
                 <text class={classes!("lane__note", lane.aligning.is_empty().then_some("lane__note--backpressure"))}
                       x={f(nx)} y={f(note_y)}>{ notes.join(" · ") }</text>
             }
             if let Some(busy) = &lane.busy {
-                <g class="lane__busy">
-                    <rect class="lane__busy-record" x={f(b.x + b.w - layout::BUSY_W - 4.0)} y={f(b.y + text.lane_name_y + 4.0)} width={f(layout::BUSY_W)} height="26" rx="4" />
-                    <text class="lane__busy-label" x={f(b.x + b.w - layout::BUSY_W / 2.0 - 4.0)} y={f(b.y + text.lane_name_y + 17.5)} text-anchor="middle" dominant-baseline="central">{ busy.label.clone() }</text>
-                    <rect class="lane__busy-track" x={f(b.x + b.w - layout::BUSY_W - 4.0)} y={f(b.y + text.lane_name_y + 33.0)} width={f(layout::BUSY_W)} height="6" rx="3" />
-                    <rect class="lane__busy-fill" x={f(b.x + b.w - layout::BUSY_W - 4.0)} y={f(b.y + text.lane_name_y + 33.0)} width={f(layout::BUSY_W * busy.progress)} height="6" rx="3" />
-                </g>
+                { busy_record(lane, text, &status_line, busy) }
+            }
+        </g>
+    }
+}
+
+/// The record a subtask is working on, with its progress: beside the state when
+/// the lane has room for both, else at the right end of the note row.
+fn busy_record(lane: &Lane, text: &Text, status_line: &str, busy: &scene::Busy) -> Html {
+    let b = &lane.boxed;
+    let beside = b.w - 18.0 - layout::text_width(status_line, text.lane_status, false)
+        >= layout::BUSY_W + 6.0;
+    let top = if beside {
+        b.y + text.lane_name_y + 4.0
+    } else {
+        b.y + text.note_y - 21.0
+    };
+    let x = b.x + b.w - layout::BUSY_W - 4.0;
+    html! {
+        <g class="lane__busy">
+            <rect class="lane__busy-record" x={f(x)} y={f(top)} width={f(layout::BUSY_W)} height="24" rx="4" />
+            <text class="lane__busy-label" x={f(x + layout::BUSY_W / 2.0)} y={f(top + 12.5)} text-anchor="middle" dominant-baseline="central">{ busy.label.clone() }</text>
+            if beside {
+                <rect class="lane__busy-track" x={f(x)} y={f(top + 28.0)} width={f(layout::BUSY_W)} height="6" rx="3" />
+                <rect class="lane__busy-fill" x={f(x)} y={f(top + 28.0)} width={f(layout::BUSY_W * busy.progress)} height="6" rx="3" />
+            } else {
+                <rect class="lane__busy-track" x={f(x)} y={f(top + 25.0)} width={f(layout::BUSY_W)} height="4" rx="2" />
+                <rect class="lane__busy-fill" x={f(x)} y={f(top + 25.0)} width={f(layout::BUSY_W * busy.progress)} height="4" rx="2" />
             }
         </g>
     }
@@ -326,7 +357,7 @@ fn draw(
                     <text class="operator__kind" x={f(o.x + 11.0)} y={f(o.y + t.kind_y)}>{ o.kind_label() }</text>
                 </g>
             }) }
-            { draw_channels(scene, lang) }
+            { draw_channels(scene) }
             { for scene.lanes.iter().map(|l| draw_lane(l, t, lang, selected)) }
         </svg>
         <canvas ref={canvas.clone()} class="scene__tokens" aria-hidden="true"
@@ -476,8 +507,8 @@ fn paint(canvas: &NodeRef, frame: &RefCell<Frame>, layer: &RefCell<TokenLayer>) 
     }
 }
 
-/// How wide a lane's state row must be in `lang` at zoom 1: the widest state,
-/// plus the record in progress beside "running" (only a running subtask is busy).
+/// The widest subtask state in `lang` at zoom 1 (scene units), for the lanes'
+/// width.
 fn status_width(lang: Lang) -> f64 {
     use engine::world::TaskStatus::*;
     [Running, Waiting, Finished, Failed, Canceled]
@@ -488,12 +519,7 @@ fn status_width(lang: Lang) -> f64 {
                 labels::task_status_glyph(st),
                 labels::task_status(lang, st)
             );
-            let w = layout::text_width(&s, Text::at(1.0).lane_status, false);
-            if st == Running {
-                w + layout::BUSY_W + 6.0
-            } else {
-                w
-            }
+            layout::text_width(&s, Text::at(1.0).lane_status, false)
         })
         .fold(0.0, f64::max)
 }
@@ -662,8 +688,12 @@ pub fn Stage(props: &StageProps) -> Html {
             html! {
                 <>
                     { coordinator_strip(job, view, lang, banner, props.caption.clone()) }
-                    <div class="scene-box" ref={scene_box.clone()} {onpointerdown} {onpointerup}>
-                        { draw(&scene, lang, props.selected, &props.on_select, &canvas, summary) }
+                    // On a phone the graph keeps a readable width and pans sideways
+                    // inside this scroller (the page itself never scrolls sideways).
+                    <div class="scene-scroll">
+                        <div class="scene-box" ref={scene_box.clone()} {onpointerdown} {onpointerup}>
+                            { draw(&scene, lang, props.selected, &props.on_select, &canvas, summary) }
+                        </div>
                     </div>
                 </>
             }

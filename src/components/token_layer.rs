@@ -78,6 +78,10 @@ struct Counts {
     checkpoints: String,
     /// Braces over one checkpoint's records.
     braces: usize,
+    /// Where a pixel probe finds the first record's colour: a point inside its
+    /// body, clear of its label, in CSS pixels of the canvas, and the colour
+    /// (`x,y,#rrggbb`; empty without records).
+    probe: String,
 }
 
 fn var(style: &web_sys::CssStyleDeclaration, name: &str, fallback: &str) -> String {
@@ -308,9 +312,14 @@ impl TokenLayer {
                     ctx.begin_path();
                     let (bw, bh) = palette::BARRIER_BAR;
                     let (tw, th) = palette::BARRIER_TAG;
+                    // The tag on the channel's outer side (below a lane's lower input).
+                    let tag_y = if tok.side > 0.0 {
+                        y + bh / 2.0 + 2.0
+                    } else {
+                        y - bh / 2.0 - th - 2.0
+                    };
                     let _ = ctx.round_rect_with_f64(x - bw / 2.0, y - bh / 2.0, bw, bh, 2.0);
-                    let _ =
-                        ctx.round_rect_with_f64(x - tw / 2.0, y - bh / 2.0 - th - 2.0, tw, th, 4.0);
+                    let _ = ctx.round_rect_with_f64(x - tw / 2.0, tag_y, tw, th, 4.0);
                     if *is_unaligned {
                         counts.unaligned += 1;
                         // Hollow and dashed: overtakes records, which stay visible.
@@ -328,7 +337,7 @@ impl TokenLayer {
                         ctx.set_fill_style_str("#ffffff");
                     }
                     ctx.set_font(&p.font_mono_label);
-                    let _ = ctx.fill_text(&tag, x, y - bh / 2.0 - th / 2.0 - 1.5);
+                    let _ = ctx.fill_text(&tag, x, tag_y + th / 2.0 + 0.5);
                 }
                 TokenKind::Cancel { checkpoint } => {
                     ctx.begin_path();
@@ -386,6 +395,21 @@ impl TokenLayer {
         }
 
         counts.tokens = tokens.len();
+        if let Some(tok) = tokens
+            .iter()
+            .find(|t| matches!(t.kind, TokenKind::Record { .. }))
+        {
+            if let TokenKind::Record { epoch, .. } = tok.kind {
+                // Near the body's top-left corner, inside the outline.
+                let (px, py) = (tok.x - h + 4.0, tok.y - h + 4.0);
+                counts.probe = format!(
+                    "{:.1},{:.1},{}",
+                    px * sx / dpr,
+                    py * sy / dpr,
+                    palette::epoch_colour(epoch).hex()
+                );
+            }
+        }
         checkpoints.sort_unstable();
         checkpoints.dedup();
         counts.checkpoints = checkpoints
@@ -404,6 +428,7 @@ impl TokenLayer {
             );
             set_attr(canvas, "data-checkpoints", &counts.checkpoints);
             set_attr(canvas, "data-braces", &counts.braces.to_string());
+            set_attr(canvas, "data-probe", &counts.probe);
             self.attrs = counts;
         }
     }

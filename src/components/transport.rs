@@ -192,11 +192,13 @@ pub fn Transport(props: &TransportProps) -> Html {
             </label>
             <label class="toggle" title={lang.t(Msg::SkipQuietHint)}>
                 <input type="checkbox" id="skip-quiet" checked={p.skip_quiet} onchange={on_skip} />
-                <span>{ lang.t(Msg::SkipQuiet) }</span>
+                <span class="toggle__icon" aria-hidden="true">{ "»" }</span>
+                <span class="toggle__text">{ lang.t(Msg::SkipQuiet) }</span>
             </label>
             <label class="toggle" title={lang.t(Msg::AutoPauseHint)}>
                 <input type="checkbox" id="auto-pause" checked={props.auto_pause} onchange={on_auto} />
-                <span>{ lang.t(Msg::AutoPause) }</span>
+                <span class="toggle__icon" aria-hidden="true">{ "❚❚" }</span>
+                <span class="toggle__text">{ lang.t(Msg::AutoPause) }</span>
             </label>
             <div class="scrubber">
                 <ScrubberMarkers markers={p.markers.clone()} {horizon} origin={p.origin} dispatch={d.clone()} />

@@ -107,7 +107,7 @@ fn prose(text: &str, terms: &Terms) -> String {
                     break;
                 };
                 let inner = &out[start + open.len_utf8()..start + len];
-                if inner.chars().any(|c| !c.is_ascii()) {
+                if !inner.is_ascii() {
                     break;
                 }
                 out.replace_range(start..start + len + close.len_utf8(), " ");

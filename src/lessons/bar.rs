@@ -272,6 +272,14 @@ pub fn TourCard(props: &LessonProps) -> Html {
                 <strong class="tour-card__title">{ text(&tour.title) }</strong>
                 <span class="tour-card__counter" id="tour-counter" aria-live="polite">{ counter }</span>
             </div>
+            <div class="tour-card__nav">
+                <button type="button" class="text-button" id="tour-prev" disabled={step == 0}
+                        onclick={nav(step.saturating_sub(1))}>{ "← " }{ t("tour_prev", lang) }</button>
+                <button type="button" class="text-button text-button--primary" id="tour-next" disabled={step + 1 >= n}
+                        onclick={nav(step + 1)}>{ t("tour_next", lang) }{ " →" }</button>
+                <button type="button" class="text-button" id="tour-exit"
+                        onclick={l.exit.reform(|_: MouseEvent| ())}>{ t("tour_exit", lang) }</button>
+            </div>
             <p class="tour-card__text" id="tour-text">{ text(&s.text) }</p>
             if let Some(e) = unreachable {
                 <p class="lesson-bar__error" role="alert">{ t("tour_unreachable", lang) }{ " " }{ e }</p>
@@ -287,14 +295,6 @@ pub fn TourCard(props: &LessonProps) -> Html {
                     }
                 </div>
             }
-            <div class="tour-card__nav">
-                <button type="button" class="text-button" id="tour-prev" disabled={step == 0}
-                        onclick={nav(step.saturating_sub(1))}>{ "← " }{ t("tour_prev", lang) }</button>
-                <button type="button" class="text-button text-button--primary" id="tour-next" disabled={step + 1 >= n}
-                        onclick={nav(step + 1)}>{ t("tour_next", lang) }{ " →" }</button>
-                <button type="button" class="text-button" id="tour-exit"
-                        onclick={l.exit.reform(|_: MouseEvent| ())}>{ t("tour_exit", lang) }</button>
-            </div>
             <p class="tour-card__keys">{ t("tour_keys", lang) }</p>
         </div>
     }

@@ -33,6 +33,9 @@ fn input_value(e: &Event) -> Option<String> {
         .map(|s| s.value())
 }
 
+/// One field's change to the document, from the text typed or chosen.
+type Edit = std::rc::Rc<dyn Fn(&mut Value, &str) -> Result<(), String>>;
+
 /// See the module documentation.
 #[component]
 pub fn ScenarioForm(props: &ScenarioFormProps) -> Html {
@@ -40,7 +43,7 @@ pub fn ScenarioForm(props: &ScenarioFormProps) -> Html {
     let error = use_state_eq(|| None::<String>);
     let doc = &props.doc;
 
-    let edit = |change: std::rc::Rc<dyn Fn(&mut Value, &str) -> Result<(), String>>| {
+    let edit = |change: Edit| {
         let doc = doc.clone();
         let on_apply = props.on_apply.clone();
         let error = error.setter();

@@ -31,7 +31,7 @@ pub const GAP_X_WIDE: f64 = 230.0;
 /// The least room for channels when fitting a narrow box (about four tokens).
 pub const MIN_GAP_X: f64 = 130.0;
 /// The least room for crossing channels when fitting a narrow box.
-pub const MIN_GAP_X_WIDE: f64 = 172.0;
+pub const MIN_GAP_X_WIDE: f64 = 240.0;
 /// The most room for channels when fitting a wide box (beyond it the scene
 /// grows taller instead).
 pub const MAX_GAP_X: f64 = 460.0;
@@ -135,8 +135,8 @@ pub struct Fit {
     pub size: Option<(f64, f64)>,
     /// Text size factor: 1, or [`PROJECTOR_ZOOM`] in projector mode.
     pub zoom: f64,
-    /// Width of a lane's state row in the page's language at zoom 1 (scene
-    /// units): the widest state, "running" with the record in progress beside it.
+    /// Width of the widest subtask state in the page's language at zoom 1
+    /// (scene units, [`text_width`] of `▶ running` and the others).
     pub status_width: f64,
 }
 
@@ -145,7 +145,7 @@ impl Default for Fit {
         Fit {
             size: None,
             zoom: 1.0,
-            status_width: 150.0,
+            status_width: 110.0,
         }
     }
 }
@@ -204,7 +204,10 @@ impl LaneBox {
     }
 }
 
-/// A channel's straight path from sender port to receiver port.
+/// A channel's path from the sender's port to the receiver's: a level run at
+/// the sender (its out-queue, records waiting for credit), the wire, and a
+/// level run at the receiver (its input queue). Level queues keep two inputs
+/// of one lane apart where crossing channels converge.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChannelPath {
     /// Channel id.
@@ -213,25 +216,52 @@ pub struct ChannelPath {
     pub y1: f64,
     pub x2: f64,
     pub y2: f64,
+    /// Length of the level run at the sender.
+    pub run_out: f64,
+    /// Length of the level run at the receiver.
+    pub run_in: f64,
+    /// Which side of its lane's centre the receiving port is: −1 above, 1
+    /// below, 0 the only one. Barrier tags, braces and "+N" go on that side,
+    /// away from the lane's other input.
+    pub side: f64,
 }
 
 impl ChannelPath {
+    /// The polyline's corners: sender port, end of the level run, start of the
+    /// receiver's level run, receiver port.
+    pub fn points(&self) -> [(f64, f64); 4] {
+        [
+            (self.x1, self.y1),
+            (self.x1 + self.run_out, self.y1),
+            (self.x2 - self.run_in, self.y2),
+            (self.x2, self.y2),
+        ]
+    }
+
     /// Length of the path.
     pub fn length(&self) -> f64 {
-        (self.x2 - self.x1).hypot(self.y2 - self.y1)
+        let p = self.points();
+        p.windows(2)
+            .map(|w| (w[1].0 - w[0].0).hypot(w[1].1 - w[0].1))
+            .sum()
     }
 
     /// The point at distance `d` from the sender (clamped to the path).
     pub fn at(&self, d: f64) -> (f64, f64) {
-        let len = self.length();
-        if len <= f64::EPSILON {
-            return (self.x1, self.y1);
+        let p = self.points();
+        let mut left = d.max(0.0);
+        for w in p.windows(2) {
+            let seg = (w[1].0 - w[0].0).hypot(w[1].1 - w[0].1);
+            if left <= seg && seg > f64::EPSILON {
+                let u = left / seg;
+                return (
+                    w[0].0 + (w[1].0 - w[0].0) * u,
+                    w[0].1 + (w[1].1 - w[0].1) * u,
+                );
+            }
+            left -= seg;
         }
-        let u = (d / len).clamp(0.0, 1.0);
-        (
-            self.x1 + (self.x2 - self.x1) * u,
-            self.y1 + (self.y2 - self.y1) * u,
-        )
+        p[3]
     }
 }
 
@@ -261,6 +291,11 @@ pub fn short_detail(detail: &str) -> String {
         other => other.to_string(),
     }
 }
+
+/// The longest level runs at a channel's ends: room for the out-queue's three
+/// and the input queue's five tokens drawn (`tokens::MAX_OUT`, `MAX_IN`).
+const RUN_OUT: f64 = 3.0 * super::SPACING + 6.0;
+const RUN_IN: f64 = 5.0 * super::SPACING + 6.0;
 
 /// Most distance between two ports of a lane: queues of neighbouring channels
 /// (tokens are [`super::TOKEN`] high) then sit apart instead of overlapping where
@@ -331,7 +366,7 @@ impl Geometry {
                 .tasks
                 .iter()
                 .filter(|t| t.op == i)
-                .map(|t| text_width(&t.name.to_string(), text.lane_name, true))
+                .map(|t| text_width(t.name.as_ref(), text.lane_name, true))
                 .fold(0.0, f64::max);
             let lane = (lane_name + 20.0).max(fit.status_width * fit.zoom + 24.0);
             (text_width(&o.name, text.operator_name, false) + 24.0)
@@ -423,13 +458,22 @@ impl Geometry {
                 out_index[from] += 1;
                 let sender = &operators[job.tasks[from].op];
                 let receiver = &operators[job.tasks[to].op];
+                let (x1, x2) = (sender.x + sender.w, receiver.x);
+                let offset_in = port_offset(c.input.0 as usize, job.tasks[to].inputs.len());
+                let span = (x2 - x1).max(0.0);
                 ChannelPath {
                     channel: i,
-                    x1: sender.x + sender.w,
+                    x1,
                     y1: lanes[from].cy() + port_offset(j, out_count[from]),
-                    x2: receiver.x,
-                    y2: lanes[to].cy()
-                        + port_offset(c.input.0 as usize, job.tasks[to].inputs.len()),
+                    x2,
+                    y2: lanes[to].cy() + offset_in,
+                    run_out: (span * 0.18).min(RUN_OUT),
+                    run_in: (span * 0.4).min(RUN_IN),
+                    side: if offset_in.abs() < 1e-9 {
+                        0.0
+                    } else {
+                        offset_in.signum()
+                    },
                 }
             })
             .collect();
@@ -465,18 +509,25 @@ mod tests {
             channel: 0,
             x1: 0.0,
             y1: 0.0,
-            x2: 30.0,
+            x2: 50.0,
             y2: 40.0,
+            run_out: 10.0,
+            run_in: 10.0,
+            side: 0.0,
         };
-        assert_eq!(p.length(), 50.0);
-        assert_eq!(p.at(25.0), (15.0, 20.0));
+        // 10 level, 50 diagonal (30 × 40), 10 level.
+        assert_eq!(p.length(), 70.0);
+        assert_eq!(p.at(5.0), (5.0, 0.0));
+        assert_eq!(p.at(35.0), (25.0, 20.0));
+        assert_eq!(p.at(65.0), (45.0, 40.0));
         assert_eq!(p.at(-5.0), (0.0, 0.0));
-        assert_eq!(p.at(99.0), (30.0, 40.0));
+        assert_eq!(p.at(99.0), (50.0, 40.0));
     }
 
-    /// The stage boxes the page gives the graph at the projector sizes (the
-    /// geometry script measures the real ones): 1280×720 and 1024×768.
-    const BOXES: [(f64, f64); 2] = [(1150.0, 430.0), (890.0, 480.0)];
+    /// The scene boxes the page gives the graph at 1280×720 and 1024×768 (as
+    /// measured on the release build, English, the side panel closed; the
+    /// geometry script measures the real ones for every lesson).
+    const BOXES: [(f64, f64); 2] = [(1169.0, 441.0), (913.0, 506.0)];
 
     /// Issue 11: at projector sizes every lesson's text renders large enough —
     /// operator names ≥ 18 px, subtask names, states and record labels ≥ 14 px

@@ -70,6 +70,9 @@ pub struct Token {
     pub kind: TokenKind,
     /// A queued record of a channel being persisted (unaligned checkpoint).
     pub is_persisting: bool,
+    /// Its channel's side of the receiving lane ([`ChannelPath::side`]): a
+    /// barrier's tag goes below it when positive, above otherwise.
+    pub side: f64,
 }
 
 /// "+N more" beside a long queue.
@@ -145,6 +148,7 @@ pub fn place(
             y,
             kind: kind_of(e),
             is_persisting,
+            side: path.side,
         });
     };
     // A short channel (a narrow stage) shows fewer queued elements: the
@@ -180,11 +184,13 @@ pub fn place(
         let d = start + progress(w.sent_at, w.arrive_at, t) * (end - start);
         push(d, Place::Wire, &w.element, false);
     }
+    // "+N" on the channel's outer side (its text's baseline).
+    let beside = |y: f64| if path.side > 0.0 { y + 40.0 } else { y - 24.0 };
     if c.out_queue.len() > out_shown {
         let (x, y) = path.at(END_GAP + SPACING / 2.0);
         overflows.push(Overflow {
             x,
-            y: y - 26.0,
+            y: beside(y),
             count: c.out_queue.len() - out_shown,
         });
     }
@@ -192,7 +198,7 @@ pub fn place(
         let (x, y) = path.at(len - END_GAP - (in_shown as f64 - 0.5) * SPACING);
         overflows.push(Overflow {
             x,
-            y: y - 26.0,
+            y: beside(y),
             count: c.queue.len() - in_shown,
         });
     }
@@ -247,6 +253,9 @@ mod tests {
         y1: 50.0,
         x2: 400.0,
         y2: 50.0,
+        run_out: 54.0,
+        run_in: 120.0,
+        side: 0.0,
     };
 
     /// Position is a pure function of time: halfway in time is halfway along the wire.
