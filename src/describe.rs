@@ -198,13 +198,23 @@ impl Category {
     }
 }
 
-/// The latest narrated sentence among `events` (newest last).
+/// The latest narrated sentence among `events` (newest last). Records' events
+/// are skipped without being rendered while their wording is quiet (a busy
+/// stage has hundreds of them behind the last narrated event).
 pub fn latest_sentence<'a>(
     events: impl DoubleEndedIterator<Item = &'a TraceEvent>,
     lang: Lang,
 ) -> Option<String> {
+    static RECORDS_QUIET: OnceLock<bool> = OnceLock::new();
+    let records_quiet = *RECORDS_QUIET.get_or_init(|| {
+        let all = templates();
+        ["record_emitted", "record_processed", "record_written"]
+            .iter()
+            .all(|k| all.get(*k).is_some_and(|t| t.quiet))
+    });
     events
         .rev()
+        .filter(|e| !(records_quiet && Category::of(&e.event) == Category::Records))
         .map(|e| sentence(&e.event, lang))
         .find(|(_, quiet)| !quiet)
         .map(|(s, _)| s)

@@ -48,8 +48,16 @@ pub fn moment_label(lang: Lang, kind: MomentKind) -> &'static str {
 #[component]
 pub fn CaptionBar(props: &CaptionProps) -> Html {
     let lang = use_lang().lang;
-    let sentence = latest_sentence(props.recent.iter().map(|e| &e.event), lang)
-        .unwrap_or_else(|| lang.t(Msg::CaptionIdle).to_string());
+    // Recomputed only when the log moved (not on every animation frame): the
+    // search back for the last narrated event renders each quiet one it passes.
+    let last = props.recent.last().map(|e| e.seq);
+    let sentence = {
+        let recent = props.recent.clone();
+        use_memo((last, props.recent.len(), lang), move |(_, _, lang)| {
+            latest_sentence(recent.iter().map(|e| &e.event), *lang)
+                .unwrap_or_else(|| lang.t(Msg::CaptionIdle).to_string())
+        })
+    };
     let badge = props.moment.map(|m| {
         let words = moment_label(lang, m.kind);
         let text = if props.is_auto_paused {
@@ -66,7 +74,7 @@ pub fn CaptionBar(props: &CaptionProps) -> Html {
                 if let Some((_, text)) = &badge {
                     <span class="caption__moment">{ text.clone() }</span>{ " " }
                 }
-                <span class="caption__text">{ sentence }</span>
+                <span class="caption__text">{ (*sentence).clone() }</span>
             </p>
             if props.is_hurrying {
                 <span class="caption__hurry" id="hurrying">{ lang.t(Msg::Hurrying) }</span>

@@ -46,12 +46,54 @@ struct Palette {
     font_small_bold: String,
     font_brace: String,
     font_overflow: String,
-    /// Each epoch's pattern overlay (`None`: plain colour).
-    patterns: Vec<Option<CanvasPattern>>,
     /// `[5, 3]`, `[4, 2]`, `[4, 2]`, `[]` as JS arrays for `setLineDash`.
     dash_bar: JsValue,
     dash_tag: JsValue,
     dash_none: JsValue,
+}
+
+/// Record bodies rendered once per epoch at the canvas's scale, then copied
+/// (`drawImage`) for each record: filling, patterning and outlining ~300
+/// rounded squares every frame was most of a frame's time on a projector-sized
+/// stage (busy-network); copying them is a fraction of it. (Labels are drawn as
+/// text: sprites for them would be made anew after every seek.)
+#[derive(Default)]
+struct Sprites {
+    /// Device pixels per scene unit they were drawn at.
+    scale: f64,
+    /// One body per epoch colour (fill, pattern, outline).
+    bodies: Vec<HtmlCanvasElement>,
+}
+
+fn new_canvas(w: u32, h: u32) -> Option<(HtmlCanvasElement, CanvasRenderingContext2d)> {
+    let doc = web_sys::window()?.document()?;
+    let c: HtmlCanvasElement = doc.create_element("canvas").ok()?.dyn_into().ok()?;
+    c.set_width(w.max(1));
+    c.set_height(h.max(1));
+    let ctx: CanvasRenderingContext2d = c.get_context("2d").ok()??.dyn_into().ok()?;
+    Some((c, ctx))
+}
+
+impl Sprites {
+    /// The body of an epoch-`e` record, drawn at `scale`.
+    fn body(p: &Palette, e: usize, scale: f64) -> Option<HtmlCanvasElement> {
+        let side = ((TOKEN + 2.0) * scale).ceil() as u32;
+        let (c, t) = new_canvas(side, side)?;
+        let _ = t.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
+        t.begin_path();
+        let _ = t.round_rect_with_f64(1.0, 1.0, TOKEN, TOKEN, TOKEN_CORNER);
+        t.set_fill_style_str(&p.epochs[e]);
+        t.fill();
+        let tile = pattern(&t, palette::PATTERNS[e]);
+        if let Some(pat) = &tile {
+            t.set_fill_style_canvas_pattern(pat);
+            t.fill();
+        }
+        t.set_stroke_style_str(palette::OUTLINE);
+        t.set_line_width(1.0);
+        t.stroke();
+        Some(c)
+    }
 }
 
 /// What the layer keeps between frames: the palette, the canvas's backing size,
@@ -59,6 +101,7 @@ struct Palette {
 #[derive(Default)]
 pub struct TokenLayer {
     palette: Option<Palette>,
+    sprites: Sprites,
     /// The canvas's CSS size, as the resize observer last saw it (reading
     /// `clientWidth` in every frame forced a synchronous layout: a fifth of the
     /// main thread's time in a profile).
@@ -139,7 +182,7 @@ fn pattern(ctx: &CanvasRenderingContext2d, pattern: Pattern) -> Option<CanvasPat
         .ok()?
 }
 
-fn palette(canvas: &HtmlCanvasElement, ctx: &CanvasRenderingContext2d) -> Option<Palette> {
+fn palette(canvas: &HtmlCanvasElement) -> Option<Palette> {
     let style = web_sys::window()?.get_computed_style(canvas).ok()??;
     let font = var(&style, "--font", "sans-serif");
     let mono = var(&style, "--font-mono", "monospace");
@@ -158,7 +201,6 @@ fn palette(canvas: &HtmlCanvasElement, ctx: &CanvasRenderingContext2d) -> Option
         font_small_bold: format!("800 14px {font}"),
         font_brace: format!("800 16px {font}"),
         font_overflow: format!("800 21px {mono}"),
-        patterns: palette::PATTERNS.iter().map(|p| pattern(ctx, *p)).collect(),
         dash_bar: js_array(&[5.0, 3.0]),
         dash_tag: js_array(&[4.0, 2.0]),
         dash_none: js_array(&[]),
@@ -212,7 +254,7 @@ impl TokenLayer {
             self.size = size;
         }
         if self.palette.is_none() {
-            self.palette = palette(canvas, &ctx);
+            self.palette = palette(canvas);
         }
         let Some(p) = &self.palette else { return };
         let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
@@ -226,36 +268,29 @@ impl TokenLayer {
         let mut checkpoints: Vec<u64> = Vec::new();
         let h = TOKEN / 2.0;
 
-        // Records: bodies batched per epoch (one path, one fill, one stroke),
-        // then that epoch's pattern over the same path, persisted rings, labels.
+        // Records: each epoch's body copied from its sprite (drawn once at this
+        // scale), then persisted rings, then labels.
         let n_epochs = EPOCHS.len() as u64;
-        for e in 0..n_epochs {
-            ctx.begin_path();
-            let mut any = false;
+        if (self.sprites.scale - sx).abs() > 1e-6 || self.sprites.bodies.is_empty() {
+            self.sprites = Sprites {
+                scale: sx,
+                bodies: (0..EPOCHS.len())
+                    .filter_map(|e| Sprites::body(p, e, sx))
+                    .collect(),
+            };
+        }
+        if self.sprites.bodies.len() == EPOCHS.len() {
             for tok in tokens {
                 if let TokenKind::Record { epoch, .. } = tok.kind {
-                    if epoch % n_epochs == e {
-                        let _ = ctx.round_rect_with_f64(
-                            tok.x - h,
-                            tok.y - h,
-                            TOKEN,
-                            TOKEN,
-                            TOKEN_CORNER,
-                        );
-                        any = true;
-                    }
+                    let sprite = &self.sprites.bodies[(epoch % n_epochs) as usize];
+                    let _ = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(
+                        sprite,
+                        tok.x - h - 1.0,
+                        tok.y - h - 1.0,
+                        TOKEN + 2.0,
+                        TOKEN + 2.0,
+                    );
                 }
-            }
-            if any {
-                ctx.set_fill_style_str(&p.epochs[e as usize]);
-                ctx.fill();
-                if let Some(pat) = &p.patterns[e as usize] {
-                    ctx.set_fill_style_canvas_pattern(pat);
-                    ctx.fill();
-                }
-                ctx.set_stroke_style_str(palette::OUTLINE);
-                ctx.set_line_width(1.0);
-                ctx.stroke();
             }
         }
         if tokens.iter().any(|t| t.is_persisting) {
@@ -280,9 +315,12 @@ impl TokenLayer {
         // a pile of overprinted numbers is noise on a projector. A record is
         // labelled when it is at least 0.8 of a token from the last labelled one
         // on its channel (queued records are spaced apart, so they all are).
+        // Which records get a label, then the labels drawn per label colour
+        // (one fill style each, not one per record).
         let mut last: Option<(usize, f64, f64)> = None;
+        let mut labelled: Vec<(usize, &Token)> = Vec::new();
         for tok in tokens {
-            if let TokenKind::Record { label, epoch, .. } = &tok.kind {
+            if let TokenKind::Record { epoch, .. } = &tok.kind {
                 counts.records += 1;
                 let crowded = last.is_some_and(|(ch, x, y)| {
                     ch == tok.channel && (tok.x - x).hypot(tok.y - y) < TOKEN * 0.8
@@ -291,8 +329,21 @@ impl TokenLayer {
                     continue;
                 }
                 last = Some((tok.channel, tok.x, tok.y));
-                ctx.set_fill_style_str(&p.labels[(*epoch % n_epochs) as usize]);
-                let _ = ctx.fill_text(label, tok.x, tok.y + 1.0);
+                labelled.push(((*epoch % n_epochs) as usize, tok));
+            }
+        }
+        // Labels per label colour: one fill style each, not one per record.
+        for (colour, ink) in p.labels.iter().enumerate() {
+            if p.labels[..colour].contains(ink) {
+                continue; // drawn with an earlier epoch of the same label colour
+            }
+            ctx.set_fill_style_str(ink);
+            for (e, tok) in &labelled {
+                if p.labels[*e] == *ink {
+                    if let TokenKind::Record { label, .. } = &tok.kind {
+                        let _ = ctx.fill_text(label, tok.x, tok.y + 1.0);
+                    }
+                }
             }
         }
 

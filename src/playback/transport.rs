@@ -6,10 +6,11 @@
 //! # Skipping quiet stretches
 //! While playing with [`State::skip_quiet`] on, time runs faster while the next
 //! highlight ([`super::run::is_highlight`]: a barrier blocking a channel, a
-//! snapshot, a completion, a crash, a commit…) is far away, and slows back to
-//! the chosen speed shortly before it, as a video player skips silence: the
-//! first checkpoint of the default lesson is on screen within two seconds of
-//! Play, while the moment itself still plays at the speed the class can follow.
+//! snapshot, a completion, a crash, a commit…) is far away and little is in
+//! flight ([`QUIET_IN_FLIGHT`]), and slows back to the chosen speed shortly
+//! before it, as a video player skips silence: the first checkpoint of the
+//! default lesson is on screen within two seconds of Play, while the moment
+//! itself still plays at the speed the class can follow.
 
 use engine::Intervention;
 
@@ -28,6 +29,11 @@ pub const RAMP_MS: f64 = 1_000.0;
 /// The fastest a quiet stretch is played, in simulated ms per real second
 /// (16× the default speed); at that speed or faster nothing hurries.
 pub const HURRY_SIM_MS_PER_SECOND: f64 = 800.0;
+/// A stage with more than this many records and barriers in flight is not
+/// quiet, whatever the narration says: hurrying it would blur what the class
+/// watches (a queue building up) and multiply the engine's work per frame
+/// (busy-network's ~300 records).
+pub const QUIET_IN_FLIGHT: usize = 40;
 
 /// How much of the next state [`State::apply`] recomputes after an action.
 pub enum Refresh {
@@ -87,7 +93,13 @@ pub fn tick(prev: &State, next: &mut State, c: &mut Cursor, dt_ms: f64) -> Refre
     let rate = SIM_MS_PER_SECOND * prev.speed_factor();
     let mut target = prev.display_t + dt / 1000.0 * rate;
     next.is_hurrying = false;
-    if prev.skip_quiet {
+    let in_flight = prev.view.as_ref().map_or(0, |v| {
+        v.channels
+            .iter()
+            .map(|c| c.out_queue.len() + c.wire.len() + c.queue.len())
+            .sum::<usize>()
+    });
+    if prev.skip_quiet && in_flight <= QUIET_IN_FLIGHT {
         // The next highlight among those the head has found; none within the
         // look-ahead means the quiet goes on at least that far.
         let next_highlight = c
