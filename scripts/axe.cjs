@@ -4,23 +4,16 @@
 // violation it finds with its nodes.
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/axe.cjs <base-url>
 // (scripts/axe.sh serves the build).
-const { launch } = require('./chromium.cjs');
+const { launch, settle: wait, openTourAnswer } = require('./chromium.cjs');
 const AXE = require.resolve('axe-core/axe.min.js');
 
-const settle = (page) => page.evaluate(() => new Promise((r) =>
-  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 80)))));
+const settle = (page) => wait(page, 80);
 
 const SCREENS = {
   'first screen': { query: '' },
   'a tour open': {
     query: 'scenario=barrier-alignment',
-    async act(page) {
-      await page.click('#tour-start');
-      await settle(page);
-      await page.click('#tour-next');
-      await settle(page);
-      await page.click('#tour-reveal');
-    },
+    act: openTourAnswer,
   },
   'projector mode': { query: 'scenario=barrier-alignment&t=540&projector=1' },
 };

@@ -20,7 +20,7 @@
 //
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/geometry.cjs <base-url>
 // (scripts/geometry.sh builds or reuses dist/ and serves it). Exit 1 on failure.
-const { launch } = require('./chromium.cjs');
+const { launch, settle: wait, openTourAnswer } = require('./chromium.cjs');
 
 const SIZES = [[1280, 720], [1024, 768]];
 const LANGS = ['zh', 'en'];
@@ -35,9 +35,7 @@ const note = (key, value, better) => {
 };
 note.at = {};
 
-const settle = (page) => page.evaluate(() => new Promise((r) =>
-  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 30))))).then(() =>
-  page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
+const settle = (page) => wait(page).then(() => wait(page, 0));
 
 async function choose(page, name) {
   await page.selectOption('#scenario-select', name);
@@ -220,11 +218,7 @@ async function keyMap(page, where) {
       }
       // A tour step with its answer open (the longest card).
       await choose(page, 'savepoint-upgrade');
-      await page.click('#tour-start');
-      await settle(page);
-      await page.click('#tour-next');
-      await settle(page);
-      await page.click('#tour-reveal');
+      await openTourAnswer(page);
       await checkOverlay(page, `savepoint-upgrade ${where}`, 'a tour answer');
       await page.click('#tour-exit');
       if (await page.$('#drawer-close')) await page.click('#drawer-close');

@@ -5,13 +5,12 @@
 // Look at every one as a teacher would.
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/screenshots.cjs <base-url> <out-dir>
 // (scripts/screenshots.sh serves the build and picks the tools).
-const { launch } = require('./chromium.cjs');
+const { launch, settle: wait, openTourAnswer } = require('./chromium.cjs');
 
 const SIZES = [[1280, 720], [1024, 768], [1920, 1080], [390, 844]];
 const LANGS = ['zh', 'en'];
 
-const settle = (page) => page.evaluate(() => new Promise((r) =>
-  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 120)))));
+const settle = (page) => wait(page, 120);
 
 const SHOTS = {
   // Checkpoint 1's numbers barrier arrived at 505 ms; 1, 2, 3 wait until 550.
@@ -29,13 +28,7 @@ const SHOTS = {
   // The barrier-alignment tour's prediction ("what will merge do with 1, 2, 3?"), answered.
   'tour-answer': {
     query: 'scenario=barrier-alignment',
-    async act(page) {
-      await page.click('#tour-start');
-      await settle(page);
-      await page.click('#tour-next');
-      await settle(page);
-      await page.click('#tour-reveal');
-    },
+    act: openTourAnswer,
   },
   projector: { query: 'scenario=barrier-alignment&t=540&projector=1' },
 };

@@ -13,11 +13,13 @@
 //! - [`coordinator_panel`], [`storage_panel`], [`sink_panel`], [`narration_panel`], [`bench_panel`]: the side panel's tabs.
 //! - [`shortcuts`]: the `?` overlay: the key map.
 //! - [`icons`]: inline SVG icons (no icon font, no CDN).
+//! - [`input`]: reading a form control's value from its event.
 
 pub mod bench_panel;
 pub mod caption;
 pub mod coordinator_panel;
 pub mod icons;
+pub mod input;
 pub mod lang_switch;
 pub mod legend;
 pub mod narration_panel;

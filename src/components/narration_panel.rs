@@ -6,9 +6,9 @@
 use std::rc::Rc;
 
 use engine::scenario::Localized;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::components::input::select_value;
 use crate::describe::{sentence, Category};
 use crate::hooks::use_lang;
 use crate::i18n::{Lang, Msg};
@@ -33,10 +33,7 @@ pub fn NarrationPanel(props: &NarrationProps) -> Html {
     let on_filter = {
         let filter = filter.setter();
         Callback::from(move |e: Event| {
-            let v = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
-                .map(|s| s.value());
+            let v = select_value(&e);
             filter.set(v.and_then(|v| Category::ALL.into_iter().find(|c| c.key() == v)));
         })
     };

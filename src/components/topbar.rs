@@ -10,6 +10,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::components::icons;
+use crate::components::input::select_value;
 use crate::hooks::{use_lang, Lessons};
 use crate::i18n::{Lang, Msg};
 use crate::labels;
@@ -48,12 +49,6 @@ pub struct TopBarProps {
     pub glossary_open: bool,
     #[prop_or_default]
     pub editor_open: bool,
-}
-
-fn select_value(e: &Event) -> Option<String> {
-    e.target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
-        .map(|s| s.value())
 }
 
 fn is_fullscreen() -> bool {

@@ -13,6 +13,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::components::icons;
+use crate::components::input::{is_checked, select_value};
 use crate::hooks::use_lang;
 use crate::i18n::Msg;
 use crate::labels;
@@ -29,18 +30,6 @@ pub struct TransportProps {
     pub auto_pause: bool,
     /// The viewer switched auto-pause.
     pub on_auto_pause: Callback<bool>,
-}
-
-fn select_value(e: &Event) -> Option<String> {
-    e.target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
-        .map(|s| s.value())
-}
-
-fn checked(e: &Event) -> bool {
-    e.target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        .is_some_and(|i| i.checked())
 }
 
 /// The scrubber's right end: the head's time rounded up to a whole second, so
@@ -135,8 +124,8 @@ pub fn Transport(props: &TransportProps) -> Html {
             }
         })
     };
-    let on_skip = d.reform(|e: Event| Action::SetSkipQuiet(checked(&e)));
-    let on_auto = props.on_auto_pause.reform(|e: Event| checked(&e));
+    let on_skip = d.reform(|e: Event| Action::SetSkipQuiet(is_checked(&e)));
+    let on_auto = props.on_auto_pause.reform(|e: Event| is_checked(&e));
     let on_scrub = {
         let d = d.clone();
         Callback::from(move |e: InputEvent| {

@@ -3,9 +3,9 @@
 //! from the edited document — or refused with the message naming the field.
 
 use serde_json::Value;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::components::input::input_value;
 use crate::hooks::use_lang;
 use crate::lessons::editor::{self, Field, Kind};
 use crate::lessons::wording::t;
@@ -17,20 +17,6 @@ pub struct ScenarioFormProps {
     pub doc: Value,
     /// Receives a valid edited document's JSON.
     pub on_apply: Callback<String>,
-}
-
-fn input_value(e: &Event) -> Option<String> {
-    let target = e.target()?;
-    if let Some(i) = target.dyn_ref::<web_sys::HtmlInputElement>() {
-        return Some(if i.type_() == "checkbox" {
-            i.checked().to_string()
-        } else {
-            i.value()
-        });
-    }
-    target
-        .dyn_ref::<web_sys::HtmlSelectElement>()
-        .map(|s| s.value())
 }
 
 /// One field's change to the document, from the text typed or chosen.
