@@ -524,6 +524,19 @@ fn status_width(lang: Lang) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// The widest note a lane can show in `lang` at zoom 1: back-pressured,
+/// persisting, or aligning a two-digit checkpoint.
+fn note_width(lang: Lang) -> f64 {
+    [
+        format!("⚠ {}", lang.t(Msg::Backpressured)),
+        format!("⤓ {}", lang.t(Msg::Persisting)),
+        lang.t(Msg::Aligning).replace("{ids}", "B88"),
+    ]
+    .iter()
+    .map(|s| layout::text_width(s, Text::at(1.0).lane_note, false))
+    .fold(0.0, f64::max)
+}
+
 /// Observes `target`'s size: `on_size` receives it (whole CSS pixels) now and
 /// whenever it changes, until the returned observer is dropped.
 fn observe_size(
@@ -627,6 +640,7 @@ pub fn Stage(props: &StageProps) -> Html {
                 size: box_size.map(|(w, h)| (f64::from(w) - 12.0, f64::from(h) - 10.0)),
                 zoom: props.zoom,
                 status_width: status_width(lang),
+                note_width: note_width(lang),
             };
             let mut scene = scene::scene_fit(job, view, props.t, fit);
             let summary = token_summary(job, view, lang);

@@ -31,7 +31,7 @@ pub const GAP_X_WIDE: f64 = 230.0;
 /// The least room for channels when fitting a narrow box (about four tokens).
 pub const MIN_GAP_X: f64 = 130.0;
 /// The least room for crossing channels when fitting a narrow box.
-pub const MIN_GAP_X_WIDE: f64 = 240.0;
+pub const MIN_GAP_X_WIDE: f64 = 205.0;
 /// The most room for channels when fitting a wide box (beyond it the scene
 /// grows taller instead).
 pub const MAX_GAP_X: f64 = 460.0;
@@ -81,7 +81,7 @@ impl Text {
     /// The sizes at `zoom` (1: normal, [`PROJECTOR_ZOOM`]: projector mode).
     pub fn at(zoom: f64) -> Text {
         let (name, kind) = (28.0 * zoom, 17.0 * zoom);
-        let (lane, status, note) = (22.0 * zoom, 20.0 * zoom, 17.0 * zoom);
+        let (lane, status, note) = (22.0 * zoom, 21.0 * zoom, 17.0 * zoom);
         Text {
             operator_name: name,
             operator_kind: kind,
@@ -138,6 +138,9 @@ pub struct Fit {
     /// Width of the widest subtask state in the page's language at zoom 1
     /// (scene units, [`text_width`] of `▶ running` and the others).
     pub status_width: f64,
+    /// Width of the widest note a lane can show (back-pressured, persisting,
+    /// aligning B12) at zoom 1, scene units.
+    pub note_width: f64,
 }
 
 impl Default for Fit {
@@ -146,6 +149,7 @@ impl Default for Fit {
             size: None,
             zoom: 1.0,
             status_width: 110.0,
+            note_width: 150.0,
         }
     }
 }
@@ -368,7 +372,9 @@ impl Geometry {
                 .filter(|t| t.op == i)
                 .map(|t| text_width(t.name.as_ref(), text.lane_name, true))
                 .fold(0.0, f64::max);
-            let lane = (lane_name + 20.0).max(fit.status_width * fit.zoom + 24.0);
+            let lane = (lane_name + 20.0)
+                .max(fit.status_width * fit.zoom + 24.0)
+                .max(fit.note_width * fit.zoom + 20.0);
             (text_width(&o.name, text.operator_name, false) + 24.0)
                 .max(text_width(&kind, text.operator_kind, true) + 24.0)
                 .max(lane + 16.0)

@@ -189,7 +189,7 @@ pub const TOKEN: f64 = 32.0;
 /// Distance between stacked tokens.
 pub const SPACING: f64 = 35.0;
 /// Font size of a record's label, scene units.
-pub const RECORD_LABEL: f64 = 20.0;
+pub const RECORD_LABEL: f64 = 21.0;
 /// Font size of a barrier's tag (`B2`), scene units.
 pub const BARRIER_LABEL: f64 = 18.0;
 /// Corner radius of a record.
