@@ -69,6 +69,8 @@ pub struct Channel {
     pub is_blocked: bool,
     /// Its records are being persisted (unaligned).
     pub is_persisting: bool,
+    /// Where its lock is drawn when blocked: on the channel, before the queue.
+    pub lock_at: (f64, f64),
 }
 
 /// Everything the stage draws.
@@ -174,6 +176,7 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
             path: path.clone(),
             is_blocked: c.blocked,
             is_persisting: c.persisting,
+            lock_at: tokens::lock_at(path, c),
         })
         .collect();
     let mut tokens = Vec::new();

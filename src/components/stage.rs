@@ -128,9 +128,8 @@ fn draw_channels(scene: &Scene) -> Html {
                         .collect::<Vec<_>>()
                         .join(" ")
                 };
-                // The lock where the receiver holds the channel, on its outer side.
-                let (lx, ly) = pts[2];
-                let lock_y = if p.side > 0.0 { ly + 30.0 } else { ly - 30.0 };
+                // The lock on the channel, just before the records it holds.
+                let (lx, ly) = c.lock_at;
                 html! {
                     <g class={class} data-channel={p.channel.to_string()}>
                         if c.is_blocked {
@@ -141,7 +140,7 @@ fn draw_channels(scene: &Scene) -> Html {
                         }
                         <polyline class="channel__line" points={points(2.0)} marker-end="url(#arrow)" />
                         if c.is_blocked {
-                            { lock_glyph(lx - 16.0, lock_y) }
+                            { lock_glyph(lx, ly) }
                         }
                     </g>
                 }

@@ -128,6 +128,28 @@ pub fn progress(sent_at: u64, arrive_at: u64, t: f64) -> f64 {
     ((t - sent_at as f64) / (arrive_at - sent_at) as f64).clamp(0.0, 1.0)
 }
 
+/// How many of channel `c`'s out-queue and input-queue elements are drawn: a
+/// short channel (a narrow stage) shows fewer, the out-queue up to 40 % of the
+/// channel, the input queue the rest of what the wire leaves (a blocked
+/// channel's held records are the point of the picture); "+N" counts the others.
+pub fn shown(path: &ChannelPath, c: &ChannelView) -> (usize, usize) {
+    let len = path.length();
+    let room = |d: f64| ((d / SPACING).floor().max(1.0)) as usize;
+    let out_shown = c.out_queue.len().min(MAX_OUT).min(room(len * 0.4));
+    let wire_room = if c.wire.is_empty() { 0.0 } else { SPACING };
+    let in_shown = c.queue.len().min(MAX_IN).min(room(
+        len - 2.0 * END_GAP - out_shown as f64 * SPACING - wire_room,
+    ));
+    (out_shown, in_shown)
+}
+
+/// Where a blocked channel's lock goes: on the channel, just before its
+/// input queue — the gate the waiting records are held behind.
+pub fn lock_at(path: &ChannelPath, c: &ChannelView) -> (f64, f64) {
+    let (_, in_shown) = shown(path, c);
+    path.at(path.length() - END_GAP - in_shown as f64 * SPACING - 16.0)
+}
+
 /// Places channel `c`'s elements along `path` at time `t`.
 pub fn place(
     path: &ChannelPath,
@@ -155,8 +177,7 @@ pub fn place(
     // out-queue up to 40 % of the channel, the input queue the rest of what the
     // wire leaves (a blocked channel's held records are the point of the
     // picture), the others counted by "+N".
-    let room = |d: f64| ((d / SPACING).floor().max(1.0)) as usize;
-    let out_shown = c.out_queue.len().min(MAX_OUT).min(room(len * 0.4));
+    let (out_shown, in_shown) = shown(path, c);
     for (i, e) in c.out_queue.iter().take(out_shown).enumerate() {
         push(
             END_GAP + (out_shown as f64 - i as f64 - 0.5) * SPACING,
@@ -165,10 +186,6 @@ pub fn place(
             false,
         );
     }
-    let wire_room = if c.wire.is_empty() { 0.0 } else { SPACING };
-    let in_shown = c.queue.len().min(MAX_IN).min(room(
-        len - 2.0 * END_GAP - out_shown as f64 * SPACING - wire_room,
-    ));
     for (i, e) in c.queue.iter().take(in_shown).enumerate() {
         let is_persisting = c.persisting && matches!(e, ElementView::Record { .. });
         push(
