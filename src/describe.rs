@@ -393,9 +393,11 @@ mod tests {
                 "cancel",
                 "crash_jobmanager",
             ] {
+                // Parsed, so that a typed cause (FromStr) reads the same words.
+                let reason = format!("the job is {status}").parse().unwrap();
                 events.push(Event::ActionIgnored {
                     action: action.into(),
-                    reason: format!("the job is {status}"),
+                    reason,
                 });
             }
         }
