@@ -1,6 +1,6 @@
 // Frame timing of the page while playing, in headless Chromium: requestAnimationFrame
 // intervals (p50/p95/max) and the number of tokens on the stage. Not a CI gate.
-// Usage: bash scripts/measure-frames.sh [scenario] [speed-option-value] [seconds]
+// Usage: [SKIP_QUIET=0] bash scripts/measure-frames.sh [scenario] [speed-option-value] [seconds]
 const { launch } = require('./chromium.cjs');
 (async () => {
   const [url, seconds, speed] = [process.argv[2], Number(process.argv[3] || 8), process.argv[4] || '4'];
@@ -9,7 +9,10 @@ const { launch } = require('./chromium.cjs');
   await page.goto(url);
   await page.waitForSelector('#play');
   await page.selectOption('#speed-select', speed); // option index: 0 = 0.25x … 6 = 16x
-  await page.keyboard.press('Space');
+  // SKIP_QUIET=0: play at the chosen speed throughout (newer builds skip quiet
+  // stretches by default).
+  if (process.env.SKIP_QUIET === '0' && await page.$('#skip-quiet:checked')) await page.click('#skip-quiet');
+  await page.click('#play');
   const result = await page.evaluate((ms) => new Promise((resolve) => {
     const gaps = []; let last = performance.now(); let maxTokens = 0; const end = last + ms;
     function frame(now) {

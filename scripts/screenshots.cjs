@@ -1,30 +1,57 @@
-// Screenshots for a projector check (issue 5): the playing busy-network and
-// odd-even-sum just after its crash, at 1600×900, in normal and projector mode.
+// Screenshots for a projector check (issue 11): the barrier-alignment moment
+// (records 3, 2, 1 held behind the lock), an unaligned checkpoint's barrier
+// overtaking persisted records, a tour step with its answer open, and
+// projector mode (A⁺), at 1280×720, 1024×768, 1920×1080 and 390×844, zh and en.
+// Look at every one as a teacher would.
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/screenshots.cjs <base-url> <out-dir>
-const { launch } = require('./chromium.cjs');
+// (scripts/screenshots.sh serves the build and picks the tools).
+const { launch, settle: wait, openTourAnswer } = require('./chromium.cjs');
+
+const SIZES = [[1280, 720], [1024, 768], [1920, 1080], [390, 844]];
+const LANGS = ['zh', 'en'];
+
+const settle = (page) => wait(page, 120);
+
+const SHOTS = {
+  // Checkpoint 1's numbers barrier arrived at 505 ms; 1, 2, 3 wait until 550.
+  'barrier-alignment': { query: 'scenario=barrier-alignment&t=540' },
+  // Checkpoint 1's unaligned barriers overtake the queued records (from 1005 ms):
+  // step to the first moment a channel's overtaken records are being persisted.
+  unaligned: {
+    query: 'scenario=unaligned-backpressure&t=1000',
+    async act(page) {
+      for (let i = 0; i < 400 && !(await page.$('.channel--persisting')); i++) {
+        await page.click('#step-forward');
+      }
+    },
+  },
+  // The barrier-alignment tour's prediction ("what will merge do with 1, 2, 3?"), answered.
+  'tour-answer': {
+    query: 'scenario=barrier-alignment',
+    act: openTourAnswer,
+  },
+  projector: { query: 'scenario=barrier-alignment&t=540&projector=1' },
+};
+
 (async () => {
   const [base, out] = [process.argv[2], process.argv[3] || '.'];
   const browser = await launch();
-  for (const projector of [false, true]) {
-    for (const lang of ['zh', 'en']) {
-      const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
-      const p = projector ? '&projector=1' : '';
-      const tag = `${projector ? 'projector' : 'normal'}-${lang}`;
-      await page.goto(`${base}/?lang=${lang}&scenario=busy-network${p}`);
-      await page.waitForSelector('#play');
-      await page.keyboard.press('Space');
-      await page.waitForTimeout(2500);
-      await page.screenshot({ path: `${out}/busy-network-${tag}.png` });
-      await page.goto(`${base}/?lang=${lang}&scenario=odd-even-sum&t=760${p}`);
-      await page.waitForSelector('#play');
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: `${out}/odd-even-sum-crash-${tag}.png` });
-      await page.goto(`${base}/?lang=${lang}&scenario=restart-fixed-delay&t=3000${p}`);
-      await page.waitForSelector('#play');
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: `${out}/restart-fixed-delay-failed-${tag}.png` });
+  for (const [w, h] of SIZES) {
+    for (const lang of LANGS) {
+      const phone = w < 600;
+      const page = await browser.newPage({
+        viewport: { width: w, height: h }, isMobile: phone, hasTouch: phone,
+      });
+      for (const [name, shot] of Object.entries(SHOTS)) {
+        await page.goto(`${base}/?lang=${lang}&${shot.query}`);
+        await page.waitForSelector('.operator__name');
+        await settle(page);
+        if (shot.act) await shot.act(page);
+        await settle(page);
+        await page.screenshot({ path: `${out}/${name}-${w}x${h}-${lang}.png`, fullPage: phone });
+      }
       await page.close();
     }
   }
   await browser.close();
-})();
+})().catch((e) => { console.error(e); process.exit(1); });

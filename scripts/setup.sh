@@ -91,6 +91,19 @@ ensure_flink() {
   fi
 }
 
+# The page's end-to-end scripts (geometry, screenshots, axe, measuring) drive the
+# Debian chromium through playwright-core (never `playwright install`: it would
+# download a browser) and audit it with axe-core; NODE_PATH lets them require both.
+ensure_browser_scripts() {
+  if [ ! -d "$TOOLS_DIR/pw/node_modules/playwright-core" ] \
+     || [ ! -d "$TOOLS_DIR/pw/node_modules/axe-core" ]; then
+    log "installing playwright-core and axe-core from npm"
+    mkdir -p "$TOOLS_DIR/pw"
+    npm install --silent --no-audit --no-fund --prefix "$TOOLS_DIR/pw" playwright-core@1.65.1 axe-core@4.14.1
+  fi
+  export NODE_PATH="$TOOLS_DIR/pw/node_modules"
+}
+
 ensure_web_tools() {
   ensure_wasm_target
   ensure_trunk

@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Every test: native cargo tests (seeded property loops in release mode), the
 # differential tests against real Flink, the browser tests in headless Chromium,
-# and an offline release build of the page.
+# an offline release build of the page, and on that build: the palette's colour
+# differences, the page's geometry at projector and phone sizes, and an axe-core audit.
 # Installs whatever is missing first. CI runs exactly this (.ci/run).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 ensure_web_tools
 ensure_browser
 cd "$ROOT"
+
+log "formatting and lints (rustfmt; clippy natively, and for the page's wasm build)"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy -p checkpoint-lab --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 log "native tests (optimized: the seeded loops run over hundreds of seeds)"
 cargo test --profile ci --workspace
@@ -27,4 +33,13 @@ WASM_BINDGEN_TEST_TIMEOUT=300 \
 log "release build of the page (offline)"
 trunk build --release
 ls -l dist/*.wasm
+
+log "palette: CIEDE2000 between every pair of meanings, for every vision"
+bash scripts/palette.sh | tail -1
+
+log "geometry of the built page at 1280x720, 1024x768 and 390 px (headless Chromium)"
+DIST=dist bash scripts/geometry.sh
+
+log "accessibility (axe-core): first screen, a tour, projector mode"
+DIST=dist bash scripts/axe.sh
 log "all green"

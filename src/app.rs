@@ -1,10 +1,17 @@
-//! The root component, the language context and the playback loop.
+//! The root component: the page's layout, its playback reducers and its keys.
 //!
 //! [`App`] owns the interface language (it starts from [`document::initial_lang`]
 //! and, whenever it changes, an effect brings the document along) and the one
 //! playback reducer ([`State`]). Components read the language through
-//! [`use_lang`]; they receive views and send [`Action`]s, never touching the
-//! engine's `World`.
+//! [`crate::hooks::use_lang`]; they receive views and send [`Action`]s, never
+//! touching the engine's `World`.
+//!
+//! # Layout (presentation first)
+//! The top bar; then the stage (the job graph with its coordinator strip) with,
+//! under it, the caption bar (the latest narration), the transport bar and the
+//! legend; beside them the side panel, a rail of tabs that opens into a drawer
+//! (the tour card, a subtask's state, the glossary, the editor, the tabs'
+//! panels) which narrows the stage instead of covering it.
 //!
 //! The twin view is a second playback reducer that runs the same scenario and
 //! seed under the other mode ([`Mode::twin`]); it never plays on its own but
@@ -13,40 +20,32 @@
 //! can put its partner in the twin stage instead: the other lesson under the same
 //! seed, with the difference in committed output shown below ([`PairDiff`]).
 //!
-//! While playing, a `gloo` request-animation-frame loop (held in an effect, so
-//! pausing or unmounting cancels it) sends [`Action::Tick`] with the real time
-//! that passed. Keyboard shortcuts are one `keydown` listener on the document.
+//! While playing, a request-animation-frame loop ([`use_frame_loop`]) sends
+//! [`Action::Tick`] with the real time that passed. The key map is one
+//! `keydown` listener on the document (listed in the `?` overlay): Space plays,
+//! ← / → step, PageDown / PageUp jump between key moments, `.` and `b` pause —
+//! inside a tour the tour's own listener turns its steps instead.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::rc::Rc;
 
 use gloo::events::{EventListener, EventListenerOptions};
-use gloo::render::{request_animation_frame, AnimationFrame};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::components::toolbar::mode_label;
-use crate::components::{LiveRegion, Masthead, ShortcutsOverlay, SidePanel, Stage, Toolbar};
+use crate::components::side_panel::Drawer;
+use crate::components::{
+    CaptionBar, Legend, ShortcutsOverlay, SidePanel, Stage, TopBar, Transport,
+};
 use crate::document;
+use crate::hooks::lessons::LessonsInput;
+use crate::hooks::{use_frame_loop, use_lessons, LangContext};
 use crate::i18n::Lang;
-use crate::lessons::{pair, LessonBar, PairDiff};
+use crate::labels;
+use crate::lessons::{pair, LessonNotices, PairDiff};
 use crate::playback::{Action, Mode, State, SPEEDS};
+use crate::scene::layout::PROJECTOR_ZOOM;
 use crate::share;
-
-/// The interface language and how to change it; provided by [`App`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct LangContext {
-    /// The language every string is shown in.
-    pub lang: Lang,
-    /// Switches the whole page (and the URL's `?lang=`) to another language.
-    pub set_lang: Callback<Lang>,
-}
-
-/// The current [`LangContext`]. Only valid below [`App`].
-#[hook]
-pub fn use_lang() -> LangContext {
-    use_context::<LangContext>().expect("use_lang() is called below <App>")
-}
 
 /// Properties of [`Lab`].
 #[derive(Properties, Clone, PartialEq, Default)]
@@ -61,34 +60,6 @@ pub struct LabProps {
 #[component]
 pub fn App() -> Html {
     html! { <Lab /> }
-}
-
-/// Runs the request-animation-frame loop while `playing`.
-#[hook]
-fn use_frame_loop(playing: bool, dispatcher: UseReducerDispatcher<State>) {
-    use_effect_with(playing, move |playing| {
-        let frame: Rc<RefCell<Option<AnimationFrame>>> = Rc::default();
-        if *playing {
-            fn schedule(
-                frame: Rc<RefCell<Option<AnimationFrame>>>,
-                last: Rc<Cell<Option<f64>>>,
-                d: UseReducerDispatcher<State>,
-            ) {
-                let next = frame.clone();
-                let handle = request_animation_frame(move |ts| {
-                    let dt = last.get().map_or(0.0, |l| ts - l);
-                    last.set(Some(ts));
-                    d.dispatch(Action::Tick(dt));
-                    schedule(next, last, d);
-                });
-                *frame.borrow_mut() = Some(handle);
-            }
-            schedule(frame.clone(), Rc::default(), dispatcher);
-        }
-        move || {
-            frame.borrow_mut().take();
-        }
-    });
 }
 
 /// Whether a key pressed in `target` belongs to that element rather than to the
@@ -109,9 +80,12 @@ fn key_belongs_to_target(target: Option<web_sys::EventTarget>, key: &str) -> boo
     }
 }
 
-/// The page: masthead, toolbar, then the stage beside the side panel.
+/// The page; see the module documentation.
 #[component]
 pub fn Lab(props: &LabProps) -> Html {
+    // The palette's colours as the stylesheet's custom properties, before the
+    // first paint.
+    let _ = use_state(document::install_palette);
     let lang = use_state_eq(document::initial_lang);
     use_effect_with(*lang, |lang| document::apply_lang(*lang));
     let set_lang = {
@@ -164,7 +138,11 @@ pub fn Lab(props: &LabProps) -> Html {
             }
         });
     }
-    use_frame_loop(playback.is_playing, dispatcher.clone());
+    {
+        let d = dispatcher.clone();
+        let on_frame = use_callback((), move |dt: f64, _: &()| d.dispatch(Action::Tick(dt)));
+        use_frame_loop(playback.is_playing, on_frame);
+    }
 
     // The twin view: the same scenario and seed under the other mode, following
     // the main run's clock (it never plays on its own).
@@ -247,10 +225,79 @@ pub fn Lab(props: &LabProps) -> Html {
         use_callback(*projector, move |_: (), on: &bool| projector.set(!*on))
     };
 
+    // The side panel's drawer (closed: a rail of tabs).
+    let drawer = use_state_eq(|| None::<Drawer>);
+    let on_drawer = {
+        let drawer = drawer.setter();
+        use_callback((), move |d: Option<Drawer>, _: &()| drawer.set(d))
+    };
+    let show = |view: Drawer| {
+        let drawer = drawer.clone();
+        Callback::from(move |on: bool| {
+            drawer.set(if on {
+                Some(view)
+            } else if *drawer == Some(view) {
+                None
+            } else {
+                *drawer
+            })
+        })
+    };
+    let on_select_task = {
+        let drawer = drawer.clone();
+        Callback::from(move |task: usize| {
+            drawer.set(if *drawer == Some(Drawer::Task(task)) {
+                None
+            } else {
+                Some(Drawer::Task(task))
+            })
+        })
+    };
+
     // The cursor's step, for logging interventions (see `dispatch` below).
     let step_now = use_mut_ref(|| 0u64);
     *step_now.borrow_mut() = playback.step();
-    // Keyboard shortcuts.
+    // A crash, a manual checkpoint or a savepoint happens in both runs of a twin
+    // view, at the same moment.
+    let dispatch = {
+        let d = dispatcher.clone();
+        let twin_d = twin_dispatcher.clone();
+        let main_t = main_t.clone();
+        let (log, step_now) = (log.clone(), step_now.clone());
+        use_callback(*is_twin, move |a: Action, on: &bool| {
+            log.note(&a, *step_now.borrow());
+            if *on {
+                if let Action::Intervene(i) = &a {
+                    twin_d.dispatch(Action::Follow(*main_t.borrow()));
+                    twin_d.dispatch(Action::Intervene(i.clone()));
+                }
+            }
+            d.dispatch(a)
+        })
+    };
+    let lessons = use_lessons(LessonsInput {
+        playback: playback.clone(),
+        dispatch: dispatch.clone(),
+        log: log.clone(),
+        link_error: link_error.borrow().clone(),
+        lang: *lang,
+        show_glossary: show(Drawer::Glossary),
+        show_editor: show(Drawer::Editor),
+    });
+
+    // Auto-pause at key moments: the viewer's choice, else on inside a tour.
+    let auto_pause_choice = use_state_eq(|| None::<bool>);
+    let auto_pause = auto_pause_choice.unwrap_or(lessons.showing.is_some());
+    {
+        let d = dispatcher.clone();
+        use_effect_with(auto_pause, move |on| d.dispatch(Action::SetAutoPause(*on)));
+    }
+    let on_auto_pause = {
+        let choice = auto_pause_choice.setter();
+        Callback::from(move |on: bool| choice.set(Some(on)))
+    };
+
+    // The key map.
     {
         let d = dispatcher.clone();
         let (log, step_now) = (log.clone(), step_now.clone());
@@ -279,6 +326,10 @@ pub fn Lab(props: &LabProps) -> Html {
                             " " | "k" => Some(Action::TogglePlay),
                             "ArrowRight" | "l" => Some(Action::StepForward),
                             "ArrowLeft" | "j" => Some(Action::StepBack),
+                            "PageDown" => Some(Action::NextMoment),
+                            "PageUp" => Some(Action::PrevMoment),
+                            // A clicker's "blank screen" keys.
+                            "." | "b" | "B" => Some(Action::Pause),
                             "-" | "_" => Some(Action::SetSpeed(speed.get().saturating_sub(1))),
                             "+" | "=" => {
                                 Some(Action::SetSpeed((speed.get() + 1).min(SPEEDS.len() - 1)))
@@ -306,24 +357,6 @@ pub fn Lab(props: &LabProps) -> Html {
         });
     }
 
-    // A crash, a manual checkpoint or a savepoint happens in both runs of a twin
-    // view, at the same moment.
-    let dispatch = {
-        let d = dispatcher.clone();
-        let twin_d = twin_dispatcher.clone();
-        let main_t = main_t.clone();
-        let (log, step_now) = (log.clone(), step_now.clone());
-        use_callback(*is_twin, move |a: Action, on: &bool| {
-            log.note(&a, *step_now.borrow());
-            if *on {
-                if let Action::Intervene(i) = &a {
-                    twin_d.dispatch(Action::Follow(*main_t.borrow()));
-                    twin_d.dispatch(Action::Intervene(i.clone()));
-                }
-            }
-            d.dispatch(a)
-        })
-    };
     let twin_dispatch = {
         let d = twin_dispatcher.clone();
         use_callback((), move |a: Action, _: &()| d.dispatch(a))
@@ -347,7 +380,7 @@ pub fn Lab(props: &LabProps) -> Html {
     let lang_now = context.lang;
     // A stage's caption in the twin view: its mode, and its lesson in a pair.
     let caption = |s: &State| -> AttrValue {
-        let mode = mode_label(lang_now, s.mode);
+        let mode = labels::mode(lang_now, s.mode);
         if partner.is_some() {
             AttrValue::from(format!("{} · {mode}", s.scenario))
         } else {
@@ -359,40 +392,64 @@ pub fn Lab(props: &LabProps) -> Html {
     } else {
         twin.display_t
     };
+    let zoom = if *projector { PROJECTOR_ZOOM } else { 1.0 };
+    let selected = match *drawer {
+        Some(Drawer::Task(task)) => Some(task),
+        _ => None,
+    };
+    let run_id = playback.job.as_ref().map_or(0, |j| Rc::as_ptr(j) as usize);
+    let doc = use_memo(run_id, {
+        let playback = playback.clone();
+        move |_| {
+            playback
+                .with_scenario(|s| Rc::new(serde_json::to_value(s).expect("a scenario serializes")))
+        }
+    });
+    let comparing = show_twin.then(|| partner.clone()).flatten();
+    let drawer_open = drawer.is_some() || lessons.showing.is_some();
 
     html! {
         <ContextProvider<LangContext> {context}>
-            <div class="app">
-                <Masthead />
-                <Toolbar playback={playback.clone()} dispatch={dispatch.clone()} on_help={toggle_help}
-                         is_projector={*projector} on_projector={toggle_projector}
-                         is_twin={*is_twin} on_twin={toggle_twin} />
-                <LessonBar playback={playback.clone()} dispatch={dispatch.clone()} log={log.clone()}
-                           link_error={link_error.borrow().clone()}
-                           comparing={show_twin.then(|| partner.clone()).flatten()} {on_compare} />
+            <div class={classes!("app", drawer_open.then_some("app--drawer"), show_twin.then_some("app--twin"))}>
+                <TopBar playback={playback.clone()} dispatch={dispatch.clone()} lessons={lessons.clone()}
+                        comparing={comparing.clone()} on_compare={on_compare.clone()}
+                        is_twin={*is_twin} on_twin={toggle_twin}
+                        is_projector={*projector} on_projector={toggle_projector} on_help={toggle_help}
+                        glossary_open={*drawer == Some(Drawer::Glossary)} editor_open={*drawer == Some(Drawer::Editor)} />
                 <main class={classes!("workspace", show_twin.then_some("workspace--twin"))}>
-                    <div class="stages">
-                        <Stage job={playback.job.clone()} view={playback.view.clone()} {t}
-                               dispatch={dispatch.clone()} error={playback.error.clone()}
-                               caption={show_twin.then(|| caption(&playback))}
-                               show_legend={!show_twin} />
-                        if show_twin {
-                            <Stage job={twin.job.clone()} view={twin.view.clone()} t={twin_t}
-                                   dispatch={twin_dispatch} error={twin.error.clone()}
-                                   caption={caption(&twin)}
-                                   show_legend={false} />
-                            if let Some(other) = &partner {
-                                <PairDiff this_name={AttrValue::from(playback.scenario.clone())} other_name={other.clone()}
-                                          this={playback.view.clone()} other={twin.view.clone()} />
+                    <div class="show">
+                        <div class="stages">
+                            <Stage job={playback.job.clone()} view={playback.view.clone()} {t}
+                                   dispatch={dispatch.clone()} error={playback.error.clone()}
+                                   caption={show_twin.then(|| caption(&playback))}
+                                   {selected} on_select={on_select_task} {zoom} />
+                            if show_twin {
+                                <Stage job={twin.job.clone()} view={twin.view.clone()} t={twin_t}
+                                       dispatch={twin_dispatch} error={twin.error.clone()}
+                                       caption={caption(&twin)} {zoom} />
                             }
+                        </div>
+                        <CaptionBar recent={playback.recent.clone()} moment={playback.moment}
+                                    is_auto_paused={playback.paused_at.is_some()} is_hurrying={playback.is_hurrying && playback.is_playing}>
+                            <LessonNotices lessons={lessons.clone()} />
+                            if let (true, Some(other)) = (show_twin, &partner) {
+                                <PairDiff this_name={AttrValue::from(playback.scenario.clone())} other_name={other.clone()}
+                                          this={playback.view.clone()} other={twin.view.clone()}
+                                          on_stop={on_compare.reform(|_: ()| None)} />
+                            }
+                        </CaptionBar>
+                        <Transport playback={playback.clone()} dispatch={dispatch.clone()} {auto_pause} {on_auto_pause} />
+                        if !show_twin && !drawer_open {
+                            <Legend />
                         }
                     </div>
                     <SidePanel job={playback.job.clone()} view={playback.view.clone()}
                                recent={playback.recent.clone()}
                                description={playback.with_scenario(|s| s.description.clone()).flatten()}
-                               dispatch={dispatch.clone()} />
+                               dispatch={dispatch.clone()} drawer={*drawer} {on_drawer}
+                               lessons={lessons.clone()} doc={(*doc).clone()}
+                               show_legend={!show_twin && drawer_open} />
                 </main>
-                <LiveRegion recent={playback.recent.clone()} />
                 if *help_open {
                     <ShortcutsOverlay on_close={close_help} />
                 }

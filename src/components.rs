@@ -1,22 +1,27 @@
 //! The page's regions, one file each.
 //!
 //! # Layout
-//! - [`masthead`]: logo, title and the 中文 / English switch.
-//! - [`toolbar`]: the transport bar (scenario, mode, seed, interventions, twin view, step, play, speed, scrubber).
-//! - [`stage`]: the SVG job graph drawn from a [`crate::scene::Scene`], banners, the state popover.
+//! - [`topbar`]: the mark and title, scenario, mode, the lesson's buttons, the tools menu, A⁺, fullscreen, `?`, language.
+//! - [`lang_switch`]: the 中文 / English switch.
+//! - [`stage`]: the SVG job graph drawn from a [`crate::scene::Scene`] with its coordinator strip and banners.
 //! - [`token_layer`]: the moving records and barriers, painted on a canvas over the stage.
+//! - [`caption`]: the caption bar under the graph: the latest narration (the page's live region), key moments.
+//! - [`transport`]: step / play / step, speed, skip quiet stretches, auto-pause, the scrubber, interventions.
 //! - [`legend`]: what each colour and shape on the stage means.
-//! - [`side_panel`]: tabs for the coordinator, storage, sink and narration.
+//! - [`side_panel`]: the rail of tabs that opens into a drawer (coordinator, storage, sink, narration, bench; tour, subtask, glossary, editor).
 //! - [`task_popover`]: a subtask's state (offsets, keyed state, transactions) and its crash button.
 //! - [`coordinator_panel`], [`storage_panel`], [`sink_panel`], [`narration_panel`], [`bench_panel`]: the side panel's tabs.
-//! - [`shortcuts`]: the `?` overlay listing keyboard shortcuts.
+//! - [`shortcuts`]: the `?` overlay: the key map.
 //! - [`icons`]: inline SVG icons (no icon font, no CDN).
+//! - [`input`]: reading a form control's value from its event.
 
 pub mod bench_panel;
+pub mod caption;
 pub mod coordinator_panel;
 pub mod icons;
+pub mod input;
+pub mod lang_switch;
 pub mod legend;
-pub mod masthead;
 pub mod narration_panel;
 pub mod shortcuts;
 pub mod side_panel;
@@ -25,17 +30,20 @@ pub mod stage;
 pub mod storage_panel;
 pub mod task_popover;
 pub mod token_layer;
-pub mod toolbar;
+pub mod topbar;
+pub mod transport;
 
 pub use bench_panel::BenchPanel;
+pub use caption::CaptionBar;
 pub use coordinator_panel::CoordinatorPanel;
+pub use lang_switch::LangSwitch;
 pub use legend::Legend;
-pub use masthead::{LangSwitch, Masthead};
-pub use narration_panel::{LiveRegion, NarrationPanel};
+pub use narration_panel::NarrationPanel;
 pub use shortcuts::ShortcutsOverlay;
 pub use side_panel::SidePanel;
 pub use sink_panel::SinkPanel;
 pub use stage::Stage;
 pub use storage_panel::StoragePanel;
 pub use task_popover::TaskPopover;
-pub use toolbar::Toolbar;
+pub use topbar::TopBar;
+pub use transport::Transport;

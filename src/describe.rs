@@ -89,17 +89,56 @@ pub fn sentence(event: &Event, lang: Lang) -> (String, bool) {
     };
     for (k, v) in &map {
         let mut value = show(v);
-        if k == "reason" {
-            if let Some(r) = all.get(&format!("reason:{value}")) {
-                value = match lang {
-                    Lang::Zh => r.zh.clone(),
-                    Lang::En => r.en.clone(),
-                };
+        // A record's value as the learner typed it: the letters stream's `a`,
+        // not its character code 97.
+        if k == "value" {
+            if let (Some(Value::String(key)), Some(n)) = (map.get("key"), v.as_i64()) {
+                if typed_as_letter(key, n) {
+                    value = key.clone();
+                }
             }
+        }
+        // The engine's words for a reason, an action or a job status, said in
+        // `lang` ("reason:expired", "action:crash", "status:failed"; a key
+        // ending in `*` matches a prefix, its text may quote the `{original}`).
+        if let Some(said) = field_words(all, k, &value, lang) {
+            value = said;
         }
         text = text.replace(&format!("{{{k}}}"), &value);
     }
     (text, t.quiet)
+}
+
+/// Whether record value `n` is just key `key`'s character (the letters stream:
+/// key `a`, value 97), so the letter is what the learner typed.
+pub fn typed_as_letter(key: &str, n: i64) -> bool {
+    let mut chars = key.chars();
+    matches!((chars.next(), chars.next()), (Some(c), None) if i64::from(u32::from(c)) == n)
+}
+
+/// `value` of field `field` in `lang`, from the narration file's
+/// `field:value` entries (exact, then the longest `field:prefix*`).
+fn field_words(
+    all: &BTreeMap<String, Template>,
+    field: &str,
+    value: &str,
+    lang: Lang,
+) -> Option<String> {
+    let pick = |t: &Template| match lang {
+        Lang::Zh => t.zh.clone(),
+        Lang::En => t.en.clone(),
+    };
+    if let Some(t) = all.get(&format!("{field}:{value}")) {
+        return Some(pick(t));
+    }
+    let head = format!("{field}:");
+    all.iter()
+        .filter_map(|(k, t)| {
+            let prefix = k.strip_prefix(&head)?.strip_suffix('*')?;
+            value.starts_with(prefix).then_some((prefix.len(), t))
+        })
+        .max_by_key(|(len, _)| *len)
+        .map(|(_, t)| pick(t).replace("{original}", value))
 }
 
 /// The event log's filter groups.
@@ -159,13 +198,23 @@ impl Category {
     }
 }
 
-/// The latest narrated sentence among `events` (newest last).
+/// The latest narrated sentence among `events` (newest last). Records' events
+/// are skipped without being rendered while their wording is quiet (a busy
+/// stage has hundreds of them behind the last narrated event).
 pub fn latest_sentence<'a>(
     events: impl DoubleEndedIterator<Item = &'a TraceEvent>,
     lang: Lang,
 ) -> Option<String> {
+    static RECORDS_QUIET: OnceLock<bool> = OnceLock::new();
+    let records_quiet = *RECORDS_QUIET.get_or_init(|| {
+        let all = templates();
+        ["record_emitted", "record_processed", "record_written"]
+            .iter()
+            .all(|k| all.get(*k).is_some_and(|t| t.quiet))
+    });
     events
         .rev()
+        .filter(|e| !(records_quiet && Category::of(&e.event) == Category::Records))
         .map(|e| sentence(&e.event, lang))
         .find(|(_, quiet)| !quiet)
         .map(|(s, _)| s)
@@ -314,5 +363,88 @@ mod tests {
             metadata_parts(&m).join(", "),
             "offset (0, 5), sum (even, 6) (odd, 9)"
         );
+    }
+
+    /// Issue 11: narration as the class reads it — every event of every
+    /// built-in lesson (run to its end), and every action the engine can ignore
+    /// in every state — is Chinese in one voice: canonical terms, no English
+    /// sentence from the engine's reasons (`操作 crash 被忽略：the job is failed`).
+    #[test]
+    fn narration_as_rendered_is_chinese_in_one_voice() {
+        let terms = crate::i18n::terms::parse(crate::i18n::terms::TERMS_JSON).unwrap();
+        let mut events: Vec<Event> = Vec::new();
+        for (name, _) in engine::runner::BUILTINS {
+            let s = engine::runner::load(name).unwrap();
+            let mut w = engine::World::new(&s, s.seed).unwrap();
+            w.set_tracing(true);
+            for _ in 0..200_000 {
+                match w.step() {
+                    Some(step) => events.extend(step.iter().map(|e| e.event.clone())),
+                    None => break,
+                }
+            }
+        }
+        for status in ["restarting", "finished", "failed", "canceled", "running"] {
+            for action in [
+                "crash",
+                "trigger_checkpoint",
+                "savepoint",
+                "stop_with_savepoint",
+                "cancel",
+                "crash_jobmanager",
+            ] {
+                // Parsed, so that a typed cause (FromStr) reads the same words.
+                let reason = format!("the job is {status}").parse().unwrap();
+                events.push(Event::ActionIgnored {
+                    action: action.into(),
+                    reason,
+                });
+            }
+        }
+        assert!(
+            events.iter().any(|e| matches!(e, Event::JobFailed { .. }))
+                && events.iter().any(|e| matches!(e, Event::TaskFailed { .. }))
+                && events
+                    .iter()
+                    .any(|e| matches!(e, Event::CheckpointAborted { .. })),
+            "the lessons fail jobs, crash tasks and abort checkpoints"
+        );
+        let mut bad = std::collections::BTreeSet::new();
+        for e in &events {
+            let (zh, _) = sentence(e, Lang::Zh);
+            for p in crate::i18n::terms::problems(&zh, &terms) {
+                bad.insert(format!("{p}: {zh}"));
+            }
+        }
+        assert!(
+            bad.is_empty(),
+            "{}",
+            bad.into_iter().collect::<Vec<_>>().join("\n")
+        );
+    }
+
+    /// Values as the learner typed them: the letters stream's records are
+    /// narrated as a, b, c — not 97, 98, 99.
+    #[test]
+    fn letters_are_narrated_as_letters() {
+        let e = Event::RecordEmitted {
+            task: "letters#0".into(),
+            partition: 0,
+            offset: 0,
+            key: Some("a".into()),
+            value: 97,
+        };
+        let (zh, _) = sentence(&e, Lang::Zh);
+        assert!(zh.contains("记录 a ") && !zh.contains("97"), "{zh}");
+        let (en, _) = sentence(&e, Lang::En);
+        assert!(en.contains("record a ") && !en.contains("97"), "{en}");
+        let keyed = Event::RecordEmitted {
+            task: "kafka#0".into(),
+            partition: 0,
+            offset: 3,
+            key: Some("app1".into()),
+            value: 97,
+        };
+        assert!(sentence(&keyed, Lang::En).0.contains("record 97"));
     }
 }

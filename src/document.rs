@@ -7,6 +7,7 @@
 use wasm_bindgen::JsValue;
 
 use crate::i18n::{self, Lang, Msg};
+use crate::scene::palette;
 
 /// The language to start in: `?lang=` in the address bar, then `navigator.language`,
 /// then English (see [`i18n::detect`]).
@@ -78,4 +79,22 @@ pub fn apply_projector(on: bool) {
             root.class_list().remove_1("projector")
         };
     }
+}
+
+/// Installs the palette's colours as the stylesheet's custom properties (a
+/// `<style id="palette">` in `<head>`, once): `style.css` names them, the palette
+/// defines them ([`palette::css_variables`]).
+pub fn install_palette() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if document.get_element_by_id("palette").is_some() {
+        return;
+    }
+    let (Ok(style), Some(head)) = (document.create_element("style"), document.head()) else {
+        return;
+    };
+    style.set_id("palette");
+    style.set_text_content(Some(&palette::css_variables()));
+    let _ = head.append_child(&style);
 }

@@ -7,12 +7,16 @@
 //!
 //! Everything here is pure (no `web_sys`), so it is unit-tested natively; the
 //! document side (reading the URL, writing `<html lang>`) is in [`crate::document`].
+//! [`terms`] holds the canonical Chinese terms and the check that every Chinese
+//! string uses them.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::OnceLock;
 
 use serde::Deserialize;
+
+pub mod terms;
 
 /// A language the interface is written in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -193,11 +197,8 @@ messages! {
     ShortcutPlay = "shortcut_play",
     ShortcutStepForward = "shortcut_step_forward",
     ShortcutStepBack = "shortcut_step_back",
-    ShortcutSlower = "shortcut_slower",
-    ShortcutFaster = "shortcut_faster",
     ShortcutCheckpoint = "shortcut_checkpoint",
     ShortcutHelp = "shortcut_help",
-    ShortcutClose = "shortcut_close",
     Close = "close",
     Clock = "clock",
     ScrubberLabel = "scrubber_label",
@@ -356,6 +357,40 @@ messages! {
     StorageDiscarded = "storage_discarded",
     StorageBrowse = "storage_browse",
     ColUploaded = "col_uploaded",
+    /// The tools menu (seed, glossary, edit, share, export, import).
+    MoreTools = "more_tools",
+    Fullscreen = "fullscreen",
+    ExitFullscreen = "exit_fullscreen",
+    /// Hurry through stretches where nothing significant happens.
+    SkipQuiet = "skip_quiet",
+    SkipQuietHint = "skip_quiet_hint",
+    /// Said while playback hurries.
+    Hurrying = "hurrying",
+    /// Stop playing at each key moment.
+    AutoPause = "auto_pause",
+    AutoPauseHint = "auto_pause_hint",
+    /// The key moments (`playback::MomentKind`).
+    MomentBlocked = "moment_blocked",
+    MomentSnapshot = "moment_snapshot",
+    MomentCompleted = "moment_completed",
+    MomentCrash = "moment_crash",
+    MomentRestore = "moment_restore",
+    MomentCommit = "moment_commit",
+    /// The caption's badge when auto-pause stopped at `{moment}`.
+    MomentPaused = "moment_paused",
+    /// The caption's badge at a key moment reached otherwise.
+    MomentAt = "moment_at",
+    /// The caption before anything has happened.
+    CaptionIdle = "caption_idle",
+    CaptionLabel = "caption_label",
+    ClosePanel = "close_panel",
+    ShortcutNextMoment = "shortcut_next_moment",
+    ShortcutPrevMoment = "shortcut_prev_moment",
+    ShortcutPause = "shortcut_pause",
+    ShortcutSpeed = "shortcut_speed",
+    ShortcutTourNote = "shortcut_tour_note",
+    /// The engine's step count after the clock, for assistive technology.
+    ClockStep = "clock_step",
 }
 
 /// The wording file, compiled into the wasm.

@@ -8,7 +8,8 @@
 //! - [`form`]: the form editor component.
 //! - [`pair`]: lesson pairs for the twin view and the difference in their committed output (pure).
 //! - [`wording`]: the lesson tools' interface wording (`assets/i18n/lessons.json`, pure).
-//! - [`bar`]: the components: the tour card, the glossary, share, import/export.
+//! - [`bar`]: the components: tour and compare buttons, the menu's items, the tour
+//!   card, the glossary, notices, the lesson pair's difference (state: [`crate::hooks::lessons`]).
 //!
 //! Every text a learner reads is in a data file under `assets/`, compiled in with
 //! `include_str!`, so a teacher corrects a sentence without touching Rust.
@@ -21,4 +22,4 @@ pub mod pair;
 pub mod tour;
 pub mod wording;
 
-pub use bar::{LessonBar, PairDiff};
+pub use bar::{Glossary, LessonActions, LessonMenuItems, LessonNotices, PairDiff, TourCard};

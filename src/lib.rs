@@ -1,8 +1,10 @@
 //! checkpoint-lab's web page: Apache Flink's checkpointing, animated for a classroom.
 //!
 //! # Layout
-//! - [`app`]: the root component [`App`] and the language context every component reads.
+//! - [`app`]: the root component [`App`]: the page's layout, its two playback reducers, the keyboard.
+//! - [`hooks`]: the language context and the animation frame loop, below every component.
 //! - [`components`]: the page's regions (masthead, toolbar, stage, side panel) and small parts.
+//! - [`labels`]: the words for enums (mode, status, intervention, failure), pure.
 //! - [`i18n`]: languages, language detection, and lookup of the wording in `assets/i18n/ui.json`.
 //! - [`document`]: the browser page outside the app root (`?lang=`, `<html lang>`, title).
 //! - [`panic`]: the panic hook that shows a bilingual error banner instead of a dead page.
@@ -21,7 +23,9 @@ pub mod barrier_bench;
 pub mod components;
 pub mod describe;
 pub mod document;
+pub mod hooks;
 pub mod i18n;
+pub mod labels;
 pub mod lessons;
 pub mod panic;
 pub mod playback;

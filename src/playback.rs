@@ -1,59 +1,52 @@
 //! Playback: the one reducer that owns the simulation.
 //!
-//! [`State`] holds the engine's [`World`] at the cursor and the [`Run`] (the
-//! timeline of keyframes, the event log, the step clock). Components never see a
-//! `World`: they get [`State::view`] (an `Rc<WorldView>`), [`Run::job`] and the
-//! display time, and send [`Action`]s.
+//! [`State`] holds the engine's [`engine::World`] at the cursor and the [`Run`]
+//! (the timeline of keyframes, the event log, the step clock). Components never
+//! see a `World`: they get [`State::view`] (an `Rc<WorldView>`), [`Run::job`] and
+//! the display time, and send [`Action`]s.
+//!
+//! # Layout
+//! - [`run`]: one run and its branches: timeline segments, the event log, the
+//!   scrubber's markers, key moments and highlights.
+//! - [`cursor`]: the world shown, stepping and seeking within the run.
+//! - [`reducer`]: [`State`], [`Action`] and the dispatch that ties them together.
+//! - [`transport`]: one function per transport action (play, a frame, step,
+//!   key moment, seek, follow, branch, intervention), and quiet-stretch hurrying.
 //!
 //! # Time
 //! The cursor is an engine step count. Between two steps the display time
 //! [`State::display_t`] moves smoothly (while playing) so records glide along their
 //! channels; the scene computes positions from it, so scrubbing costs nothing.
 //!
-//! # Branches
-//! An intervention while the cursor is behind the head continues from the changed
-//! world (a new [`Segment`], whose first keyframe is that world: the engine's
-//! [`Timeline`] has no fork of its own). The future it replaced is kept as a
-//! branch ([`BranchInfo`], up to [`MAX_BRANCHES`]); [`Action::SwitchBranch`] makes
-//! a kept branch current at the same simulated time and keeps the current one in
-//! its place, so a class can compare "with the crash" and "without it".
-//!
 //! No `web_sys` here: everything is unit-tested natively.
 
-use std::cell::RefCell;
+pub mod cursor;
+pub mod reducer;
+pub mod run;
+pub mod transport;
+
 use std::rc::Rc;
 
-use engine::event::{Event, TraceEvent};
-use engine::runner::{self, ModeOverride, BUILTINS, DEFAULT_LIMIT_MS};
+use engine::runner::{ModeOverride, BUILTINS};
 use engine::scenario::{CheckpointingMode, Scenario};
-use engine::timeline::Timeline;
-use engine::view::{JobView, WorldView};
-use engine::{Intervention, World};
-use yew::Reducible;
+
+pub use reducer::{Action, State};
+pub use run::{
+    is_highlight, BranchInfo, KeyMoment, LoggedEvent, Marker, MarkerKind, MomentKind, Run,
+    MAX_BRANCHES,
+};
 
 /// Playback speeds offered (multiples of [`SIM_MS_PER_SECOND`]).
 pub const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
+/// The speed a run starts at (index into [`SPEEDS`]: 1×).
+pub const DEFAULT_SPEED: usize = 2;
 /// Simulated milliseconds per real second at 1×: slow enough that a 10 ms channel
 /// hop is visible (0.2 s) on a projector.
 pub const SIM_MS_PER_SECOND: f64 = 50.0;
 /// The built-in scenario shown first.
 pub const DEFAULT_SCENARIO: &str = "odd-even-sum";
-/// Keyframe spacing and count of each [`Timeline`].
-const KEYFRAME_EVERY: u64 = 200;
-const MAX_KEYFRAMES: usize = 64;
-/// The head is never advanced beyond this many steps (memory bound).
-const MAX_STEPS: u64 = 400_000;
-/// The head is kept this far (simulated ms) ahead of the cursor, so the scrubber
-/// reaches a little into the future.
-const LOOKAHEAD_MS: u64 = 4_000;
-/// At most this many head steps per action (keeps a frame short).
-const HEAD_BUDGET: usize = 20_000;
-/// A step forward skips at most this many silent steps looking for an event.
-const MAX_SILENT_STEPS: usize = 50_000;
 /// Real milliseconds playback dwells on a highlight at 1× (divided by the speed).
 pub const DWELL_MS: f64 = 400.0;
-/// Events kept for the narration panel and the event log.
-const RECENT: usize = 400;
 
 /// The checkpointing mode the toolbar switches between.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,876 +112,6 @@ impl Mode {
     }
 }
 
-/// One event of the log, with the step after which it had happened.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LoggedEvent {
-    /// The cursor step at which this event is visible (inclusive).
-    pub step: u64,
-    /// Position in the log (a stable key for lists).
-    pub seq: u64,
-    /// The event.
-    pub event: TraceEvent,
-}
-
-/// What the scrubber marks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MarkerKind {
-    /// A checkpoint (or savepoint) completed.
-    Completed,
-    /// A checkpoint was aborted.
-    Aborted,
-    /// A subtask failed.
-    Failure,
-}
-
-/// A mark on the scrubber; clicking it jumps to `step`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Marker {
-    /// Its kind.
-    pub kind: MarkerKind,
-    /// Simulated time.
-    pub at: u64,
-    /// The step to jump to.
-    pub step: u64,
-    /// Checkpoint id, for checkpoint markers.
-    pub checkpoint: Option<u64>,
-    /// The failed task, for failures.
-    pub task: Option<String>,
-}
-
-/// A stretch of the current branch that starts with an intervention (or the start).
-#[derive(Clone)]
-struct Segment {
-    start: u64,
-    timeline: Timeline,
-}
-
-/// Branches kept besides the current one (the oldest is dropped beyond this).
-pub const MAX_BRANCHES: usize = 6;
-
-/// What the branch picker shows of a kept branch.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BranchInfo {
-    /// Simulated time of the fork.
-    pub at: u64,
-    /// The intervention made at the fork.
-    pub intervention: Intervention,
-    /// This branch has the intervention (false: it is the future that went on
-    /// without it).
-    pub has_intervention: bool,
-}
-
-/// A branch that is not the current one: its timeline, log and markers.
-struct SavedBranch {
-    info: BranchInfo,
-    segments: Vec<Segment>,
-    step_times: Vec<u64>,
-    log: Vec<LoggedEvent>,
-    next_seq: u64,
-    markers: Vec<Marker>,
-    ended: bool,
-}
-
-/// One run of a scenario: the timeline and everything learnt while advancing it.
-pub struct Run {
-    /// The built-in scenario's name.
-    pub name: String,
-    /// The scenario as run (mode switches change its config).
-    pub scenario: Scenario,
-    /// The seed.
-    pub seed: u64,
-    /// The job graph.
-    pub job: Rc<JobView>,
-    /// Last simulated millisecond the head may reach.
-    pub bound_ms: u64,
-    segments: Vec<Segment>,
-    /// `step_times[i]`: simulated time after step `i + 1` on this branch.
-    step_times: Vec<u64>,
-    log: Vec<LoggedEvent>,
-    next_seq: u64,
-    markers: Vec<Marker>,
-    /// The head can advance no further (job over, bound or step limit reached).
-    pub ended: bool,
-    /// Other branches: futures an intervention replaced, or that one replaced.
-    saved: Vec<SavedBranch>,
-    /// Simulated time at step 0: 0, or where the earlier job stopped when the
-    /// scenario restores from it.
-    pub start_ms: u64,
-}
-
-impl Run {
-    /// Builds a run of `scenario` with `seed`; an invalid scenario is an error message.
-    pub fn new(name: &str, scenario: Scenario, seed: u64) -> Result<Run, String> {
-        let mut world = World::new(&scenario, seed).map_err(|e| e.to_string())?;
-        world.set_tracing(true);
-        let job = Rc::new(world.job_view());
-        let bound_ms = scenario.until_ms.unwrap_or(DEFAULT_LIMIT_MS);
-        let start_ms = world.now();
-        Ok(Run {
-            start_ms,
-            name: name.to_string(),
-            scenario,
-            seed,
-            job,
-            bound_ms,
-            segments: vec![Segment {
-                start: 0,
-                timeline: Timeline::new(world, KEYFRAME_EVERY, MAX_KEYFRAMES),
-            }],
-            step_times: Vec::new(),
-            log: Vec::new(),
-            next_seq: 0,
-            markers: Vec::new(),
-            ended: false,
-            saved: Vec::new(),
-        })
-    }
-
-    fn head(&self) -> &World {
-        self.segments
-            .last()
-            .expect("a run has a segment")
-            .timeline
-            .head()
-    }
-
-    /// Steps taken by the head.
-    pub fn head_steps(&self) -> u64 {
-        self.head().steps()
-    }
-
-    /// Simulated time of the head.
-    pub fn head_now(&self) -> u64 {
-        self.head().now()
-    }
-
-    /// Checkpoint and failure markers found so far.
-    pub fn markers(&self) -> &[Marker] {
-        &self.markers
-    }
-
-    /// Every logged event (up to the head).
-    pub fn log(&self) -> &[LoggedEvent] {
-        &self.log
-    }
-
-    fn push_events(&mut self, step: u64, events: Vec<TraceEvent>) {
-        for event in events {
-            let marker = match &event.event {
-                Event::CheckpointCompleted { checkpoint } => {
-                    Some((MarkerKind::Completed, Some(checkpoint.0), None))
-                }
-                Event::CheckpointAborted { checkpoint, .. } => {
-                    Some((MarkerKind::Aborted, Some(checkpoint.0), None))
-                }
-                Event::TaskFailed { task, .. } => {
-                    Some((MarkerKind::Failure, None, Some(task.to_string())))
-                }
-                _ => None,
-            };
-            if let Some((kind, checkpoint, task)) = marker {
-                self.markers.push(Marker {
-                    kind,
-                    at: event.t,
-                    step,
-                    checkpoint,
-                    task,
-                });
-            }
-            self.log.push(LoggedEvent {
-                step,
-                seq: self.next_seq,
-                event,
-            });
-            self.next_seq += 1;
-        }
-    }
-
-    /// Advances the head one step; false when it cannot.
-    fn advance_head(&mut self) -> bool {
-        if self.ended {
-            return false;
-        }
-        let bound = self.bound_ms;
-        let head = self.head();
-        if head.steps() >= MAX_STEPS || head.next_at().is_none_or(|t| t > bound) {
-            self.ended = true;
-            return false;
-        }
-        let timeline = &mut self.segments.last_mut().expect("a segment").timeline;
-        if !timeline.advance() {
-            self.ended = true;
-            return false;
-        }
-        let head = timeline.head();
-        let (step, now, events) = (head.steps(), head.now(), head.last_events().to_vec());
-        self.step_times.push(now);
-        self.push_events(step, events);
-        true
-    }
-
-    /// Advances the head until it is `LOOKAHEAD_MS` past `at`, within the budget.
-    fn look_ahead(&mut self, at: u64) {
-        let mut budget = HEAD_BUDGET;
-        while budget > 0 && self.head_now() < at.saturating_add(LOOKAHEAD_MS) && self.advance_head()
-        {
-            budget -= 1;
-        }
-    }
-
-    fn segment_for(&self, step: u64) -> usize {
-        self.segments
-            .iter()
-            .rposition(|s| s.start <= step)
-            .unwrap_or(0)
-    }
-
-    /// The world after `step` steps of this branch (clamped to the head).
-    fn seek(&self, step: u64) -> World {
-        let i = self.segment_for(step);
-        self.segments[i].timeline.seek(step)
-    }
-
-    /// Steps of this branch whose time is at most `t`.
-    fn steps_until(&self, t: u64) -> u64 {
-        self.step_times.partition_point(|&x| x <= t) as u64
-    }
-
-    /// The kept branches, oldest first.
-    pub fn branches(&self) -> Vec<BranchInfo> {
-        self.saved.iter().map(|b| b.info.clone()).collect()
-    }
-
-    /// Makes kept branch `i` the current one; the current one is kept in its
-    /// place (so switching twice comes back). False when there is no branch `i`.
-    fn switch_branch(&mut self, i: usize) -> bool {
-        let Some(b) = self.saved.get_mut(i) else {
-            return false;
-        };
-        std::mem::swap(&mut self.segments, &mut b.segments);
-        std::mem::swap(&mut self.step_times, &mut b.step_times);
-        std::mem::swap(&mut self.log, &mut b.log);
-        std::mem::swap(&mut self.next_seq, &mut b.next_seq);
-        std::mem::swap(&mut self.markers, &mut b.markers);
-        std::mem::swap(&mut self.ended, &mut b.ended);
-        b.info.has_intervention = !b.info.has_intervention;
-        true
-    }
-
-    /// Applies `intervention` to `cursor`; the branch's future beyond it is kept
-    /// as a branch of its own (up to [`MAX_BRANCHES`]).
-    fn fork(&mut self, cursor: &World, intervention: Intervention) -> Result<World, String> {
-        let mut world = cursor.clone();
-        world.apply(intervention.clone())?;
-        let step = world.steps();
-        // Only a future is worth keeping: an intervention at the head replaces nothing.
-        if self.head_steps() > cursor.steps() {
-            if self.saved.len() == MAX_BRANCHES {
-                self.saved.remove(0);
-            }
-            self.saved.push(SavedBranch {
-                info: BranchInfo {
-                    at: cursor.now(),
-                    intervention,
-                    has_intervention: false,
-                },
-                segments: self.segments.clone(),
-                step_times: self.step_times.clone(),
-                log: self.log.clone(),
-                next_seq: self.next_seq,
-                markers: self.markers.clone(),
-                ended: self.ended,
-            });
-        }
-        self.segments.retain(|s| s.start < step);
-        self.step_times.truncate(step as usize);
-        self.log.retain(|e| e.step <= step);
-        self.markers.retain(|m| m.step <= step);
-        let events = world.last_events().to_vec();
-        self.push_events(step, events);
-        self.segments.push(Segment {
-            start: step,
-            timeline: Timeline::new(world.clone(), KEYFRAME_EVERY, MAX_KEYFRAMES),
-        });
-        self.ended = false;
-        Ok(world)
-    }
-}
-
-/// The engine side of the state: mutated in place by the reducer, never seen by
-/// components.
-pub struct Engine {
-    /// The run.
-    pub run: Run,
-    /// The world at the cursor.
-    pub cursor: World,
-    /// The cursor's last step had a [`is_highlight`] event.
-    last_highlight: bool,
-}
-
-/// Moments worth a short pause while playing (so a blocked channel or a
-/// persisted-records flash that lasts one simulated millisecond is seen).
-pub fn is_highlight(event: &Event) -> bool {
-    matches!(
-        event,
-        Event::CheckpointTriggered { .. }
-            | Event::ChannelBlocked { .. }
-            | Event::BarrierOvertook { .. }
-            | Event::AlignmentTimedOut { .. }
-            | Event::CheckpointCompleted { .. }
-            | Event::CheckpointAborted { .. }
-            | Event::TaskFailed { .. }
-            | Event::JobRestarting { .. }
-            | Event::TransactionPrecommitted { .. }
-            | Event::TransactionCommitted { .. }
-    )
-}
-
-impl Engine {
-    /// A fresh engine for a built-in scenario name (or scenario JSON).
-    pub fn load(name: &str, seed: Option<u64>, mode: Option<Mode>) -> Result<Engine, String> {
-        let mut scenario = runner::load(name).map_err(|e| e.to_string())?;
-        if let Some(over) = mode.and_then(Mode::as_override) {
-            let opts = runner::RunOptions {
-                mode: Some(over),
-                ..Default::default()
-            };
-            runner::apply_options(&mut scenario, &opts)?;
-        }
-        let seed = seed.unwrap_or(scenario.seed);
-        let name = if runner::builtin(name).is_some() {
-            name.to_string()
-        } else {
-            scenario.name.clone()
-        };
-        let run = Run::new(&name, scenario, seed)?;
-        let cursor = run.seek(0);
-        let mut engine = Engine {
-            run,
-            cursor,
-            last_highlight: false,
-        };
-        engine.run.look_ahead(0);
-        Ok(engine)
-    }
-
-    /// Steps the cursor once, advancing the head when needed.
-    fn step_cursor(&mut self) -> bool {
-        self.last_highlight = false;
-        if self.cursor.steps() >= self.run.head_steps() && !self.run.advance_head() {
-            return false;
-        }
-        let before = self.run.segment_for(self.cursor.steps());
-        match self.cursor.step() {
-            None => return false,
-            Some(events) => self.last_highlight = events.iter().any(|e| is_highlight(&e.event)),
-        }
-        let step = self.cursor.steps();
-        if self.run.segment_for(step) != before {
-            self.cursor = self.run.seek(step);
-        }
-        true
-    }
-
-    /// Time of the cursor's next step, if the run can go on.
-    fn next_at(&self) -> Option<u64> {
-        if self.cursor.steps() < self.run.head_steps() {
-            self.cursor.next_at()
-        } else if self.run.ended {
-            None
-        } else {
-            self.cursor.next_at().filter(|&t| t <= self.run.bound_ms)
-        }
-    }
-
-    fn seek(&mut self, step: u64) {
-        let mut budget = HEAD_BUDGET * 4;
-        while self.run.head_steps() < step && budget > 0 && self.run.advance_head() {
-            budget -= 1;
-        }
-        self.cursor = self.run.seek(step);
-    }
-}
-
-/// Everything the page's playback shows; see the module documentation.
-pub struct State {
-    engine: Option<Rc<RefCell<Engine>>>,
-    /// The built-in scenario's name.
-    pub scenario: String,
-    /// The seed of the run.
-    pub seed: u64,
-    /// The checkpointing mode of the run.
-    pub mode: Mode,
-    /// The job graph.
-    pub job: Option<Rc<JobView>>,
-    /// The world at the cursor.
-    pub view: Option<Rc<WorldView>>,
-    /// The time the stage draws (between the cursor's step and the next).
-    pub display_t: f64,
-    /// Playing.
-    pub is_playing: bool,
-    /// Index into [`SPEEDS`].
-    pub speed: usize,
-    /// Real milliseconds left to dwell on a highlight before time runs on.
-    pub dwell_ms: f64,
-    /// The scrubber's right end (the head's time).
-    pub horizon: u64,
-    /// The scrubber's left end: the run's time at step 0 (not 0 for a job
-    /// restored from an earlier job's savepoint).
-    pub origin: u64,
-    /// The run cannot go further.
-    pub is_at_end: bool,
-    /// Markers for the scrubber.
-    pub markers: Rc<Vec<Marker>>,
-    /// The latest events up to the cursor, oldest first.
-    pub recent: Rc<Vec<LoggedEvent>>,
-    /// The last error (a bad scenario, an intervention the engine refused).
-    pub error: Option<String>,
-    /// Branches kept besides the current one.
-    pub branches: Rc<Vec<BranchInfo>>,
-    /// Bumped on every change; lets components skip work.
-    pub revision: u64,
-}
-
-/// What can happen to playback.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Action {
-    /// Play or pause.
-    TogglePlay,
-    /// Pause.
-    Pause,
-    /// Animation frame: `dt_ms` of real time passed.
-    Tick(f64),
-    /// To the end of the next step that has events.
-    StepForward,
-    /// Back to the previous step that had events.
-    StepBack,
-    /// Jump to simulated time (the scrubber).
-    SeekTime(u64),
-    /// Jump to a step (a scrubber marker).
-    SeekStep(u64),
-    /// Choose a speed (index into [`SPEEDS`]).
-    SetSpeed(usize),
-    /// Load a built-in scenario with its own seed.
-    LoadScenario(String),
-    /// Run again with another seed.
-    Restart,
-    /// Rebuild the run with another checkpointing mode.
-    SetMode(Mode),
-    /// Load a built-in scenario with exactly this seed and mode (a twin view
-    /// mirroring another run); an unknown name is an error message.
-    Load {
-        /// Built-in scenario name.
-        scenario: String,
-        /// Seed.
-        seed: u64,
-        /// Checkpointing mode ([`Mode::Off`]: as the scenario says).
-        mode: Mode,
-    },
-    /// Make kept branch `i` ([`State::branches`]) the current one, at the same time.
-    SwitchBranch(usize),
-    /// Move the cursor to display time `t` (simulated ms) without dwelling on
-    /// highlights: a twin view follows the main run's clock with it.
-    Follow(f64),
-    /// A crash, a trigger, a savepoint.
-    Intervene(Intervention),
-    /// Dismiss the error message.
-    ClearError,
-}
-
-impl State {
-    /// The initial state for a scenario name (from the URL), falling back to the
-    /// default scenario with a message when it is unknown or invalid.
-    pub fn new(scenario: Option<&str>, seed: Option<u64>) -> State {
-        let wanted = scenario.unwrap_or(DEFAULT_SCENARIO);
-        match Engine::load(wanted, seed, None) {
-            Ok(engine) => State::from_engine(engine, None),
-            Err(e) => {
-                let error = Some(format!("{wanted}: {e}"));
-                match Engine::load(DEFAULT_SCENARIO, None, None) {
-                    Ok(engine) => State::from_engine(engine, error),
-                    Err(e2) => State::empty(Some(format!("{DEFAULT_SCENARIO}: {e2}"))),
-                }
-            }
-        }
-    }
-
-    /// A state with no run (a twin view before it is switched on).
-    pub fn idle() -> State {
-        State::empty(None)
-    }
-
-    fn empty(error: Option<String>) -> State {
-        State {
-            engine: None,
-            scenario: String::new(),
-            seed: 0,
-            mode: Mode::Off,
-            job: None,
-            view: None,
-            display_t: 0.0,
-            is_playing: false,
-            speed: 2,
-            dwell_ms: 0.0,
-            horizon: 0,
-            origin: 0,
-            is_at_end: true,
-            markers: Rc::default(),
-            recent: Rc::default(),
-            error,
-            branches: Rc::default(),
-            revision: 0,
-        }
-    }
-
-    fn from_engine(engine: Engine, error: Option<String>) -> State {
-        let mut state = State::empty(error);
-        state.scenario = engine.run.name.clone();
-        state.seed = engine.run.seed;
-        state.mode = Mode::of(&engine.run.scenario);
-        state.job = Some(engine.run.job.clone());
-        state.engine = Some(Rc::new(RefCell::new(engine)));
-        state.refresh();
-        state
-    }
-
-    /// The scenario being run (title, description), if any.
-    pub fn with_scenario<R>(&self, f: impl FnOnce(&Scenario) -> R) -> Option<R> {
-        self.engine.as_ref().map(|e| f(&e.borrow().run.scenario))
-    }
-
-    /// The cursor's step count.
-    pub fn step(&self) -> u64 {
-        self.view.as_ref().map_or(0, |v| v.steps)
-    }
-
-    /// The speed multiplier.
-    pub fn speed_factor(&self) -> f64 {
-        SPEEDS[self.speed.min(SPEEDS.len() - 1)]
-    }
-
-    /// Recomputes everything derived from the engine.
-    fn refresh(&mut self) {
-        let Some(engine) = self.engine.clone() else {
-            return;
-        };
-        let mut engine = engine.borrow_mut();
-        let now = engine.cursor.now();
-        engine.run.look_ahead(now);
-        let view = engine.cursor.view();
-        let step = view.steps;
-        // Not clamped to the next item's time (`World::next_at` is exact since a
-        // failover drops the old attempt's items; clamping is left for later).
-        self.display_t = self.display_t.max(now as f64);
-        if engine.next_at().is_none() {
-            self.display_t = now as f64;
-        }
-        self.horizon = engine.run.head_now().max(now);
-        self.origin = engine.run.start_ms;
-        self.is_at_end = engine.next_at().is_none();
-        let log = engine.run.log();
-        let end = log.partition_point(|e| e.step <= step);
-        let start = end.saturating_sub(RECENT);
-        if self.recent.last().map(|e| e.seq) != log[..end].last().map(|e| e.seq)
-            || self.recent.len() != end - start
-        {
-            self.recent = Rc::new(log[start..end].to_vec());
-        }
-        if self.markers.len() != engine.run.markers().len()
-            || self.markers.last() != engine.run.markers().last()
-        {
-            self.markers = Rc::new(engine.run.markers().to_vec());
-        }
-        if self.branches.len() != engine.run.saved.len()
-            || self
-                .branches
-                .iter()
-                .zip(&engine.run.saved)
-                .any(|(a, b)| *a != b.info)
-        {
-            self.branches = Rc::new(engine.run.branches());
-        }
-        self.view = Some(Rc::new(view));
-        self.revision += 1;
-    }
-
-    fn copy(&self) -> State {
-        State {
-            engine: self.engine.clone(),
-            scenario: self.scenario.clone(),
-            seed: self.seed,
-            mode: self.mode,
-            job: self.job.clone(),
-            view: self.view.clone(),
-            display_t: self.display_t,
-            is_playing: self.is_playing,
-            speed: self.speed,
-            dwell_ms: self.dwell_ms,
-            horizon: self.horizon,
-            origin: self.origin,
-            is_at_end: self.is_at_end,
-            markers: self.markers.clone(),
-            recent: self.recent.clone(),
-            error: self.error.clone(),
-            branches: self.branches.clone(),
-            revision: self.revision,
-        }
-    }
-
-    /// The scenario as run, as JSON: what a restart or a mode switch rebuilds from,
-    /// so that an imported or edited scenario (not a built-in) survives them.
-    fn source(&self) -> String {
-        self.with_scenario(|s| serde_json::to_string(s).expect("a scenario serializes"))
-            .unwrap_or_else(|| self.scenario.clone())
-    }
-
-    fn reload(&self, name: &str, seed: Option<u64>, mode: Option<Mode>) -> State {
-        match Engine::load(name, seed, mode) {
-            Ok(engine) => {
-                let mut next = State::from_engine(engine, None);
-                next.speed = self.speed;
-                // `State`'s equality is the revision: a new run must not compare equal
-                // to the one it replaces, or components keep showing the old one.
-                next.revision = self.revision + 1;
-                next
-            }
-            Err(e) => {
-                let mut next = self.copy();
-                next.error = Some(e);
-                next.is_playing = false;
-                next.revision += 1;
-                next
-            }
-        }
-    }
-
-    /// Applies `action`; never panics, whatever the sequence.
-    pub fn apply(&self, action: Action) -> State {
-        match action {
-            Action::LoadScenario(name) => return self.reload(&name, None, None),
-            Action::Restart => {
-                if self.engine.is_none() {
-                    return self.copy();
-                }
-                let mode = Some(self.mode).filter(|m| *m != Mode::Off);
-                return self.reload(&self.source(), Some(self.seed.wrapping_add(1)), mode);
-            }
-            Action::SetMode(mode) => {
-                if self.engine.is_none() || mode == self.mode || mode == Mode::Off {
-                    return self.copy();
-                }
-                return self.reload(&self.source(), Some(self.seed), Some(mode));
-            }
-            Action::Load {
-                scenario,
-                seed,
-                mode,
-            } => {
-                if self.engine.is_some()
-                    && scenario == self.scenario
-                    && seed == self.seed
-                    && (mode == self.mode || mode == Mode::Off)
-                {
-                    return self.copy();
-                }
-                return self.reload(
-                    &scenario,
-                    Some(seed),
-                    Some(mode).filter(|m| *m != Mode::Off),
-                );
-            }
-            _ => {}
-        }
-        let mut next = self.copy();
-        let Some(engine_rc) = self.engine.clone() else {
-            next.is_playing = false;
-            return next;
-        };
-        {
-            let mut engine = engine_rc.borrow_mut();
-            match action {
-                Action::TogglePlay => {
-                    next.dwell_ms = 0.0;
-                    next.is_playing = !self.is_playing && !self.is_at_end;
-                }
-                Action::Pause => next.is_playing = false,
-                Action::Tick(dt_ms) => {
-                    if !self.is_playing {
-                        return next;
-                    }
-                    let mut dt = if dt_ms.is_finite() {
-                        dt_ms.clamp(0.0, 250.0)
-                    } else {
-                        0.0
-                    };
-                    // Dwell on the last highlight first.
-                    if self.dwell_ms > 0.0 {
-                        let left = self.dwell_ms - dt;
-                        next.dwell_ms = left.max(0.0);
-                        if left > 0.0 {
-                            return next;
-                        }
-                        dt = -left;
-                    }
-                    let target =
-                        self.display_t + dt / 1000.0 * SIM_MS_PER_SECOND * self.speed_factor();
-                    let mut budget = HEAD_BUDGET;
-                    next.display_t = target;
-                    let mut has_stepped = false;
-                    while budget > 0 && engine.next_at().is_some_and(|t| (t as f64) <= target) {
-                        if !engine.step_cursor() {
-                            break;
-                        }
-                        has_stepped = true;
-                        if engine.last_highlight {
-                            next.display_t = engine.cursor.now() as f64;
-                            next.dwell_ms = DWELL_MS / self.speed_factor();
-                            break;
-                        }
-                        budget -= 1;
-                    }
-                    if engine.next_at().is_none() {
-                        next.is_playing = false;
-                    }
-                    if !has_stepped {
-                        // Only the display time moved: the world, its view, the log
-                        // and the markers are those of the previous frame, so the
-                        // projection (the costly part of a frame) is not redone.
-                        next.revision += 1;
-                        return next;
-                    }
-                }
-                Action::StepForward => {
-                    next.is_playing = false;
-                    let from = engine.cursor.steps();
-                    for _ in 0..MAX_SILENT_STEPS {
-                        if !engine.step_cursor() {
-                            break;
-                        }
-                        let step = engine.cursor.steps();
-                        let log = engine.run.log();
-                        let i = log.partition_point(|e| e.step < step);
-                        if log.get(i).is_some_and(|e| e.step == step) {
-                            break;
-                        }
-                    }
-                    if engine.cursor.steps() != from {
-                        next.display_t = engine.cursor.now() as f64;
-                    }
-                }
-                Action::StepBack => {
-                    next.is_playing = false;
-                    let step = engine.cursor.steps();
-                    let log = engine.run.log();
-                    let i = log.partition_point(|e| e.step < step);
-                    let target = if i == 0 { 0 } else { log[i - 1].step };
-                    let target = if target >= step {
-                        step.saturating_sub(1)
-                    } else {
-                        target
-                    };
-                    engine.seek(target);
-                    next.display_t = engine.cursor.now() as f64;
-                }
-                Action::SeekTime(t) => {
-                    // Simulate every step due at or before t (not just until the head's
-                    // clock reaches t: more steps may fall on t itself), so a seek and
-                    // a twin's Follow to the same t show the same moment.
-                    let mut budget = HEAD_BUDGET * 4;
-                    while engine.run.head().next_at().is_some_and(|at| at <= t)
-                        && budget > 0
-                        && engine.run.advance_head()
-                    {
-                        budget -= 1;
-                    }
-                    let step = engine.run.steps_until(t);
-                    engine.seek(step);
-                    next.display_t = (t as f64).max(engine.cursor.now() as f64);
-                }
-                Action::Follow(t) => {
-                    next.is_playing = false;
-                    next.dwell_ms = 0.0;
-                    let t = if t.is_finite() { t.max(0.0) } else { 0.0 };
-                    if t < engine.cursor.now() as f64 {
-                        let step = engine.run.steps_until(t as u64);
-                        engine.seek(step);
-                    } else {
-                        let mut budget = HEAD_BUDGET * 4;
-                        while budget > 0 && engine.next_at().is_some_and(|at| (at as f64) <= t) {
-                            if !engine.step_cursor() {
-                                break;
-                            }
-                            budget -= 1;
-                        }
-                    }
-                    next.display_t = t.max(engine.cursor.now() as f64);
-                }
-                Action::SwitchBranch(i) => {
-                    let t = engine.cursor.now();
-                    if engine.run.switch_branch(i) {
-                        let mut budget = HEAD_BUDGET * 4;
-                        while engine.run.head().next_at().is_some_and(|at| at <= t)
-                            && budget > 0
-                            && engine.run.advance_head()
-                        {
-                            budget -= 1;
-                        }
-                        let step = engine.run.steps_until(t);
-                        engine.seek(step);
-                        next.display_t = engine.cursor.now() as f64;
-                        next.is_playing = false;
-                    }
-                }
-                Action::SeekStep(step) => {
-                    engine.seek(step);
-                    next.display_t = engine.cursor.now() as f64;
-                }
-                Action::SetSpeed(i) => next.speed = i.min(SPEEDS.len() - 1),
-                Action::Intervene(intervention) => {
-                    let cursor = engine.cursor.clone();
-                    match engine.run.fork(&cursor, intervention) {
-                        Ok(world) => {
-                            engine.cursor = world;
-                            next.error = None;
-                        }
-                        Err(e) => next.error = Some(e),
-                    }
-                    next.display_t = engine.cursor.now() as f64;
-                }
-                Action::ClearError => next.error = None,
-                Action::LoadScenario(_)
-                | Action::Restart
-                | Action::SetMode(_)
-                | Action::Load { .. } => {}
-            }
-        }
-        next.refresh();
-        if next.is_at_end {
-            next.is_playing = false;
-        }
-        next
-    }
-}
-
-impl PartialEq for State {
-    fn eq(&self, other: &Self) -> bool {
-        self.revision == other.revision
-            && self.is_playing == other.is_playing
-            && self.speed == other.speed
-    }
-}
-
-impl Reducible for State {
-    type Action = Action;
-
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        if matches!(action, Action::Tick(_)) && !self.is_playing {
-            return self;
-        }
-        Rc::new(self.apply(action))
-    }
-}
-
 /// The built-in scenarios: `(name, parsed scenario)`, those that parse. Parsed
 /// once per thread: the toolbar asks on every render.
 pub fn builtins() -> Rc<Vec<(&'static str, Scenario)>> {
@@ -1006,6 +129,8 @@ pub fn builtins() -> Rc<Vec<(&'static str, Scenario)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::event::Event;
+    use engine::Intervention;
 
     fn state(name: &str) -> State {
         let s = State::new(Some(name), None);
@@ -1056,13 +181,131 @@ mod tests {
 
     #[test]
     fn playing_moves_display_time_smoothly() {
-        let s = state("odd-even-sum").apply(Action::TogglePlay);
+        let s = state("odd-even-sum")
+            .apply(Action::SetSkipQuiet(false))
+            .apply(Action::TogglePlay);
         let a = s.apply(Action::Tick(16.0));
         assert!(a.display_t > s.display_t);
         assert!(
             a.display_t - s.display_t < 1.0,
             "16 ms real ≈ 0.8 ms simulated at 1×"
         );
+        assert!(!a.is_hurrying);
+    }
+
+    /// Real seconds of 60 fps playback until `until` holds (or 30 s).
+    fn seconds_until(mut s: State, until: impl Fn(&State) -> bool) -> f64 {
+        s = s.apply(Action::TogglePlay);
+        let frame = 1000.0 / 60.0;
+        for i in 0..(30 * 60) {
+            if until(&s) {
+                return f64::from(i) * frame / 1000.0;
+            }
+            if !s.is_playing {
+                s = s.apply(Action::TogglePlay);
+            }
+            s = s.apply(Action::Tick(frame));
+        }
+        30.0
+    }
+
+    fn has_barrier(s: &State) -> bool {
+        s.view.as_ref().unwrap().channels.iter().any(|c| {
+            c.out_queue
+                .iter()
+                .chain(c.wire.iter().map(|w| &w.element))
+                .chain(&c.queue)
+                .any(|e| matches!(e, engine::view::ElementView::Barrier { .. }))
+        })
+    }
+
+    /// The first minute (issue 11): on the default lesson at the default speed,
+    /// the first barrier is on the stage within 2 s of Play, because playback
+    /// hurries through the quiet start; without skipping it takes ~11 s.
+    #[test]
+    fn the_first_barrier_is_on_stage_within_two_seconds_of_play() {
+        let s = State::new(None, None);
+        assert_eq!(
+            (s.scenario.as_str(), s.speed),
+            (DEFAULT_SCENARIO, DEFAULT_SPEED)
+        );
+        assert!(s.skip_quiet, "skipping quiet stretches is on by default");
+        let fast = seconds_until(s, has_barrier);
+        assert!(fast < 2.0, "first barrier after {fast:.2} s");
+        // (A state's clones share its cursor: a fresh run for the comparison.)
+        let slow = seconds_until(
+            State::new(None, None).apply(Action::SetSkipQuiet(false)),
+            has_barrier,
+        );
+        assert!(slow > 5.0, "without skipping: {slow:.2} s");
+    }
+
+    /// Hurrying stops before a highlight: the moment itself plays at the speed
+    /// chosen (a frame moves 0.8 simulated ms at 1×).
+    #[test]
+    fn a_highlight_plays_at_the_chosen_speed() {
+        let mut s = state("odd-even-sum").apply(Action::TogglePlay);
+        let mut hurried = false;
+        for _ in 0..2_000 {
+            let before = s.display_t;
+            s = s.apply(Action::Tick(16.0));
+            hurried |= s.is_hurrying;
+            if s.recent.iter().any(|e| is_highlight(&e.event.event)) {
+                assert!(hurried, "the quiet start hurried");
+                assert!(s.display_t - before <= 16.0 * 0.05 + 1e-9 || s.dwell_ms > 0.0);
+                return;
+            }
+        }
+        panic!("no highlight reached");
+    }
+
+    /// Auto-pause stops at every key moment, in order, and Play goes on past it;
+    /// PageDown / PageUp (next / previous moment) visit the same moments.
+    #[test]
+    fn auto_pause_stops_at_key_moments_and_page_keys_visit_them() {
+        // (A state's clones share its cursor: each part starts a fresh run.)
+        let fresh = || {
+            state("odd-even-sum")
+                .apply(Action::SetAutoPause(true))
+                .apply(Action::SetSpeed(SPEEDS.len() - 1))
+        };
+        let mut paused_at = Vec::new();
+        let mut p = fresh().apply(Action::TogglePlay);
+        for _ in 0..20_000 {
+            if p.is_at_end || paused_at.len() >= 6 {
+                break;
+            }
+            p = p.apply(Action::Tick(50.0));
+            if !p.is_playing {
+                if let Some(m) = p.paused_at {
+                    assert_eq!(p.moment, Some(m), "paused at a key moment's step");
+                    assert_eq!(p.step(), m.step);
+                    paused_at.push(m);
+                }
+                p = p.apply(Action::TogglePlay);
+                assert!(
+                    p.paused_at.is_some() || p.is_at_end,
+                    "the caption stays until time moves"
+                );
+            }
+        }
+        let kinds: Vec<MomentKind> = paused_at.iter().map(|m| m.kind).collect();
+        assert!(kinds.len() >= 4, "{kinds:?}");
+        assert!(kinds.contains(&MomentKind::Snapshot) && kinds.contains(&MomentKind::Completed));
+        // PageDown from the start visits the same moments.
+        let mut n = fresh();
+        for m in &paused_at {
+            n = n.apply(Action::NextMoment);
+            assert_eq!(n.moment, Some(*m));
+            assert!(!n.is_playing);
+        }
+        let last = n.step();
+        let back = n.apply(Action::PrevMoment);
+        assert_eq!(back.moment, Some(paused_at[paused_at.len() - 2]));
+        assert!(back.step() < last);
+        // Without auto-pause, playing runs through them.
+        let free = play_until(fresh().apply(Action::SetAutoPause(false)), |_| false);
+        assert!(free.is_at_end);
     }
 
     /// Playing stops at a highlight and dwells on it: persisted in-flight records

@@ -8,21 +8,24 @@
 //! - [`tokens`]: records, barriers and markers on each channel: out-queue at the
 //!   sender, on the wire (position = `(t - sent_at) / (arrive_at - sent_at)`),
 //!   queued at the receiver.
+//! - [`braces`]: the `chk-n` brackets over one checkpoint's records.
+//! - [`palette`]: the visual vocabulary (epoch and status colours, patterns,
+//!   token and corner sizes) that the SVG, the canvas, the legend and the
+//!   stylesheet all take from it.
 
 pub mod braces;
 pub mod layout;
+pub mod palette;
 pub mod tokens;
 
+use engine::sink::TxnStatus;
 use engine::view::{JobView, WorldView};
 use engine::world::TaskStatus;
 
-pub use layout::{ChannelPath, Geometry, LaneBox, OperatorBox};
+pub use layout::{ChannelPath, Fit, Geometry, LaneBox, OperatorBox, Text};
 pub use tokens::{Overflow, Place, Token, TokenKind};
 
-/// Size of a token (a record square) in scene units.
-pub const TOKEN: f64 = 30.0;
-/// Distance between stacked tokens.
-pub const SPACING: f64 = 33.0;
+pub use palette::{SPACING, TOKEN};
 
 /// The record a subtask is working on.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,10 +47,17 @@ pub struct Lane {
     pub busy: Option<Busy>,
     /// Its outputs are full.
     pub is_backpressured: bool,
+    /// An unaligned checkpoint is persisting the in-flight records of one of
+    /// its input channels (the lane says so, and the channel is dashed).
+    pub is_persisting: bool,
     /// Checkpoints it is aligning.
     pub aligning: Vec<u64>,
     /// The last checkpoint it snapshotted.
     pub last_checkpoint: Option<u64>,
+    /// A two-phase-commit sink subtask's latest transaction that is past
+    /// "open": its id and status (pre-committed, committed, aborted), drawn on
+    /// the lane so the legend's transaction colours appear on the graph.
+    pub txn: Option<(u64, TxnStatus)>,
 }
 
 /// A channel with its state now.
@@ -59,6 +69,8 @@ pub struct Channel {
     pub is_blocked: bool,
     /// Its records are being persisted (unaligned).
     pub is_persisting: bool,
+    /// Where its lock is drawn when blocked: on the channel, before the queue.
+    pub lock_at: (f64, f64),
 }
 
 /// Everything the stage draws.
@@ -78,6 +90,8 @@ pub struct Scene {
     pub tokens: Vec<Token>,
     /// "+N" labels for queues longer than drawn.
     pub overflows: Vec<Overflow>,
+    /// Text sizes and baselines.
+    pub text: Text,
 }
 
 /// The label drawn on a record: its value, or its key when the value is just
@@ -107,9 +121,15 @@ fn make_ids_unique(tokens: &mut [Token]) {
     }
 }
 
-/// The scene at display time `t` (ms, may fall between engine steps).
+/// The scene at display time `t` (ms, may fall between engine steps), in its
+/// natural layout.
 pub fn scene(job: &JobView, view: &WorldView, t: f64) -> Scene {
-    let geometry = Geometry::of(job);
+    scene_fit(job, view, t, Fit::default())
+}
+
+/// The scene at display time `t`, laid out as `fit` asks (the stage's box).
+pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
+    let geometry = Geometry::fit(job, fit);
     let lanes = geometry
         .lanes
         .iter()
@@ -131,8 +151,20 @@ pub fn scene(job: &JobView, view: &WorldView, t: f64) -> Scene {
                     }
                 }),
                 is_backpressured: task.backpressured,
+                is_persisting: job
+                    .channels
+                    .iter()
+                    .zip(&view.channels)
+                    .any(|(c, v)| v.persisting && c.to.0 as usize == boxed.task),
                 aligning: task.aligning.iter().map(|c| c.0).collect(),
                 last_checkpoint: task.last_checkpoint.map(|c| c.0),
+                txn: view
+                    .sinks
+                    .iter()
+                    .flat_map(|s| &s.txns)
+                    .filter(|x| x.status != TxnStatus::Open && x.task.to_string() == boxed.name)
+                    .max_by_key(|x| x.id)
+                    .map(|x| (x.id, x.status)),
             }
         })
         .collect();
@@ -144,6 +176,7 @@ pub fn scene(job: &JobView, view: &WorldView, t: f64) -> Scene {
             path: path.clone(),
             is_blocked: c.blocked,
             is_persisting: c.persisting,
+            lock_at: tokens::lock_at(path, c),
         })
         .collect();
     let mut tokens = Vec::new();
@@ -160,6 +193,7 @@ pub fn scene(job: &JobView, view: &WorldView, t: f64) -> Scene {
         channels,
         tokens,
         overflows,
+        text: Text::at(fit.zoom),
     }
 }
 

@@ -9,10 +9,10 @@ use engine::bench::BenchLine;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::app::use_lang;
 use crate::barrier_bench::{self, BenchForm, BenchRun, EXAMPLES, MAX_CHANNELS};
-use crate::components::toolbar::mode_label;
+use crate::hooks::use_lang;
 use crate::i18n::{Lang, Msg};
+use crate::labels;
 use crate::playback::Mode;
 
 const MODES: [(HandlerMode, Mode, &str); 3] = [
@@ -241,7 +241,7 @@ pub fn BenchPanel() -> Html {
                     <span class="toolbar__label">{ lang.t(Msg::BenchMode) }</span>
                     <select class="select" id="bench-mode" onchange={on_mode}>
                         { for MODES.iter().map(|(m, mode, key)| html! {
-                            <option value={*key} selected={*m == form.mode}>{ mode_label(lang, *mode) }</option>
+                            <option value={*key} selected={*m == form.mode}>{ labels::mode(lang, *mode) }</option>
                         }) }
                     </select>
                 </label>

@@ -5,14 +5,14 @@
 
 use std::rc::Rc;
 
-use engine::coordinator::CheckpointStatus;
 use engine::event::SnapshotKind;
 use engine::ids::TaskId;
 use engine::view::{JobView, WorldView};
 use yew::prelude::*;
 
-use crate::app::use_lang;
+use crate::hooks::use_lang;
 use crate::i18n::{Lang, Msg};
+use crate::labels;
 use crate::playback::Action;
 
 /// Properties of the coordinator, storage and sink tabs.
@@ -157,16 +157,7 @@ pub fn CoordinatorPanel(props: &PanelProps) -> Html {
         }
     });
     let rows = c.history.iter().rev().map(|h| {
-        let (class, status) = match h.status {
-            CheckpointStatus::InProgress => ("status status--progress", lang.t(Msg::StatusInProgress)),
-            CheckpointStatus::Completed => ("status status--completed", lang.t(Msg::StatusCompleted)),
-            CheckpointStatus::Aborted => ("status status--aborted", lang.t(Msg::StatusAborted)),
-        };
-        let glyph = match h.status {
-            CheckpointStatus::InProgress => "…",
-            CheckpointStatus::Completed => "✓",
-            CheckpointStatus::Aborted => "✕",
-        };
+        let (class, status, glyph) = labels::checkpoint_status(lang, h.status);
         let size: u64 = h.subtasks.values().map(|s| s.state_bytes).sum();
         // Flink's web UI: "Checkpointed Data Size" (what this checkpoint wrote;
         // less with incremental rocksdb) next to "Full Checkpoint Data Size".

@@ -155,3 +155,41 @@ pub fn restart() -> Html {
         },
     )
 }
+
+/// Fullscreen: four corners pointing out.
+pub fn fullscreen() -> Html {
+    icon(
+        "icon--fullscreen",
+        html! {
+            <>
+                <path d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" />
+            </>
+        },
+    )
+}
+
+/// The menu of tools a lesson rarely needs: three dots.
+pub fn more() -> Html {
+    icon(
+        "icon--more",
+        html! {
+            <>
+                <circle cx="5" cy="12" r="1.6" fill="currentColor" stroke="none" />
+                <circle cx="12" cy="12" r="1.6" fill="currentColor" stroke="none" />
+                <circle cx="19" cy="12" r="1.6" fill="currentColor" stroke="none" />
+            </>
+        },
+    )
+}
+
+/// Close a panel: a cross.
+pub fn close() -> Html {
+    icon(
+        "icon--close",
+        html! {
+            <>
+                <path d="M6 6l12 12M18 6 6 18" />
+            </>
+        },
+    )
+}

@@ -1,64 +1,93 @@
-//! The legend under the stage: the visual vocabulary of the lab, drawn with the
-//! same design tokens (`--record`, `--barrier`, `--epoch-N`, …) the stage will use.
+//! The legend under the graph: what each colour and shape on the stage means,
+//! drawn from the same palette ([`crate::scene::palette`]) the stage and the
+//! token canvas draw with. Every entry is something the graph shows: records in
+//! their checkpoint's colour and pattern, barriers, a blocked channel's lock and
+//! hatch, persisted in-flight records' dashed ring, a sink lane's transaction
+//! chip (pre-committed, committed, aborted) and a failed subtask.
 
 use yew::prelude::*;
 
-use crate::app::use_lang;
+use crate::hooks::use_lang;
 use crate::i18n::Msg;
+use crate::scene::palette::{self, Pattern, Status, EPOCHS, PATTERNS};
 
-/// How many epoch colours the legend shows (the palette in `style.css` has more).
-const LEGEND_EPOCHS: u8 = 4;
+fn hex(s: Status) -> String {
+    s.colour().hex()
+}
+
+/// A transaction chip as the sink lane draws it.
+fn txn_chip(s: Status, glyph: &'static str) -> Html {
+    html! {
+        <>
+            <rect x="1.5" y="4.5" width="21" height="15" rx="4" fill={s.colour().tint(0.75).hex()} stroke={hex(s)} stroke-width="1.8" />
+            <text x="12" y="16.2" text-anchor="middle" font-size="11" font-weight="800" fill="#101720">{ glyph }</text>
+        </>
+    }
+}
 
 #[component]
 pub fn Legend() -> Html {
     let lang = use_lang().lang;
-    let item = |swatch: Html, msg: Msg| {
+    let item = |swatch: Html, msg: Msg, key: &'static str| {
         html! {
-            <li class="legend__item">
+            <li class="legend__item" data-legend={key}>
                 <svg class="legend__swatch" viewBox="0 0 24 24" aria-hidden="true" focusable="false">{ swatch }</svg>
                 <span>{ lang.t(msg) }</span>
             </li>
         }
     };
-    let square = |fill: &str| html! { <rect x="6" y="6" width="12" height="12" rx="2.5" fill={fill.to_string()} /> };
-    let chip = |class: &'static str| html! { <rect class={class} x="3" y="5" width="18" height="14" rx="4" /> };
-    let epochs = (0..LEGEND_EPOCHS).map(|e| {
-        let x = (2 + 14 * u32::from(e)).to_string();
+    let epochs = EPOCHS.iter().zip(PATTERNS).enumerate().map(|(i, (c, p))| {
+        let x = (1 + 13 * i).to_string();
         html! {
             <>
-                <rect x={x.clone()} y="6" width="11" height="11" rx="2.5" fill={format!("var(--epoch-{e})")} />
-                if e % 4 != 0 {
-                    <rect {x} y="6" width="11" height="11" rx="2.5" fill={format!("url(#epoch-pattern-{})", e % 4)} />
+                <rect x={x.clone()} y="6" width="11" height="11" rx="2.5" fill={c.hex()} stroke={palette::OUTLINE} stroke-width="0.8" />
+                if p != Pattern::Plain {
+                    <rect {x} y="6" width="11" height="11" rx="2.5" fill={format!("url(#epoch-pattern-{i})")} />
                 }
             </>
         }
     });
+    let blocked = Status::Blocked.colour();
     html! {
         <div class="legend" role="group" aria-label={lang.t(Msg::LegendLabel)}>
             <ul class="legend__list">
-                { item(square("var(--record)"), Msg::LegendRecord) }
-                <li class="legend__item">
-                    <svg class="legend__swatch legend__swatch--wide" viewBox={format!("0 0 {} 24", 14 * u32::from(LEGEND_EPOCHS))}
+                <li class="legend__item" data-legend="epoch">
+                    <svg class="legend__swatch legend__swatch--wide" viewBox={format!("0 0 {} 24", 13 * EPOCHS.len() + 1)}
                          aria-hidden="true" focusable="false">
                         { for epochs }
                     </svg>
                     <span>{ lang.t(Msg::LegendEpoch) }</span>
                 </li>
-                { item(html! { <rect x="9.5" y="2" width="5" height="20" rx="1.5" fill="var(--barrier)" /> }, Msg::LegendBarrier) }
-                { item(html! { <rect x="9.5" y="2.5" width="5" height="19" rx="1.5" fill="#ffffff" stroke="var(--barrier)" stroke-width="1.8" stroke-dasharray="3 2" /> }, Msg::LegendUnaligned) }
                 { item(html! {
                     <>
-                        <rect x="3" y="7" width="18" height="10" rx="2" fill="var(--blocked-bg)" stroke="var(--blocked)" stroke-width="1.5" />
-                        <path d="M6 17 12 7M11 17l6-10M16 17l4-6.5" stroke="var(--blocked)" stroke-width="1.5" />
+                        <rect x="9.5" y="7" width="5" height="16" rx="1.5" fill={palette::BARRIER.hex()} />
+                        <rect x="5" y="0.5" width="14" height="6" rx="1.5" fill={palette::BARRIER.hex()} />
                     </>
-                }, Msg::LegendBlocked) }
-                { item(chip("chip chip--persisted"), Msg::LegendPersisted) }
-                { item(chip("chip chip--pre-committed"), Msg::LegendPreCommitted) }
-                { item(chip("chip chip--committed"), Msg::LegendCommitted) }
-                { item(chip("chip chip--aborted"), Msg::LegendAborted) }
+                }, Msg::LegendBarrier, "barrier") }
+                { item(html! { <rect x="9.5" y="2.5" width="5" height="19" rx="1.5" fill="#ffffff" stroke={palette::BARRIER.hex()} stroke-width="1.8" stroke-dasharray="3 2" /> }, Msg::LegendUnaligned, "unaligned") }
                 { item(html! {
-                    <path d="M13.5 2.5 5 13.5h6l-1.5 8 9-11.5h-6z" fill="var(--failure)" />
-                }, Msg::LegendFailure) }
+                    <>
+                        <rect x="2" y="8" width="20" height="9" rx="2" fill={blocked.tint(0.86).hex()} stroke={blocked.hex()} stroke-width="1.5" />
+                        <path d="M5 17 11 8M10 17l6-9M15 17l5-7.5" stroke={blocked.hex()} stroke-width="1.5" />
+                        <rect x="8" y="1" width="8" height="7" rx="1.5" fill={blocked.hex()} />
+                    </>
+                }, Msg::LegendBlocked, "blocked") }
+                { item(html! {
+                    <>
+                        <rect x="6" y="6" width="12" height="12" rx="2.5" fill={EPOCHS[0].hex()} />
+                        <rect x="2.5" y="2.5" width="19" height="19" rx="4" fill="none" stroke={hex(Status::Persisted)} stroke-width="2.2" stroke-dasharray="3 2" />
+                    </>
+                }, Msg::LegendPersisted, "persisted") }
+                { item(txn_chip(Status::PreCommitted, "⧗"), Msg::LegendPreCommitted, "pre-committed") }
+                { item(txn_chip(Status::Committed, "✓"), Msg::LegendCommitted, "committed") }
+                { item(txn_chip(Status::Aborted, "✕"), Msg::LegendAborted, "aborted") }
+                { item(html! {
+                    <>
+                        <rect x="2" y="4" width="20" height="16" rx="3" fill={Status::Failure.colour().tint(0.88).hex()} stroke={hex(Status::Failure)} stroke-width="2.2" />
+                        <text x="12" y="16" text-anchor="middle" font-size="11" font-weight="800" fill={hex(Status::Failure)}>{ "✕" }</text>
+                    </>
+                }, Msg::LegendFailure, "failure") }
+                <li class="legend__hint stage__hint">{ lang.t(Msg::StageHint) }</li>
             </ul>
         </div>
     }

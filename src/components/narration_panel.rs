@@ -1,16 +1,18 @@
 //! The narration tab: a plain-language sentence for each significant event (the
 //! wording is `assets/i18n/narration.json`), newest first, then a filterable event
-//! log. [`LiveRegion`] announces the newest sentence to screen readers.
+//! log. (The newest sentence is also the caption under the graph, the page's one
+//! live region for narration: `components/caption.rs`.)
 
 use std::rc::Rc;
 
 use engine::scenario::Localized;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::app::use_lang;
-use crate::describe::{latest_sentence, sentence, Category};
+use crate::components::input::select_value;
+use crate::describe::{sentence, Category};
+use crate::hooks::use_lang;
 use crate::i18n::{Lang, Msg};
+use crate::labels;
 use crate::playback::LoggedEvent;
 
 /// Sentences shown at the top.
@@ -24,16 +26,6 @@ pub struct NarrationProps {
     pub description: Option<Localized>,
 }
 
-fn category_label(lang: Lang, c: Option<Category>) -> &'static str {
-    lang.t(match c {
-        None => Msg::FilterAll,
-        Some(Category::Checkpoints) => Msg::FilterCheckpoints,
-        Some(Category::Transactions) => Msg::FilterTransactions,
-        Some(Category::Failures) => Msg::FilterFailures,
-        Some(Category::Records) => Msg::FilterRecords,
-    })
-}
-
 #[component]
 pub fn NarrationPanel(props: &NarrationProps) -> Html {
     let lang = use_lang().lang;
@@ -41,10 +33,7 @@ pub fn NarrationPanel(props: &NarrationProps) -> Html {
     let on_filter = {
         let filter = filter.setter();
         Callback::from(move |e: Event| {
-            let v = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
-                .map(|s| s.value());
+            let v = select_value(&e);
             filter.set(v.and_then(|v| Category::ALL.into_iter().find(|c| c.key() == v)));
         })
     };
@@ -99,29 +88,14 @@ pub fn NarrationPanel(props: &NarrationProps) -> Html {
                 <label class="log__filter">
                     <span>{ lang.t(Msg::FilterLabel) }</span>
                     <select class="select select--small" id="log-filter" onchange={on_filter}>
-                        <option value="" selected={filter.is_none()}>{ category_label(lang, None) }</option>
+                        <option value="" selected={filter.is_none()}>{ labels::category(lang, None) }</option>
                         { for Category::ALL.iter().map(|c| html! {
-                            <option value={c.key()} selected={*filter == Some(*c)}>{ category_label(lang, Some(*c)) }</option>
+                            <option value={c.key()} selected={*filter == Some(*c)}>{ labels::category(lang, Some(*c)) }</option>
                         }) }
                     </select>
                 </label>
             </div>
             <ol class="log" aria-label={lang.t(Msg::LogHeading)}>{ for log }</ol>
         </div>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-pub struct LiveRegionProps {
-    pub recent: Rc<Vec<LoggedEvent>>,
-}
-
-/// Visually hidden; announces the newest narrated sentence.
-#[component]
-pub fn LiveRegion(props: &LiveRegionProps) -> Html {
-    let lang = use_lang().lang;
-    let text = latest_sentence(props.recent.iter().map(|e| &e.event), lang).unwrap_or_default();
-    html! {
-        <div class="visually-hidden" id="live-narration" aria-live="polite" aria-atomic="true">{ text }</div>
     }
 }

@@ -1,8 +1,11 @@
-//! The `?` overlay: every keyboard shortcut, in the current language.
+//! The `?` overlay: the page's one key map, for keyboards and presentation
+//! clickers (which send PageDown / PageUp and `.` / `b`), in the current
+//! language. The keys themselves are handled in `app.rs` (and, inside a tour,
+//! by the tour's listener in `hooks/lessons.rs`).
 
 use yew::prelude::*;
 
-use crate::app::use_lang;
+use crate::hooks::use_lang;
 use crate::i18n::Msg;
 
 #[derive(Properties, PartialEq)]
@@ -26,15 +29,16 @@ pub fn ShortcutsOverlay(props: &ShortcutsProps) -> Html {
         let cb = props.on_close.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))
     };
-    let rows = [
-        ("Space", Msg::ShortcutPlay),
-        ("→", Msg::ShortcutStepForward),
-        ("←", Msg::ShortcutStepBack),
-        ("−", Msg::ShortcutSlower),
-        ("+", Msg::ShortcutFaster),
-        ("C", Msg::ShortcutCheckpoint),
-        ("?", Msg::ShortcutHelp),
-        ("Esc", Msg::ShortcutClose),
+    let rows: [(&[&str], Msg); 9] = [
+        (&["Space"], Msg::ShortcutPlay),
+        (&["→"], Msg::ShortcutStepForward),
+        (&["←"], Msg::ShortcutStepBack),
+        (&["PageDown"], Msg::ShortcutNextMoment),
+        (&["PageUp"], Msg::ShortcutPrevMoment),
+        (&[".", "B"], Msg::ShortcutPause),
+        (&["−", "+"], Msg::ShortcutSpeed),
+        (&["C"], Msg::ShortcutCheckpoint),
+        (&["?", "Esc"], Msg::ShortcutHelp),
     ];
     html! {
         <div class="overlay" id="shortcuts" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title">
@@ -44,13 +48,14 @@ pub fn ShortcutsOverlay(props: &ShortcutsProps) -> Html {
                     <button type="button" class="text-button" ref={close_ref} onclick={close}>{ lang.t(Msg::Close) }</button>
                 </div>
                 <dl class="shortcuts">
-                    { for rows.iter().map(|(k, m)| html! {
+                    { for rows.iter().map(|(keys, m)| html! {
                         <>
-                            <dt><kbd>{ *k }</kbd></dt>
+                            <dt>{ for keys.iter().map(|k| html! { <kbd>{ *k }</kbd> }) }</dt>
                             <dd>{ lang.t(*m) }</dd>
                         </>
                     }) }
                 </dl>
+                <p class="shortcuts__note">{ lang.t(Msg::ShortcutTourNote) }</p>
             </div>
         </div>
     }

@@ -3,8 +3,15 @@
 //! is loaded each run tab shows an empty state that says what will appear there
 //! (the bench needs no run).
 //!
+//! On a projector the graph comes first: the panel is a rail of tabs beside the
+//! stage until a tab is clicked, then a drawer that narrows the stage (never
+//! covering it) and also holds the guided tour's card, a subtask's state, the
+//! glossary and the form editor ([`Drawer`]). On a phone it stacks under the
+//! graph.
+//!
 //! The tabs follow the WAI-ARIA tabs pattern: one tab in the Tab order, arrow keys
-//! (and Home / End) move between tabs and select them.
+//! (and Home / End) move between tabs and select them. A mouse click on a tab
+//! moves the focus into its panel, so ← / → go on stepping the simulation.
 
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -14,13 +21,30 @@ use std::rc::Rc;
 use engine::scenario::Localized;
 use engine::view::{JobView, WorldView};
 
-use crate::app::use_lang;
 use crate::components::{
-    icons, BenchPanel, CoordinatorPanel, NarrationPanel, SinkPanel, StoragePanel,
+    icons, BenchPanel, CoordinatorPanel, Legend, NarrationPanel, SinkPanel, StoragePanel,
+    TaskPopover,
 };
+use crate::hooks::{use_lang, Lessons};
 use crate::i18n::Msg;
+use crate::lessons::form::ScenarioForm;
+use crate::lessons::{Glossary, TourCard};
 use crate::playback::{Action, LoggedEvent};
 
+/// What the drawer shows besides the tour card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drawer {
+    /// The selected tab's panel.
+    Panel,
+    /// A subtask's state (a lane was clicked), by task id.
+    Task(usize),
+    /// The glossary.
+    Glossary,
+    /// The form editor.
+    Editor,
+}
+
+/// Properties of [`SidePanel`].
 #[derive(Properties, PartialEq)]
 pub struct SidePanelProps {
     pub job: Option<Rc<JobView>>,
@@ -30,6 +54,20 @@ pub struct SidePanelProps {
     /// Playback actions (the coordinator tab's timeline bars seek with it).
     #[prop_or_default]
     pub dispatch: Callback<Action>,
+    /// What the drawer shows (`None`: closed, unless a tour is on).
+    #[prop_or_default]
+    pub drawer: Option<Drawer>,
+    /// Opens, changes or closes the drawer.
+    #[prop_or_default]
+    pub on_drawer: Callback<Option<Drawer>>,
+    /// The lesson tools (the tour card, the editor's apply).
+    pub lessons: Lessons,
+    /// The scenario document, for the editor.
+    #[prop_or_default]
+    pub doc: Option<Rc<serde_json::Value>>,
+    /// The open drawer holds the legend (the show column gives it up).
+    #[prop_or_default]
+    pub show_legend: bool,
 }
 
 /// A tab of the side panel.
@@ -114,14 +152,38 @@ impl Tab {
 #[component]
 pub fn SidePanel(props: &SidePanelProps) -> Html {
     let lang = use_lang().lang;
-    let selected = use_state_eq(|| {
-        crate::document::query_param("tab")
-            .and_then(|k| Tab::ALL.into_iter().find(|t| t.key() == k))
-            .unwrap_or(Tab::Coordinator)
-    });
+    let from_link = crate::document::query_param("tab")
+        .and_then(|k| Tab::ALL.into_iter().find(|t| t.key() == k));
+    let selected = use_state_eq(|| from_link.unwrap_or(Tab::Coordinator));
+    // A link naming a tab opens it.
+    {
+        let on_drawer = props.on_drawer.clone();
+        use_effect_with((), move |_| {
+            if from_link.is_some() {
+                on_drawer.emit(Some(Drawer::Panel));
+            }
+        });
+    }
+    let touring = props.lessons.showing.is_some();
+    let is_open = props.drawer.is_some() || touring;
+    let shows_panel = props.drawer == Some(Drawer::Panel);
+    // After a mouse click on a tab, the focus goes into its panel (once shown).
+    let focus_panel = use_mut_ref(|| false);
+    let panel_ref = use_node_ref();
+    {
+        let (focus_panel, panel_ref) = (focus_panel.clone(), panel_ref.clone());
+        use_effect(move || {
+            if std::mem::take(&mut *focus_panel.borrow_mut()) {
+                if let Some(el) = panel_ref.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+            }
+        });
+    }
 
     let onkeydown = {
         let selected = selected.clone();
+        let on_drawer = props.on_drawer.clone();
         Callback::from(move |e: KeyboardEvent| {
             let next = match e.key().as_str() {
                 "ArrowRight" | "ArrowDown" => selected.offset(1),
@@ -132,6 +194,7 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
             };
             e.prevent_default();
             selected.set(next);
+            on_drawer.emit(Some(Drawer::Panel));
             // Focus follows selection; the tab already exists, only its state changes.
             let tab = e
                 .current_target()
@@ -152,7 +215,19 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
         let is_selected = tab == *selected;
         let onclick = {
             let selected = selected.clone();
-            Callback::from(move |_: MouseEvent| selected.set(tab))
+            let on_drawer = props.on_drawer.clone();
+            let focus_panel = focus_panel.clone();
+            Callback::from(move |e: MouseEvent| {
+                if is_selected && shows_panel {
+                    // The open tab again: close the drawer.
+                    on_drawer.emit(None);
+                    return;
+                }
+                selected.set(tab);
+                on_drawer.emit(Some(Drawer::Panel));
+                // A mouse click (not Enter / Space, whose click has no detail).
+                *focus_panel.borrow_mut() = e.detail() > 0;
+            })
         };
         html! {
             <button type="button" role="tab" class="tabs__tab"
@@ -162,36 +237,91 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                     tabindex={if is_selected { "0" } else { "-1" }}
                     {onclick}>
                 { tab.icon() }
-                <span>{ lang.t(tab.label()) }</span>
+                <span class="tabs__label">{ lang.t(tab.label()) }</span>
             </button>
         }
     });
 
     let tab = *selected;
+    let close = props.on_drawer.reform(|_: MouseEvent| None);
+    let close_task = props.on_drawer.reform(|_: ()| Some(Drawer::Panel));
+    let extra = match props.drawer {
+        Some(Drawer::Task(task)) => match (&props.job, &props.view) {
+            (Some(job), Some(view)) => job
+                .tasks
+                .get(task)
+                .zip(view.tasks.get(task))
+                .map(|(t, tv)| html! {
+                    <TaskPopover name={t.name.to_string()} task={tv.clone()}
+                                 dispatch={props.dispatch.clone()} on_close={close_task.clone()} />
+                }),
+            _ => None,
+        },
+        Some(Drawer::Glossary) => Some(html! { <Glossary /> }),
+        Some(Drawer::Editor) => props.doc.as_ref().map(|doc| html! {
+            <ScenarioForm doc={(**doc).clone()} on_apply={props.lessons.load_json.clone()} />
+        }),
+        _ => None,
+    };
+    let panel_hidden = !is_open || !shows_panel;
     html! {
-        <aside class="side-panel card" aria-label={lang.t(Msg::PanelLabel)}>
-            <div class="tabs" role="tablist" aria-label={lang.t(Msg::PanelLabel)} {onkeydown}>
-                { for tabs }
+        <aside class={classes!("side-panel", "card", is_open.then_some("side-panel--open"))}
+               data-open={is_open.to_string()} aria-label={lang.t(Msg::PanelLabel)}>
+            <div class="side-panel__head">
+                <div class="tabs" role="tablist" aria-label={lang.t(Msg::PanelLabel)}
+                     aria-orientation={if is_open { "horizontal" } else { "vertical" }} {onkeydown}>
+                    { for tabs }
+                </div>
+                if is_open && !touring {
+                    <button type="button" class="icon-button side-panel__close" id="drawer-close"
+                            aria-label={lang.t(Msg::ClosePanel)} title={lang.t(Msg::ClosePanel)} onclick={close}>
+                        { icons::close() }
+                    </button>
+                }
             </div>
-            <div class="tabpanel" role="tabpanel" id={format!("tabpanel-{}", tab.key())}
-                 aria-labelledby={format!("tab-{}", tab.key())} tabindex="0">
-                <h2 class="tabpanel__heading">{ lang.t(tab.heading()) }</h2>
-                { match (&props.job, &props.view, tab) {
-                    (_, _, Tab::Bench) => html! { <BenchPanel /> },
-                    (Some(job), Some(view), Tab::Coordinator) => html! { <CoordinatorPanel job={job.clone()} view={view.clone()} dispatch={props.dispatch.clone()} /> },
-                    (Some(job), Some(view), Tab::Storage) => html! { <StoragePanel job={job.clone()} view={view.clone()} dispatch={props.dispatch.clone()} /> },
-                    (Some(job), Some(view), Tab::Sink) => html! { <SinkPanel job={job.clone()} view={view.clone()} /> },
-                    (Some(_), Some(_), Tab::Narration) => html! {
-                        <NarrationPanel recent={props.recent.clone()} description={props.description.clone()} />
-                    },
-                    _ => html! {
-                        <div class="empty-note">
-                            <span class="empty-note__icon">{ tab.icon() }</span>
-                            <p>{ lang.t(tab.empty_text()) }</p>
-                        </div>
-                    },
-                } }
-            </div>
+            if is_open {
+                <div class="side-panel__body">
+                    <TourCard lessons={props.lessons.clone()} />
+                    { extra.unwrap_or_default() }
+                    { panel(props, tab, panel_hidden, &panel_ref, lang) }
+                    if props.show_legend {
+                        <Legend />
+                    }
+                </div>
+            } else {
+                { panel(props, tab, true, &panel_ref, lang) }
+            }
         </aside>
+    }
+}
+
+/// The selected tab's panel (rendered while hidden too: its heading names the tab).
+fn panel(
+    props: &SidePanelProps,
+    tab: Tab,
+    hidden: bool,
+    panel_ref: &NodeRef,
+    lang: crate::i18n::Lang,
+) -> Html {
+    html! {
+        <div class="tabpanel" role="tabpanel" id={format!("tabpanel-{}", tab.key())} ref={panel_ref.clone()}
+             aria-labelledby={format!("tab-{}", tab.key())} tabindex="0" {hidden}>
+            <h2 class="tabpanel__heading">{ lang.t(tab.heading()) }</h2>
+            { match (&props.job, &props.view, tab) {
+                (_, _, Tab::Bench) => html! { <BenchPanel /> },
+                (Some(job), Some(view), Tab::Coordinator) => html! { <CoordinatorPanel job={job.clone()} view={view.clone()} dispatch={props.dispatch.clone()} /> },
+                (Some(job), Some(view), Tab::Storage) => html! { <StoragePanel job={job.clone()} view={view.clone()} dispatch={props.dispatch.clone()} /> },
+                (Some(job), Some(view), Tab::Sink) => html! { <SinkPanel job={job.clone()} view={view.clone()} /> },
+                (Some(_), Some(_), Tab::Narration) => html! {
+                    <NarrationPanel recent={props.recent.clone()} description={props.description.clone()} />
+                },
+                _ => html! {
+                    <div class="empty-note">
+                        <span class="empty-note__icon">{ tab.icon() }</span>
+                        <p>{ lang.t(tab.empty_text()) }</p>
+                    </div>
+                },
+            } }
+        </div>
     }
 }

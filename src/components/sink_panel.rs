@@ -2,13 +2,13 @@
 //! committed, solid / aborted), and what a `read_committed` and a
 //! `read_uncommitted` consumer see.
 
-use engine::sink::TxnStatus;
 use engine::view::RecordView;
 use yew::prelude::*;
 
-use crate::app::use_lang;
 use crate::components::coordinator_panel::PanelProps;
+use crate::hooks::use_lang;
 use crate::i18n::Msg;
+use crate::labels;
 use crate::scene::record_label;
 
 fn records(list: &[RecordView], empty: &str) -> Html {
@@ -51,18 +51,7 @@ pub fn SinkPanel(props: &PanelProps) -> Html {
                         }
                         <ul class="txn-list">
                             { for s.txns.iter().rev().map(|t| {
-                                let (key, status) = match t.status {
-                                    TxnStatus::Open => ("open", lang.t(Msg::TxnOpen)),
-                                    TxnStatus::Precommitted => ("pre-committed", lang.t(Msg::TxnPrecommitted)),
-                                    TxnStatus::Committed => ("committed", lang.t(Msg::TxnCommitted)),
-                                    TxnStatus::Aborted => ("aborted", lang.t(Msg::TxnAborted)),
-                                };
-                                let glyph = match t.status {
-                                    TxnStatus::Open => "✎",
-                                    TxnStatus::Precommitted => "⧗",
-                                    TxnStatus::Committed => "✓",
-                                    TxnStatus::Aborted => "✕",
-                                };
+                                let (key, status, glyph) = labels::txn_status(lang, t.status);
                                 html! {
                                     <li class={classes!("txn", format!("txn--{key}"))} data-txn={t.id.to_string()}>
                                         <div class="txn__head">

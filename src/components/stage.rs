@@ -14,68 +14,42 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
 use engine::view::{JobView, WorldView};
-use engine::world::{JobStatus, TaskStatus};
+use engine::world::JobStatus;
 use yew::prelude::*;
 
-use crate::app::use_lang;
 use crate::components::token_layer::TokenLayer;
-use crate::components::{Legend, TaskPopover};
+use crate::hooks::use_lang;
 use crate::i18n::{Lang, Msg};
+use crate::labels::{self, LastFailure, Suppressed};
 use crate::playback::Action;
-use crate::scene::{self, Lane, Scene};
+use crate::scene::palette::{self, Pattern, Status};
+use crate::scene::{self, layout, Fit, Lane, Scene, Text};
 
+/// Properties of [`Stage`].
 #[derive(Properties, PartialEq)]
 pub struct StageProps {
+    /// The job graph.
     pub job: Option<Rc<JobView>>,
+    /// The world now.
     pub view: Option<Rc<WorldView>>,
     /// Display time in ms.
     pub t: f64,
+    /// Playback actions (a swipe steps; the error's dismiss).
     pub dispatch: Callback<Action>,
     /// The last error, shown above the stage.
     pub error: Option<String>,
     /// In the twin view: which run this stage shows (its checkpointing mode).
     #[prop_or_default]
     pub caption: Option<AttrValue>,
-    /// The colour legend under the graph (the twin view leaves it out, so the
-    /// two graphs get the height they need and the same height).
-    #[prop_or(true)]
-    pub show_legend: bool,
-}
-
-/// Number of epoch colours in `style.css` (`--epoch-0` …).
-pub const EPOCH_COLOURS: u64 = 8;
-/// Number of epoch overlay patterns (the second cue besides colour).
-pub const EPOCH_PATTERNS: u64 = 4;
-
-/// The word for a task status.
-pub fn task_status_label(lang: Lang, status: TaskStatus) -> &'static str {
-    lang.t(match status {
-        TaskStatus::Running => Msg::TaskRunning,
-        TaskStatus::Waiting => Msg::TaskWaiting,
-        TaskStatus::Finished => Msg::TaskFinished,
-        TaskStatus::Failed => Msg::TaskFailed,
-        TaskStatus::Canceled => Msg::TaskCanceled,
-    })
-}
-
-fn status_key(status: TaskStatus) -> &'static str {
-    match status {
-        TaskStatus::Running => "running",
-        TaskStatus::Waiting => "waiting",
-        TaskStatus::Finished => "finished",
-        TaskStatus::Failed => "failed",
-        TaskStatus::Canceled => "canceled",
-    }
-}
-
-fn status_glyph(status: TaskStatus) -> &'static str {
-    match status {
-        TaskStatus::Running => "▶",
-        TaskStatus::Waiting => "…",
-        TaskStatus::Finished => "✓",
-        TaskStatus::Failed => "✕",
-        TaskStatus::Canceled => "■",
-    }
+    /// The subtask whose state the side panel shows.
+    #[prop_or_default]
+    pub selected: Option<usize>,
+    /// A lane was clicked.
+    #[prop_or_default]
+    pub on_select: Callback<usize>,
+    /// Text size: 1, or `PROJECTOR_ZOOM` in projector mode.
+    #[prop_or(1.0)]
+    pub zoom: f64,
 }
 
 /// A scene coordinate with one decimal, as SVG attribute text. Formats tenths as
@@ -88,22 +62,38 @@ fn f(v: f64) -> String {
     format!("{sign}{}.{}", a / 10, a % 10)
 }
 
+/// The SVG's patterns and arrowhead: the blocked channel's hatch and each
+/// epoch's overlay (the legend uses them too), from the palette.
 fn defs() -> Html {
+    let blocked = Status::Blocked.colour();
+    let ink = palette::PATTERN_INK;
     html! {
         <defs>
             <pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                <rect width="8" height="8" fill="var(--blocked-bg)" />
-                <rect width="3" height="8" fill="var(--blocked)" />
+                <rect width="8" height="8" fill={blocked.tint(0.86).hex()} />
+                <rect width="3" height="8" fill={blocked.hex()} />
             </pattern>
-            <pattern id="epoch-pattern-1" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                <rect width="2" height="6" fill="rgb(255 255 255 / 45%)" />
-            </pattern>
-            <pattern id="epoch-pattern-2" width="6" height="6" patternUnits="userSpaceOnUse">
-                <circle cx="3" cy="3" r="1.3" fill="rgb(255 255 255 / 55%)" />
-            </pattern>
-            <pattern id="epoch-pattern-3" width="6" height="6" patternUnits="userSpaceOnUse">
-                <rect width="6" height="2" fill="rgb(255 255 255 / 45%)" />
-            </pattern>
+            { for palette::PATTERNS.iter().enumerate().map(|(i, p)| {
+                let id = format!("epoch-pattern-{i}");
+                match p {
+                    Pattern::Plain => html! {},
+                    Pattern::Stripes => html! {
+                        <pattern {id} width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+                            <rect width="2" height="6" fill={ink} />
+                        </pattern>
+                    },
+                    Pattern::Dots => html! {
+                        <pattern {id} width="6" height="6" patternUnits="userSpaceOnUse">
+                            <circle cx="3" cy="3" r="1.4" fill={ink} />
+                        </pattern>
+                    },
+                    Pattern::Bars => html! {
+                        <pattern {id} width="6" height="6" patternUnits="userSpaceOnUse">
+                            <rect width="6" height="2" fill={ink} />
+                        </pattern>
+                    },
+                }
+            }) }
             <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
                 <path d="M0 1 9 5 0 9z" class="channel__arrowhead" />
             </marker>
@@ -121,31 +111,36 @@ fn lock_glyph(x: f64, y: f64) -> Html {
     }
 }
 
-fn draw_channels(scene: &Scene, lang: Lang) -> Html {
-    let persist_word = lang.t(Msg::Persisting);
+fn draw_channels(scene: &Scene) -> Html {
     html! {
         <g class="channels">
             { for scene.channels.iter().map(|c| {
                 let p = &c.path;
                 let class = classes!("channel", c.is_blocked.then_some("channel--blocked"), c.is_persisting.then_some("channel--persisting"));
-                let (mx, my) = p.at(p.length() * 0.5);
+                let pts = p.points();
+                let points = |end_gap: f64| {
+                    pts.iter()
+                        .enumerate()
+                        .map(|(i, (x, y))| {
+                            let x = if i == 3 { x - end_gap } else { *x };
+                            format!("{},{}", f(x), f(*y))
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                // The lock on the channel, just before the records it holds.
+                let (lx, ly) = c.lock_at;
                 html! {
                     <g class={class} data-channel={p.channel.to_string()}>
                         if c.is_blocked {
-                            <line class="channel__hatch" x1={f(p.x1)} y1={f(p.y1)} x2={f(p.x2)} y2={f(p.y2)} stroke="url(#hatch)" />
+                            <polyline class="channel__hatch" points={points(0.0)} stroke="url(#hatch)" />
                         }
                         if c.is_persisting {
-                            <line class="channel__persist" x1={f(p.x1)} y1={f(p.y1)} x2={f(p.x2)} y2={f(p.y2)} />
+                            <polyline class="channel__persist" points={points(0.0)} />
                         }
-                        <line class="channel__line" x1={f(p.x1)} y1={f(p.y1)} x2={f(p.x2 - 2.0)} y2={f(p.y2)} marker-end="url(#arrow)" />
+                        <polyline class="channel__line" points={points(2.0)} marker-end="url(#arrow)" />
                         if c.is_blocked {
-                            { lock_glyph(mx, my - 26.0) }
-                        }
-                        if c.is_persisting {
-                            <g class="persist-tag" transform={format!("translate({} {})", f(mx), f(my - 30.0))}>
-                                <rect x="-44" y="-13" width="88" height="24" rx="5" />
-                                <text y="0" text-anchor="middle" dominant-baseline="central">{ persist_word }</text>
-                            </g>
+                            { lock_glyph(lx, ly) }
                         }
                     </g>
                 }
@@ -209,11 +204,15 @@ pub fn token_summary(job: &JobView, view: &WorldView, lang: Lang) -> Vec<String>
 }
 
 /// A lane's picture (SVG); its button is [`lane_button`], laid over it in HTML.
-fn draw_lane(lane: &Lane, lang: Lang, selected: Option<usize>) -> Html {
+fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> Html {
     let b = &lane.boxed;
-    let status = task_status_label(lang, lane.status);
+    let status = labels::task_status(lang, lane.status);
     let mut notes: Vec<String> = Vec::new();
-    if !lane.aligning.is_empty() {
+    if lane.is_persisting {
+        // Overtaken by an unaligned barrier: what it persists says more than
+        // which checkpoint it is aligning.
+        notes.push(format!("⤓ {}", lang.t(Msg::Persisting)));
+    } else if !lane.aligning.is_empty() {
         let ids: Vec<String> = lane.aligning.iter().map(|c| format!("B{c}")).collect();
         notes.push(lang.t(Msg::Aligning).replace("{ids}", &ids.join(" ")));
     }
@@ -221,32 +220,70 @@ fn draw_lane(lane: &Lane, lang: Lang, selected: Option<usize>) -> Html {
         notes.push(format!("⚠ {}", lang.t(Msg::Backpressured)));
     }
     let is_selected = selected == Some(lane.boxed.task);
+    let status_line = format!("{} {}", labels::task_status_glyph(lane.status), status);
+    let x = b.x + 9.0;
+    let note_y = b.y + text.note_y;
+    // A sink's transaction: a chip in its status colour (the legend's ⧗ / ✓ / ✕).
+    let txn = lane.txn.map(|(id, st)| {
+        let (key, word, glyph) = labels::txn_status(lang, st);
+        let label = format!("{glyph} T{id} {word}");
+        let w = layout::text_width(&label, text.lane_note, false) + 12.0;
+        let h = text.lane_note * 1.35;
+        html! {
+            <g class={classes!("lane__txn", format!("lane__txn--{key}"))} data-txn-status={key}>
+                <rect x={f(x - 2.0)} y={f(note_y - text.lane_note * 1.02)} width={f(w)} height={f(h)} rx="5" />
+                <text x={f(x + 4.0)} y={f(note_y)}>{ label }</text>
+            </g>
+        }
+    });
+    let note_x = if txn.is_some() { None } else { Some(x) };
     html! {
-        <g class={classes!("lane", format!("lane--{}", status_key(lane.status)), is_selected.then_some("lane--selected"))}
+        <g class={classes!("lane", format!("lane--{}", labels::task_status_key(lane.status)), is_selected.then_some("lane--selected"))}
            data-lane={b.name.clone()}>
-            <rect class="lane__rect" x={f(b.x)} y={f(b.y)} width={f(b.w)} height={f(b.h)} rx="9" />
-            <text class="lane__name" x={f(b.x + 9.0)} y={f(b.y + 27.0)}>{ b.name.clone() }</text>
-            <text class="lane__status" x={f(b.x + 9.0)} y={f(b.y + 53.0)}>
-                { format!("{} {}", status_glyph(lane.status), status) }
-            </text>
-            if !notes.is_empty() {
+            <rect class="lane__rect" x={f(b.x)} y={f(b.y)} width={f(b.w)} height={f(b.h)} rx={f(palette::LANE_CORNER)} />
+            <text class="lane__name" x={f(x)} y={f(b.y + text.lane_name_y)}>{ b.name.clone() }</text>
+            <text class="lane__status" x={f(x)} y={f(b.y + text.status_y)}>{ status_line.clone() }</text>
+            { txn.unwrap_or_default() }
+            if let (false, Some(nx)) = (notes.is_empty(), note_x) {
                 <text class={classes!("lane__note", lane.aligning.is_empty().then_some("lane__note--backpressure"))}
-                      x={f(b.x + 9.0)} y={f(b.y + 80.0)}>{ notes.join(" · ") }</text>
+                      x={f(nx)} y={f(note_y)}>{ notes.join(" · ") }</text>
             }
             if let Some(busy) = &lane.busy {
-                <g class="lane__busy">
-                    <rect class="lane__busy-record" x={f(b.x + b.w - 46.0)} y={f(b.y + 32.0)} width="38" height="24" rx="4" />
-                    <text class="lane__busy-label" x={f(b.x + b.w - 27.0)} y={f(b.y + 44.5)} text-anchor="middle" dominant-baseline="central">{ busy.label.clone() }</text>
-                    <rect class="lane__busy-track" x={f(b.x + b.w - 46.0)} y={f(b.y + 59.0)} width="38" height="6" rx="3" />
-                    <rect class="lane__busy-fill" x={f(b.x + b.w - 46.0)} y={f(b.y + 59.0)} width={f(38.0 * busy.progress)} height="6" rx="3" />
-                </g>
+                { busy_record(lane, text, &status_line, busy) }
             }
         </g>
     }
 }
 
-/// The real `<button>` over a lane: opens its state popover. Positioned in
-/// percentages of the scene, so it tracks the SVG's scaling.
+/// The record a subtask is working on, with its progress: beside the state when
+/// the lane has room for both, else at the right end of the note row.
+fn busy_record(lane: &Lane, text: &Text, status_line: &str, busy: &scene::Busy) -> Html {
+    let b = &lane.boxed;
+    let beside = b.w - 18.0 - layout::text_width(status_line, text.lane_status, false)
+        >= layout::BUSY_W + 6.0;
+    let top = if beside {
+        b.y + text.lane_name_y + 4.0
+    } else {
+        b.y + text.note_y - 21.0
+    };
+    let x = b.x + b.w - layout::BUSY_W - 4.0;
+    html! {
+        <g class="lane__busy">
+            <rect class="lane__busy-record" x={f(x)} y={f(top)} width={f(layout::BUSY_W)} height="24" rx="4" />
+            <text class="lane__busy-label" x={f(x + layout::BUSY_W / 2.0)} y={f(top + 12.5)} text-anchor="middle" dominant-baseline="central">{ busy.label.clone() }</text>
+            if beside {
+                <rect class="lane__busy-track" x={f(x)} y={f(top + 28.0)} width={f(layout::BUSY_W)} height="6" rx="3" />
+                <rect class="lane__busy-fill" x={f(x)} y={f(top + 28.0)} width={f(layout::BUSY_W * busy.progress)} height="6" rx="3" />
+            } else {
+                <rect class="lane__busy-track" x={f(x)} y={f(top + 25.0)} width={f(layout::BUSY_W)} height="4" rx="2" />
+                <rect class="lane__busy-fill" x={f(x)} y={f(top + 25.0)} width={f(layout::BUSY_W * busy.progress)} height="4" rx="2" />
+            }
+        </g>
+    }
+}
+
+/// The real `<button>` over a lane: opens its state in the side panel.
+/// Positioned in percentages of the scene, so it tracks the SVG's scaling.
 fn lane_button(
     scene: &Scene,
     lane: &Lane,
@@ -256,7 +293,7 @@ fn lane_button(
 ) -> Html {
     let b = &lane.boxed;
     let task = b.task;
-    let status = task_status_label(lang, lane.status);
+    let status = labels::task_status(lang, lane.status);
     let label = lang
         .t(Msg::LaneButton)
         .replace("{task}", &b.name)
@@ -273,12 +310,24 @@ fn lane_button(
         b.h / scene.height * 100.0
     );
     html! {
-        <button type="button" class={classes!("lane-button", format!("lane-button--{}", status_key(lane.status)))}
+        <button type="button" class={classes!("lane-button", format!("lane-button--{}", labels::task_status_key(lane.status)))}
                 data-task={b.name.clone()} aria-label={label.clone()} title={label} {style}
                 aria-expanded={if selected == Some(task) { "true" } else { "false" }} {onclick}>
             <span class="visually-hidden">{ status }</span>
         </button>
     }
+}
+
+/// The text sizes of the scene as custom properties of its SVG (scene units).
+fn text_style(t: &Text) -> String {
+    format!(
+        "--op-name: {}px; --op-kind: {}px; --lane-name: {}px; --lane-status: {}px; --lane-note: {}px",
+        f(t.operator_name),
+        f(t.operator_kind),
+        f(t.lane_name),
+        f(t.lane_status),
+        f(t.lane_note)
+    )
 }
 
 fn draw(
@@ -293,29 +342,25 @@ fn draw(
         "--scene-w: {:.1}; --scene-h: {:.1}",
         scene.width, scene.height
     );
+    let t = &scene.text;
     html! {
-      <div class="scene" style={ratio}>
+      <div class="scene" style={ratio} data-scene-w={f(scene.width)} data-scene-h={f(scene.height)}>
         <svg class="scene__svg" viewBox={format!("0 0 {} {}", f(scene.width), f(scene.height))}
-             preserveAspectRatio="xMidYMid meet" role="img" aria-label={lang.t(Msg::StageLabel)}>
+             preserveAspectRatio="xMidYMid meet" role="img" aria-label={lang.t(Msg::StageLabel)}
+             style={text_style(t)}>
             { defs() }
             { for scene.operators.iter().map(|o| html! {
                 <g class="operator" data-op={o.name.clone()}>
-                    <rect class="operator__box" x={f(o.x)} y={f(o.y)} width={f(o.w)} height={f(o.h)} rx="12" />
-                    <text class="operator__name" x={f(o.x + 10.0)} y={f(o.y + 27.0)}>{ o.name.clone() }</text>
-                    <text class="operator__kind" x={f(o.x + 10.0)} y={f(o.y + 51.0)}>
-                        { match &o.detail {
-                            Some(d) if o.kind == "sink" && d.len() <= 5 => format!("sink · {d}"),
-                            Some(d) if o.kind == "sink" => format!("sink: {d}"),
-                            Some(d) => d.clone(),
-                            None => o.kind.clone(),
-                        } }
-                    </text>
+                    <rect class="operator__box" x={f(o.x)} y={f(o.y)} width={f(o.w)} height={f(o.h)} rx={f(palette::BOX_CORNER)} />
+                    <text class="operator__name" x={f(o.x + 11.0)} y={f(o.y + t.name_y)}>{ o.name.clone() }</text>
+                    <text class="operator__kind" x={f(o.x + 11.0)} y={f(o.y + t.kind_y)}>{ o.kind_label() }</text>
                 </g>
             }) }
-            { draw_channels(scene, lang) }
-            { for scene.lanes.iter().map(|l| draw_lane(l, lang, selected)) }
+            { draw_channels(scene) }
+            { for scene.lanes.iter().map(|l| draw_lane(l, t, lang, selected)) }
         </svg>
-        <canvas ref={canvas.clone()} class="scene__tokens" aria-hidden="true" />
+        <canvas ref={canvas.clone()} class="scene__tokens" aria-hidden="true"
+                data-record-label={f(palette::RECORD_LABEL)} />
         { for scene.lanes.iter().map(|l| lane_button(scene, l, lang, selected, on_select)) }
         <div class="visually-hidden token-summary">
             <p>{ lang.t(Msg::TokensHeading) }</p>
@@ -331,7 +376,13 @@ fn draw(
 
 /// The strip above the graph: what the checkpoint coordinator is waiting for,
 /// one cell per subtask (✓ acknowledged), and the latest completed checkpoint.
-fn coordinator_strip(job: &JobView, view: &WorldView, lang: Lang, banner: Html) -> Html {
+fn coordinator_strip(
+    job: &JobView,
+    view: &WorldView,
+    lang: Lang,
+    banner: Html,
+    caption: Option<AttrValue>,
+) -> Html {
     let c = &view.coordinator;
     let last = c
         .history
@@ -345,6 +396,9 @@ fn coordinator_strip(job: &JobView, view: &WorldView, lang: Lang, banner: Html) 
     };
     html! {
         <div class="strip" aria-label={lang.t(Msg::CoordinatorHeading)} role="group">
+            if let Some(caption) = caption {
+                <span class="stage__caption">{ caption }</span>
+            }
             <span class="strip__title">{ "CheckpointCoordinator" }</span>
             { banner }
             if c.pending.is_empty() {
@@ -386,7 +440,9 @@ fn field<'a>(text: &'a str, name: &str) -> Option<&'a str> {
 /// `Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=2, …)
 /// (last failure: crashed (script or user))` → "Recovery is suppressed: the
 /// fixed-delay restart strategy has used up its 2 restart attempts. Last failure:
-/// a subtask crashed …". The stage shows the original beside it.
+/// a subtask crashed …". The stage shows the original beside it. (The parsing
+/// stays here until the engine reports a typed cause; the words are
+/// [`labels::failure`]'s.)
 pub fn explain_failure(lang: Lang, reason: &str) -> String {
     let (head, last) = match reason.rfind(" (last failure: ") {
         Some(i) => (
@@ -395,48 +451,39 @@ pub fn explain_failure(lang: Lang, reason: &str) -> String {
         ),
         None => (reason, None),
     };
-    let mut text = if let Some(strategy) = head.strip_prefix("Recovery is suppressed by ") {
+    let number = |strategy: &str, name: &str| field(strategy, name).unwrap_or("?").to_string();
+    let why = if let Some(strategy) = head.strip_prefix("Recovery is suppressed by ") {
         if strategy.starts_with("FixedDelay") {
-            lang.t(Msg::FailedFixedDelay).replace(
-                "{max}",
-                field(strategy, "maxNumberRestartAttempts").unwrap_or("?"),
-            )
+            Suppressed::FixedDelay {
+                max: number(strategy, "maxNumberRestartAttempts"),
+            }
         } else if strategy.starts_with("FailureRate") {
-            lang.t(Msg::FailedFailureRate)
-                .replace(
-                    "{max}",
-                    field(strategy, "maxFailuresPerInterval").unwrap_or("?"),
-                )
-                .replace(
-                    "{interval}",
-                    field(strategy, "failuresIntervalMS").unwrap_or("?"),
-                )
+            Suppressed::FailureRate {
+                max: number(strategy, "maxFailuresPerInterval"),
+                interval: number(strategy, "failuresIntervalMS"),
+            }
         } else if strategy.starts_with("NoRestart") {
-            lang.t(Msg::FailedNoRestart).to_string()
+            Suppressed::NoRestart
         } else if strategy.starts_with("ExponentialDelay") {
-            lang.t(Msg::FailedExponential).to_string()
+            Suppressed::ExponentialDelay
         } else {
-            lang.t(Msg::FailedOther).to_string()
+            Suppressed::Other
         }
     } else if head.starts_with("restore failed") {
-        lang.t(Msg::FailedRestore).to_string()
+        Suppressed::Restore
     } else {
-        lang.t(Msg::FailedOther).to_string()
+        Suppressed::Other
     };
-    if let Some(last) = last {
-        let said = if last.starts_with("crashed") {
-            lang.t(Msg::FailureCrashed).to_string()
+    let last = last.map(|last| {
+        if last.starts_with("crashed") {
+            LastFailure::Crashed
         } else if last.starts_with("Exceeded checkpoint tolerable failure threshold") {
-            lang.t(Msg::FailureTolerable).to_string()
+            LastFailure::TolerableExceeded
         } else {
-            last.to_string()
-        };
-        if lang != Lang::Zh {
-            text.push(' ');
+            LastFailure::Other(last.to_string())
         }
-        text.push_str(&lang.t(Msg::FailedLastFailure).replace("{reason}", &said));
-    }
-    text
+    });
+    labels::failure(lang, &why, last.as_ref())
 }
 
 /// The tokens of the last render, for the canvas.
@@ -459,24 +506,69 @@ fn paint(canvas: &NodeRef, frame: &RefCell<Frame>, layer: &RefCell<TokenLayer>) 
     }
 }
 
+/// The widest subtask state in `lang` at zoom 1 (scene units), for the lanes'
+/// width.
+fn status_width(lang: Lang) -> f64 {
+    use engine::world::TaskStatus::*;
+    [Running, Waiting, Finished, Failed, Canceled]
+        .into_iter()
+        .map(|st| {
+            let s = format!(
+                "{} {}",
+                labels::task_status_glyph(st),
+                labels::task_status(lang, st)
+            );
+            layout::text_width(&s, Text::at(1.0).lane_status, false)
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The widest note a lane can show in `lang` at zoom 1: back-pressured,
+/// persisting, or aligning a two-digit checkpoint.
+fn note_width(lang: Lang) -> f64 {
+    [
+        format!("⚠ {}", lang.t(Msg::Backpressured)),
+        format!("⤓ {}", lang.t(Msg::Persisting)),
+        lang.t(Msg::Aligning).replace("{ids}", "B88"),
+    ]
+    .iter()
+    .map(|s| layout::text_width(s, Text::at(1.0).lane_note, false))
+    .fold(0.0, f64::max)
+}
+
+/// Observes `target`'s size: `on_size` receives it (whole CSS pixels) now and
+/// whenever it changes, until the returned observer is dropped.
+fn observe_size(
+    target: &web_sys::Element,
+    on_size: impl Fn(f64, f64) + 'static,
+) -> Option<(web_sys::ResizeObserver, Closure<dyn FnMut()>)> {
+    let el = target.clone();
+    let callback = Closure::<dyn FnMut()>::new(move || {
+        let (w, h) = (el.client_width(), el.client_height());
+        if w > 0 && h > 0 {
+            on_size(f64::from(w), f64::from(h));
+        }
+    });
+    let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+    observer.observe(target);
+    Some((observer, callback))
+}
+
+/// A horizontal swipe on the stage (touch only): left steps forward, right back.
+fn swipe(from: (i32, i32), to: (i32, i32)) -> Option<Action> {
+    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+    if dx.abs() < 50 || dx.abs() < 2 * dy.abs() {
+        None
+    } else if dx < 0 {
+        Some(Action::StepForward)
+    } else {
+        Some(Action::StepBack)
+    }
+}
+
 #[component]
 pub fn Stage(props: &StageProps) -> Html {
     let lang = use_lang().lang;
-    let selected = use_state_eq(|| None::<usize>);
-    let on_select = {
-        let selected = selected.clone();
-        use_callback(*selected, move |task: usize, current: &Option<usize>| {
-            selected.set(if *current == Some(task) {
-                None
-            } else {
-                Some(task)
-            });
-        })
-    };
-    let on_close = {
-        let selected = selected.setter();
-        use_callback((), move |_: (), _: &()| selected.set(None))
-    };
     // The token canvas: painted imperatively after every render (outside the
     // virtual DOM), and again whenever its box changes size.
     let canvas = use_node_ref();
@@ -488,31 +580,68 @@ pub fn Stage(props: &StageProps) -> Html {
             paint(&canvas, &frame, &layer);
         });
     }
+    let has_scene = props.job.is_some() && props.view.is_some();
     {
         let (canvas, frame, layer) = (canvas.clone(), frame.clone(), layer.clone());
-        let has_canvas = props.job.is_some() && props.view.is_some();
-        use_effect_with(has_canvas, move |_| {
+        use_effect_with(has_scene, move |_| {
             let observer = canvas.cast::<web_sys::HtmlCanvasElement>().and_then(|el| {
                 let target = el.clone();
-                let repaint = Closure::<dyn FnMut()>::new(move || {
+                observe_size(&el, move |_, _| {
                     layer.borrow_mut().resized(&target);
                     paint(&canvas, &frame, &layer);
-                });
-                let observer =
-                    web_sys::ResizeObserver::new(repaint.as_ref().unchecked_ref()).ok()?;
-                observer.observe(&el);
-                Some((observer, repaint))
+                })
             });
             move || {
-                if let Some((observer, _repaint)) = observer {
+                if let Some((observer, _callback)) = observer {
                     observer.disconnect();
                 }
             }
         });
     }
+    // The box the scene is fitted to (see `scene::layout`).
+    let scene_box = use_node_ref();
+    let box_size = use_state_eq(|| None::<(u32, u32)>);
+    {
+        let (scene_box, box_size) = (scene_box.clone(), box_size.setter());
+        use_effect_with(has_scene, move |_| {
+            let observer = scene_box.cast::<web_sys::Element>().and_then(|el| {
+                observe_size(&el, move |w, h| box_size.set(Some((w as u32, h as u32))))
+            });
+            move || {
+                if let Some((observer, _callback)) = observer {
+                    observer.disconnect();
+                }
+            }
+        });
+    }
+    let touch_start = use_mut_ref(|| None::<(i32, i32)>);
+    let onpointerdown = {
+        let start = touch_start.clone();
+        Callback::from(move |e: PointerEvent| {
+            *start.borrow_mut() =
+                (e.pointer_type() == "touch").then(|| (e.client_x(), e.client_y()));
+        })
+    };
+    let onpointerup = {
+        let (start, d) = (touch_start.clone(), props.dispatch.clone());
+        Callback::from(move |e: PointerEvent| {
+            if let Some(from) = start.borrow_mut().take() {
+                if let Some(a) = swipe(from, (e.client_x(), e.client_y())) {
+                    d.emit(a);
+                }
+            }
+        })
+    };
     let body = match (&props.job, &props.view) {
         (Some(job), Some(view)) => {
-            let mut scene = scene::scene(job, view, props.t);
+            let fit = Fit {
+                // The scene box's padding (0.3rem × 0.4rem) is not drawn into.
+                size: box_size.map(|(w, h)| (f64::from(w) - 12.0, f64::from(h) - 10.0)),
+                zoom: props.zoom,
+                status_width: status_width(lang),
+                note_width: note_width(lang),
+            };
+            let mut scene = scene::scene_fit(job, view, props.t, fit);
             let summary = token_summary(job, view, lang);
             // The tokens go to the canvas, painted after this render commits.
             *frame.borrow_mut() = Frame {
@@ -550,11 +679,6 @@ pub fn Stage(props: &StageProps) -> Html {
             let failure_detail = (view.status == JobStatus::Failed)
                 .then(|| view.failure_reason.clone())
                 .flatten();
-            let popover = selected.and_then(|task| {
-                let name = job.tasks.get(task)?.name.to_string();
-                let tv = view.tasks.get(task)?.clone();
-                Some(html! { <TaskPopover {name} task={tv} dispatch={props.dispatch.clone()} on_close={on_close.clone()} /> })
-            });
             let banner = html! {
                 <>
                     if let Some(text) = countdown {
@@ -576,9 +700,14 @@ pub fn Stage(props: &StageProps) -> Html {
             };
             html! {
                 <>
-                    { coordinator_strip(job, view, lang, banner) }
-                    <div class="scene-box">{ draw(&scene, lang, *selected, &on_select, &canvas, summary) }</div>
-                    { popover.unwrap_or_default() }
+                    { coordinator_strip(job, view, lang, banner, props.caption.clone()) }
+                    // On a phone the graph keeps a readable width and pans sideways
+                    // inside this scroller (the page itself never scrolls sideways).
+                    <div class="scene-scroll">
+                        <div class="scene-box" ref={scene_box.clone()} {onpointerdown} {onpointerup}>
+                            { draw(&scene, lang, props.selected, &props.on_select, &canvas, summary) }
+                        </div>
+                    </div>
                 </>
             }
         }
@@ -593,17 +722,13 @@ pub fn Stage(props: &StageProps) -> Html {
         let d = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| d.emit(Action::ClearError))
     };
+    let label = props.caption.as_ref().map_or_else(
+        || lang.t(Msg::StageLabel).to_string(),
+        |c| format!("{} · {c}", lang.t(Msg::StageLabel)),
+    );
     html! {
-        <section class="stage card" aria-label={props.caption.as_ref().map_or_else(|| lang.t(Msg::StageLabel).to_string(), |c| format!("{} · {c}", lang.t(Msg::StageLabel)))}>
-            <div class="stage__header">
-                <h2 class="card__title">
-                    { lang.t(Msg::StageLabel) }
-                    if let Some(caption) = &props.caption {
-                        <span class="stage__caption">{ caption.clone() }</span>
-                    }
-                </h2>
-                <span class="stage__hint">{ lang.t(Msg::StageHint) }</span>
-            </div>
+        <section class="stage card" aria-label={label}>
+            <h2 class="visually-hidden">{ lang.t(Msg::StageLabel) }</h2>
             if let Some(error) = &props.error {
                 <div class="stage__error" role="alert">
                     <strong>{ lang.t(Msg::ErrorPrefix) }</strong>{ " " }<span class="stage__error-text">{ error.clone() }</span>
@@ -613,9 +738,6 @@ pub fn Stage(props: &StageProps) -> Html {
             <div class="stage__viewport">
                 { body }
             </div>
-            if props.show_legend {
-                <Legend />
-            }
         </section>
     }
 }

@@ -7,9 +7,9 @@ use engine::Intervention;
 use serde_json::Value;
 use yew::prelude::*;
 
-use crate::app::use_lang;
 use crate::components::coordinator_panel::PanelProps;
 use crate::describe::metadata_parts;
+use crate::hooks::use_lang;
 use crate::i18n::Msg;
 use crate::playback::Action;
 

@@ -6,9 +6,9 @@ use engine::view::{StateView, TaskView};
 use engine::Intervention;
 use yew::prelude::*;
 
-use crate::app::use_lang;
-use crate::components::stage::task_status_label;
+use crate::hooks::use_lang;
 use crate::i18n::Msg;
+use crate::labels;
 use crate::playback::Action;
 
 #[derive(Properties, PartialEq)]
@@ -120,7 +120,7 @@ pub fn TaskPopover(props: &TaskPopoverProps) -> Html {
                 <h3>{ heading }</h3>
                 <button type="button" class="text-button popover__close" ref={close_ref} aria-label={lang.t(Msg::Close)} onclick={close}>{ "✕" }</button>
             </div>
-            <p class="popover__status">{ task_status_label(lang, t.status) }
+            <p class="popover__status">{ labels::task_status(lang, t.status) }
                 { " · " }{ lang.t(Msg::Processed).replace("{n}", &t.processed.to_string()) }</p>
             <p class="popover__status">{ lang.t(Msg::LastCheckpoint) }{ ": " }
                 { t.last_checkpoint.map_or_else(|| lang.t(Msg::None).to_string(), |c| c.to_string()) }</p>

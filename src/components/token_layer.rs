@@ -13,9 +13,9 @@
 //! by epoch colour *and* overlaid with an epoch pattern (stripes, dots, bars: a
 //! second cue besides colour), labelled with their value; barriers are dark bars
 //! with a tag `B<n>` (`S<n>` for a savepoint); unaligned barriers are hollow and
-//! dashed; a persisted record has a dashed ring. Colours and fonts are read from
-//! the CSS custom properties (`--epoch-0` …), so `style.css` stays the one place
-//! that defines them.
+//! dashed; a persisted record has a dashed ring. Colours, patterns and sizes come
+//! from [`crate::scene::palette`] (as the SVG's and the legend's do); only the
+//! font families are read from the stylesheet.
 //!
 //! What was painted is also written on the canvas as data attributes
 //! (`data-tokens`, `data-records`, `data-barriers`, `data-unaligned-barriers`,
@@ -25,12 +25,14 @@
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasPattern, CanvasRenderingContext2d, HtmlCanvasElement};
 
-use crate::components::stage::{EPOCH_COLOURS, EPOCH_PATTERNS};
+use crate::scene::palette::{self, Pattern, Status, EPOCHS, TOKEN_CORNER};
 use crate::scene::{Overflow, Token, TokenKind, TOKEN};
 
-/// Colours, fonts and patterns read once from the stylesheet.
+/// Colours (as canvas strings), fonts and patterns, made once per canvas.
 struct Palette {
     epochs: Vec<String>,
+    /// The label colour on each epoch's records.
+    labels: Vec<String>,
     barrier: String,
     persisted: String,
     aborted: String,
@@ -44,12 +46,54 @@ struct Palette {
     font_small_bold: String,
     font_brace: String,
     font_overflow: String,
-    /// Overlays for epoch patterns 1…3 (index 0 unused: plain colour).
-    patterns: Vec<Option<CanvasPattern>>,
     /// `[5, 3]`, `[4, 2]`, `[4, 2]`, `[]` as JS arrays for `setLineDash`.
     dash_bar: JsValue,
     dash_tag: JsValue,
     dash_none: JsValue,
+}
+
+/// Record bodies rendered once per epoch at the canvas's scale, then copied
+/// (`drawImage`) for each record: filling, patterning and outlining ~300
+/// rounded squares every frame was most of a frame's time on a projector-sized
+/// stage (busy-network); copying them is a fraction of it. (Labels are drawn as
+/// text: sprites for them would be made anew after every seek.)
+#[derive(Default)]
+struct Sprites {
+    /// Device pixels per scene unit they were drawn at.
+    scale: f64,
+    /// One body per epoch colour (fill, pattern, outline).
+    bodies: Vec<HtmlCanvasElement>,
+}
+
+fn new_canvas(w: u32, h: u32) -> Option<(HtmlCanvasElement, CanvasRenderingContext2d)> {
+    let doc = web_sys::window()?.document()?;
+    let c: HtmlCanvasElement = doc.create_element("canvas").ok()?.dyn_into().ok()?;
+    c.set_width(w.max(1));
+    c.set_height(h.max(1));
+    let ctx: CanvasRenderingContext2d = c.get_context("2d").ok()??.dyn_into().ok()?;
+    Some((c, ctx))
+}
+
+impl Sprites {
+    /// The body of an epoch-`e` record, drawn at `scale`.
+    fn body(p: &Palette, e: usize, scale: f64) -> Option<HtmlCanvasElement> {
+        let side = ((TOKEN + 2.0) * scale).ceil() as u32;
+        let (c, t) = new_canvas(side, side)?;
+        let _ = t.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
+        t.begin_path();
+        let _ = t.round_rect_with_f64(1.0, 1.0, TOKEN, TOKEN, TOKEN_CORNER);
+        t.set_fill_style_str(&p.epochs[e]);
+        t.fill();
+        let tile = pattern(&t, palette::PATTERNS[e]);
+        if let Some(pat) = &tile {
+            t.set_fill_style_canvas_pattern(pat);
+            t.fill();
+        }
+        t.set_stroke_style_str(palette::OUTLINE);
+        t.set_line_width(1.0);
+        t.stroke();
+        Some(c)
+    }
 }
 
 /// What the layer keeps between frames: the palette, the canvas's backing size,
@@ -57,6 +101,7 @@ struct Palette {
 #[derive(Default)]
 pub struct TokenLayer {
     palette: Option<Palette>,
+    sprites: Sprites,
     /// The canvas's CSS size, as the resize observer last saw it (reading
     /// `clientWidth` in every frame forced a synchronous layout: a fifth of the
     /// main thread's time in a profile).
@@ -76,6 +121,10 @@ struct Counts {
     checkpoints: String,
     /// Braces over one checkpoint's records.
     braces: usize,
+    /// Where a pixel probe finds the first record's colour: a point inside its
+    /// body, clear of its label, in CSS pixels of the canvas, and the colour
+    /// (`x,y,#rrggbb`; empty without records).
+    probe: String,
 }
 
 fn var(style: &web_sys::CssStyleDeclaration, name: &str, fallback: &str) -> String {
@@ -96,17 +145,20 @@ fn js_array(values: &[f64]) -> JsValue {
         .into()
 }
 
-/// A 6×6 tile with the overlay of epoch pattern `n` (as `defs()` in the SVG had).
-fn pattern(ctx: &CanvasRenderingContext2d, n: u64) -> Option<CanvasPattern> {
+/// A 6×6 tile with the overlay of `pattern` (as the SVG's `defs()` draws it).
+fn pattern(ctx: &CanvasRenderingContext2d, pattern: Pattern) -> Option<CanvasPattern> {
+    if pattern == Pattern::Plain {
+        return None;
+    }
     let doc = web_sys::window()?.document()?;
     let tile: HtmlCanvasElement = doc.create_element("canvas").ok()?.dyn_into().ok()?;
     tile.set_width(6);
     tile.set_height(6);
     let t: CanvasRenderingContext2d = tile.get_context("2d").ok()??.dyn_into().ok()?;
-    match n {
-        1 => {
-            // Diagonal stripes.
-            t.set_stroke_style_str("rgb(255 255 255 / 45%)");
+    match pattern {
+        Pattern::Plain => {}
+        Pattern::Stripes => {
+            t.set_stroke_style_str(palette::PATTERN_INK);
             t.set_line_width(2.0);
             t.begin_path();
             for k in [-6.0, 0.0, 6.0] {
@@ -115,16 +167,14 @@ fn pattern(ctx: &CanvasRenderingContext2d, n: u64) -> Option<CanvasPattern> {
             }
             t.stroke();
         }
-        2 => {
-            // Dots.
-            t.set_fill_style_str("rgb(255 255 255 / 55%)");
+        Pattern::Dots => {
+            t.set_fill_style_str(palette::PATTERN_INK);
             t.begin_path();
-            t.arc(3.0, 3.0, 1.3, 0.0, std::f64::consts::TAU).ok()?;
+            t.arc(3.0, 3.0, 1.4, 0.0, std::f64::consts::TAU).ok()?;
             t.fill();
         }
-        _ => {
-            // Horizontal bars.
-            t.set_fill_style_str("rgb(255 255 255 / 45%)");
+        Pattern::Bars => {
+            t.set_fill_style_str(palette::PATTERN_INK);
             t.fill_rect(0.0, 0.0, 6.0, 2.0);
         }
     }
@@ -132,29 +182,25 @@ fn pattern(ctx: &CanvasRenderingContext2d, n: u64) -> Option<CanvasPattern> {
         .ok()?
 }
 
-fn palette(canvas: &HtmlCanvasElement, ctx: &CanvasRenderingContext2d) -> Option<Palette> {
+fn palette(canvas: &HtmlCanvasElement) -> Option<Palette> {
     let style = web_sys::window()?.get_computed_style(canvas).ok()??;
     let font = var(&style, "--font", "sans-serif");
     let mono = var(&style, "--font-mono", "monospace");
     Some(Palette {
-        epochs: (0..EPOCH_COLOURS)
-            .map(|i| var(&style, &format!("--epoch-{i}"), "#5f6b7a"))
-            .collect(),
-        barrier: var(&style, "--barrier", "#141a23"),
-        persisted: var(&style, "--persisted", "#0f766e"),
-        aborted: var(&style, "--aborted", "#6b7280"),
-        ghost: var(&style, "--ghost", "#9aa6b5"),
+        epochs: EPOCHS.iter().map(|c| c.hex()).collect(),
+        labels: EPOCHS.iter().map(|c| palette::label_on(*c).hex()).collect(),
+        barrier: palette::BARRIER.hex(),
+        persisted: Status::Persisted.colour().hex(),
+        aborted: Status::Aborted.colour().hex(),
+        ghost: palette::GHOST.hex(),
         text: var(&style, "--text", "#101720"),
         text_muted: var(&style, "--text-muted", "#46505e"),
-        font_label: format!("800 17px {font}"),
-        font_mono_label: format!("800 17px {mono}"),
-        font_small: format!("700 11px {font}"),
-        font_small_bold: format!("800 11px {font}"),
-        font_brace: format!("800 14px {font}"),
-        font_overflow: format!("800 19px {mono}"),
-        patterns: (0..EPOCH_PATTERNS)
-            .map(|n| if n == 0 { None } else { pattern(ctx, n) })
-            .collect(),
+        font_label: format!("800 {}px {font}", palette::RECORD_LABEL),
+        font_mono_label: format!("800 {}px {mono}", palette::BARRIER_LABEL),
+        font_small: format!("700 14px {font}"),
+        font_small_bold: format!("800 14px {font}"),
+        font_brace: format!("800 16px {font}"),
+        font_overflow: format!("800 21px {mono}"),
         dash_bar: js_array(&[5.0, 3.0]),
         dash_tag: js_array(&[4.0, 2.0]),
         dash_none: js_array(&[]),
@@ -208,7 +254,7 @@ impl TokenLayer {
             self.size = size;
         }
         if self.palette.is_none() {
-            self.palette = palette(canvas, &ctx);
+            self.palette = palette(canvas);
         }
         let Some(p) = &self.palette else { return };
         let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
@@ -222,42 +268,29 @@ impl TokenLayer {
         let mut checkpoints: Vec<u64> = Vec::new();
         let h = TOKEN / 2.0;
 
-        // Records: bodies batched per epoch colour (one path, one fill, one
-        // stroke), then pattern overlays per pattern, persisted rings, labels.
-        for colour in 0..EPOCH_COLOURS {
-            ctx.begin_path();
-            let mut any = false;
-            for tok in tokens {
-                if let TokenKind::Record { epoch, .. } = tok.kind {
-                    if epoch % EPOCH_COLOURS == colour {
-                        let _ = ctx.round_rect_with_f64(tok.x - h, tok.y - h, TOKEN, TOKEN, 4.0);
-                        any = true;
-                    }
-                }
-            }
-            if any {
-                ctx.set_fill_style_str(&p.epochs[colour as usize]);
-                ctx.fill();
-                ctx.set_stroke_style_str("rgb(16 23 32 / 55%)");
-                ctx.set_line_width(1.0);
-                ctx.stroke();
-            }
+        // Records: each epoch's body copied from its sprite (drawn once at this
+        // scale), then persisted rings, then labels.
+        let n_epochs = EPOCHS.len() as u64;
+        if (self.sprites.scale - sx).abs() > 1e-6 || self.sprites.bodies.is_empty() {
+            self.sprites = Sprites {
+                scale: sx,
+                bodies: (0..EPOCHS.len())
+                    .filter_map(|e| Sprites::body(p, e, sx))
+                    .collect(),
+            };
         }
-        for (n, pat) in p.patterns.iter().enumerate() {
-            let Some(pat) = pat else { continue };
-            ctx.begin_path();
-            let mut any = false;
+        if self.sprites.bodies.len() == EPOCHS.len() {
             for tok in tokens {
                 if let TokenKind::Record { epoch, .. } = tok.kind {
-                    if epoch % EPOCH_PATTERNS == n as u64 {
-                        let _ = ctx.round_rect_with_f64(tok.x - h, tok.y - h, TOKEN, TOKEN, 4.0);
-                        any = true;
-                    }
+                    let sprite = &self.sprites.bodies[(epoch % n_epochs) as usize];
+                    let _ = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(
+                        sprite,
+                        tok.x - h - 1.0,
+                        tok.y - h - 1.0,
+                        TOKEN + 2.0,
+                        TOKEN + 2.0,
+                    );
                 }
-            }
-            if any {
-                ctx.set_fill_style_canvas_pattern(pat);
-                ctx.fill();
             }
         }
         if tokens.iter().any(|t| t.is_persisting) {
@@ -278,16 +311,16 @@ impl TokenLayer {
             let _ = ctx.set_line_dash(&p.dash_none);
         }
         ctx.set_font(&p.font_label);
-        ctx.set_line_width(2.5);
-        ctx.set_stroke_style_str("rgb(16 23 32 / 55%)");
-        ctx.set_fill_style_str("#ffffff");
         // A label only where it can be read: on a busy wire records overlap, and
         // a pile of overprinted numbers is noise on a projector. A record is
         // labelled when it is at least 0.8 of a token from the last labelled one
         // on its channel (queued records are spaced apart, so they all are).
+        // Which records get a label, then the labels drawn per label colour
+        // (one fill style each, not one per record).
         let mut last: Option<(usize, f64, f64)> = None;
+        let mut labelled: Vec<(usize, &Token)> = Vec::new();
         for tok in tokens {
-            if let TokenKind::Record { label, .. } = &tok.kind {
+            if let TokenKind::Record { epoch, .. } = &tok.kind {
                 counts.records += 1;
                 let crowded = last.is_some_and(|(ch, x, y)| {
                     ch == tok.channel && (tok.x - x).hypot(tok.y - y) < TOKEN * 0.8
@@ -296,8 +329,21 @@ impl TokenLayer {
                     continue;
                 }
                 last = Some((tok.channel, tok.x, tok.y));
-                let _ = ctx.stroke_text(label, tok.x, tok.y + 1.0);
-                let _ = ctx.fill_text(label, tok.x, tok.y + 1.0);
+                labelled.push(((*epoch % n_epochs) as usize, tok));
+            }
+        }
+        // Labels per label colour: one fill style each, not one per record.
+        for (colour, ink) in p.labels.iter().enumerate() {
+            if p.labels[..colour].contains(ink) {
+                continue; // drawn with an earlier epoch of the same label colour
+            }
+            ctx.set_fill_style_str(ink);
+            for (e, tok) in &labelled {
+                if p.labels[*e] == *ink {
+                    if let TokenKind::Record { label, .. } = &tok.kind {
+                        let _ = ctx.fill_text(label, tok.x, tok.y + 1.0);
+                    }
+                }
             }
         }
 
@@ -315,8 +361,16 @@ impl TokenLayer {
                     checkpoints.push(*checkpoint);
                     let tag = format!("{}{}", if *is_savepoint { "S" } else { "B" }, checkpoint);
                     ctx.begin_path();
-                    let _ = ctx.round_rect_with_f64(x - 5.0, y - 25.0, 10.0, 50.0, 2.0);
-                    let _ = ctx.round_rect_with_f64(x - 21.0, y - 52.0, 42.0, 25.0, 4.0);
+                    let (bw, bh) = palette::BARRIER_BAR;
+                    let (tw, th) = palette::BARRIER_TAG;
+                    // The tag on the channel's outer side (below a lane's lower input).
+                    let tag_y = if tok.side > 0.0 {
+                        y + bh / 2.0 + 2.0
+                    } else {
+                        y - bh / 2.0 - th - 2.0
+                    };
+                    let _ = ctx.round_rect_with_f64(x - bw / 2.0, y - bh / 2.0, bw, bh, 2.0);
+                    let _ = ctx.round_rect_with_f64(x - tw / 2.0, tag_y, tw, th, 4.0);
                     if *is_unaligned {
                         counts.unaligned += 1;
                         // Hollow and dashed: overtakes records, which stay visible.
@@ -334,11 +388,11 @@ impl TokenLayer {
                         ctx.set_fill_style_str("#ffffff");
                     }
                     ctx.set_font(&p.font_mono_label);
-                    let _ = ctx.fill_text(&tag, x, y - 39.5);
+                    let _ = ctx.fill_text(&tag, x, tag_y + th / 2.0 + 0.5);
                 }
                 TokenKind::Cancel { checkpoint } => {
                     ctx.begin_path();
-                    let _ = ctx.arc(x, y, 11.0, 0.0, std::f64::consts::TAU);
+                    let _ = ctx.arc(x, y, 13.0, 0.0, std::f64::consts::TAU);
                     ctx.set_fill_style_str(&p.aborted);
                     ctx.fill();
                     ctx.set_font(&p.font_small_bold);
@@ -392,6 +446,21 @@ impl TokenLayer {
         }
 
         counts.tokens = tokens.len();
+        if let Some(tok) = tokens
+            .iter()
+            .find(|t| matches!(t.kind, TokenKind::Record { .. }))
+        {
+            if let TokenKind::Record { epoch, .. } = tok.kind {
+                // Near the body's top-left corner, inside the outline.
+                let (px, py) = (tok.x - h + 4.0, tok.y - h + 4.0);
+                counts.probe = format!(
+                    "{:.1},{:.1},{}",
+                    px * sx / dpr,
+                    py * sy / dpr,
+                    palette::epoch_colour(epoch).hex()
+                );
+            }
+        }
         checkpoints.sort_unstable();
         checkpoints.dedup();
         counts.checkpoints = checkpoints
@@ -410,6 +479,7 @@ impl TokenLayer {
             );
             set_attr(canvas, "data-checkpoints", &counts.checkpoints);
             set_attr(canvas, "data-braces", &counts.braces.to_string());
+            set_attr(canvas, "data-probe", &counts.probe);
             self.attrs = counts;
         }
     }

@@ -3,10 +3,10 @@
 //! from the edited document — or refused with the message naming the field.
 
 use serde_json::Value;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::app::use_lang;
+use crate::components::input::input_value;
+use crate::hooks::use_lang;
 use crate::lessons::editor::{self, Field, Kind};
 use crate::lessons::wording::t;
 
@@ -19,19 +19,8 @@ pub struct ScenarioFormProps {
     pub on_apply: Callback<String>,
 }
 
-fn input_value(e: &Event) -> Option<String> {
-    let target = e.target()?;
-    if let Some(i) = target.dyn_ref::<web_sys::HtmlInputElement>() {
-        return Some(if i.type_() == "checkbox" {
-            i.checked().to_string()
-        } else {
-            i.value()
-        });
-    }
-    target
-        .dyn_ref::<web_sys::HtmlSelectElement>()
-        .map(|s| s.value())
-}
+/// One field's change to the document, from the text typed or chosen.
+type Edit = std::rc::Rc<dyn Fn(&mut Value, &str) -> Result<(), String>>;
 
 /// See the module documentation.
 #[component]
@@ -40,7 +29,7 @@ pub fn ScenarioForm(props: &ScenarioFormProps) -> Html {
     let error = use_state_eq(|| None::<String>);
     let doc = &props.doc;
 
-    let edit = |change: std::rc::Rc<dyn Fn(&mut Value, &str) -> Result<(), String>>| {
+    let edit = |change: Edit| {
         let doc = doc.clone();
         let on_apply = props.on_apply.clone();
         let error = error.setter();

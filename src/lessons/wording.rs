@@ -66,6 +66,7 @@ pub const KEYS: &[&str] = &[
     "pair_stop",
     "pair_heading",
     "pair_key",
+    "pair_verdict",
     "pair_same",
     "pair_duplicates",
     "pair_missing",

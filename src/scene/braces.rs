@@ -34,29 +34,37 @@ pub fn epoch_braces(tokens: &[Token]) -> Vec<Brace> {
     if records.clone().count() > MAX_RECORDS_WITH_BRACES {
         return Vec::new();
     }
-    let mut groups: BTreeMap<(usize, u64), Vec<(f64, f64)>> = BTreeMap::new();
+    // (channel, epoch) → the records' centres and their channel's side.
+    type Points = Vec<(f64, f64, f64)>;
+    let mut groups: BTreeMap<(usize, u64), Points> = BTreeMap::new();
     for t in records {
         if let TokenKind::Record { epoch, .. } = t.kind {
             groups
                 .entry((t.channel, epoch))
                 .or_default()
-                .push((t.x, t.y));
+                .push((t.x, t.y, t.side));
         }
     }
     groups
         .into_iter()
         .filter(|(_, points)| points.len() >= 2)
         .filter_map(|((_, epoch), points)| {
+            let side = points[0].2;
+            let points: Vec<(f64, f64)> = points.iter().map(|p| (p.0, p.1)).collect();
             let (a, b) = farthest_pair(&points);
             let (dx, dy) = (b.0 - a.0, b.1 - a.1);
             let len = dx.hypot(dy);
             if len < 1e-6 {
                 return None; // piled on one spot: nothing to span
             }
-            // The normal on the lower side (screen y grows downwards): above a
-            // channel sit the lock of a blocked channel and the barrier tags.
+            // The normal on the lower side (screen y grows downwards) — or, for
+            // a lane's upper input, the upper side: its outer side, so the room
+            // between a lane's two input queues stays clear.
             let (mut nx, mut ny) = (-dy / len, dx / len);
             if ny < 0.0 || (ny == 0.0 && nx < 0.0) {
+                (nx, ny) = (-nx, -ny);
+            }
+            if side < 0.0 {
                 (nx, ny) = (-nx, -ny);
             }
             let off = TOKEN / 2.0 + 7.0;
@@ -105,6 +113,7 @@ mod tests {
                 epoch,
             },
             is_persisting: false,
+            side: 0.0,
         }
     }
 

@@ -1,32 +1,158 @@
 //! Where operators, subtask lanes and channels go: column = the operator's
 //! topological depth, operators of one column stacked, one lane per subtask, a
 //! channel from the sender's lane (right edge) to the receiver's lane (left edge).
+//!
+//! # Fitting the stage
+//! The stage scales the scene uniformly into its box (SVG `meet`). A fixed
+//! layout would leave a wide box's sides empty or shrink a long chain's text
+//! below what the back of a classroom can read, so [`Geometry::fit`] shapes the
+//! scene to the box: the channels between columns stretch (between
+//! [`MIN_GAP_X`] and [`MAX_GAP_X`]) until the scene has the box's aspect, and a
+//! short job gets vertical margin rather than growing past [`MAX_SCALE`]. Text
+//! sizes are fixed in scene units, so the scale is what makes them readable:
+//! [`Geometry::scale_in`].
 
 use engine::view::JobView;
 
 /// Left and right margin.
-pub const MARGIN_X: f64 = 16.0;
+pub const MARGIN_X: f64 = 12.0;
 /// Top margin (room for barrier labels above the first lane's channels).
 pub const MARGIN_TOP: f64 = 50.0;
 /// Bottom margin.
 pub const MARGIN_BOTTOM: f64 = 20.0;
-/// Width of an operator box.
-pub const BOX_W: f64 = 170.0;
-/// Horizontal room for channels between two columns.
+/// The narrowest and widest an operator box gets (its text decides between).
+pub const MIN_BOX_W: f64 = 150.0;
+pub const MAX_BOX_W: f64 = 300.0;
+/// Horizontal room for channels between two columns (the natural layout).
 pub const GAP_X: f64 = 160.0;
 /// Room between two columns joined by crossing channels (a parallel hash or
 /// rebalance edge), where more tokens share the space.
 pub const GAP_X_WIDE: f64 = 230.0;
+/// The least room for channels when fitting a narrow box (about four tokens).
+pub const MIN_GAP_X: f64 = 130.0;
+/// The least room for crossing channels when fitting a narrow box.
+pub const MIN_GAP_X_WIDE: f64 = 205.0;
+/// The most room for channels when fitting a wide box (beyond it the scene
+/// grows taller instead).
+pub const MAX_GAP_X: f64 = 460.0;
+/// The stage never magnifies the scene more than this (a short pipeline on a
+/// big screen gets margins, not 60 px text).
+pub const MAX_SCALE: f64 = 1.6;
 /// Operator name and kind above the lanes.
-pub const HEADER: f64 = 62.0;
+pub const HEADER: f64 = 64.0;
 /// Height of a subtask lane.
-pub const LANE_H: f64 = 92.0;
+pub const LANE_H: f64 = 96.0;
 /// Between lanes.
 pub const LANE_GAP: f64 = 8.0;
 /// Below the last lane.
 pub const BOX_PAD: f64 = 10.0;
 /// Between operators in one column.
 pub const OP_GAP_Y: f64 = 34.0;
+/// The record in progress, drawn at a lane's right end.
+pub const BUSY_W: f64 = 42.0;
+/// Text size of projector mode (A⁺), relative to the normal stage.
+pub const PROJECTOR_ZOOM: f64 = 1.2;
+
+/// The stage's text sizes (scene units) and baselines (from the top of the
+/// box or lane) at a zoom; the stage writes them into the SVG, so these are
+/// the only numbers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Text {
+    /// An operator's name (`sum`).
+    pub operator_name: f64,
+    /// Its kind (`keyed_sum`, `sink · 2PC`), monospace.
+    pub operator_kind: f64,
+    /// A subtask's name (`sum#0`), monospace.
+    pub lane_name: f64,
+    /// A subtask's state (`▶ running`).
+    pub lane_status: f64,
+    /// A subtask's note (`aligning B2`, back-pressure, its transaction).
+    pub lane_note: f64,
+    /// Baselines: operator name and kind (from the box's top), lane name,
+    /// state and note (from the lane's top).
+    pub name_y: f64,
+    pub kind_y: f64,
+    pub lane_name_y: f64,
+    pub status_y: f64,
+    pub note_y: f64,
+}
+
+impl Text {
+    /// The sizes at `zoom` (1: normal, [`PROJECTOR_ZOOM`]: projector mode).
+    pub fn at(zoom: f64) -> Text {
+        let (name, kind) = (28.0 * zoom, 17.0 * zoom);
+        let (lane, status, note) = (22.0 * zoom, 21.0 * zoom, 17.0 * zoom);
+        Text {
+            operator_name: name,
+            operator_kind: kind,
+            lane_name: lane,
+            lane_status: status,
+            lane_note: note,
+            name_y: 4.0 + 0.9 * name,
+            kind_y: 4.0 + 0.9 * name + 1.25 * kind,
+            lane_name_y: 5.0 + 0.95 * lane,
+            status_y: 5.0 + 0.95 * lane + 1.3 * status,
+            note_y: 5.0 + 0.95 * lane + 1.3 * status + 1.45 * note,
+        }
+    }
+}
+
+/// Roughly how wide `text` is at `size` (bold sans, or monospace): enough to
+/// size a box; the page's real fonts differ by a few per cent.
+pub fn text_width(text: &str, size: f64, mono: bool) -> f64 {
+    text.chars()
+        .map(|c| {
+            let em = if ('\u{2e80}'..='\u{ffff}').contains(&c)
+                && !('\u{2190}'..='\u{27bf}').contains(&c)
+            {
+                1.0
+            } else if mono {
+                0.6
+            } else if "iljI.,:;|!'".contains(c) {
+                0.3
+            } else if "mwMW".contains(c) {
+                0.88
+            } else if c == ' ' {
+                0.28
+            } else if "-".contains(c) {
+                0.38
+            } else if c.is_ascii_uppercase() || c.is_ascii_digit() || c == '#' || c == '_' {
+                0.64
+            } else if c.is_ascii() {
+                0.58
+            } else {
+                0.9
+            };
+            em * size * 1.04
+        })
+        .sum()
+}
+
+/// What the stage asks of the layout.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fit {
+    /// The box the scene is drawn into, CSS px; `None`: the natural layout.
+    pub size: Option<(f64, f64)>,
+    /// Text size factor: 1, or [`PROJECTOR_ZOOM`] in projector mode.
+    pub zoom: f64,
+    /// Width of the widest subtask state in the page's language at zoom 1
+    /// (scene units, [`text_width`] of `▶ running` and the others).
+    pub status_width: f64,
+    /// Width of the widest note a lane can show (back-pressured, persisting,
+    /// aligning B12) at zoom 1, scene units.
+    pub note_width: f64,
+}
+
+impl Default for Fit {
+    fn default() -> Fit {
+        Fit {
+            size: None,
+            zoom: 1.0,
+            status_width: 110.0,
+            note_width: 150.0,
+        }
+    }
+}
 
 /// An operator's box.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,6 +169,23 @@ pub struct OperatorBox {
     pub kind: String,
     /// Function or sink kind.
     pub detail: Option<String>,
+}
+
+impl OperatorBox {
+    /// The line under the name: the function (`identity`), the sink's kind
+    /// (`sink · 2PC`), or the operator's kind.
+    pub fn kind_label(&self) -> String {
+        kind_label(&self.kind, self.detail.as_deref())
+    }
+}
+
+fn kind_label(kind: &str, detail: Option<&str>) -> String {
+    match detail {
+        Some(d) if kind == "sink" && d.len() <= 5 => format!("sink · {d}"),
+        Some(d) if kind == "sink" => format!("sink: {d}"),
+        Some(d) => d.to_string(),
+        None => kind.to_string(),
+    }
 }
 
 /// A subtask's lane inside its operator's box.
@@ -65,7 +208,10 @@ impl LaneBox {
     }
 }
 
-/// A channel's straight path from sender port to receiver port.
+/// A channel's path from the sender's port to the receiver's: a level run at
+/// the sender (its out-queue, records waiting for credit), the wire, and a
+/// level run at the receiver (its input queue). Level queues keep two inputs
+/// of one lane apart where crossing channels converge.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChannelPath {
     /// Channel id.
@@ -74,25 +220,52 @@ pub struct ChannelPath {
     pub y1: f64,
     pub x2: f64,
     pub y2: f64,
+    /// Length of the level run at the sender.
+    pub run_out: f64,
+    /// Length of the level run at the receiver.
+    pub run_in: f64,
+    /// Which side of its lane's centre the receiving port is: −1 above, 1
+    /// below, 0 the only one. Barrier tags, braces and "+N" go on that side,
+    /// away from the lane's other input.
+    pub side: f64,
 }
 
 impl ChannelPath {
+    /// The polyline's corners: sender port, end of the level run, start of the
+    /// receiver's level run, receiver port.
+    pub fn points(&self) -> [(f64, f64); 4] {
+        [
+            (self.x1, self.y1),
+            (self.x1 + self.run_out, self.y1),
+            (self.x2 - self.run_in, self.y2),
+            (self.x2, self.y2),
+        ]
+    }
+
     /// Length of the path.
     pub fn length(&self) -> f64 {
-        (self.x2 - self.x1).hypot(self.y2 - self.y1)
+        let p = self.points();
+        p.windows(2)
+            .map(|w| (w[1].0 - w[0].0).hypot(w[1].1 - w[0].1))
+            .sum()
     }
 
     /// The point at distance `d` from the sender (clamped to the path).
     pub fn at(&self, d: f64) -> (f64, f64) {
-        let len = self.length();
-        if len <= f64::EPSILON {
-            return (self.x1, self.y1);
+        let p = self.points();
+        let mut left = d.max(0.0);
+        for w in p.windows(2) {
+            let seg = (w[1].0 - w[0].0).hypot(w[1].1 - w[0].1);
+            if left <= seg && seg > f64::EPSILON {
+                let u = left / seg;
+                return (
+                    w[0].0 + (w[1].0 - w[0].0) * u,
+                    w[0].1 + (w[1].1 - w[0].1) * u,
+                );
+            }
+            left -= seg;
         }
-        let u = (d / len).clamp(0.0, 1.0);
-        (
-            self.x1 + (self.x2 - self.x1) * u,
-            self.y1 + (self.y2 - self.y1) * u,
-        )
+        p[3]
     }
 }
 
@@ -123,6 +296,11 @@ pub fn short_detail(detail: &str) -> String {
     }
 }
 
+/// The longest level runs at a channel's ends: room for the out-queue's three
+/// and the input queue's five tokens drawn (`tokens::MAX_OUT`, `MAX_IN`).
+const RUN_OUT: f64 = 3.0 * super::SPACING + 6.0;
+const RUN_IN: f64 = 5.0 * super::SPACING + 6.0;
+
 /// Most distance between two ports of a lane: queues of neighbouring channels
 /// (tokens are [`super::TOKEN`] high) then sit apart instead of overlapping where
 /// crossing channels converge on a receiver.
@@ -138,8 +316,20 @@ fn port_offset(i: usize, n: usize) -> f64 {
 }
 
 impl Geometry {
-    /// Lays out `job`.
+    /// Lays out `job` with the natural gaps between columns.
     pub fn of(job: &JobView) -> Geometry {
+        Geometry::fit(job, Fit::default())
+    }
+
+    /// How many CSS pixels a scene unit takes when this scene is drawn into a
+    /// box of `width` × `height` pixels (SVG `meet`).
+    pub fn scale_in(&self, width: f64, height: f64) -> f64 {
+        (width / self.width).min(height / self.height)
+    }
+
+    /// Lays out `job` as `fit` asks (see the module documentation).
+    pub fn fit(job: &JobView, fit: Fit) -> Geometry {
+        let text = Text::at(fit.zoom);
         let columns = job
             .operators
             .iter()
@@ -169,18 +359,63 @@ impl Geometry {
                 wide[job.operators[from.op].depth as usize] = true;
             }
         }
-        let gap = |c: usize| if wide[c] { GAP_X_WIDE } else { GAP_X };
+        // Each column as wide as its widest text needs.
+        let box_w = |i: usize| -> f64 {
+            let o = &job.operators[i];
+            let kind = kind_label(
+                o.kind.as_str(),
+                o.detail.as_deref().map(short_detail).as_deref(),
+            );
+            let lane_name = job
+                .tasks
+                .iter()
+                .filter(|t| t.op == i)
+                .map(|t| text_width(t.name.as_ref(), text.lane_name, true))
+                .fold(0.0, f64::max);
+            let lane = (lane_name + 20.0)
+                .max(fit.status_width * fit.zoom + 24.0)
+                .max(fit.note_width * fit.zoom + 20.0);
+            (text_width(&o.name, text.operator_name, false) + 24.0)
+                .max(text_width(&kind, text.operator_kind, true) + 24.0)
+                .max(lane + 16.0)
+                .clamp(MIN_BOX_W, MAX_BOX_W)
+        };
+        let column_w: Vec<f64> = column_ops
+            .iter()
+            .map(|ops| ops.iter().map(|&i| box_w(i)).fold(MIN_BOX_W, f64::max))
+            .collect();
+        let natural = |c: usize| if wide[c] { GAP_X_WIDE } else { GAP_X };
+        // Projector mode gives the text more room and the channels a little less.
+        let tighter = if fit.zoom > 1.0 { 0.7 } else { 1.0 };
+        let least = |c: usize| tighter * if wide[c] { MIN_GAP_X_WIDE } else { MIN_GAP_X };
+        let content_h = MARGIN_TOP + max_h + MARGIN_BOTTOM;
+        let fixed_w = 2.0 * MARGIN_X + column_w.iter().sum::<f64>();
+        let (stretch, pad_y) = match fit.size {
+            Some((w, h)) if w > 0.0 && h > 0.0 && columns > 1 => {
+                let min_gaps: f64 = (0..columns - 1).map(least).sum();
+                // The scale the box allows at the least gaps, never above the cap.
+                let scale = (w / (fixed_w + min_gaps)).min(h / content_h).min(MAX_SCALE);
+                // Gaps that give the scene the box's width at that scale.
+                let room = w / scale - fixed_w;
+                let stretch = (room / min_gaps).clamp(1.0, MAX_GAP_X / (tighter * MIN_GAP_X));
+                // Height the scene needs so that `meet` does not exceed the scale.
+                let pad_y = ((h / scale - content_h) / 2.0).max(0.0);
+                (Some(stretch), pad_y)
+            }
+            _ => (None, 0.0),
+        };
+        let gap = |c: usize| stretch.map_or_else(|| natural(c), |k| least(c) * k);
         let column_x: Vec<f64> = (0..columns)
             .scan(MARGIN_X, |x, c| {
                 let this = *x;
-                *x += BOX_W + gap(c);
+                *x += column_w[c] + gap(c);
                 Some(this)
             })
             .collect();
         let mut operators = Vec::with_capacity(job.operators.len());
         for (c, ops) in column_ops.iter().enumerate() {
             let x = column_x[c];
-            let mut y = MARGIN_TOP + (max_h - column_height(ops)) / 2.0;
+            let mut y = pad_y + MARGIN_TOP + (max_h - column_height(ops)) / 2.0;
             for &i in ops {
                 let o = &job.operators[i];
                 let h = box_height(o.parallelism);
@@ -188,7 +423,7 @@ impl Geometry {
                     op: i,
                     x,
                     y,
-                    w: BOX_W,
+                    w: column_w[c],
                     h,
                     name: o.name.clone(),
                     kind: o.kind.as_str().to_string(),
@@ -229,19 +464,28 @@ impl Geometry {
                 out_index[from] += 1;
                 let sender = &operators[job.tasks[from].op];
                 let receiver = &operators[job.tasks[to].op];
+                let (x1, x2) = (sender.x + sender.w, receiver.x);
+                let offset_in = port_offset(c.input.0 as usize, job.tasks[to].inputs.len());
+                let span = (x2 - x1).max(0.0);
                 ChannelPath {
                     channel: i,
-                    x1: sender.x + sender.w,
+                    x1,
                     y1: lanes[from].cy() + port_offset(j, out_count[from]),
-                    x2: receiver.x,
-                    y2: lanes[to].cy()
-                        + port_offset(c.input.0 as usize, job.tasks[to].inputs.len()),
+                    x2,
+                    y2: lanes[to].cy() + offset_in,
+                    run_out: (span * 0.18).min(RUN_OUT),
+                    run_in: (span * 0.4).min(RUN_IN),
+                    side: if offset_in.abs() < 1e-9 {
+                        0.0
+                    } else {
+                        offset_in.signum()
+                    },
                 }
             })
             .collect();
         Geometry {
-            width: column_x[columns - 1] + BOX_W + MARGIN_X,
-            height: MARGIN_TOP + max_h + MARGIN_BOTTOM,
+            width: column_x[columns - 1] + column_w[columns - 1] + MARGIN_X,
+            height: content_h + 2.0 * pad_y,
             operators,
             lanes,
             channels,
@@ -271,12 +515,130 @@ mod tests {
             channel: 0,
             x1: 0.0,
             y1: 0.0,
-            x2: 30.0,
+            x2: 50.0,
             y2: 40.0,
+            run_out: 10.0,
+            run_in: 10.0,
+            side: 0.0,
         };
-        assert_eq!(p.length(), 50.0);
-        assert_eq!(p.at(25.0), (15.0, 20.0));
+        // 10 level, 50 diagonal (30 × 40), 10 level.
+        assert_eq!(p.length(), 70.0);
+        assert_eq!(p.at(5.0), (5.0, 0.0));
+        assert_eq!(p.at(35.0), (25.0, 20.0));
+        assert_eq!(p.at(65.0), (45.0, 40.0));
         assert_eq!(p.at(-5.0), (0.0, 0.0));
-        assert_eq!(p.at(99.0), (30.0, 40.0));
+        assert_eq!(p.at(99.0), (50.0, 40.0));
+    }
+
+    /// The scene boxes the page gives the graph at 1280×720 and 1024×768 (as
+    /// measured on the release build, English, the side panel closed; the
+    /// geometry script measures the real ones for every lesson).
+    const BOXES: [(f64, f64); 2] = [(1169.0, 441.0), (913.0, 506.0)];
+
+    /// Issue 11: at projector sizes every lesson's text renders large enough —
+    /// operator names ≥ 18 px, subtask names, states and record labels ≥ 14 px
+    /// (their sizes in scene units times the scale) — and the drawing spans the
+    /// box in at least one dimension.
+    #[test]
+    fn every_lesson_fits_a_projector_stage_with_readable_text() {
+        for (name, _) in engine::runner::BUILTINS {
+            let s = engine::runner::load(name).unwrap();
+            let job = engine::World::new(&s, s.seed).unwrap().job_view();
+            for (w, h) in BOXES {
+                let fit = Fit {
+                    size: Some((w, h)),
+                    ..Fit::default()
+                };
+                let g = Geometry::fit(&job, fit);
+                let scale = g.scale_in(w, h);
+                let text = Text::at(1.0);
+                assert!(
+                    text.operator_name * scale >= 18.0,
+                    "{name} in {w}×{h}: operator names {:.1} px",
+                    text.operator_name * scale
+                );
+                for (what, size) in [
+                    ("subtask names", text.lane_name),
+                    ("states", text.lane_status),
+                    ("record labels", super::super::palette::RECORD_LABEL),
+                ] {
+                    assert!(
+                        size * scale >= 14.0,
+                        "{name} in {w}×{h}: {what} {:.1} px",
+                        size * scale
+                    );
+                }
+                let left = g.operators.iter().map(|o| o.x).fold(f64::MAX, f64::min);
+                let right = g.operators.iter().map(|o| o.x + o.w).fold(0.0, f64::max);
+                let top = g.operators.iter().map(|o| o.y).fold(f64::MAX, f64::min);
+                let bottom = g.operators.iter().map(|o| o.y + o.h).fold(0.0, f64::max);
+                let fill_w = (right - left) * scale / w;
+                let fill_h = (bottom - top) * scale / h;
+                assert!(
+                    fill_w.max(fill_h) >= 0.95,
+                    "{name} in {w}×{h}: fills {fill_w:.2} × {fill_h:.2}"
+                );
+                assert!(scale <= MAX_SCALE + 1e-9);
+            }
+        }
+    }
+
+    /// Fitting only moves columns apart (or adds margin): the order of columns,
+    /// the lanes and their channels stay those of the natural layout.
+    #[test]
+    fn fitting_keeps_the_natural_order() {
+        for (name, _) in engine::runner::BUILTINS {
+            let s = engine::runner::load(name).unwrap();
+            let job = engine::World::new(&s, s.seed).unwrap().job_view();
+            let natural = Geometry::of(&job);
+            let wide = Geometry::fit(
+                &job,
+                Fit {
+                    size: Some((1800.0, 400.0)),
+                    ..Fit::default()
+                },
+            );
+            assert_eq!(natural.lanes.len(), wide.lanes.len());
+            for (a, b) in natural.operators.iter().zip(&wide.operators) {
+                assert_eq!((a.op, a.w, a.h), (b.op, b.w, b.h), "{name}");
+            }
+            for (a, b) in natural.channels.iter().zip(&wide.channels) {
+                assert_eq!(a.x1 < a.x2, b.x1 < b.x2, "{name}");
+            }
+            assert!(wide.scale_in(1800.0, 400.0) <= MAX_SCALE + 1e-9, "{name}");
+        }
+    }
+
+    /// Projector mode (A⁺): in the same box, every lesson's operator names are
+    /// at least 15 % larger than without it.
+    #[test]
+    fn projector_mode_enlarges_the_text_by_at_least_fifteen_per_cent() {
+        for (name, _) in engine::runner::BUILTINS {
+            let s = engine::runner::load(name).unwrap();
+            let job = engine::World::new(&s, s.seed).unwrap().job_view();
+            for (w, h) in BOXES {
+                let at = |zoom: f64| {
+                    let fit = Fit {
+                        size: Some((w, h)),
+                        zoom,
+                        ..Fit::default()
+                    };
+                    Text::at(zoom).operator_name * Geometry::fit(&job, fit).scale_in(w, h)
+                };
+                let (normal, big) = (at(1.0), at(PROJECTOR_ZOOM));
+                assert!(
+                    big >= 1.15 * normal,
+                    "{name} in {w}×{h}: {normal:.1} → {big:.1} px"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn text_widths_are_plausible() {
+        let sum = text_width("sum", 28.0, false);
+        assert!(sum > 40.0 && sum < 70.0, "{sum}");
+        assert_eq!(text_width("ab", 20.0, true), text_width("#1", 20.0, true));
+        assert!(text_width("运行", 20.0, false) > text_width("ab", 20.0, false));
     }
 }

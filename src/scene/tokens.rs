@@ -70,6 +70,9 @@ pub struct Token {
     pub kind: TokenKind,
     /// A queued record of a channel being persisted (unaligned checkpoint).
     pub is_persisting: bool,
+    /// Its channel's side of the receiving lane ([`ChannelPath::side`]): a
+    /// barrier's tag goes below it when positive, above otherwise.
+    pub side: f64,
 }
 
 /// "+N more" beside a long queue.
@@ -125,6 +128,28 @@ pub fn progress(sent_at: u64, arrive_at: u64, t: f64) -> f64 {
     ((t - sent_at as f64) / (arrive_at - sent_at) as f64).clamp(0.0, 1.0)
 }
 
+/// How many of channel `c`'s out-queue and input-queue elements are drawn: a
+/// short channel (a narrow stage) shows fewer, the out-queue up to 40 % of the
+/// channel, the input queue the rest of what the wire leaves (a blocked
+/// channel's held records are the point of the picture); "+N" counts the others.
+pub fn shown(path: &ChannelPath, c: &ChannelView) -> (usize, usize) {
+    let len = path.length();
+    let room = |d: f64| ((d / SPACING).floor().max(1.0)) as usize;
+    let out_shown = c.out_queue.len().min(MAX_OUT).min(room(len * 0.4));
+    let wire_room = if c.wire.is_empty() { 0.0 } else { SPACING };
+    let in_shown = c.queue.len().min(MAX_IN).min(room(
+        len - 2.0 * END_GAP - out_shown as f64 * SPACING - wire_room,
+    ));
+    (out_shown, in_shown)
+}
+
+/// Where a blocked channel's lock goes: on the channel, just before its
+/// input queue — the gate the waiting records are held behind.
+pub fn lock_at(path: &ChannelPath, c: &ChannelView) -> (f64, f64) {
+    let (_, in_shown) = shown(path, c);
+    path.at(path.length() - END_GAP - in_shown as f64 * SPACING - 16.0)
+}
+
 /// Places channel `c`'s elements along `path` at time `t`.
 pub fn place(
     path: &ChannelPath,
@@ -145,9 +170,14 @@ pub fn place(
             y,
             kind: kind_of(e),
             is_persisting,
+            side: path.side,
         });
     };
-    let out_shown = c.out_queue.len().min(MAX_OUT);
+    // A short channel (a narrow stage) shows fewer queued elements: the
+    // out-queue up to 40 % of the channel, the input queue the rest of what the
+    // wire leaves (a blocked channel's held records are the point of the
+    // picture), the others counted by "+N".
+    let (out_shown, in_shown) = shown(path, c);
     for (i, e) in c.out_queue.iter().take(out_shown).enumerate() {
         push(
             END_GAP + (out_shown as f64 - i as f64 - 0.5) * SPACING,
@@ -156,7 +186,6 @@ pub fn place(
             false,
         );
     }
-    let in_shown = c.queue.len().min(MAX_IN);
     for (i, e) in c.queue.iter().take(in_shown).enumerate() {
         let is_persisting = c.persisting && matches!(e, ElementView::Record { .. });
         push(
@@ -172,11 +201,13 @@ pub fn place(
         let d = start + progress(w.sent_at, w.arrive_at, t) * (end - start);
         push(d, Place::Wire, &w.element, false);
     }
+    // "+N" on the channel's outer side (its text's baseline).
+    let beside = |y: f64| if path.side > 0.0 { y + 40.0 } else { y - 24.0 };
     if c.out_queue.len() > out_shown {
         let (x, y) = path.at(END_GAP + SPACING / 2.0);
         overflows.push(Overflow {
             x,
-            y: y - 26.0,
+            y: beside(y),
             count: c.out_queue.len() - out_shown,
         });
     }
@@ -184,7 +215,7 @@ pub fn place(
         let (x, y) = path.at(len - END_GAP - (in_shown as f64 - 0.5) * SPACING);
         overflows.push(Overflow {
             x,
-            y: y - 26.0,
+            y: beside(y),
             count: c.queue.len() - in_shown,
         });
     }
@@ -239,6 +270,9 @@ mod tests {
         y1: 50.0,
         x2: 400.0,
         y2: 50.0,
+        run_out: 54.0,
+        run_in: 120.0,
+        side: 0.0,
     };
 
     /// Position is a pure function of time: halfway in time is halfway along the wire.

@@ -1,33 +1,9 @@
-//! The top bar: the logo, the title, and the language switch.
+//! The 中文 / English switch.
 
 use yew::prelude::*;
 
-use crate::app::use_lang;
-use crate::components::icons;
+use crate::hooks::use_lang;
 use crate::i18n::{Lang, Msg};
-
-/// Logo, `checkpoint-lab · <title>` as the page's only `<h1>`, the tagline, and the
-/// [`LangSwitch`].
-#[component]
-pub fn Masthead() -> Html {
-    let lang = use_lang().lang;
-    html! {
-        <header class="masthead">
-            <div class="masthead__identity">
-                { icons::logo() }
-                <div class="masthead__titles">
-                    <h1 class="masthead__title">
-                        <span class="masthead__brand">{ "checkpoint-lab" }</span>
-                        <span class="masthead__sep" aria-hidden="true">{ " · " }</span>
-                        <span class="masthead__name">{ lang.t(Msg::AppTitle) }</span>
-                    </h1>
-                    <p class="masthead__tagline">{ lang.t(Msg::Tagline) }</p>
-                </div>
-            </div>
-            <LangSwitch />
-        </header>
-    }
-}
 
 /// The 中文 / English switch: one real `<button>` per language, `aria-pressed` on
 /// the current one. Each button shows the language's own name and has an

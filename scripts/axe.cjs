@@ -1,0 +1,51 @@
+// Accessibility audit of the built page with axe-core (issue 11): the first
+// screen, a guided tour open (its answer shown) and projector mode, in zh and
+// en at 1280×720. Fails on any serious or critical violation; prints every
+// violation it finds with its nodes.
+// Usage: NODE_PATH=<tools>/pw/node_modules node scripts/axe.cjs <base-url>
+// (scripts/axe.sh serves the build).
+const { launch, settle: wait, openTourAnswer } = require('./chromium.cjs');
+const AXE = require.resolve('axe-core/axe.min.js');
+
+const settle = (page) => wait(page, 80);
+
+const SCREENS = {
+  'first screen': { query: '' },
+  'a tour open': {
+    query: 'scenario=barrier-alignment',
+    act: openTourAnswer,
+  },
+  'projector mode': { query: 'scenario=barrier-alignment&t=540&projector=1' },
+};
+
+(async () => {
+  const base = process.argv[2];
+  const browser = await launch();
+  let serious = 0;
+  for (const lang of ['zh', 'en']) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    for (const [name, screen] of Object.entries(SCREENS)) {
+      await page.goto(`${base}/?lang=${lang}&${screen.query}`);
+      await page.waitForSelector('.operator__name');
+      await settle(page);
+      if (screen.act) await screen.act(page);
+      await settle(page);
+      await page.addScriptTag({ path: AXE });
+      const result = await page.evaluate(() => axe.run(document));
+      const bad = result.violations.filter((v) => ['serious', 'critical'].includes(v.impact));
+      serious += bad.length;
+      console.log(`${lang} ${name}: ${result.violations.length} violation(s), ${bad.length} serious or critical; ${result.passes.length} rules pass`);
+      for (const v of result.violations) {
+        console.log(`  [${v.impact}] ${v.id}: ${v.help}`);
+        for (const n of v.nodes.slice(0, 4)) console.log(`      ${n.target.join(' ')} — ${n.failureSummary.split('\n').slice(1, 2).join('').trim()}`);
+      }
+    }
+    await page.close();
+  }
+  await browser.close();
+  if (serious) {
+    console.error(`axe: ${serious} serious or critical violation(s)`);
+    process.exit(1);
+  }
+  console.log('axe: no serious or critical violations');
+})().catch((e) => { console.error(e); process.exit(1); });

@@ -1,0 +1,85 @@
+//! The caption bar under the graph: the latest narration sentence, always
+//! visible, in the current language — the page's one live region for narration
+//! (the full log stays in the narration tab). When playback stopped at a key
+//! moment (auto-pause) or jumped to one (PageDown), a badge names the moment;
+//! while playback hurries through a quiet stretch, a note says so.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::describe::latest_sentence;
+use crate::hooks::use_lang;
+use crate::i18n::{Lang, Msg};
+use crate::playback::{KeyMoment, LoggedEvent, MomentKind};
+
+/// Properties of [`CaptionBar`].
+#[derive(Properties, PartialEq)]
+pub struct CaptionProps {
+    /// The latest events up to the cursor.
+    pub recent: Rc<Vec<LoggedEvent>>,
+    /// The key moment at the cursor, if any.
+    #[prop_or_default]
+    pub moment: Option<KeyMoment>,
+    /// Playback stopped by itself at `moment`.
+    #[prop_or_default]
+    pub is_auto_paused: bool,
+    /// Playback is hurrying through a quiet stretch.
+    #[prop_or_default]
+    pub is_hurrying: bool,
+    /// Notices and the lesson pair's difference, below the sentence.
+    #[prop_or_default]
+    pub children: Html,
+}
+
+/// The words for a key moment.
+pub fn moment_label(lang: Lang, kind: MomentKind) -> &'static str {
+    lang.t(match kind {
+        MomentKind::Blocked => Msg::MomentBlocked,
+        MomentKind::Snapshot => Msg::MomentSnapshot,
+        MomentKind::Completed => Msg::MomentCompleted,
+        MomentKind::Crash => Msg::MomentCrash,
+        MomentKind::Restore => Msg::MomentRestore,
+        MomentKind::Commit => Msg::MomentCommit,
+    })
+}
+
+/// The caption bar; see the module documentation.
+#[component]
+pub fn CaptionBar(props: &CaptionProps) -> Html {
+    let lang = use_lang().lang;
+    // Recomputed only when the log moved (not on every animation frame): the
+    // search back for the last narrated event renders each quiet one it passes.
+    let last = props.recent.last().map(|e| e.seq);
+    let sentence = {
+        let recent = props.recent.clone();
+        use_memo((last, props.recent.len(), lang), move |(_, _, lang)| {
+            latest_sentence(recent.iter().map(|e| &e.event), *lang)
+                .unwrap_or_else(|| lang.t(Msg::CaptionIdle).to_string())
+        })
+    };
+    let badge = props.moment.map(|m| {
+        let words = moment_label(lang, m.kind);
+        let text = if props.is_auto_paused {
+            lang.t(Msg::MomentPaused).replace("{moment}", words)
+        } else {
+            lang.t(Msg::MomentAt).replace("{moment}", words)
+        };
+        (m.kind.key(), text)
+    });
+    html! {
+        <div class="caption" role="group" aria-label={lang.t(Msg::CaptionLabel)}>
+            <p class="caption__line" id="live-narration" aria-live="polite" aria-atomic="true"
+               data-moment={badge.as_ref().map(|(k, _)| *k)}>
+                if let Some((_, text)) = &badge {
+                    <span class="caption__moment">{ text.clone() }</span>{ " " }
+                }
+                <span class="caption__text">{ (*sentence).clone() }</span>
+            </p>
+            if props.is_hurrying {
+                <span class="caption__hurry" id="hurrying">{ lang.t(Msg::Hurrying) }</span>
+            }
+            { props.children.clone() }
+        </div>
+    }
+}

@@ -1,0 +1,281 @@
+//! The transport bar under the graph, as on a video player: step back / play /
+//! step forward, the speed, "skip quiet stretches" and "pause at key moments",
+//! the scrubber with its checkpoint and failure markers, the clock, and the
+//! interventions a class watches happen (trigger a checkpoint, a savepoint).
+//!
+//! Every control is a real `<button>`, `<select>` or `<input>` with an accessible
+//! name in the current language; on a phone each is at least 44 px.
+
+use std::rc::Rc;
+
+use engine::Intervention;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::components::icons;
+use crate::components::input::{is_checked, select_value};
+use crate::hooks::use_lang;
+use crate::i18n::Msg;
+use crate::labels;
+use crate::playback::{Action, Marker, Mode, State, SPEEDS};
+
+/// Properties of [`Transport`].
+#[derive(Properties, PartialEq)]
+pub struct TransportProps {
+    /// The playback state (read only through its public, view-level fields).
+    pub playback: UseReducerHandle<State>,
+    /// Sends playback actions.
+    pub dispatch: Callback<Action>,
+    /// Auto-pause at key moments (the page's choice, or the tour's default).
+    pub auto_pause: bool,
+    /// The viewer switched auto-pause.
+    pub on_auto_pause: Callback<bool>,
+}
+
+/// The scrubber's right end: the head's time rounded up to a whole second, so
+/// that while the head runs ahead the scrubber and its markers are re-laid-out
+/// once a second rather than on every frame (a frame-time profile of
+/// `busy-network` showed their `style` rewritten ~370 times a second). Seeking
+/// past the run's end lands on its end.
+pub fn scrubber_end(horizon: u64) -> u64 {
+    horizon.max(1).div_ceil(1_000) * 1_000
+}
+
+/// Properties of [`ScrubberMarkers`].
+#[derive(Properties, PartialEq)]
+pub struct ScrubberMarkersProps {
+    /// Checkpoint and failure marks found so far.
+    pub markers: Rc<Vec<Marker>>,
+    /// The scrubber's right end (simulated ms).
+    pub horizon: u64,
+    /// The scrubber's left end.
+    #[prop_or_default]
+    pub origin: u64,
+    /// Receives the jump to a marker's step.
+    pub dispatch: Callback<Action>,
+}
+
+/// Least distance between two markers' centres, in percent of the scrubber: a
+/// marker is about this wide on a classroom screen.
+const MARKER_GAP_PCT: f64 = 3.0;
+
+/// Positions (percent, ascending input) moved apart just enough that neighbours
+/// are `gap` apart, within 0..=100: a checkpoint completing right after a failure
+/// no longer hides under it. A marker's title still gives its exact time.
+pub fn spread(positions: &[f64], gap: f64) -> Vec<f64> {
+    let mut out: Vec<f64> = Vec::with_capacity(positions.len());
+    for &p in positions {
+        let min = out.last().map_or(0.0, |&q| q + gap);
+        out.push(p.max(min));
+    }
+    // Pull back from the right end where pushing ran past it.
+    let mut max = 100.0_f64;
+    for x in out.iter_mut().rev() {
+        *x = x.min(max).max(0.0);
+        max = *x - gap;
+    }
+    out
+}
+
+/// The ✓n / ✕n / ⚡ buttons above the scrubber. A component of its own so the
+/// marks are rebuilt when they or the horizon change, not on every frame.
+#[component]
+pub fn ScrubberMarkers(props: &ScrubberMarkersProps) -> Html {
+    let lang = use_lang().lang;
+    let horizon = props.horizon.max(1);
+    let send = |a: Action| {
+        let d = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.emit(a.clone()))
+    };
+    let origin = props.origin.min(horizon - 1);
+    let span = (horizon - origin) as f64;
+    let pct = |t: u64| (t.saturating_sub(origin) as f64 / span * 100.0).clamp(0.0, 100.0);
+    let at = spread(
+        &props.markers.iter().map(|m| pct(m.at)).collect::<Vec<_>>(),
+        MARKER_GAP_PCT,
+    );
+    let markers = props.markers.iter().zip(at).map(|(m, left)| {
+        let (class, text, label) = labels::marker(lang, m.kind, m.checkpoint, m.task.as_deref(), m.at);
+        html! {
+            <button type="button" class={class} style={format!("left: {left:.2}%")}
+                    aria-label={label.clone()} title={label} onclick={send(Action::SeekStep(m.step))}>
+                { text }
+            </button>
+        }
+    });
+
+    html! { <div class="scrubber__markers">{ for markers }</div> }
+}
+
+/// The transport bar; see the module documentation.
+#[component]
+pub fn Transport(props: &TransportProps) -> Html {
+    let lang = use_lang().lang;
+    let p = &*props.playback;
+    let d = props.dispatch.clone();
+    let has_run = p.view.is_some();
+    let has_checkpointing = p.mode != Mode::Off;
+    let send = |a: Action| d.reform(move |_: MouseEvent| a.clone());
+    let on_speed = {
+        let d = d.clone();
+        Callback::from(move |e: Event| {
+            if let Some(i) = select_value(&e).and_then(|v| v.parse::<usize>().ok()) {
+                d.emit(Action::SetSpeed(i));
+            }
+        })
+    };
+    let on_skip = d.reform(|e: Event| Action::SetSkipQuiet(is_checked(&e)));
+    let on_auto = props.on_auto_pause.reform(|e: Event| is_checked(&e));
+    let on_scrub = {
+        let d = d.clone();
+        Callback::from(move |e: InputEvent| {
+            let input = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+            if let Some(t) = input.and_then(|i| i.value().parse::<f64>().ok()) {
+                if t.is_finite() && t >= 0.0 {
+                    d.emit(Action::SeekTime(t as u64));
+                }
+            }
+        })
+    };
+    let horizon = scrubber_end(p.horizon);
+    // The display time: between two steps it runs on while the records glide.
+    let now = p
+        .view
+        .as_ref()
+        .map_or(0, |v| v.now.max(p.display_t.floor() as u64));
+    let play_label = if p.is_playing {
+        lang.t(Msg::Pause)
+    } else {
+        lang.t(Msg::Play)
+    };
+    let clock = lang.t(Msg::Clock).replace("{t}", &now.to_string());
+    html! {
+        <div class="transport" role="group" aria-label={lang.t(Msg::TimelineLabel)}>
+            <div class="transport__buttons">
+                <button type="button" class="tool-button" id="step-back" disabled={!has_run}
+                        aria-label={lang.t(Msg::StepBack)} title={format!("{} (←)", lang.t(Msg::StepBack))}
+                        onclick={send(Action::StepBack)}>
+                    { icons::step_back() }
+                </button>
+                <button type="button" class="tool-button tool-button--primary" id="play"
+                        disabled={!has_run || (p.is_at_end && !p.is_playing)}
+                        aria-label={play_label} aria-pressed={if p.is_playing { "true" } else { "false" }}
+                        title={format!("{play_label} (Space)")} onclick={send(Action::TogglePlay)}>
+                    { if p.is_playing { icons::pause() } else { icons::play() } }
+                </button>
+                <button type="button" class="tool-button" id="step-forward" disabled={!has_run || p.is_at_end}
+                        aria-label={lang.t(Msg::StepForward)} title={format!("{} (→)", lang.t(Msg::StepForward))}
+                        onclick={send(Action::StepForward)}>
+                    { icons::step_forward() }
+                </button>
+            </div>
+            <label class="transport__field">
+                <span class="visually-hidden">{ lang.t(Msg::SpeedLabel) }</span>
+                <select class="select select--speed" id="speed-select" onchange={on_speed} title={lang.t(Msg::SpeedLabel)}>
+                    { for SPEEDS.iter().enumerate().map(|(i, s)| html! {
+                        <option value={i.to_string()} selected={i == p.speed}>{ format!("{s}×") }</option>
+                    }) }
+                </select>
+            </label>
+            <label class="toggle" title={lang.t(Msg::SkipQuietHint)}>
+                <input type="checkbox" id="skip-quiet" checked={p.skip_quiet} onchange={on_skip} />
+                <span class="toggle__icon" aria-hidden="true">{ "»" }</span>
+                <span class="toggle__text">{ lang.t(Msg::SkipQuiet) }</span>
+            </label>
+            <label class="toggle" title={lang.t(Msg::AutoPauseHint)}>
+                <input type="checkbox" id="auto-pause" checked={props.auto_pause} onchange={on_auto} />
+                <span class="toggle__icon" aria-hidden="true">{ "❚❚" }</span>
+                <span class="toggle__text">{ lang.t(Msg::AutoPause) }</span>
+            </label>
+            <div class="scrubber">
+                <ScrubberMarkers markers={p.markers.clone()} {horizon} origin={p.origin} dispatch={d.clone()} />
+                <input type="range" class="scrubber__range" id="scrubber" min={p.origin.min(horizon).to_string()} max={horizon.to_string()} step="1"
+                       value={now.to_string()} aria-label={lang.t(Msg::ScrubberLabel)}
+                       aria-valuetext={format!("{now} ms")} disabled={!has_run} oninput={on_scrub} />
+            </div>
+            // One step counter on screen (the tour's): the engine's step count is
+            // kept for assistive technology, links and tests, not shown.
+            <output class="toolbar__clock" id="clock" aria-live="off" data-step={p.step().to_string()}>
+                { clock }<span class="visually-hidden">{ lang.t(Msg::ClockStep).replace("{step}", &p.step().to_string()) }</span>
+            </output>
+            <div class="transport__actions">
+                <button type="button" class="text-button text-button--checkpoint" id="trigger-checkpoint"
+                        disabled={!has_run || !has_checkpointing}
+                        onclick={send(Action::Intervene(Intervention::TriggerCheckpoint))}>
+                    { lang.t(Msg::TriggerCheckpoint) }
+                </button>
+                <button type="button" class="text-button" id="savepoint" disabled={!has_run || !has_checkpointing}
+                        onclick={send(Action::Intervene(Intervention::Savepoint))}>
+                    { lang.t(Msg::Savepoint) }
+                </button>
+                if !p.branches.is_empty() {
+                    <BranchPicker branches={p.branches.clone()} dispatch={d.clone()} />
+                }
+            </div>
+        </div>
+    }
+}
+
+/// Properties of [`BranchPicker`].
+#[derive(Properties, PartialEq)]
+pub struct BranchPickerProps {
+    /// The kept branches.
+    pub branches: Rc<Vec<crate::playback::BranchInfo>>,
+    /// Receives the switch.
+    pub dispatch: Callback<Action>,
+}
+
+/// The branch picker: the current branch, and the futures an intervention kept.
+#[component]
+pub fn BranchPicker(props: &BranchPickerProps) -> Html {
+    let lang = use_lang().lang;
+    let on_branch = {
+        let d = props.dispatch.clone();
+        Callback::from(move |e: Event| {
+            let select = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok());
+            if let Some(select) = select {
+                let chosen = select.value().parse::<usize>().ok();
+                // The picker always shows the current branch: the one chosen becomes
+                // current, and the one left is listed in its place.
+                select.set_value("current");
+                if let Some(i) = chosen {
+                    d.emit(Action::SwitchBranch(i));
+                }
+            }
+        })
+    };
+    html! {
+        <label class="transport__field">
+            <span class="visually-hidden">{ lang.t(Msg::BranchLabel) }</span>
+            <select class="select select--branch" id="branch-select" onchange={on_branch} title={lang.t(Msg::BranchLabel)}>
+                <option value="current" selected=true>{ lang.t(Msg::BranchCurrent) }</option>
+                { for props.branches.iter().enumerate().rev().map(|(i, b)| html! {
+                    <option value={i.to_string()} selected=false>{ labels::branch(lang, b) }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spread;
+
+    #[test]
+    fn close_markers_are_moved_apart_and_stay_on_the_scrubber() {
+        // A failure at 50 % and a checkpoint completing at 51 %: 3 apart after.
+        assert_eq!(
+            spread(&[10.0, 50.0, 51.0, 80.0], 3.0),
+            vec![10.0, 50.0, 53.0, 80.0]
+        );
+        // Crowded at the right end: pulled back inside, still 3 apart.
+        let at = spread(&[98.0, 99.0, 100.0], 3.0);
+        assert_eq!(at, vec![94.0, 97.0, 100.0]);
+        // Far apart: unchanged.
+        assert_eq!(spread(&[0.0, 40.0], 3.0), vec![0.0, 40.0]);
+    }
+}

@@ -1,0 +1,419 @@
+//! The lesson tools' state, shared by the places that show it: the guided tour
+//! (its start button in the top bar, its card in the side panel, its keys), the
+//! glossary and the form editor (the side panel), share / export / import (the
+//! top bar's menu) and their notices (the caption bar).
+//!
+//! The tour drives the same playback as everything else: a step sends
+//! [`Action::SeekStep`] to the position [`tour::positions`] found, so leaving the
+//! tour (or pressing play) simply continues from there. In tour mode ← / → and
+//! PageDown / PageUp (a presentation clicker) turn the steps: a capture-phase
+//! listener on `window` takes them before the page's own shortcuts (which would
+//! step the engine) see them.
+
+use std::rc::Rc;
+
+use gloo::events::{EventListener, EventListenerOptions, EventListenerPhase};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::i18n::Lang;
+use crate::lessons::tour::{self, Target, Tour};
+use crate::lessons::wording::t;
+use crate::playback::{Action, State};
+use crate::share;
+
+/// Where the last imported scenario is kept between visits.
+pub const STORAGE_KEY: &str = "checkpoint-lab.scenario";
+
+/// The tour step shown and whether its answer is revealed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Showing {
+    /// Index of the step.
+    pub step: usize,
+    /// The answer is shown.
+    pub revealed: bool,
+}
+
+/// What [`use_lessons`] needs from the page.
+pub struct LessonsInput {
+    /// The playback state.
+    pub playback: UseReducerHandle<State>,
+    /// The page's recording dispatcher.
+    pub dispatch: Callback<Action>,
+    /// The learner's interventions on the current branch (for share links).
+    pub log: share::Log,
+    /// Why the share link the page was opened with could not be used.
+    pub link_error: Option<String>,
+    /// The interface language (for notices).
+    pub lang: Lang,
+    /// Opens (true) or closes (false) the glossary in the side panel.
+    pub show_glossary: Callback<bool>,
+    /// Opens (true) or closes (false) the form editor in the side panel.
+    pub show_editor: Callback<bool>,
+}
+
+/// The lesson tools' state and actions; cheap to clone, compared by what shows.
+#[derive(Clone, PartialEq)]
+pub struct Lessons {
+    /// The current scenario's tour, if it has one.
+    pub tour: Rc<Option<Tour>>,
+    /// Where each tour step is in this run (or why one cannot be reached).
+    pub positions: Rc<Option<Result<Vec<u64>, String>>>,
+    /// The tour step shown, if touring.
+    pub showing: Option<Showing>,
+    /// Goes to tour step `i` (pauses, seeks, brings its panel to the front).
+    pub go: Callback<usize>,
+    /// Shows the current step's answer.
+    pub reveal: Callback<()>,
+    /// Leaves the tour (the moment stays).
+    pub exit: Callback<()>,
+    /// A notice (share link made) to show until dismissed.
+    pub notice: Option<String>,
+    /// Why the page's share link could not be opened.
+    pub link_error: Option<String>,
+    /// Why an imported file was refused.
+    pub import_error: Option<String>,
+    /// Dismisses the notice and both errors.
+    pub dismiss: Callback<()>,
+    /// Puts a share link of this moment in the address bar (and clipboard).
+    pub share: Callback<()>,
+    /// Downloads the scenario as JSON.
+    pub export: Callback<()>,
+    /// Reads the file chosen in an `<input type=file>`'s change event.
+    pub import: Callback<Event>,
+    /// Loads scenario JSON (the editor's apply, an import).
+    pub load_json: Callback<String>,
+    /// The name of the scenario saved from an earlier visit (if not this one).
+    pub saved_name: Option<String>,
+    /// Loads the saved scenario.
+    pub restore_saved: Callback<()>,
+    /// The stylesheet that highlights the tour step's target.
+    pub highlight_css: String,
+    /// Opens or closes the glossary.
+    pub show_glossary: Callback<bool>,
+    /// Opens or closes the editor.
+    pub show_editor: Callback<bool>,
+}
+
+impl Lessons {
+    /// Number of steps of the tour (0 without one).
+    pub fn steps(&self) -> usize {
+        self.tour.as_ref().as_ref().map_or(0, |t| t.steps.len())
+    }
+}
+
+/// Whether a key press in `target` belongs to a form control.
+fn typing_in(target: Option<web_sys::EventTarget>) -> bool {
+    target
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| {
+            matches!(
+                el.tag_name().to_ascii_uppercase().as_str(),
+                "INPUT" | "SELECT" | "TEXTAREA"
+            )
+        })
+}
+
+/// The stylesheet that highlights `target` on the stage or the side panel.
+fn highlight_css(target: &Target, selector: &str) -> String {
+    if target.channel.is_some() {
+        format!("{selector} .channel__line {{ stroke: var(--tour-highlight); stroke-width: 6px; }}")
+    } else {
+        format!("{selector} {{ outline: 4px solid var(--tour-highlight); outline-offset: 3px; }}")
+    }
+}
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// Offers `text` as a download named `file` (a Blob URL on a temporary link).
+fn download(file: &str, text: &str) -> Result<(), wasm_bindgen::JsValue> {
+    let parts: wasm_bindgen::JsValue =
+        web_sys::js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text)).into();
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("application/json");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement = document.create_element("a")?.dyn_into()?;
+    a.set_href(&url);
+    a.set_download(file);
+    a.click();
+    web_sys::Url::revoke_object_url(&url)
+}
+
+/// The lesson tools' state for the current run; see the module documentation.
+#[hook]
+pub fn use_lessons(input: LessonsInput) -> Lessons {
+    let LessonsInput {
+        playback,
+        dispatch: d,
+        log,
+        link_error,
+        lang,
+        show_glossary,
+        show_editor,
+    } = input;
+    let p = &*playback;
+    let tour = use_memo(p.scenario.clone(), |name| tour::tour_for(name));
+    // Every new run (load, restart, mode switch, edit) has a new job view: its
+    // address identifies the run cheaply.
+    let run_id = p.job.as_ref().map_or(0, |j| Rc::as_ptr(j) as usize);
+    let positions = {
+        let playback = playback.clone();
+        let tour = tour.clone();
+        use_memo(run_id, move |_| {
+            let tour = tour.as_ref().as_ref()?;
+            playback.with_scenario(|s| tour::positions(tour, s, playback.seed))
+        })
+    };
+    let showing = use_state_eq(|| None::<Showing>);
+    let notice = use_state_eq(|| None::<String>);
+    let link_error = use_state_eq(|| link_error);
+    let import_error = use_state_eq(|| None::<String>);
+    let saved = use_state(|| local_storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten()));
+
+    // A tour belongs to its run: loading another one ends it. A share link in
+    // the address bar describes the run it was opened with: once the learner loads
+    // another run, it is dropped, so that a reload does not go back to it.
+    {
+        let showing = showing.setter();
+        let first = use_mut_ref(|| true);
+        use_effect_with(run_id, move |_| {
+            showing.set(None);
+            if !std::mem::replace(&mut *first.borrow_mut(), false) {
+                share::clear_location();
+            }
+        });
+    }
+
+    let go = {
+        let d = d.clone();
+        let showing = showing.setter();
+        let positions = positions.clone();
+        let tour = tour.clone();
+        Callback::from(move |step: usize| {
+            let (Some(tour), Some(Ok(pos))) = (&*tour, &*positions) else {
+                return;
+            };
+            let Some(&at) = pos.get(step) else { return };
+            d.emit(Action::Pause);
+            d.emit(Action::SeekStep(at));
+            showing.set(Some(Showing {
+                step,
+                revealed: false,
+            }));
+            // Bring a highlighted side-panel tab to the front.
+            if let Some(panel) = tour.steps[step]
+                .highlight
+                .as_ref()
+                .and_then(|h| h.panel.clone())
+            {
+                if let Some(tab) = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|doc| doc.get_element_by_id(&format!("tab-{panel}")))
+                    .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+                {
+                    if tab.get_attribute("aria-selected").as_deref() != Some("true") {
+                        tab.click();
+                    }
+                }
+            }
+        })
+    };
+    let n_steps = tour.as_ref().as_ref().map_or(0, |t| t.steps.len());
+
+    // ← / → and PageDown / PageUp in tour mode.
+    {
+        let go = go.clone();
+        let showing_now = *showing;
+        use_effect_with(showing_now, move |showing| {
+            let listener = showing.and_then(|s| {
+                let window = web_sys::window()?;
+                let options = EventListenerOptions {
+                    phase: EventListenerPhase::Capture,
+                    passive: false,
+                };
+                Some(EventListener::new_with_options(
+                    &window,
+                    "keydown",
+                    options,
+                    move |e| {
+                        let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                            return;
+                        };
+                        if e.ctrl_key() || e.meta_key() || e.alt_key() || typing_in(e.target()) {
+                            return;
+                        }
+                        let next = match e.key().as_str() {
+                            "ArrowRight" | "PageDown" if s.step + 1 < n_steps => s.step + 1,
+                            "ArrowLeft" | "PageUp" if s.step > 0 => s.step - 1,
+                            "ArrowRight" | "ArrowLeft" | "PageDown" | "PageUp" => s.step,
+                            _ => return,
+                        };
+                        e.prevent_default();
+                        e.stop_immediate_propagation();
+                        if next != s.step {
+                            go.emit(next);
+                        }
+                    },
+                ))
+            });
+            move || drop(listener)
+        });
+    }
+
+    let reveal = {
+        let showing = showing.clone();
+        Callback::from(move |_: ()| {
+            if let Some(s) = *showing {
+                showing.set(Some(Showing {
+                    revealed: true,
+                    ..s
+                }));
+            }
+        })
+    };
+    let exit = {
+        let showing = showing.setter();
+        Callback::from(move |_: ()| showing.set(None))
+    };
+    let dismiss = {
+        let (notice, link_error, import_error) =
+            (notice.setter(), link_error.setter(), import_error.setter());
+        Callback::from(move |_: ()| {
+            notice.set(None);
+            link_error.set(None);
+            import_error.set(None);
+        })
+    };
+    let share = {
+        let playback = playback.clone();
+        let log = log.clone();
+        let notice = notice.setter();
+        Callback::from(move |_: ()| {
+            let Some(recipe) = share::recipe_of(&playback, &log.get()) else {
+                return;
+            };
+            let fragment = share::encode(&recipe);
+            share::set_location(&fragment);
+            if let Some(w) = web_sys::window() {
+                if let Ok(href) = w.location().href() {
+                    let _ = w.navigator().clipboard().write_text(&href);
+                }
+            }
+            notice.set(Some(t("share_done", lang).to_string()));
+        })
+    };
+    let export = {
+        let playback = playback.clone();
+        Callback::from(move |_: ()| {
+            let Some((name, text)) = playback.with_scenario(|s| {
+                let v = serde_json::to_value(s).expect("a scenario serializes");
+                (
+                    s.name.clone(),
+                    serde_json::to_string_pretty(&v).expect("JSON"),
+                )
+            }) else {
+                return;
+            };
+            let _ = download(&format!("{name}.json"), &text);
+        })
+    };
+    let load_json = {
+        let d = d.clone();
+        let import_error = import_error.setter();
+        let saved = saved.setter();
+        Callback::from(
+            move |text: String| match engine::Scenario::from_json(&text) {
+                Ok(_) => {
+                    import_error.set(None);
+                    if let Some(s) = local_storage() {
+                        let _ = s.set_item(STORAGE_KEY, &text);
+                    }
+                    saved.set(Some(text.clone()));
+                    d.emit(Action::LoadScenario(text));
+                }
+                Err(e) => import_error.set(Some(e.to_string())),
+            },
+        )
+    };
+    let import = {
+        let load_json = load_json.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            else {
+                return;
+            };
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            let Ok(reader) = web_sys::FileReader::new() else {
+                return;
+            };
+            let r = reader.clone();
+            let load_json = load_json.clone();
+            let onload = Closure::once_into_js(move || {
+                if let Some(text) = r.result().ok().and_then(|v| v.as_string()) {
+                    load_json.emit(text);
+                }
+            });
+            reader.set_onload(Some(onload.unchecked_ref()));
+            let _ = reader.read_as_text(&file);
+            input.set_value("");
+        })
+    };
+    let restore_saved = {
+        let load_json = load_json.clone();
+        let saved = (*saved).clone();
+        Callback::from(move |_: ()| {
+            if let Some(text) = saved.clone() {
+                load_json.emit(text);
+            }
+        })
+    };
+    let saved_name = saved
+        .as_deref()
+        .and_then(|s| engine::Scenario::parse(s).ok())
+        .map(|s| s.name)
+        .filter(|n| *n != p.scenario);
+    let highlight_css = match (&*tour, *showing, &p.job) {
+        (Some(tour), Some(s), Some(job)) => tour.steps[s.step]
+            .highlight
+            .as_ref()
+            .and_then(|h| {
+                tour::selector(h, job)
+                    .ok()
+                    .map(|sel| highlight_css(h, &sel))
+            })
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    Lessons {
+        tour,
+        positions,
+        showing: *showing,
+        go,
+        reveal,
+        exit,
+        notice: (*notice).clone(),
+        link_error: (*link_error).clone(),
+        import_error: (*import_error).clone(),
+        dismiss,
+        share,
+        export,
+        import,
+        load_json,
+        saved_name,
+        restore_saved,
+        highlight_css,
+        show_glossary,
+        show_editor,
+    }
+}

@@ -1,0 +1,560 @@
+//! One run of a scenario and its branches: the engine's timeline of keyframes
+//! (in segments, one per intervention), and what was learnt while advancing its
+//! head — the event log, the scrubber's markers, the key moments, the highlights.
+//!
+//! # Branches
+//! An intervention while the cursor is behind the head continues from the changed
+//! world (a new [`Segment`], whose first keyframe is that world: the engine's
+//! [`Timeline`] has no fork of its own). The future it replaced is kept as a
+//! branch ([`BranchInfo`], up to [`MAX_BRANCHES`]); [`Run::switch_branch`] makes
+//! a kept branch current at the same simulated time and keeps the current one in
+//! its place, so a class can compare "with the crash" and "without it".
+
+use std::collections::BTreeSet;
+
+use engine::event::{Event, TraceEvent};
+use engine::runner::DEFAULT_LIMIT_MS;
+use engine::scenario::Scenario;
+use engine::timeline::Timeline;
+use engine::view::JobView;
+use engine::{Intervention, World};
+
+use std::rc::Rc;
+
+/// Keyframe spacing and count of each [`Timeline`].
+const KEYFRAME_EVERY: u64 = 200;
+const MAX_KEYFRAMES: usize = 64;
+/// The head is never advanced beyond this many steps (memory bound).
+const MAX_STEPS: u64 = 400_000;
+/// The head is kept this far (simulated ms) ahead of the cursor, so the scrubber
+/// reaches a little into the future (and playback knows how far the next
+/// highlight is, to hurry through a quiet stretch).
+pub const LOOKAHEAD_MS: u64 = 4_000;
+/// At most this many head steps per action (keeps a frame short).
+pub const HEAD_BUDGET: usize = 20_000;
+
+/// One event of the log, with the step after which it had happened.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoggedEvent {
+    /// The cursor step at which this event is visible (inclusive).
+    pub step: u64,
+    /// Position in the log (a stable key for lists).
+    pub seq: u64,
+    /// The event.
+    pub event: TraceEvent,
+}
+
+/// What the scrubber marks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkerKind {
+    /// A checkpoint (or savepoint) completed.
+    Completed,
+    /// A checkpoint was aborted.
+    Aborted,
+    /// A subtask failed.
+    Failure,
+}
+
+/// A mark on the scrubber; clicking it jumps to `step`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Marker {
+    /// Its kind.
+    pub kind: MarkerKind,
+    /// Simulated time.
+    pub at: u64,
+    /// The step to jump to.
+    pub step: u64,
+    /// Checkpoint id, for checkpoint markers.
+    pub checkpoint: Option<u64>,
+    /// The failed task, for failures.
+    pub task: Option<String>,
+}
+
+/// The moments a lesson turns on: where auto-pause stops and PageDown / PageUp
+/// (a presentation clicker) jump to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum MomentKind {
+    /// A barrier blocks an input channel (aligned checkpoint).
+    Blocked,
+    /// A subtask took its snapshot (the first one of each checkpoint).
+    Snapshot,
+    /// A checkpoint (or savepoint) completed.
+    Completed,
+    /// A subtask or the JobManager crashed.
+    Crash,
+    /// Subtasks restored their state after a restart.
+    Restore,
+    /// A two-phase-commit sink committed.
+    Commit,
+}
+
+impl MomentKind {
+    /// The kind of key moment `event` is, and what makes it one moment rather
+    /// than several: the checkpoint id where one exists (every subtask's snapshot
+    /// of checkpoint 2 is one "snapshot" moment), else the simulated time `t`.
+    pub fn of(event: &Event, t: u64) -> Option<(MomentKind, u64)> {
+        Some(match event {
+            Event::ChannelBlocked { checkpoint, .. } => (MomentKind::Blocked, checkpoint.0),
+            Event::SnapshotTaken { checkpoint, .. } => (MomentKind::Snapshot, checkpoint.0),
+            Event::CheckpointCompleted { checkpoint } => (MomentKind::Completed, checkpoint.0),
+            Event::TaskFailed { .. } | Event::JobmanagerFailed { .. } => (MomentKind::Crash, t),
+            Event::StateRestored { .. } => (MomentKind::Restore, t),
+            Event::TransactionCommitted { checkpoint, .. } => {
+                (MomentKind::Commit, checkpoint.map_or(t, |c| c.0))
+            }
+            _ => return None,
+        })
+    }
+
+    /// A stable key (ui.json's `moment_<key>`, `data-moment`).
+    pub fn key(self) -> &'static str {
+        match self {
+            MomentKind::Blocked => "blocked",
+            MomentKind::Snapshot => "snapshot",
+            MomentKind::Completed => "completed",
+            MomentKind::Crash => "crash",
+            MomentKind::Restore => "restore",
+            MomentKind::Commit => "commit",
+        }
+    }
+}
+
+/// A key moment of the run: the step after which it has happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyMoment {
+    /// What happened.
+    pub kind: MomentKind,
+    /// The cursor step that shows it.
+    pub step: u64,
+    /// Simulated time.
+    pub at: u64,
+}
+
+/// Moments worth a short pause while playing (so a blocked channel or a
+/// persisted-records flash that lasts one simulated millisecond is seen), and
+/// what "skip quiet stretches" hurries towards.
+pub fn is_highlight(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::CheckpointTriggered { .. }
+            | Event::ChannelBlocked { .. }
+            | Event::BarrierOvertook { .. }
+            | Event::AlignmentTimedOut { .. }
+            | Event::CheckpointCompleted { .. }
+            | Event::CheckpointAborted { .. }
+            | Event::TaskFailed { .. }
+            | Event::JobRestarting { .. }
+            | Event::TransactionPrecommitted { .. }
+            | Event::TransactionCommitted { .. }
+    )
+}
+
+/// A stretch of the current branch that starts with an intervention (or the start).
+#[derive(Clone)]
+struct Segment {
+    start: u64,
+    timeline: Timeline,
+}
+
+/// Branches kept besides the current one (the oldest is dropped beyond this).
+pub const MAX_BRANCHES: usize = 6;
+
+/// What the branch picker shows of a kept branch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BranchInfo {
+    /// Simulated time of the fork.
+    pub at: u64,
+    /// The intervention made at the fork.
+    pub intervention: Intervention,
+    /// This branch has the intervention (false: it is the future that went on
+    /// without it).
+    pub has_intervention: bool,
+}
+
+/// What a branch learnt from its events, in step order. Every list is
+/// append-only while the head advances; a fork truncates it at the fork's step.
+#[derive(Clone, Default)]
+struct Journal {
+    log: Vec<LoggedEvent>,
+    next_seq: u64,
+    markers: Vec<Marker>,
+    moments: Vec<KeyMoment>,
+    /// `(kind, checkpoint or time)` of every key moment in `moments`: a second
+    /// subtask's snapshot of the same checkpoint is not a new moment.
+    seen: BTreeSet<(MomentKind, u64)>,
+    /// `(step, time)` of the steps with an [`is_highlight`] event.
+    highlights: Vec<(u64, u64)>,
+}
+
+impl Journal {
+    fn push(&mut self, step: u64, events: Vec<TraceEvent>) {
+        for event in events {
+            let marker = match &event.event {
+                Event::CheckpointCompleted { checkpoint } => {
+                    Some((MarkerKind::Completed, Some(checkpoint.0), None))
+                }
+                Event::CheckpointAborted { checkpoint, .. } => {
+                    Some((MarkerKind::Aborted, Some(checkpoint.0), None))
+                }
+                Event::TaskFailed { task, .. } => {
+                    Some((MarkerKind::Failure, None, Some(task.to_string())))
+                }
+                _ => None,
+            };
+            if let Some((kind, checkpoint, task)) = marker {
+                self.markers.push(Marker {
+                    kind,
+                    at: event.t,
+                    step,
+                    checkpoint,
+                    task,
+                });
+            }
+            if let Some((kind, group)) = MomentKind::of(&event.event, event.t) {
+                if self.seen.insert((kind, group)) {
+                    self.moments.push(KeyMoment {
+                        kind,
+                        step,
+                        at: event.t,
+                    });
+                }
+            }
+            if is_highlight(&event.event) && self.highlights.last().map(|h| h.0) != Some(step) {
+                self.highlights.push((step, event.t));
+            }
+            self.log.push(LoggedEvent {
+                step,
+                seq: self.next_seq,
+                event,
+            });
+            self.next_seq += 1;
+        }
+    }
+
+    /// Forgets everything after `step` (a fork at `step`).
+    fn truncate(&mut self, step: u64) {
+        self.log.retain(|e| e.step <= step);
+        self.markers.retain(|m| m.step <= step);
+        self.moments.retain(|m| m.step <= step);
+        self.highlights.retain(|h| h.0 <= step);
+        self.seen = self
+            .log
+            .iter()
+            .filter_map(|e| MomentKind::of(&e.event.event, e.event.t))
+            .collect();
+    }
+}
+
+/// A branch that is not the current one: its timeline and journal.
+struct SavedBranch {
+    info: BranchInfo,
+    segments: Vec<Segment>,
+    step_times: Vec<u64>,
+    journal: Journal,
+    ended: bool,
+}
+
+/// One run of a scenario: the timeline and everything learnt while advancing it.
+pub struct Run {
+    /// The built-in scenario's name.
+    pub name: String,
+    /// The scenario as run (mode switches change its config).
+    pub scenario: Scenario,
+    /// The seed.
+    pub seed: u64,
+    /// The job graph.
+    pub job: Rc<JobView>,
+    /// Last simulated millisecond the head may reach.
+    pub bound_ms: u64,
+    segments: Vec<Segment>,
+    /// `step_times[i]`: simulated time after step `i + 1` on this branch.
+    step_times: Vec<u64>,
+    journal: Journal,
+    /// The head can advance no further (job over, bound or step limit reached).
+    pub ended: bool,
+    /// Other branches: futures an intervention replaced, or that one replaced.
+    saved: Vec<SavedBranch>,
+    /// Simulated time at step 0: 0, or where the earlier job stopped when the
+    /// scenario restores from it.
+    pub start_ms: u64,
+}
+
+impl Run {
+    /// Builds a run of `scenario` with `seed`; an invalid scenario is an error message.
+    pub fn new(name: &str, scenario: Scenario, seed: u64) -> Result<Run, String> {
+        let mut world = World::new(&scenario, seed).map_err(|e| e.to_string())?;
+        world.set_tracing(true);
+        let job = Rc::new(world.job_view());
+        let bound_ms = scenario.until_ms.unwrap_or(DEFAULT_LIMIT_MS);
+        let start_ms = world.now();
+        Ok(Run {
+            start_ms,
+            name: name.to_string(),
+            scenario,
+            seed,
+            job,
+            bound_ms,
+            segments: vec![Segment {
+                start: 0,
+                timeline: Timeline::new(world, KEYFRAME_EVERY, MAX_KEYFRAMES),
+            }],
+            step_times: Vec::new(),
+            journal: Journal::default(),
+            ended: false,
+            saved: Vec::new(),
+        })
+    }
+
+    /// The world at the head of the current branch.
+    pub fn head(&self) -> &World {
+        self.segments
+            .last()
+            .expect("a run has a segment")
+            .timeline
+            .head()
+    }
+
+    /// Steps taken by the head.
+    pub fn head_steps(&self) -> u64 {
+        self.head().steps()
+    }
+
+    /// Simulated time of the head.
+    pub fn head_now(&self) -> u64 {
+        self.head().now()
+    }
+
+    /// Checkpoint and failure markers found so far.
+    pub fn markers(&self) -> &[Marker] {
+        &self.journal.markers
+    }
+
+    /// Key moments found so far, in step order.
+    pub fn moments(&self) -> &[KeyMoment] {
+        &self.journal.moments
+    }
+
+    /// The key moment shown at exactly `step`, if any.
+    pub fn moment_at(&self, step: u64) -> Option<KeyMoment> {
+        let m = &self.journal.moments;
+        let i = m.partition_point(|k| k.step < step);
+        m.get(i).filter(|k| k.step == step).copied()
+    }
+
+    /// Simulated time of the first highlight after `step`, among those found.
+    pub fn next_highlight_at(&self, step: u64) -> Option<u64> {
+        let h = &self.journal.highlights;
+        h.get(h.partition_point(|&(s, _)| s <= step))
+            .map(|&(_, t)| t)
+    }
+
+    /// Every logged event (up to the head).
+    pub fn log(&self) -> &[LoggedEvent] {
+        &self.journal.log
+    }
+
+    /// Advances the head one step; false when it cannot.
+    pub fn advance_head(&mut self) -> bool {
+        if self.ended {
+            return false;
+        }
+        let bound = self.bound_ms;
+        let head = self.head();
+        if head.steps() >= MAX_STEPS || head.next_at().is_none_or(|t| t > bound) {
+            self.ended = true;
+            return false;
+        }
+        let timeline = &mut self.segments.last_mut().expect("a segment").timeline;
+        if !timeline.advance() {
+            self.ended = true;
+            return false;
+        }
+        let head = timeline.head();
+        let (step, now, events) = (head.steps(), head.now(), head.last_events().to_vec());
+        self.step_times.push(now);
+        self.journal.push(step, events);
+        true
+    }
+
+    /// Advances the head until it is `LOOKAHEAD_MS` past `at`, within the budget.
+    pub fn look_ahead(&mut self, at: u64) {
+        let mut budget = HEAD_BUDGET;
+        while budget > 0 && self.head_now() < at.saturating_add(LOOKAHEAD_MS) && self.advance_head()
+        {
+            budget -= 1;
+        }
+    }
+
+    /// Advances the head through every step due at or before `t` (more than one
+    /// step may fall on `t` itself), within `budget` steps.
+    pub fn advance_head_through(&mut self, t: u64, mut budget: usize) {
+        while self.head().next_at().is_some_and(|at| at <= t) && budget > 0 && self.advance_head() {
+            budget -= 1;
+        }
+    }
+
+    /// The segment that holds `step`.
+    pub fn segment_for(&self, step: u64) -> usize {
+        self.segments
+            .iter()
+            .rposition(|s| s.start <= step)
+            .unwrap_or(0)
+    }
+
+    /// The world after `step` steps of this branch (clamped to the head).
+    pub fn seek(&self, step: u64) -> World {
+        let i = self.segment_for(step);
+        self.segments[i].timeline.seek(step)
+    }
+
+    /// Steps of this branch whose time is at most `t`.
+    pub fn steps_until(&self, t: u64) -> u64 {
+        self.step_times.partition_point(|&x| x <= t) as u64
+    }
+
+    /// The kept branches, oldest first.
+    pub fn branches(&self) -> Vec<BranchInfo> {
+        self.saved.iter().map(|b| b.info.clone()).collect()
+    }
+
+    /// Whether the kept branches are those `infos` describes.
+    pub fn has_branches(&self, infos: &[BranchInfo]) -> bool {
+        infos.len() == self.saved.len() && infos.iter().zip(&self.saved).all(|(a, b)| *a == b.info)
+    }
+
+    /// Makes kept branch `i` the current one; the current one is kept in its
+    /// place (so switching twice comes back). False when there is no branch `i`.
+    pub fn switch_branch(&mut self, i: usize) -> bool {
+        let Some(b) = self.saved.get_mut(i) else {
+            return false;
+        };
+        std::mem::swap(&mut self.segments, &mut b.segments);
+        std::mem::swap(&mut self.step_times, &mut b.step_times);
+        std::mem::swap(&mut self.journal, &mut b.journal);
+        std::mem::swap(&mut self.ended, &mut b.ended);
+        b.info.has_intervention = !b.info.has_intervention;
+        true
+    }
+
+    /// Applies `intervention` to `cursor`; the branch's future beyond it is kept
+    /// as a branch of its own (up to [`MAX_BRANCHES`]).
+    pub fn fork(&mut self, cursor: &World, intervention: Intervention) -> Result<World, String> {
+        let mut world = cursor.clone();
+        world.apply(intervention.clone())?;
+        let step = world.steps();
+        // Only a future is worth keeping: an intervention at the head replaces nothing.
+        if self.head_steps() > cursor.steps() {
+            if self.saved.len() == MAX_BRANCHES {
+                self.saved.remove(0);
+            }
+            self.saved.push(SavedBranch {
+                info: BranchInfo {
+                    at: cursor.now(),
+                    intervention,
+                    has_intervention: false,
+                },
+                segments: self.segments.clone(),
+                step_times: self.step_times.clone(),
+                journal: self.journal.clone(),
+                ended: self.ended,
+            });
+        }
+        self.segments.retain(|s| s.start < step);
+        self.step_times.truncate(step as usize);
+        self.journal.truncate(step);
+        let events = world.last_events().to_vec();
+        self.journal.push(step, events);
+        self.segments.push(Segment {
+            start: step,
+            timeline: Timeline::new(world.clone(), KEYFRAME_EVERY, MAX_KEYFRAMES),
+        });
+        self.ended = false;
+        Ok(world)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::runner::load;
+
+    fn run(name: &str) -> Run {
+        let s = load(name).unwrap();
+        let seed = s.seed;
+        let mut r = Run::new(name, s, seed).unwrap();
+        while r.head_now() < 3_000 && r.advance_head() {}
+        r
+    }
+
+    /// Key moments of the default lesson, in order: one snapshot moment per
+    /// checkpoint (not one per subtask), the completion, the commit, the crash
+    /// and the restore.
+    #[test]
+    fn key_moments_are_one_per_checkpoint_and_kind() {
+        let r = run("odd-even-sum");
+        let kinds: Vec<MomentKind> = r.moments().iter().map(|m| m.kind).collect();
+        let first = |k: MomentKind| kinds.iter().position(|x| *x == k).unwrap_or(usize::MAX);
+        assert!(
+            first(MomentKind::Snapshot) < first(MomentKind::Completed),
+            "{kinds:?}"
+        );
+        assert!(
+            first(MomentKind::Completed) < first(MomentKind::Commit),
+            "{kinds:?}"
+        );
+        assert!(
+            first(MomentKind::Commit) < first(MomentKind::Crash),
+            "{kinds:?}"
+        );
+        assert!(
+            first(MomentKind::Crash) < first(MomentKind::Restore),
+            "{kinds:?}"
+        );
+        let snapshots_of_1 = r
+            .log()
+            .iter()
+            .filter(|e| matches!(&e.event.event, Event::SnapshotTaken { checkpoint, .. } if checkpoint.0 == 1))
+            .count();
+        assert!(snapshots_of_1 > 1, "every subtask snapshots checkpoint 1");
+        assert_eq!(
+            r.moments()
+                .iter()
+                .filter(|m| m.kind == MomentKind::Snapshot)
+                .count(),
+            r.markers()
+                .iter()
+                .filter(|m| m.kind == MarkerKind::Completed)
+                .count()
+                .max(1),
+            "one snapshot moment per completed checkpoint"
+        );
+        assert!(r.moments().windows(2).all(|w| w[0].step <= w[1].step));
+        let m = r.moments()[0];
+        assert_eq!(r.moment_at(m.step), Some(m));
+        assert_eq!(r.moment_at(0), None, "nothing has happened at step 0");
+    }
+
+    /// A fork forgets the moments after it and finds the new future's own.
+    #[test]
+    fn a_fork_truncates_the_journal() {
+        let mut r = run("odd-even-sum");
+        let at = r.steps_until(300);
+        let cursor = r.seek(at);
+        let before: Vec<KeyMoment> = r
+            .moments()
+            .iter()
+            .filter(|m| m.step <= at)
+            .copied()
+            .collect();
+        r.fork(
+            &cursor,
+            Intervention::Crash {
+                task: "sum#0".into(),
+            },
+        )
+        .unwrap();
+        assert_eq!(r.moments().last().map(|m| m.kind), Some(MomentKind::Crash));
+        assert_eq!(&r.moments()[..before.len()], &before[..]);
+        assert_eq!(r.branches().len(), 1);
+    }
+}
