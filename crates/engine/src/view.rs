@@ -403,6 +403,7 @@ impl World {
             .iter_enumerated()
             .map(|(id, t)| {
                 let info = &setup.tasks[id];
+                let key_groups = setup.max_parallelism[info.op];
                 let state = match &t.op {
                     OpState::Source(s) => StateView::Source {
                         offsets: s
@@ -415,7 +416,11 @@ impl World {
                         entries: values
                             .iter()
                             .map(|(k, v)| {
-                                (setup.keys.name(*k).clone(), setup.keys.key_group(*k), *v)
+                                (
+                                    setup.keys.name(*k).clone(),
+                                    setup.keys.key_group(*k, key_groups),
+                                    *v,
+                                )
                             })
                             .collect(),
                     },
@@ -456,7 +461,7 @@ impl World {
                                         .iter()
                                         .map(|(k, v)| NamedEntryView {
                                             key: setup.keys.name(*k).clone(),
-                                            key_group: Some(setup.keys.key_group(*k)),
+                                            key_group: Some(setup.keys.key_group(*k, key_groups)),
                                             value: v.display().to_string(),
                                             expired_units: ttl.map_or(0, |c| {
                                                 v.units()

@@ -412,10 +412,9 @@ impl World {
     /// Send a record along every output edge of `t`, as each edge partitions
     /// ([`OutputEdge::route`]).
     fn route(&mut self, t: TaskId, rec: Record) {
-        let max_parallelism = self.graph.scenario.job.max_parallelism;
         for oi in 0..self.graph.tasks[t].outputs.len() {
             let edge = &self.graph.tasks[t].outputs[oi];
-            match edge.route(&rec, &self.graph.keys, max_parallelism) {
+            match edge.route(&rec, &self.graph.keys) {
                 Route::One(c) => self.send(c, Element::Record { record: rec }),
                 Route::RoundRobin => {
                     let c = edge.next_round_robin(&mut self.tasks[t].rr[oi]);

@@ -84,10 +84,6 @@ pub struct Options {
     pub time_scale: f64,
     /// The Java class (and file) name; default from the scenario's name.
     pub class_name: Option<String>,
-    /// Whether each document of the restore chain (0: this one, 1: its
-    /// `restore.from`, …) sets `job.max_parallelism`; see [`declared_max_parallelism`].
-    /// A document missing here counts as setting it when it differs from 128.
-    pub max_parallelism_declared: Vec<bool>,
 }
 
 impl Default for Options {
@@ -97,7 +93,6 @@ impl Default for Options {
             observe: false,
             time_scale: 1.0,
             class_name: None,
-            max_parallelism_declared: Vec::new(),
         }
     }
 }
@@ -113,24 +108,6 @@ pub struct Export {
     pub java: String,
     /// What is approximated and how, one sentence each (also at the top of the Java).
     pub approximations: Vec<String>,
-}
-
-/// Whether each document of a scenario's restore chain sets `job.max_parallelism`
-/// (the parsed [`Scenario`] cannot tell: the field has a default). Index 0 is the
-/// document itself, 1 its `restore.from`, and so on. Text that is not JSON gives
-/// an empty list.
-pub fn declared_max_parallelism(json: &str) -> Vec<bool> {
-    let Ok(mut value) = serde_json::from_str::<serde_json::Value>(json) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    loop {
-        out.push(value.pointer("/job/max_parallelism").is_some());
-        match value.pointer("/restore/from") {
-            Some(from) => value = from.clone(),
-            None => return out,
-        }
-    }
 }
 
 /// Exports `scenario` (validated; a built-in or a parsed document).
@@ -198,7 +175,6 @@ pub fn export(scenario: &Scenario, opts: &Options) -> Result<Export, ScenarioErr
         lab_refusal,
         approximations: Vec::new(),
         fragments: BTreeSet::new(),
-        declared: &opts.max_parallelism_declared,
     };
     let java = g.generate(&class_name);
     Ok(Export {
@@ -246,7 +222,6 @@ struct Generator<'a> {
     lab_refusal: Option<String>,
     approximations: Vec<String>,
     fragments: BTreeSet<&'static str>,
-    declared: &'a [bool],
 }
 
 /// A method body being written: lines at an indent.
@@ -696,17 +671,11 @@ impl Generator<'_> {
                 )
             ),
         );
-        let declared = self
-            .declared
-            .get(self.chain.len() - 1 - j)
-            .copied()
-            .unwrap_or(s.job.max_parallelism != 128);
-        if declared {
+        if let Some(max_parallelism) = s.job.max_parallelism {
             c.line(
                 2,
                 &format!(
-                    "env.setMaxParallelism({}); // {}",
-                    s.job.max_parallelism,
+                    "env.setMaxParallelism({max_parallelism}); // {}",
                     self.t("number of key groups", "key group 的数量")
                 ),
             );
@@ -714,8 +683,8 @@ impl Generator<'_> {
             c.comment(
                 2,
                 &self.t(
-                    "Max parallelism is not set: Flink derives it (128 for every parallelism up to 85).",
-                    "未设置最大并行度：由 Flink 推导（并行度不超过 85 时为 128）。",
+                    "Max parallelism is not set: Flink derives it (128 for every parallelism up to 85), and a restored savepoint's value replaces it.",
+                    "未设置最大并行度：由 Flink 推导（并行度不超过 85 时为 128），从 savepoint 恢复时改用其中保存的值。",
                 ),
             );
         }
@@ -1705,11 +1674,7 @@ pub fn builtins(opts: &Options) -> Vec<(&'static str, Result<Export, ScenarioErr
     runner::BUILTINS
         .iter()
         .map(|(name, json)| {
-            let result = Scenario::from_json(json).and_then(|s| {
-                let mut o = opts.clone();
-                o.max_parallelism_declared = declared_max_parallelism(json);
-                export(&s, &o)
-            });
+            let result = Scenario::from_json(json).and_then(|s| export(&s, opts));
             (*name, result)
         })
         .collect()

@@ -66,7 +66,7 @@ impl World {
         };
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let job = &scenario.job;
-        let mut keys = KeyTable::new(job.max_parallelism);
+        let mut keys = KeyTable::new();
         if let Some(e) = &earlier {
             // The earlier run's key ids first, so that records carried over in its
             // external topics keep naming the same keys; then every key its state names.
@@ -81,7 +81,11 @@ impl World {
         keys.intern("odd");
         keys.intern("even");
 
-        let (graph, channels) = JobGraph::build(scenario, seed, warnings, keys, &mut rng);
+        // A job without max parallelism takes the restored snapshot's.
+        let max_parallelism =
+            restore::adopted_max_parallelism(earlier.as_ref().map(|e| &e.state), job);
+        let (graph, channels) =
+            JobGraph::build(scenario, seed, warnings, keys, max_parallelism, &mut rng);
         let coordinator = CheckpointCoordinator::new(CoordinatorConfig::for_scenario(scenario));
         let restart = RestartStrategy::new(&scenario.effective_restart());
         // A sink keeps writing to the topic of the earlier sink with its uid.

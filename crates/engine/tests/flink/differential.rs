@@ -51,7 +51,6 @@ const TIME_SCALE: f64 = 1.0;
 /// Comparisons that disagree until issue 13 part B fixes the lab: `(case, item)`.
 /// Delete a line to turn its comparison on.
 const AWAITING_PART_B: &[(&str, &str)] = &[
-    ("b1-max-parallelism-unset", "B1"),
     ("b2-union-partly-finished", "B2"),
     ("b3-two-phase-commit-scale-in", "B3"),
     ("b4-ttl-return-expired", "B4"),
@@ -205,7 +204,6 @@ fn batch() -> &'static Batch {
                 observe: true,
                 time_scale: TIME_SCALE,
                 class_name: Some(class_of(case)),
-                max_parallelism_declared: flink::declared_max_parallelism(case_json(case, builtin)),
                 ..Options::default()
             };
             let export = flink::export(&scenario, &opts)
