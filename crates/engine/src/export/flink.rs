@@ -11,7 +11,7 @@
 //!   by the lab's times;
 //! - keyed operators: `ValueState`, `ListState`, `ReducingState`,
 //!   `AggregatingState`, `MapState` with the lab's names and `StateTtlConfig`
-//!   (background cleanup off unless asked for, as in the lab); `broadcast_filter`:
+//!   (background cleanup as the lab's `in_background` says, off by default); `broadcast_filter`:
 //!   broadcast state;
 //! - every checkpointing field, the state backend, the checkpoint storage, the
 //!   restart strategy: Flink 2.x option or `CheckpointConfig` setter, the 1.x name
@@ -1190,7 +1190,8 @@ impl Generator<'_> {
                 let streams: Vec<String> = inputs.iter().map(|(e, p)| part(&e.from, *p)).collect();
                 union_of(&streams)
             };
-            let (call, class) = self.operator_call(o);
+            let rocksdb = s.checkpoint_config().backend == BackendKind::Rocksdb;
+            let (call, class) = self.operator_call(o, rocksdb);
             if o.is_sink() {
                 c.line(2, &input);
                 c.line(4, &format!("{call}{tail};"));
@@ -1218,12 +1219,13 @@ impl Generator<'_> {
         }
     }
 
-    /// The call that adds operator `o` (`.map(new ParityKey())`) and its function class.
-    fn operator_call(&mut self, o: &OperatorSpec) -> (String, Option<&'static str>) {
+    /// The call that adds operator `o` (`.map(new ParityKey())`) and its function
+    /// class; `rocksdb`: the job's state backend is RocksDB.
+    fn operator_call(&mut self, o: &OperatorSpec, rocksdb: bool) -> (String, Option<&'static str>) {
         let ttl = |g: &mut Generator, t: &Option<TtlConfig>| -> String {
             match t {
                 None => "null".into(),
-                Some(t) => g.ttl_java(t),
+                Some(t) => g.ttl_java(t, rocksdb),
             }
         };
         match o.kind {
@@ -1296,8 +1298,8 @@ impl Generator<'_> {
         }
     }
 
-    /// `StateTtlConfig.newBuilder(…)…build()` for a lab TTL.
-    fn ttl_java(&mut self, t: &TtlConfig) -> String {
+    /// `StateTtlConfig.newBuilder(…)…build()` for a lab TTL (`rocksdb`: on RocksDB).
+    fn ttl_java(&mut self, t: &TtlConfig, rocksdb: bool) -> String {
         let mut s = format!(
             "StateTtlConfig.newBuilder(Duration.ofMillis({}))",
             self.ms(t.ttl_ms)
@@ -1320,12 +1322,29 @@ impl Generator<'_> {
                 i.cleanup_size, i.run_for_every_record
             );
         }
-        // The lab cleans up only as configured; Flink's default adds background cleanup.
-        s.push_str(".disableCleanupInBackground().build()");
-        self.approx(
-            "TTL: background cleanup is disabled (disableCleanupInBackground) to match the lab, which cleans up only as configured; Flink's default since 1.10 cleans in the background.".into(),
-            "TTL：关闭了后台清理（disableCleanupInBackground）以与实验室一致（实验室只做配置的清理）；Flink 自 1.10 起默认在后台清理。".into(),
-        );
+        if t.cleanup.in_background {
+            // Flink's default: nothing to write.
+            if rocksdb && t.cleanup.incremental.is_none() {
+                self.approx(
+                    "TTL: background cleanup on RocksDB is its compaction filter, which the lab (no compaction) replaces by an incremental cleanup of 5 entries per access.".into(),
+                    "TTL：RocksDB 上的后台清理是其 compaction filter，实验室（不模拟 compaction）以每次访问清理 5 个条目的增量清理代替。".into(),
+                );
+            }
+        } else {
+            // The lab's default: only the cleanup asked for.
+            s.push_str(".disableCleanupInBackground()");
+            self.approx(
+                "TTL: background cleanup is disabled (disableCleanupInBackground) to match the lab, which cleans up only as configured; Flink's default since 1.10 cleans in the background (\"in_background\": true).".into(),
+                "TTL：关闭了后台清理（disableCleanupInBackground）以与实验室一致（实验室只做配置的清理）；Flink 自 1.10 起默认在后台清理（\"in_background\": true）。".into(),
+            );
+        }
+        if rocksdb && t.cleanup.incremental.is_some() {
+            self.approx(
+                "TTL: Flink skips incremental cleanup on RocksDB (its state has no iterator for it); the lab cleans up incrementally on both backends.".into(),
+                "TTL：Flink 在 RocksDB 上跳过增量清理（其状态不支持所需的迭代器）；实验室在两种后端上都做增量清理。".into(),
+            );
+        }
+        s.push_str(".build()");
         s
     }
 

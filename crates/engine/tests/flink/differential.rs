@@ -53,7 +53,6 @@ const TIME_SCALE: f64 = 1.0;
 const AWAITING_PART_B: &[(&str, &str)] = &[
     ("b2-union-partly-finished", "B2"),
     ("b3-two-phase-commit-scale-in", "B3"),
-    ("b4-ttl-return-expired", "B4"),
 ];
 
 /// The lessons compared (issue 14's list) and extra cases: `(case, built-in, variant)`.

@@ -144,6 +144,24 @@ fn backends_storage_ttl_and_restarts() {
             "new MapStateDescriptor<>(\"seen\", Types.LONG, Types.LONG)",
         ],
     );
+    // The export says that Flink's RocksDB skips incremental cleanup.
+    let rocksdb = export_builtin("state-types", Options::default());
+    assert!(rocksdb
+        .approximations
+        .iter()
+        .any(|a| a.contains("Flink skips incremental cleanup on RocksDB")));
+    // Flink's background cleanup asked for: the builder keeps Flink's default.
+    let text = runner::builtin("state-types").unwrap().replacen(
+        "\"cleanup\": {\"incremental\"",
+        "\"cleanup\": {\"in_background\": true, \"incremental\"",
+        1,
+    );
+    let s = Scenario::from_json(&text).unwrap();
+    let background = flink::export(&s, &Options::default()).unwrap().java;
+    assert!(background.contains(
+        "StateTtlConfig.newBuilder(Duration.ofMillis(800)).updateTtlOnCreateAndWrite().neverReturnExpired().cleanupIncrementally(2, true).build()"
+    ));
+    assert!(!background.contains("disableCleanupInBackground"));
     let rate = java("restart-failure-rate");
     assert_lines(
         &rate,
