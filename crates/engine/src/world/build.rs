@@ -355,7 +355,7 @@ impl World {
                     .into_iter()
                     .flatten()
                 {
-                    ext.abort(*txn, &mut self.trace);
+                    ext.recover_and_abort(*txn, name, &mut self.trace);
                 }
                 let sink = match (restored, &restore) {
                     (Some(s), Some(r)) => TwoPhaseCommitSink::restore(

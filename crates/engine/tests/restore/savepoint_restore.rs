@@ -737,3 +737,39 @@ fn an_unset_max_parallelism_behaves_as_the_stored_one_over_many_seeds() {
         }
     }
 }
+
+/// Issue 13 B.3, Flink's `TwoPhaseCommitSinkFunction.initializeState`: after a
+/// restore from two sink subtasks to one, the remaining subtask receives both list
+/// elements and recovers (commits) both pre-committed transactions — the trace names
+/// `out#0` for each, never `out#1`, which no longer exists.
+#[test]
+fn a_scaled_in_two_phase_commit_sink_commits_the_old_transactions_itself() {
+    let s = Scenario::from_json(include_str!(
+        "../flink/probes/b3-two-phase-commit-scale-in.json"
+    ))
+    .unwrap();
+    let (events, summary) = crate::common::run_traced(&s);
+    let start = events.first().map_or(0, |e| e.t);
+    let recovered: Vec<(String, u64)> = events
+        .iter()
+        .filter(|e| e.t == start)
+        .filter_map(|e| match &e.event {
+            engine::event::Event::TransactionCommitted { task, txn, .. } => {
+                Some((task.to_string(), *txn))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(recovered.len(), 2, "both old transactions: {recovered:?}");
+    assert!(
+        recovered.iter().all(|(t, _)| t == "out#0"),
+        "the one remaining subtask commits them: {recovered:?}"
+    );
+    let named_gone = events.iter().any(|e| {
+        serde_json::to_string(&e.event)
+            .unwrap()
+            .contains("\"out#1\"")
+    });
+    assert!(!named_gone, "no event of the new job names out#1");
+    assert!(!crate::common::committed(&summary, "out").is_empty());
+}
