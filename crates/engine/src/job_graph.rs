@@ -285,6 +285,35 @@ impl JobGraph {
         self.tasks[t].name.clone()
     }
 
+    /// The first operator using union list state (a source with `offsets_state:
+    /// union`) of which some subtasks, but not all, are in `finished`: a checkpoint
+    /// holding such a mix cannot complete. Flink: `DefaultCheckpointPlan.
+    /// fulfillFinishedTaskStatus` (`checkNoPartlyOperatorsFinishedVertexUsedUnionListState`)
+    /// throws `PartialFinishingNotSupportedByStateException`, since a union state
+    /// restored later would miss the finished subtasks' elements.
+    pub fn partly_finished_union_state(&self, finished: impl Fn(TaskId) -> bool) -> Option<&str> {
+        self.scenario
+            .job
+            .operators
+            .iter()
+            .enumerate()
+            .filter(|(_, op)| {
+                op.kind == OperatorKind::Source
+                    && op.offsets_state == crate::scenario::ListStateMode::Union
+            })
+            .find(|(i, _)| {
+                let n = self
+                    .tasks
+                    .ids()
+                    .filter(|t| self.tasks[*t].op == *i)
+                    .filter(|t| finished(*t))
+                    .count();
+                let all = self.tasks.iter().filter(|x| x.op == *i).count();
+                n > 0 && n < all
+            })
+            .map(|(_, op)| op.uid.as_str())
+    }
+
     /// The operator subtask `t` belongs to.
     #[inline]
     pub fn operator(&self, t: TaskId) -> &OperatorSpec {

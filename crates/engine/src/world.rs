@@ -1383,6 +1383,18 @@ impl World {
     }
 
     fn complete_checkpoint(&mut self, id: CheckpointId) {
+        // Flink: CheckpointCoordinator.finalizeCheckpoint → DefaultCheckpointPlan.
+        // fulfillFinishedTaskStatus; its PartialFinishingNotSupportedByStateException
+        // aborts the checkpoint as CHECKPOINT_DECLINED_TASK_CLOSING.
+        let partly = self.coordinator.pending_checkpoint(id).and_then(|p| {
+            self.graph
+                .partly_finished_union_state(|t| p.acknowledged.get(&t).is_some_and(|s| s.finished))
+                .map(str::to_string)
+        });
+        if let Some(uid) = partly {
+            self.abort_checkpoint(id, AbortCause::PartlyFinishedUnionState(uid));
+            return;
+        }
         let Some((completed, subsumed)) = self.coordinator.complete(id, self.now) else {
             return;
         };
