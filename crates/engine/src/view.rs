@@ -233,6 +233,10 @@ pub struct StoredView {
     /// JobManager's memory (`jobmanager` storage). Shown struck through.
     #[serde(default)]
     pub discarded: bool,
+    /// Lost with the JobManager (`jobmanager` storage): it completed, but no job
+    /// can restore it any more (also `discarded`).
+    #[serde(default)]
+    pub lost: bool,
 }
 
 /// A transaction of the external system.
@@ -562,6 +566,7 @@ impl World {
                     metadata: crate::summary::checkpoint_metadata(setup, c),
                     files: self.storage_files(c),
                     discarded,
+                    lost: coord.history().get(&c.id).is_some_and(|h| h.lost),
                 })
                 .collect(),
             in_jobmanager_memory: setup

@@ -897,7 +897,10 @@ impl World {
 
     fn apply_actions(&mut self, t: TaskId, actions: Vec<HandlerAction>) {
         for a in actions {
-            if self.tasks[t].status == TaskStatus::Failed {
+            if matches!(
+                self.tasks[t].status,
+                TaskStatus::Failed | TaskStatus::Canceled
+            ) {
                 return;
             }
             match a {
@@ -1494,7 +1497,11 @@ impl World {
 
     /// The files of a completed checkpoint in checkpoint storage
     /// ([`shared_registry::SharedStateRegistry::storage_files`]).
+    /// The snapshot a job was started from lists the earlier job's files.
     pub fn storage_files(&self, c: &CompletedCheckpoint) -> Vec<shared_registry::StorageFile> {
+        if let Some(files) = self.coordinator.restored_files(c.id) {
+            return files.to_vec();
+        }
         self.coordinator
             .shared()
             .storage_files(c, |t| self.graph.name(t).to_string())

@@ -119,15 +119,16 @@ impl World {
                 // the restored one, which enters the store as the first retained
                 // checkpoint (Flink: CheckpointCoordinator.restoreSavepoint).
                 world.now = e.world.now;
-                world
-                    .coordinator
-                    .restored_from(Arc::new(CompletedCheckpoint {
+                world.coordinator.restored_from(
+                    Arc::new(CompletedCheckpoint {
                         id: e.snapshot.id,
                         kind: e.snapshot.kind,
                         trigger_at: e.snapshot.trigger_at,
                         completed_at: e.snapshot.completed_at,
                         tasks: plan.tasks.clone(),
-                    }));
+                    }),
+                    e.world.storage_files(&e.snapshot),
+                );
                 Some(plan)
             }
         };

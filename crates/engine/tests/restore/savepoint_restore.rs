@@ -773,3 +773,34 @@ fn a_scaled_in_two_phase_commit_sink_commits_the_old_transactions_itself() {
     assert!(!named_gone, "no event of the new job names out#1");
     assert!(!crate::common::committed(&summary, "out").is_empty());
 }
+
+/// Issue 13 B.6: the savepoint a rescaled job starts from lists its files as the
+/// job that wrote them named them (Flink: the savepoint directory holds the earlier
+/// job's `_metadata` and state files; `CheckpointCoordinator.restoreSavepoint` only
+/// points at them) — not by the restoring job's subtasks.
+#[test]
+fn a_restored_savepoints_files_are_named_by_the_job_that_wrote_them() {
+    let earlier = earlier_world();
+    let sp = earlier.coordinator().savepoints().last().unwrap().clone();
+    let written: Vec<String> = earlier
+        .storage_files(&sp)
+        .into_iter()
+        .map(|f| f.path)
+        .collect();
+    assert!(written.iter().any(|p| p.ends_with("pv#1")), "{written:?}");
+    // The new job runs pv with one subtask: pv#1 does not exist there.
+    let w = build(&v2(
+        |job| job["operators"][1]["parallelism"] = json!(1),
+        false,
+    ))
+    .unwrap();
+    let restored = w
+        .view()
+        .coordinator
+        .storage
+        .into_iter()
+        .find(|s| s.id == sp.id)
+        .expect("the savepoint is in the new job's storage");
+    let paths: Vec<String> = restored.files.into_iter().map(|f| f.path).collect();
+    assert_eq!(paths, written);
+}
