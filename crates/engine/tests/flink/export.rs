@@ -10,10 +10,6 @@ use engine::Scenario;
 fn export_builtin(name: &str, opts: Options) -> flink::Export {
     let json = runner::builtin(name).expect("a built-in");
     let s = Scenario::from_json(json).expect("parses");
-    let opts = Options {
-        max_parallelism_declared: flink::declared_max_parallelism(json),
-        ..opts
-    };
     flink::export(&s, &opts).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
@@ -105,19 +101,15 @@ fn max_parallelism_only_when_the_document_sets_it() {
         1,
     );
     let s = Scenario::from_json(&text).unwrap();
-    let opts = Options {
-        max_parallelism_declared: flink::declared_max_parallelism(&text),
-        ..Options::default()
-    };
-    assert!(flink::export(&s, &opts)
+    assert_eq!(s.job.max_parallelism, Some(256));
+    assert!(flink::export(&s, &Options::default())
         .unwrap()
         .java
         .contains("env.setMaxParallelism(256);"));
-    assert_eq!(flink::declared_max_parallelism(&text), vec![true]);
-    assert_eq!(
-        flink::declared_max_parallelism(runner::builtin("savepoint-rescale").unwrap()),
-        vec![false, false]
-    );
+    // A restore chain: neither document sets it, so neither job does.
+    let rescale = java("savepoint-rescale");
+    assert!(!rescale.contains("setMaxParallelism("));
+    assert_eq!(rescale.matches("Max parallelism is not set").count(), 2);
 }
 
 #[test]
@@ -152,6 +144,24 @@ fn backends_storage_ttl_and_restarts() {
             "new MapStateDescriptor<>(\"seen\", Types.LONG, Types.LONG)",
         ],
     );
+    // The export says that Flink's RocksDB skips incremental cleanup.
+    let rocksdb = export_builtin("state-types", Options::default());
+    assert!(rocksdb
+        .approximations
+        .iter()
+        .any(|a| a.contains("Flink skips incremental cleanup on RocksDB")));
+    // Flink's background cleanup asked for: the builder keeps Flink's default.
+    let text = runner::builtin("state-types").unwrap().replacen(
+        "\"cleanup\": {\"incremental\"",
+        "\"cleanup\": {\"in_background\": true, \"incremental\"",
+        1,
+    );
+    let s = Scenario::from_json(&text).unwrap();
+    let background = flink::export(&s, &Options::default()).unwrap().java;
+    assert!(background.contains(
+        "StateTtlConfig.newBuilder(Duration.ofMillis(800)).updateTtlOnCreateAndWrite().neverReturnExpired().cleanupIncrementally(2, true).build()"
+    ));
+    assert!(!background.contains("disableCleanupInBackground"));
     let rate = java("restart-failure-rate");
     assert_lines(
         &rate,
