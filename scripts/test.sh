@@ -42,4 +42,7 @@ DIST=dist bash scripts/geometry.sh
 
 log "accessibility (axe-core): first screen, a tour, projector mode"
 DIST=dist bash scripts/axe.sh
+
+log "offline after the first visit (service worker) and the classroom server, on 127.0.0.1"
+DIST=dist bash scripts/offline.sh
 log "all green"
