@@ -32,7 +32,7 @@ WASM_BINDGEN_TEST_TIMEOUT=300 \
 
 log "release build of the page (offline)"
 trunk build --release
-ls -l dist/*.wasm
+DIST=dist bash scripts/size.sh
 
 log "palette: CIEDE2000 between every pair of meanings, for every vision"
 bash scripts/palette.sh | tail -1
