@@ -70,7 +70,7 @@ messages! {
     KindArray = "real_kind_array",
     KindObject = "real_kind_object",
     LabPane = "real_lab",
-    /// `{scenario}`, `{mode}`, `{t}`.
+    /// `{scenario}`, `{mode}`.
     LabPaneSub = "real_lab_sub",
     /// `{version}`.
     RealPane = "real_real",
