@@ -177,7 +177,7 @@ fn assert_real_rows(app: &Mounted) {
     assert_eq!(first.get_attribute("data-checkpoint").as_deref(), Some("7"));
     assert!(app.text("#real-real").contains("Real Flink 2.3.0"));
     // The per-subtask table: a row per subtask of every operator.
-    let subtasks = first.query_selector_all(".real-subtasks tbody tr").unwrap();
+    let subtasks = first.query_selector_all(".real-subtask").unwrap();
     assert!(subtasks.length() >= 4, "{}", subtasks.length());
     // The lab's history stands beside it.
     assert!(app.text("#real-lab").contains("The lab (simulated)"));

@@ -180,6 +180,11 @@ pub fn FlinkCode(props: &FlinkCodeProps) -> Html {
                     Copied::Failed => lang.t(FlinkMsg::CopyFailed),
                 } }</span>
             </div>
+            <h3 class="section-title">{ lang.t(FlinkMsg::CheckpointingHeading) }</h3>
+            <pre class="java java--checkpointing" id="flink-checkpointing"
+                 aria-label={lang.t(FlinkMsg::CheckpointingHeading)} tabindex="0">
+                { code_block(&checkpointing, 1, false) }
+            </pre>
             <h3 class="section-title">{ lang.t(FlinkMsg::RunHeading) }</h3>
             <p class="flink__note">{ lang.t(FlinkMsg::RunRepo) }</p>
             <pre class="flink__command" id="flink-command"><code>{ commands.in_repo.clone() }</code></pre>
@@ -188,11 +193,6 @@ pub fn FlinkCode(props: &FlinkCodeProps) -> Html {
                 <pre class="flink__command"><code>{ commands.plain.join("\n") }</code></pre>
             </details>
             <p class="flink__note">{ lang.t(FlinkMsg::RunStats) }</p>
-            <h3 class="section-title">{ lang.t(FlinkMsg::CheckpointingHeading) }</h3>
-            <pre class="java java--checkpointing" id="flink-checkpointing"
-                 aria-label={lang.t(FlinkMsg::CheckpointingHeading)} tabindex="0">
-                { code_block(&checkpointing, 1, false) }
-            </pre>
             { for methods.iter().map(|(first, body)| html! {
                 <>
                     <h3 class="section-title">{ lang.t(FlinkMsg::JobHeading).replace("{line}", &first.to_string()) }</h3>

@@ -192,40 +192,38 @@ fn task_table(lang: Lang, t: &TaskRow) -> Html {
             if t.subtasks.is_empty() {
                 <p class="muted">{ lang.t(FlinkMsg::NoDetails) }</p>
             } else {
-                <div class="real-task__scroll">
-                <table class="real-subtasks">
-                    <thead><tr>
-                        <th scope="col">{ lang.t(FlinkMsg::ColSubtask) }</th>
-                        <th scope="col">{ lang.t(Msg::ColAcked) }</th>
-                        <th scope="col">{ lang.t(Msg::ColDuration) }</th>
-                        <th scope="col">{ lang.t(FlinkMsg::ColSize) }</th>
-                        <th scope="col">{ lang.t(Msg::ColAlignment) }</th>
-                        <th scope="col">{ lang.t(FlinkMsg::ColStartDelay) }</th>
-                        <th scope="col">{ lang.t(FlinkMsg::ColSync) }</th>
-                        <th scope="col">{ lang.t(FlinkMsg::ColAsync) }</th>
-                        <th scope="col">{ lang.t(FlinkMsg::ColProcessed) }</th>
-                        <th scope="col">{ lang.t(FlinkMsg::ColPersisted) }</th>
-                        <th scope="col">{ lang.t(FlinkMsg::ColUnaligned) }</th>
-                    </tr></thead>
-                    <tbody>
-                        { for t.subtasks.iter().map(|s| html! {
-                            <tr>
-                                <th scope="row">{ s.index }</th>
-                                <td>{ flag(lang, Some(s.acknowledged)) }</td>
-                                <td>{ ms(s.end_to_end_ms) }</td>
-                                <td>{ s.checkpointed_bytes.map_or(MISSING.into(), bytes) }</td>
-                                <td>{ ms(s.alignment_ms) }</td>
-                                <td>{ ms(s.start_delay_ms) }</td>
-                                <td>{ ms(s.sync_ms) }</td>
-                                <td>{ ms(s.async_ms) }</td>
-                                <td>{ amount(lang, s.processed) }</td>
-                                <td>{ amount(lang, s.persisted) }</td>
-                                <td>{ flag(lang, s.unaligned) }</td>
-                            </tr>
-                        }) }
-                    </tbody>
-                </table>
-                </div>
+                // One card per subtask, its figures in a grid that reflows to the
+                // pane's width (a narrow drawer has no room for eleven columns).
+                <ol class="real-subtasks">
+                    { for t.subtasks.iter().map(|s| {
+                        let field = |label: &str, value: String| html! {
+                            <div class="hist__field"><dt>{ label.to_string() }</dt><dd>{ value }</dd></div>
+                        };
+                        html! {
+                            <li class="real-subtask" data-subtask={s.index.to_string()}>
+                                <div class="real-subtask__head">
+                                    <strong>{ format!("{} {}", lang.t(FlinkMsg::ColSubtask), s.index) }</strong>
+                                    <span>{ if s.acknowledged {
+                                        format!("✓ {}", lang.t(Msg::ColAcked))
+                                    } else {
+                                        format!("{}: {}", lang.t(Msg::ColAcked), flag(lang, Some(false)))
+                                    } }</span>
+                                </div>
+                                <dl class="hist__fields">
+                                    { field(lang.t(Msg::ColDuration), ms(s.end_to_end_ms)) }
+                                    { field(lang.t(FlinkMsg::ColSize), s.checkpointed_bytes.map_or(MISSING.into(), bytes)) }
+                                    { field(lang.t(Msg::ColAlignment), ms(s.alignment_ms)) }
+                                    { field(lang.t(FlinkMsg::ColStartDelay), ms(s.start_delay_ms)) }
+                                    { field(lang.t(FlinkMsg::ColSync), ms(s.sync_ms)) }
+                                    { field(lang.t(FlinkMsg::ColAsync), ms(s.async_ms)) }
+                                    { field(lang.t(FlinkMsg::ColProcessed), amount(lang, s.processed)) }
+                                    { field(lang.t(FlinkMsg::ColPersisted), amount(lang, s.persisted)) }
+                                    { field(lang.t(FlinkMsg::ColUnaligned), flag(lang, s.unaligned)) }
+                                </dl>
+                            </li>
+                        }
+                    }) }
+                </ol>
             }
         </div>
     }
@@ -456,7 +454,6 @@ pub fn RealStatsSection(props: &RealStatsProps) -> Html {
     html! {
         <section class="real" id="real-stats" aria-labelledby="real-heading">
             <h3 class="section-title" id="real-heading">{ lang.t(FlinkMsg::RealHeading) }</h3>
-            <p class="flink__note">{ lang.t(FlinkMsg::RealIntro) }</p>
             <div class="real__controls">
                 <label class="text-button real__file">
                     { lang.t(FlinkMsg::RealFile) }
@@ -466,9 +463,13 @@ pub fn RealStatsSection(props: &RealStatsProps) -> Html {
                     <button type="button" class="text-button" id="real-clear" onclick={on_clear}>{ lang.t(FlinkMsg::RealClear) }</button>
                 }
             </div>
-            <label class="real__paste-label" for="real-paste">{ lang.t(FlinkMsg::RealPasteLabel) }</label>
-            <textarea id="real-paste" class="real__paste" rows="3" spellcheck="false" ref={paste_ref} />
-            <button type="button" class="text-button" id="real-paste-import" onclick={on_paste}>{ lang.t(FlinkMsg::RealPasteButton) }</button>
+            <details class="real__paste-box" id="real-paste-box">
+                <summary>{ lang.t(FlinkMsg::RealPasteLabel) }</summary>
+                <p class="flink__note">{ lang.t(FlinkMsg::RealIntro) }</p>
+                <label class="visually-hidden" for="real-paste">{ lang.t(FlinkMsg::RealPasteLabel) }</label>
+                <textarea id="real-paste" class="real__paste" rows="4" spellcheck="false" ref={paste_ref} />
+                <button type="button" class="text-button" id="real-paste-import" onclick={on_paste}>{ lang.t(FlinkMsg::RealPasteButton) }</button>
+            </details>
             { message }
             <div class="real__panes">
                 <div class="real-pane real-pane--lab" id="real-lab">
