@@ -204,6 +204,36 @@ async fn importing_the_recorded_real_statistics_shows_their_rows() {
     assert!(app.text("#real-real").contains("No real run imported yet."));
 }
 
+/// The second recorded run: odd-even-sum as the Download button gives it, run
+/// with `flink.sh OddEvenSum.java --stats` (a crash, a restore from checkpoint 2).
+#[wasm_bindgen_test]
+async fn importing_a_real_run_with_a_crash_shows_its_counts_beside_the_lab() {
+    let app = Mounted::at("?lang=en&scenario=odd-even-sum&t=1500").await;
+    open_flink_tab(&app).await;
+    paste(&app, include_str!("fixtures/flink-stats-odd-even-sum.json")).await;
+    assert!(app
+        .text("#real-message")
+        .contains("Imported: 3 real checkpoints"));
+    assert!(app
+        .text("#real-real")
+        .contains("5 in all: 3 completed, 2 failed"));
+    let ids: Vec<String> = {
+        let rows = app.root.query_selector_all("#real-real .real-row").unwrap();
+        (0..rows.length())
+            .map(|i| {
+                rows.item(i)
+                    .unwrap()
+                    .unchecked_into::<HtmlElement>()
+                    .get_attribute("data-checkpoint")
+                    .unwrap()
+            })
+            .collect()
+    };
+    assert_eq!(ids, ["3", "2", "1"]);
+    // The lab's own history up to t = 1500 stands beside it.
+    assert!(app.query("#real-lab .real-row[data-side=lab]").is_some());
+}
+
 #[wasm_bindgen_test]
 async fn importing_the_recorded_file_through_the_file_chooser() {
     let app = Mounted::at("?lang=en&scenario=unaligned-backpressure").await;

@@ -123,6 +123,55 @@ fn the_recorded_real_run_reads_whole() {
 
 /// The same run's responses pasted as a user copies them from the REST API: one
 /// value after another, subtask responses without their vertex's id.
+/// A second real run (Flink 2.3): odd-even-sum as the page's Download button
+/// gives it (`OddEvenSum.java`), run with `flink.sh OddEvenSum.java --stats`;
+/// its scripted crash restores from checkpoint 2.
+const ODD_EVEN: &str = include_str!("../../tests/fixtures/flink-stats-odd-even-sum.json");
+
+#[test]
+fn the_recorded_run_with_a_crash_and_a_restore_reads_whole() {
+    let stats = parse(ODD_EVEN).unwrap_or_else(|e| panic!("{e:#?}"));
+    assert_eq!(stats.scenario.as_deref(), Some("odd-even-sum"));
+    let job = only_job(&stats);
+    for (k, n) in [
+        ("total", 5),
+        ("completed", 3),
+        ("failed", 2),
+        ("restored", 1),
+    ] {
+        assert!(
+            job.counts.contains(&(k.to_string(), n)),
+            "{k}: {:?}",
+            job.counts
+        );
+    }
+    let ids: Vec<u64> = job.history.rows.iter().map(|r| r.id).collect();
+    assert_eq!(ids, [3, 2, 1]);
+    for r in &job.history.rows {
+        assert_eq!(r.status, Some(Status::Completed));
+        assert_eq!((r.acknowledged, r.subtasks), (Some(4), Some(4)));
+        assert_eq!(r.unaligned, Some(false), "aligned exactly-once");
+        let mut names: Vec<&str> = r.tasks.iter().map(|t| t.name.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["Sink: out", "Source: numbers", "parity", "sum"]);
+        // Every operator of the lesson runs one subtask, each with its figures.
+        for t in &r.tasks {
+            assert_eq!(t.subtasks.len(), 1, "{}", t.name);
+            assert!(t.subtasks[0].acknowledged);
+            assert!(t.subtasks[0].end_to_end_ms.is_some());
+        }
+    }
+    // Trigger times count from the job's start and grow with the id.
+    let t: Vec<i64> = job
+        .history
+        .rows
+        .iter()
+        .filter_map(|r| r.trigger_ms)
+        .collect();
+    assert_eq!(t.len(), 3);
+    assert!(t[0] > t[1] && t[1] > t[2] && t[2] >= 0, "{t:?}");
+}
+
 #[test]
 fn pasted_rest_responses_read_alone_or_together() {
     let v = fixture();
