@@ -19,21 +19,6 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 const FIXTURE: &str = include_str!("fixtures/flink-stats-unaligned-backpressure.json");
 
-/// Fires a bubbling `change` on `selector` after setting its value.
-async fn change(app: &Mounted, selector: &str, value: &str) {
-    let input = app.find(selector);
-    if let Some(i) = input.dyn_ref::<web_sys::HtmlInputElement>() {
-        i.set_value(value);
-    } else if let Some(s) = input.dyn_ref::<web_sys::HtmlSelectElement>() {
-        s.set_value(value);
-    }
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    let e = web_sys::Event::new_with_event_init_dict("change", &init).unwrap();
-    input.dispatch_event(&e).unwrap();
-    yew::scheduler::flush().await;
-}
-
 /// Opens the Flink code tab (a second click on an open tab would close it).
 async fn open_flink_tab(app: &Mounted) {
     if app.attr("[data-tab=flink]", "aria-selected") != "true"
