@@ -535,7 +535,7 @@ impl Generator<'_> {
         c.line(
             0,
             &format!(
-                "//   javac -cp \"$FLINK_LIB/*\" {class_name}.java && java -cp \"$FLINK_LIB/*:.\" {class_name} [--ui] [--stats FILE]"
+                "//   javac -encoding UTF-8 -cp \"$FLINK_LIB/*\" {class_name}.java && java -cp \"$FLINK_LIB/*:.\" {class_name} [--ui] [--stats FILE]"
             ),
         );
         c.line(

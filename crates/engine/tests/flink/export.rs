@@ -350,6 +350,85 @@ fn comments_in_the_chosen_language() {
     assert!(!en.contains("//@") && !en.contains("//#") && !en.contains("//!"));
 }
 
+/// What a learner reads is well formed in both languages: no template placeholder
+/// left in a comment, no `// //`, every line of the class indented inside it, and
+/// in Chinese no English sentence in the comments above the harness (whose
+/// comments stay English, as its banner says).
+#[test]
+fn comments_are_filled_in_indented_and_translated() {
+    let placeholders = ["NAME", "STATE", "UPDATE", "BODY", "WINDOW_MS"];
+    for lang in [Lang::En, Lang::Zh] {
+        for (name, result) in flink::builtins(&Options {
+            lang,
+            ..Options::default()
+        }) {
+            let Ok(e) = result else { continue };
+            let body_start = e.java.find("public class ").expect("the class");
+            let body: Vec<&str> = e.java[body_start..].lines().collect();
+            for (i, line) in body.iter().enumerate().skip(1) {
+                let t = line.trim_start();
+                if i + 1 < body.len() && !t.is_empty() {
+                    assert!(
+                        line.starts_with("    "),
+                        "{name} {lang:?}: line {i} of the class at column 0: {line:?}"
+                    );
+                }
+                assert!(!t.contains("// //"), "{name} {lang:?}: {line:?}");
+                let comment = t.starts_with("//") || t.starts_with("* ") || t.starts_with("/**");
+                if comment {
+                    for p in placeholders {
+                        let words: Vec<&str> = t
+                            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                            .collect();
+                        assert!(
+                            !words.contains(&p),
+                            "{name} {lang:?}: placeholder {p} in {line:?}"
+                        );
+                    }
+                }
+            }
+            if lang == Lang::Zh {
+                let harness = e.java.find("以下是配套代码").expect("the harness banner");
+                assert!(e.java[harness..].contains("这部分的注释保留英文"));
+                for line in e.java[..harness].lines() {
+                    let t = line.trim_start();
+                    let text = if let Some(c) = t.strip_prefix("//") {
+                        c
+                    } else if let Some(c) = t.strip_prefix("* ") {
+                        c
+                    } else if let Some(c) = t.strip_prefix("/**") {
+                        c
+                    } else {
+                        match t.find(" // ") {
+                            Some(at) => &t[at + 4..],
+                            None => continue,
+                        }
+                    };
+                    let has_cjk = text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+                    let mut run = 0;
+                    let mut longest = 0;
+                    for w in text.split_whitespace() {
+                        if w.chars()
+                            .all(|c| c.is_ascii_alphabetic() || ",.;:'".contains(c))
+                            && w.chars().any(|c| c.is_ascii_alphabetic())
+                            && !w.trim_end_matches([',', '.', ';', ':']).contains('.')
+                        {
+                            run += 1;
+                            longest = longest.max(run);
+                        } else {
+                            run = 0;
+                        }
+                    }
+                    assert!(
+                        has_cjk || longest < 4,
+                        "{name}: an English comment in the zh export: {line:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn approximations_are_listed_at_the_top() {
     let e = export_builtin("checkpoint-config", Options::default());
