@@ -6,7 +6,7 @@
 
 use engine::export::flink::{self, Export, Options};
 use engine::scenario::ScenarioError;
-use engine::{runner, Scenario};
+use engine::Scenario;
 
 use crate::i18n::Lang;
 
@@ -19,7 +19,6 @@ pub const FLINK_VERSION: &str = "2.3.0";
 pub fn export_for(doc: &serde_json::Value, seed: u64, lang: Lang) -> Result<Export, ScenarioError> {
     let mut scenario = Scenario::from_json(&doc.to_string())?;
     scenario.seed = seed;
-    let declared = declared_max_parallelism(&scenario);
     flink::export(
         &scenario,
         &Options {
@@ -27,27 +26,9 @@ pub fn export_for(doc: &serde_json::Value, seed: u64, lang: Lang) -> Result<Expo
                 Lang::Zh => flink::Lang::Zh,
                 Lang::En => flink::Lang::En,
             },
-            max_parallelism_declared: declared,
             ..Options::default()
         },
     )
-}
-
-/// Whether each document of the restore chain sets `job.max_parallelism`: as the
-/// built-in lesson of that name says, or when it differs from the default (an
-/// edit). The serialized scenario always has the field, so it cannot tell.
-fn declared_max_parallelism(scenario: &Scenario) -> Vec<bool> {
-    let builtin = runner::builtin(&scenario.name)
-        .map(flink::declared_max_parallelism)
-        .unwrap_or_default();
-    let mut out = Vec::new();
-    let mut doc = Some(scenario);
-    while let Some(s) = doc {
-        let i = out.len();
-        out.push(builtin.get(i).copied().unwrap_or(false) || s.job.max_parallelism != 128);
-        doc = s.restore.as_ref().map(|r| &*r.from);
-    }
-    out
 }
 
 /// How a line of the Java is shown.
@@ -150,6 +131,7 @@ pub fn commands(export: &Export) -> Commands {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::runner;
 
     fn doc_of(name: &str, mode: Option<engine::runner::ModeOverride>) -> (serde_json::Value, u64) {
         let mut s = runner::load(name).unwrap();
