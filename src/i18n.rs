@@ -16,6 +16,7 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
+pub mod extras;
 pub mod terms;
 
 /// A language the interface is written in.

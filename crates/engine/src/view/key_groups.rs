@@ -77,6 +77,12 @@ impl World {
     }
 }
 
+/// [`World::rescale_view`] of `scenario` started with `seed` (`None` if it does not
+/// build or restores nothing).
+pub fn rescale(scenario: &Scenario, seed: u64) -> Option<RescaleView> {
+    World::new(scenario, seed).ok()?.rescale_view()
+}
+
 fn rescale_of(
     scenario: &Scenario,
     seed: u64,
