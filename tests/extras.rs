@@ -134,6 +134,26 @@ async fn the_tolerable_chart_counts_expired_checkpoints_and_failovers() {
     assert_eq!(outcome("checkpoint-config", 3), "expired");
     assert_eq!(outcome("checkpoint-config-strict", 3), "expired");
     assert_eq!(outcome("checkpoint-config", 2), "completed");
+    // The counter after each checkpoint, as the engine's coordinator had it.
+    let after = |run: &str, id: u64| {
+        attr(
+            &app.find(&format!(
+                "#compare-chart [data-run=\"{run}\"] [data-checkpoint=\"{id}\"]"
+            )),
+            "data-counter-after",
+        )
+    };
+    assert_eq!(
+        after("checkpoint-config", 3),
+        "1",
+        "chk-3's expiry is tolerated once"
+    );
+    assert_eq!(after("checkpoint-config", 2), "0");
+    assert_eq!(
+        after("checkpoint-config-strict", 3),
+        "0",
+        "reset as the job fails over"
+    );
     // At 2000 ms the lax run has counted chk-3's expiry (1 of 1 tolerated); the
     // strict one failed over instead and starts again from 0.
     let counter = |run: &str| {

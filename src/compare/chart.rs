@@ -301,6 +301,8 @@ fn time_axis(end: u64) -> Html {
     axis(
         (0..=end / step)
             .map(|i| (tx(i * step, end), format!("{} ms", i * step)))
+            // The last label would be cut at the right edge.
+            .filter(|(at, _)| *at < 95.0)
             .collect(),
     )
 }
@@ -399,13 +401,16 @@ fn tolerable(
     runs: &[(ChartRun, Rc<WorldView>)],
     traces: &[Rc<Vec<CounterStep>>],
     tolerated: &[u32],
-    end: u64,
 ) -> Html {
     let marks: Vec<Vec<model::Mark>> = runs.iter().map(|(_, v)| model::outcomes(v)).collect();
+    // One slot per checkpoint id (close completions and expiries never overprint).
+    let ids = slots(marks.iter().flatten().map(|m| m.id));
+    let n_slots = ids.len();
     let h = 20u32;
     let rows = runs.iter().zip(&marks).enumerate().map(|(k, ((run, v), marks))| {
         let failovers = model::counter_failovers(v);
-        let n = model::counter_at(traces.get(k).map_or(&[][..], |t| &t[..]), v.now);
+        let trace = traces.get(k).map_or(&[][..], |t| &t[..]);
+        let n = model::counter_at(trace, v.now);
         let max = tolerated.get(k).copied().unwrap_or(0);
         let body = html! {
             <>
@@ -416,15 +421,24 @@ fn tolerable(
                         Outcome::Aborted => ("chart__aborted", "!"),
                         Outcome::Pending => ("chart__pending", "…"),
                     };
-                    let at = m.end_at.unwrap_or(v.now);
+                    let i = ids.iter().position(|id| *id == m.id).unwrap_or(0);
+                    let left = pct(slot_left(i, n_slots));
+                    let after = m.end_at.map(|t| model::counter_at(trace, t));
+                    let failed_over = m.end_at.is_some_and(|t| failovers.contains(&t));
                     html! {
-                        <text class={classes!("chart__mark", cls)} data-checkpoint={m.id.to_string()}
-                              data-outcome={format!("{:?}", m.outcome).to_lowercase()}
-                              x={pct(tx(at, end))} y="16" text-anchor="middle">{ format!("{glyph}{}", m.id) }</text>
+                        <>
+                            <text class={classes!("chart__mark", cls)} data-checkpoint={m.id.to_string()}
+                                  data-outcome={format!("{:?}", m.outcome).to_lowercase()}
+                                  data-counter-after={after.map(|c| c.to_string()).unwrap_or_default()}
+                                  x={left.clone()} dx="4" y="16">{ format!("{glyph}{}", m.id) }</text>
+                            if let Some(c) = after {
+                                <text class="chart__count" x={left.clone()} dx="30" y="16">{ format!("[{c}]") }</text>
+                            }
+                            if failed_over {
+                                <text class="chart__failover" x={left} dx="54" y="16">{ "↻" }</text>
+                            }
+                        </>
                     }
-                }) }
-                { for failovers.iter().map(|at| html! {
-                    <text class="chart__failover" x={pct(tx(*at, end))} dx="14" y="16" text-anchor="start">{ "↻" }</text>
                 }) }
                 <text class="chart__counter" data-counter={n.to_string()} x="99.5%" y="16" text-anchor="end">
                     { xf("tolerable_counter", lang, &[("n", &n.to_string()), ("max", &max.to_string())]) }
@@ -476,10 +490,10 @@ fn tolerable(
                 <span class="chart__glyph chart__expired">{ "✕" }</span>{ x("tolerable_expired", lang) }
                 <span class="chart__glyph chart__aborted">{ "!" }</span>{ x("tolerable_aborted", lang) }
                 <span class="chart__glyph chart__failover">{ "↻" }</span>{ x("tolerable_failover", lang) }
+                <span class="chart__glyph chart__count">{ "[n]" }</span>{ x("tolerable_counter_after", lang) }
             </p>
             { for rows }
-            { now_line(runs.first().map_or(0, |(_, v)| v.now), end) }
-            { time_axis(end) }
+            { slot_axis(&ids) }
             { table(lang, vec![String::new(), x("chart_checkpoint", lang), String::new(), String::new()], table_rows, summary) }
         </>
     }
@@ -702,13 +716,25 @@ pub fn CompareChart(props: &CompareChartProps) -> Html {
         Kind::Restarts => ("restart_title", restarts(lang, &runs, now, end)),
         Kind::Tolerable => (
             "tolerable_title",
-            tolerable(lang, &runs, traces, &tolerated, end),
+            tolerable(lang, &runs, traces, &tolerated),
         ),
         Kind::Storage => ("storage_title", storage(lang, &runs, end)),
     };
+    let chars = runs
+        .iter()
+        .map(|(r, _)| {
+            r.name
+                .chars()
+                .map(|c| if c.is_ascii() { 1 } else { 2 })
+                .sum::<usize>()
+        })
+        .max()
+        .unwrap_or(8)
+        .clamp(6, 26);
     html! {
         <figure class={classes!("chart", format!("chart--{}", kind.key()))} id="compare-chart"
-                data-chart={kind.key()} aria-labelledby="compare-chart-title">
+                data-chart={kind.key()} aria-labelledby="compare-chart-title"
+                style={format!("--name-chars: {chars}")}>
             <figcaption class="chart__title" id="compare-chart-title">{ x(title, lang) }</figcaption>
             { body }
         </figure>

@@ -147,7 +147,7 @@ pub fn stage_svg() -> Option<String> {
                 ("href", url),
                 ("class", "tokens".to_string()),
             ] {
-                img.set_attribute(&k, &v).ok()?;
+                img.set_attribute(k, &v).ok()?;
             }
             copy.append_child(&img).ok()?;
         }
