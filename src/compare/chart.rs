@@ -196,8 +196,7 @@ fn backends(lang: Lang, runs: &[(ChartRun, Rc<WorldView>)]) -> Html {
                 <span class="chart__key chart__key--uploaded"></span>{ x("backend_uploaded", lang) }
                 <span class="chart__key chart__key--full"></span>{ x("backend_full", lang) }
             </p>
-            { for rows }
-            { slot_axis(&ids) }
+            <div class="chart__body">{ for rows }{ slot_axis(&ids) }</div>
             { table(lang, vec![String::new(), x("chart_checkpoint", lang), x("backend_uploaded", lang), x("backend_full", lang)], table_rows, summary) }
         </>
     }
@@ -283,8 +282,7 @@ fn alignment(lang: Lang, runs: &[(ChartRun, Rc<WorldView>)]) -> Html {
                 <span class="chart__key chart__key--align"></span>{ x("align_ms", lang) }
                 <span class="chart__key chart__key--persisted"></span>{ x("align_records", lang) }
             </p>
-            { for rows }
-            { slot_axis(&ids) }
+            <div class="chart__body">{ for rows }{ slot_axis(&ids) }</div>
             { table(lang, vec![String::new(), x("chart_checkpoint", lang), x("align_ms", lang), x("align_records", lang)], table_rows, summary) }
         </>
     }
@@ -309,29 +307,29 @@ fn time_axis(end: u64) -> Html {
 
 fn restarts(lang: Lang, runs: &[(ChartRun, Rc<WorldView>)], now: u64, end: u64) -> Html {
     let rows_data: Vec<model::RestartRow> = runs.iter().map(|(_, v)| model::restarts(v)).collect();
-    let h = 20u32;
+    let h = 18u32;
     let rows = runs.iter().zip(&rows_data).map(|((run, v), r)| {
         let live_end = r.failed_at.unwrap_or(v.now.min(end));
         let body = html! {
             <>
-                <line class="chart__life" x1={pct(tx(0, end))} x2={pct(tx(live_end, end))} y1="10" y2="10" />
+                <line class="chart__life" x1={pct(tx(0, end))} x2={pct(tx(live_end, end))} y1="9" y2="9" />
                 { for r.failures.iter().map(|f| {
                     let until = f.restarted_ms.or(r.restart_at.filter(|_| f.restarted_ms.is_none() && r.failed_at.is_none()).map(|_| v.now));
                     html! {
                         <g class="chart__failure" data-at={f.at_ms.to_string()}
                            data-restarted={f.restarted_ms.map(|m| m.to_string()).unwrap_or_default()}>
                             if let Some(u) = until {
-                                <rect class="chart__delay" x={pct(tx(f.at_ms, end))} width={pct(tx(u, end) - tx(f.at_ms, end))} y="2" height="16" />
+                                <rect class="chart__delay" x={pct(tx(f.at_ms, end))} width={pct(tx(u, end) - tx(f.at_ms, end))} y="1" height="16" />
                             }
-                            <text class="chart__cross" x={pct(tx(f.at_ms, end))} y="16" text-anchor="middle">{ "✕" }</text>
+                            <text class="chart__cross" x={pct(tx(f.at_ms, end))} y="14" text-anchor="middle">{ "✕" }</text>
                             if let Some(m) = f.restarted_ms {
-                                <text class="chart__restart" x={pct(tx(m, end))} y="16" text-anchor="start">{ "▶" }</text>
+                                <text class="chart__restart" x={pct(tx(m, end))} y="14" text-anchor="start">{ "▶" }</text>
                             }
                         </g>
                     }
                 }) }
                 if let Some(at) = r.failed_at {
-                    <text class="chart__gave-up" x={pct(tx(at, end))} dx="12" y="16">{ x("restart_gave_up", lang) }</text>
+                    <text class="chart__gave-up" x={pct(tx(at, end))} dx="12" y="14">{ x("restart_gave_up", lang) }</text>
                 }
             </>
         };
@@ -377,13 +375,11 @@ fn restarts(lang: Lang, runs: &[(ChartRun, Rc<WorldView>)], now: u64, end: u64) 
     html! {
         <>
             <p class="chart__legend">
-                <span class="chart__glyph chart__cross">{ "✕" }</span>{ x("restart_failure", lang) }
-                <span class="chart__key chart__key--delay"></span>{ x("restart_delay", lang) }
-                <span class="chart__glyph chart__restart">{ "▶" }</span>{ x("restart_restart", lang) }
+                <span><span class="chart__glyph chart__cross">{ "✕" }</span>{ x("restart_failure", lang) }</span>
+                <span><span class="chart__key chart__key--delay"></span>{ x("restart_delay", lang) }</span>
+                <span><span class="chart__glyph chart__restart">{ "▶" }</span>{ x("restart_restart", lang) }</span>
             </p>
-            { for rows }
-            { now_line(now, end) }
-            { time_axis(end) }
+            <div class="chart__body">{ for rows }{ now_line(now, end) }{ time_axis(end) }</div>
             { table(lang, vec![String::new(), x("restart_failure", lang), x("restart_restart", lang)], table_rows, summary) }
         </>
     }
@@ -406,7 +402,7 @@ fn tolerable(
     // One slot per checkpoint id (close completions and expiries never overprint).
     let ids = slots(marks.iter().flatten().map(|m| m.id));
     let n_slots = ids.len();
-    let h = 20u32;
+    let h = 18u32;
     let rows = runs.iter().zip(&marks).enumerate().map(|(k, ((run, v), marks))| {
         let failovers = model::counter_failovers(v);
         let trace = traces.get(k).map_or(&[][..], |t| &t[..]);
@@ -430,17 +426,17 @@ fn tolerable(
                             <text class={classes!("chart__mark", cls)} data-checkpoint={m.id.to_string()}
                                   data-outcome={format!("{:?}", m.outcome).to_lowercase()}
                                   data-counter-after={after.map(|c| c.to_string()).unwrap_or_default()}
-                                  x={left.clone()} dx="4" y="16">{ format!("{glyph}{}", m.id) }</text>
+                                  x={left.clone()} dx="4" y="14">{ format!("{glyph}{}", m.id) }</text>
                             if let Some(c) = after {
-                                <text class="chart__count" x={left.clone()} dx="30" y="16">{ format!("[{c}]") }</text>
+                                <text class="chart__count" x={left.clone()} dx="30" y="14">{ format!("[{c}]") }</text>
                             }
                             if failed_over {
-                                <text class="chart__failover" x={left} dx="54" y="16">{ "↻" }</text>
+                                <text class="chart__failover" x={left} dx="54" y="14">{ "↻" }</text>
                             }
                         </>
                     }
                 }) }
-                <text class="chart__counter" data-counter={n.to_string()} x="99.5%" y="16" text-anchor="end">
+                <text class="chart__counter" data-counter={n.to_string()} x="99.5%" y="14" text-anchor="end">
                     { xf("tolerable_counter", lang, &[("n", &n.to_string()), ("max", &max.to_string())]) }
                 </text>
             </>
@@ -492,8 +488,7 @@ fn tolerable(
                 <span class="chart__glyph chart__failover">{ "↻" }</span>{ x("tolerable_failover", lang) }
                 <span class="chart__glyph chart__count">{ "[n]" }</span>{ x("tolerable_counter_after", lang) }
             </p>
-            { for rows }
-            { slot_axis(&ids) }
+            <div class="chart__body">{ for rows }{ slot_axis(&ids) }</div>
             { table(lang, vec![String::new(), x("chart_checkpoint", lang), String::new(), String::new()], table_rows, summary) }
         </>
     }
@@ -501,7 +496,7 @@ fn tolerable(
 
 fn storage(lang: Lang, runs: &[(ChartRun, Rc<WorldView>)], end: u64) -> Html {
     let data: Vec<model::Survival> = runs.iter().map(|(_, v)| model::survival(v)).collect();
-    let h = 20u32;
+    let h = 18u32;
     let restore_text = |s: &model::Survival| match s.restored {
         Some(Some(id)) => xf("storage_restored", lang, &[("id", &id.to_string())]),
         Some(None) => x("storage_fresh", lang),
@@ -520,14 +515,14 @@ fn storage(lang: Lang, runs: &[(ChartRun, Rc<WorldView>)], end: u64) -> Html {
                         <text class={classes!("chart__mark", cls)}
                               data-checkpoint={c.id.to_string()} data-lost={c.lost().to_string()}
                               data-fate={format!("{:?}", c.fate).to_lowercase()}
-                              x={pct(tx(c.completed_at, end))} y="16" text-anchor="middle">
+                              x={pct(tx(c.completed_at, end))} y="14" text-anchor="middle">
                             { format!("{glyph}{}", c.id) }
                         </text>
                     }
                 }) }
                 if let Some(at) = s.crash_at {
                     <line class="chart__crash" x1={pct(tx(at, end))} x2={pct(tx(at, end))} y1="0" y2={h.to_string()} />
-                    <text class="chart__restored" x={pct(tx(at, end))} dx="8" y="16">{ restore_text(s) }</text>
+                    <text class="chart__restored" x={pct(tx(at, end))} dx="8" y="14">{ restore_text(s) }</text>
                 }
             </>
         };
@@ -583,9 +578,7 @@ fn storage(lang: Lang, runs: &[(ChartRun, Rc<WorldView>)], end: u64) -> Html {
                 <span class="chart__glyph chart__subsumed">{ "○" }</span>{ x("storage_subsumed", lang) }
                 <span class="chart__key chart__key--crash"></span>{ x("storage_crash", lang) }
             </p>
-            { for rows }
-            { now_line(runs.first().map_or(0, |(_, v)| v.now), end) }
-            { time_axis(end) }
+            <div class="chart__body">{ for rows }{ now_line(runs.first().map_or(0, |(_, v)| v.now), end) }{ time_axis(end) }</div>
             { table(lang, vec![String::new(), x("chart_checkpoint", lang), String::new()], table_rows, summary) }
         </>
     }
@@ -735,7 +728,7 @@ pub fn CompareChart(props: &CompareChartProps) -> Html {
         <figure class={classes!("chart", format!("chart--{}", kind.key()))} id="compare-chart"
                 data-chart={kind.key()} aria-labelledby="compare-chart-title"
                 style={format!("--name-chars: {chars}")}>
-            <figcaption class="chart__title" id="compare-chart-title">{ x(title, lang) }</figcaption>
+            <figcaption class="chart__title visually-hidden" id="compare-chart-title">{ x(title, lang) }</figcaption>
             { body }
         </figure>
     }

@@ -52,15 +52,15 @@ fn strip(lang: Lang, uid: &str, label: String, owners: &[u32], which: &str, mark
     html! {
         <div class="strip-row" data-strip={which.to_string()}>
             <span class="strip-row__name">{ label }</span>
-            <svg class="strip-row__plot" width="100%" height="26" aria-hidden="true">
+            <svg class="strip-row__plot" width="100%" height="20" aria-hidden="true">
                 { for owners.iter().enumerate().map(|(kg, o)| html! {
                     <rect class={classes!("kg", format!("kg--{}", o % 4))} data-kg={kg.to_string()} data-owner={o.to_string()}
-                          x={pct(kg as f64 * 100.0 / n)} width={pct(100.0 / n + 0.02)} y="0" height="26" />
+                          x={pct(kg as f64 * 100.0 / n)} width={pct(100.0 / n + 0.02)} y="0" height="20" />
                 }) }
                 { for runs.iter().map(|(o, from, to)| html! {
                     <>
-                        <line class="kg__edge" x1={pct(*from as f64 * 100.0 / n)} x2={pct(*from as f64 * 100.0 / n)} y1="0" y2="26" />
-                        <text class="kg__label" x={pct((*from as f64 + *to as f64 + 1.0) * 50.0 / n)} y="18" text-anchor="middle">
+                        <line class="kg__edge" x1={pct(*from as f64 * 100.0 / n)} x2={pct(*from as f64 * 100.0 / n)} y1="0" y2="20" />
+                        <text class="kg__label" x={pct((*from as f64 + *to as f64 + 1.0) * 50.0 / n)} y="15" text-anchor="middle">
                             { format!("{uid}#{o}  {from}–{to}") }
                         </text>
                     </>
@@ -96,7 +96,7 @@ fn key_marks(s: &KeyGroupStrip) -> Html {
     let n = s.max_parallelism.max(1) as f64;
     html! {
         <>{ for s.keys.iter().map(|(k, kg)| html! {
-            <text class="kg__pin" x={pct((*kg as f64 + 0.5) * 100.0 / n)} y="11" text-anchor="middle">
+            <text class="kg__pin" x={pct((*kg as f64 + 0.5) * 100.0 / n)} y="12" text-anchor="middle">
                 <title>{ k.clone() }</title>{ "▼" }
             </text>
         }) }</>
