@@ -197,7 +197,7 @@ fn backends(lang: Lang, runs: &[(ChartRun, Rc<WorldView>)]) -> Html {
                 <span class="chart__key chart__key--full"></span>{ x("backend_full", lang) }
             </p>
             <div class="chart__body">{ for rows }{ slot_axis(&ids) }</div>
-            { table(lang, vec![String::new(), x("chart_checkpoint", lang), x("backend_uploaded", lang), x("backend_full", lang)], table_rows, summary) }
+            { table(lang, vec![x("chart_run", lang), x("chart_checkpoint", lang), x("backend_uploaded", lang), x("backend_full", lang)], table_rows, summary) }
         </>
     }
 }
@@ -283,7 +283,7 @@ fn alignment(lang: Lang, runs: &[(ChartRun, Rc<WorldView>)]) -> Html {
                 <span class="chart__key chart__key--persisted"></span>{ x("align_records", lang) }
             </p>
             <div class="chart__body">{ for rows }{ slot_axis(&ids) }</div>
-            { table(lang, vec![String::new(), x("chart_checkpoint", lang), x("align_ms", lang), x("align_records", lang)], table_rows, summary) }
+            { table(lang, vec![x("chart_run", lang), x("chart_checkpoint", lang), x("align_ms", lang), x("align_records", lang)], table_rows, summary) }
         </>
     }
 }
@@ -380,7 +380,7 @@ fn restarts(lang: Lang, runs: &[(ChartRun, Rc<WorldView>)], now: u64, end: u64) 
                 <span><span class="chart__glyph chart__restart">{ "▶" }</span>{ x("restart_restart", lang) }</span>
             </p>
             <div class="chart__body">{ for rows }{ now_line(now, end) }{ time_axis(end) }</div>
-            { table(lang, vec![String::new(), x("restart_failure", lang), x("restart_restart", lang)], table_rows, summary) }
+            { table(lang, vec![x("chart_run", lang), x("restart_failure", lang), x("restart_restart", lang)], table_rows, summary) }
         </>
     }
 }
@@ -489,7 +489,7 @@ fn tolerable(
                 <span class="chart__glyph chart__count">{ "[n]" }</span>{ x("tolerable_counter_after", lang) }
             </p>
             <div class="chart__body">{ for rows }{ slot_axis(&ids) }</div>
-            { table(lang, vec![String::new(), x("chart_checkpoint", lang), String::new(), String::new()], table_rows, summary) }
+            { table(lang, vec![x("chart_run", lang), x("chart_checkpoint", lang), String::new(), String::new()], table_rows, summary) }
         </>
     }
 }
@@ -579,7 +579,7 @@ fn storage(lang: Lang, runs: &[(ChartRun, Rc<WorldView>)], end: u64) -> Html {
                 <span class="chart__key chart__key--crash"></span>{ x("storage_crash", lang) }
             </p>
             <div class="chart__body">{ for rows }{ now_line(runs.first().map_or(0, |(_, v)| v.now), end) }{ time_axis(end) }</div>
-            { table(lang, vec![String::new(), x("chart_checkpoint", lang), String::new()], table_rows, summary) }
+            { table(lang, vec![x("chart_run", lang), x("chart_checkpoint", lang), String::new()], table_rows, summary) }
         </>
     }
 }

@@ -81,7 +81,7 @@ fn keys_list(s: &KeyGroupStrip) -> Html {
             { for s.keys.iter().map(|(k, kg)| {
                 let owner = s.after.get(*kg as usize).copied().unwrap_or(0);
                 html! {
-                    <span class={classes!("kg__key", format!("kg--{}", owner % 4))} data-key={k.clone()}
+                    <span class={classes!("kg__key", format!("chip--{}", owner % 4))} data-key={k.clone()}
                           data-kg={kg.to_string()} data-owner={owner.to_string()}>
                         { format!("{k} → {kg}") }
                     </span>
@@ -120,7 +120,7 @@ fn split(lang: Lang, s: &PartitionSplit) -> Html {
                 format!("{ps:?}")
             };
             html! {
-                <span class={classes!("split__chip", format!("kg--{}", i % 4))} data-split={which.to_string()}
+                <span class={classes!("split__chip", format!("chip--{}", i % 4))} data-split={which.to_string()}
                       data-task={format!("{}#{i}", s.uid)} data-partitions={format!("{ps:?}")}>
                     { format!("#{i} ") }{ text }
                 </span>
