@@ -94,6 +94,24 @@ fn slot_axis(ids: &[u64]) -> Html {
     }
 }
 
+/// The figures table's rows: each run's items, the run named first.
+fn figures<T>(
+    runs: &[(ChartRun, Rc<WorldView>)],
+    items: &[&[T]],
+    cells: impl Fn(&T) -> Vec<String>,
+) -> Vec<Vec<String>> {
+    runs.iter()
+        .zip(items)
+        .flat_map(|((r, _), items)| {
+            items.iter().map(|i| {
+                let mut row = vec![r.name.to_string()];
+                row.extend(cells(i));
+                row
+            })
+        })
+        .collect()
+}
+
 /// A visually hidden table: the chart's figures for screen readers and a `Ctrl+F`.
 fn table(lang: Lang, head: Vec<String>, rows: Vec<Vec<String>>, summary: Vec<String>) -> Html {
     html! {
@@ -176,20 +194,17 @@ fn backends(lang: Lang, runs: &[(ChartRun, Rc<WorldView>)]) -> Html {
             })
         })
         .collect();
-    let table_rows = runs
-        .iter()
-        .zip(&bars)
-        .flat_map(|((r, _), bars)| {
-            bars.iter().map(move |b| {
-                vec![
-                    r.name.to_string(),
-                    format!("chk-{}", b.id),
-                    b.uploaded.to_string(),
-                    b.full.to_string(),
-                ]
-            })
-        })
-        .collect();
+    let table_rows = figures(
+        runs,
+        &bars.iter().map(Vec::as_slice).collect::<Vec<_>>(),
+        |b| {
+            vec![
+                format!("chk-{}", b.id),
+                b.uploaded.to_string(),
+                b.full.to_string(),
+            ]
+        },
+    );
     html! {
         <>
             <p class="chart__legend">
@@ -262,20 +277,17 @@ fn alignment(lang: Lang, runs: &[(ChartRun, Rc<WorldView>)]) -> Html {
             )
         })
         .collect();
-    let table_rows = runs
-        .iter()
-        .zip(&bars)
-        .flat_map(|((r, _), bars)| {
-            bars.iter().map(move |b| {
-                vec![
-                    r.name.to_string(),
-                    format!("chk-{}", b.id),
-                    b.alignment_ms.to_string(),
-                    b.persisted.to_string(),
-                ]
-            })
-        })
-        .collect();
+    let table_rows = figures(
+        runs,
+        &bars.iter().map(Vec::as_slice).collect::<Vec<_>>(),
+        |b| {
+            vec![
+                format!("chk-{}", b.id),
+                b.alignment_ms.to_string(),
+                b.persisted.to_string(),
+            ]
+        },
+    );
     html! {
         <>
             <p class="chart__legend">
@@ -359,19 +371,19 @@ fn restarts(lang: Lang, runs: &[(ChartRun, Rc<WorldView>)], now: u64, end: u64) 
             )
         })
         .collect();
-    let table_rows = runs
-        .iter()
-        .zip(&rows_data)
-        .flat_map(|((run, _), r)| {
-            r.failures.iter().map(move |f| {
-                vec![
-                    run.name.to_string(),
-                    format!("{} ms", f.at_ms),
-                    f.restarted_ms.map_or("—".into(), |m| format!("{m} ms")),
-                ]
-            })
-        })
-        .collect();
+    let table_rows = figures(
+        runs,
+        &rows_data
+            .iter()
+            .map(|d| d.failures.as_slice())
+            .collect::<Vec<_>>(),
+        |f| {
+            vec![
+                format!("{} ms", f.at_ms),
+                f.restarted_ms.map_or("—".into(), |m| format!("{m} ms")),
+            ]
+        },
+    );
     html! {
         <>
             <p class="chart__legend">
@@ -465,20 +477,17 @@ fn tolerable(
             )
         })
         .collect();
-    let table_rows = runs
-        .iter()
-        .zip(&marks)
-        .flat_map(|((run, _), marks)| {
-            marks.iter().map(move |m| {
-                vec![
-                    run.name.to_string(),
-                    format!("chk-{}", m.id),
-                    format!("{:?}", m.outcome),
-                    m.end_at.map_or("—".into(), |t| format!("{t} ms")),
-                ]
-            })
-        })
-        .collect();
+    let table_rows = figures(
+        runs,
+        &marks.iter().map(Vec::as_slice).collect::<Vec<_>>(),
+        |m| {
+            vec![
+                format!("chk-{}", m.id),
+                format!("{:?}", m.outcome),
+                m.end_at.map_or("—".into(), |t| format!("{t} ms")),
+            ]
+        },
+    );
     html! {
         <>
             <p class="chart__legend">
@@ -550,26 +559,26 @@ fn storage(lang: Lang, runs: &[(ChartRun, Rc<WorldView>)], end: u64) -> Html {
             )
         })
         .collect();
-    let table_rows = runs
-        .iter()
-        .zip(&data)
-        .flat_map(|((run, _), s)| {
-            s.checkpoints.iter().map(move |c| {
-                vec![
-                    run.name.to_string(),
-                    format!("chk-{}", c.id),
-                    x(
-                        match c.fate {
-                            model::Fate::Kept => "storage_survived",
-                            model::Fate::Lost => "storage_lost",
-                            model::Fate::Subsumed => "storage_subsumed",
-                        },
-                        lang,
-                    ),
-                ]
-            })
-        })
-        .collect();
+    let table_rows = figures(
+        runs,
+        &data
+            .iter()
+            .map(|d| d.checkpoints.as_slice())
+            .collect::<Vec<_>>(),
+        |c| {
+            vec![
+                format!("chk-{}", c.id),
+                x(
+                    match c.fate {
+                        model::Fate::Kept => "storage_survived",
+                        model::Fate::Lost => "storage_lost",
+                        model::Fate::Subsumed => "storage_subsumed",
+                    },
+                    lang,
+                ),
+            ]
+        },
+    );
     html! {
         <>
             <p class="chart__legend">
