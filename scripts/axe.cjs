@@ -1,6 +1,7 @@
 // Accessibility audit of the built page with axe-core (issue 11): the first
-// screen, a guided tour open (its answer shown), projector mode and the Flink
-// code tab with real statistics imported, in zh and
+// screen, a guided tour open (its answer shown), projector mode, the Flink
+// code tab with real statistics imported, a comparison chart, the key-group
+// strip and the QR dialog, in zh and
 // en at 1280×720. Fails on any serious or critical violation; prints every
 // violation it finds with its nodes.
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/axe.cjs <base-url>
@@ -24,6 +25,22 @@ const SCREENS = {
       await page.setInputFiles('#real-file', FIXTURE);
       await page.waitForSelector('#real-real .real-row');
       await page.click('#flink-whole summary');
+    },
+  },
+  // Issue 12's extras: a comparison chart, the key-group strip, the QR dialog.
+  'a comparison chart': {
+    query: 'scenario=restart-fixed-delay&t=3000',
+    async act(page) {
+      await page.click('#more-button');
+      await page.click('#compare-restart-none');
+    },
+  },
+  'the key-group strip': { query: 'scenario=savepoint-rescale&t=1700&strips=1' },
+  'the QR code': {
+    query: 'scenario=odd-even-sum&t=1200',
+    async act(page) {
+      await page.click('#more-button');
+      await page.click('#qr-button');
     },
   },
 };

@@ -10,6 +10,9 @@
 //   - the tour (with its answer open), the glossary and the editor never cover
 //     an operator box or a channel and leave the stage ≥ 55 %; in the twin view
 //     the two stages take ≥ 65 % together and ≥ 30 % each;
+//   - the comparison charts of the lesson pairs and of the twin view, and the
+//     savepoint-rescale key-group strip: never over the stage, inside the
+//     viewport, text ≥ 14 px, the stage still ≥ 55 % (issue 12);
 //   - the caption under the graph shows the latest narration sentence;
 //   - the Flink code tab: code ≥ 14 px in a box ≥ 60 columns that never scrolls
 //     sideways, its CheckpointConfig lines highlighted; the recorded real
@@ -120,6 +123,38 @@ async function checkOverlay(page, where, what) {
   if (m.hits.length) fail(`${where} with ${what}: ${m.hits.join(', ')} over the graph`);
   note.at = { ...note.at, with: what };
   note('stage share with an overlay', m.share, 'max');
+  delete note.at.with;
+}
+
+/**
+ * A panel under the stage (a comparison chart, the key-group strip): present,
+ * not over an operator box or channel, inside the viewport, the stage still ≥ 55 %,
+ * and every text in it ≥ 14 px as rendered.
+ */
+async function checkPanel(page, where, selector, what) {
+  await settle(page);
+  const m = await page.evaluate(measure);
+  const p = await page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return null;
+    const b = el.getBoundingClientRect();
+    const texts = [...el.querySelectorAll('text, span, figcaption, h2, p, button')]
+      .filter((t) => t.getClientRects().length && !t.closest('.visually-hidden') && t.textContent.trim())
+      .map((t) => parseFloat(getComputedStyle(t).fontSize));
+    const stages = [...document.querySelectorAll('.stages > .stage')].map((s) => s.getBoundingClientRect());
+    const over = stages.some((s) => Math.min(s.bottom, b.bottom) - Math.max(s.top, b.top) > 1
+      && Math.min(s.right, b.right) - Math.max(s.left, b.left) > 1);
+    return { minPx: Math.min(...texts), bottom: b.bottom, right: b.right, over, height: b.height };
+  }, selector);
+  if (!p) return fail(`${where}: ${what} (${selector}) is missing`);
+  if (p.over) fail(`${where}: ${what} overlaps the stage`);
+  if (p.bottom > await page.evaluate(() => innerHeight) + 1) fail(`${where}: ${what} runs below the viewport (${p.bottom.toFixed(0)} px)`);
+  if (p.minPx < 14) fail(`${where}: ${what} has text at ${p.minPx.toFixed(1)} px (< 14)`);
+  if (m.share < 0.55) fail(`${where} with ${what}: stage ${(m.share * 100).toFixed(1)} % (< 55 %)`);
+  if (m.hits.length) fail(`${where} with ${what}: ${m.hits.join(', ')} over the graph`);
+  note.at = { lesson: where, with: what };
+  note('stage share with a chart', m.share, 'max');
+  note('chart text px', p.minPx, 'max');
   delete note.at.with;
 }
 
@@ -301,6 +336,11 @@ async function keyMap(page, where) {
       await page.click('#more-button');
       await page.click('#compare-state-backend-hashmap');
       await settle(page);
+      // The comparison chart (issue 12) opens with the pair: checked, then
+      // closed for the twin stages' own share.
+      await checkPanel(page, `state-backend-rocksdb compare ${where}`, '#compare-chart', 'the comparison chart');
+      await page.click('#chart-toggle');
+      await settle(page);
       const twin = await page.evaluate(measure);
       note.at = { lesson: 'state-backend-rocksdb twin', size: size.join('×'), lang };
       note('twin stages together', twin.share, 'max');
@@ -310,6 +350,31 @@ async function keyMap(page, where) {
       }
       if (twin.hits.length) fail(`compare ${where}: ${twin.hits.join(', ')} over the graph`);
       await page.click('#compare-stop');
+      // The other pairs' charts and the twin view's aligned vs unaligned.
+      for (const [lesson, partner] of [['restart-fixed-delay', 'restart-none'],
+        ['checkpoint-config', 'checkpoint-config-strict'],
+        ['jobmanager-crash-jobmanager', 'jobmanager-crash-filesystem']]) {
+        await choose(page, lesson);
+        await page.click('#more-button');
+        await page.click(`#compare-${partner}`);
+        await settle(page);
+        if (!(await page.$('#compare-chart'))) await page.click('#chart-toggle');
+        await checkPanel(page, `${lesson} compare ${where}`, '#compare-chart', 'the comparison chart');
+        await page.click('#compare-stop');
+        await settle(page);
+      }
+      await choose(page, 'unaligned-backpressure');
+      await page.click('#twin-button');
+      await settle(page);
+      if (!(await page.$('#compare-chart'))) await page.click('#chart-toggle');
+      await checkPanel(page, `unaligned-backpressure twin ${where}`, '#compare-chart', 'the alignment chart');
+      await page.click('#twin-button');
+      // The key-group strip of savepoint-rescale.
+      await choose(page, 'savepoint-rescale');
+      await page.click('#strip-toggle');
+      await checkPanel(page, `savepoint-rescale ${where}`, '#key-group-strips', 'the key-group strip');
+      await page.click('#strip-toggle');
+      await settle(page);
       await keyMap(page, where);
       await flinkTab(page, where);
       await pixelProbe(page, where);

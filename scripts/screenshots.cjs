@@ -9,8 +9,8 @@ const { launch, settle: wait, openTourAnswer } = require('./chromium.cjs');
 
 const SIZES = [[1280, 720], [1024, 768], [1920, 1080], [390, 844]];
 const FIXTURE = require('path').join(__dirname, '..', 'tests', 'fixtures', 'flink-stats-unaligned-backpressure.json');
-// ONLY=flink-code,flink-stats takes just those shots.
-const ONLY = process.env.ONLY ? process.env.ONLY.split(',') : null;
+// `ONLY=chart-,qr` takes only the shots whose names start so.
+const ONLY = (process.env.ONLY || '').split(',').filter(Boolean);
 const LANGS = ['zh', 'en'];
 
 const settle = (page) => wait(page, 120);
@@ -47,7 +47,30 @@ const SHOTS = {
       await page.$eval('#real-heading', (h) => h.scrollIntoView());
     },
   },
+  // Issue 12's extras: each lesson pair's chart, the twin view's alignment
+  // chart, the savepoint-rescale key-group strip, the QR code.
+  'chart-backends': { query: 'scenario=state-backend-rocksdb&t=7500', act: pair('state-backend-hashmap') },
+  'chart-restarts': { query: 'scenario=restart-fixed-delay&t=3400', act: pair('restart-none') },
+  'chart-tolerable': { query: 'scenario=checkpoint-config&t=3000', act: pair('checkpoint-config-strict') },
+  'chart-storage': { query: 'scenario=jobmanager-crash-jobmanager&t=4700', act: pair('jobmanager-crash-filesystem') },
+  'chart-alignment': { query: 'scenario=unaligned-backpressure&t=4500&twin=1' },
+  'rescale-strip': { query: 'scenario=savepoint-rescale&t=1700&strips=1' },
+  qr: {
+    query: 'scenario=odd-even-sum&t=1200',
+    async act(page) {
+      await page.click('#more-button');
+      await page.click('#qr-button');
+    },
+  },
 };
+
+/** Opens the lesson pair `partner` from the tools menu. */
+function pair(partner) {
+  return async (page) => {
+    await page.click('#more-button');
+    await page.click(`#compare-${partner}`);
+  };
+}
 
 (async () => {
   const [base, out] = [process.argv[2], process.argv[3] || '.'];
@@ -59,7 +82,7 @@ const SHOTS = {
         viewport: { width: w, height: h }, isMobile: phone, hasTouch: phone,
       });
       for (const [name, shot] of Object.entries(SHOTS)) {
-        if (ONLY && !ONLY.includes(name)) continue;
+        if (ONLY.length && !ONLY.some((o) => name.startsWith(o))) continue;
         await page.goto(`${base}/?lang=${lang}&${shot.query}`);
         await page.waitForSelector('.operator__name');
         await settle(page);

@@ -33,9 +33,11 @@ use gloo::events::{EventListener, EventListenerOptions};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::compare::{self, ChartToggle, CompareChart};
 use crate::components::side_panel::Drawer;
 use crate::components::{
-    CaptionBar, Legend, ShortcutsOverlay, SidePanel, Stage, TopBar, Transport,
+    CaptionBar, KeyGroupStrips, Legend, QrDialog, ShortcutsOverlay, SidePanel, Stage, TopBar,
+    Transport,
 };
 use crate::document;
 use crate::hooks::lessons::LessonsInput;
@@ -214,6 +216,25 @@ pub fn Lab(props: &LabProps) -> Html {
     let main_t = use_mut_ref(|| 0.0_f64);
     *main_t.borrow_mut() = playback.display_t;
     let reduced_motion = use_state(document::prefers_reduced_motion);
+    let chart_open = use_state_eq(|| true);
+    let qr_open = use_state_eq(|| false);
+    let on_qr = {
+        let setter = qr_open.setter();
+        use_callback((), move |_: (), _: &()| setter.set(true))
+    };
+    let close_qr = {
+        let setter = qr_open.setter();
+        use_callback((), move |_: (), _: &()| setter.set(false))
+    };
+    let strips_open = use_state_eq(|| document::query_param("strips").is_some_and(|v| v == "1"));
+    let on_strips = {
+        let setter = strips_open.setter();
+        use_callback((), move |on: bool, _: &()| setter.set(on))
+    };
+    let on_chart = {
+        let setter = chart_open.setter();
+        use_callback((), move |on: bool, _: &()| setter.set(on))
+    };
     let help_open = use_state_eq(|| false);
     let projector = use_state_eq(|| document::query_param("projector").is_some_and(|v| v == "1"));
     use_effect_with(*projector, |on| {
@@ -406,7 +427,58 @@ pub fn Lab(props: &LabProps) -> Html {
         }
     });
     let comparing = show_twin.then(|| partner.clone()).flatten();
+    // A job restored from an earlier job's snapshot: who owns which key groups
+    // and partitions, before and after (issue 12, item 7).
+    let rescale = use_memo(run_id, {
+        let playback = playback.clone();
+        move |_| {
+            playback
+                .with_scenario(|s| engine::view::key_groups::rescale(s, playback.seed))
+                .flatten()
+                .map(Rc::new)
+        }
+    });
+    // The comparison chart under the twin stages (issue 12): a lesson pair's, or
+    // aligned vs unaligned.
+    let chart_kind = show_twin
+        .then(|| match &partner {
+            Some(_) => compare::model::pair_kind(&playback.scenario),
+            None => compare::model::twin_kind(playback.mode, twin.mode),
+        })
+        .flatten();
+    let chart_runs = |a: &State, b: &State| {
+        [a, b]
+            .iter()
+            .map(|s| compare::chart::ChartRun {
+                name: caption(s),
+                scenario: AttrValue::from(s.scenario.clone()),
+                view: s.view.clone(),
+            })
+            .collect::<Vec<_>>()
+    };
     let drawer_open = drawer.is_some() || lessons.showing.is_some();
+    // The QR dialog's links (issue 12, item 8), at the page's own origin.
+    let qr_links: (Option<AttrValue>, AttrValue, bool) = if *qr_open {
+        let base = crate::components::qr_dialog::page_base();
+        let short =
+            crate::components::qr_dialog::short_params(&playback).map(|(s, seed, mode, step)| {
+                AttrValue::from(share::qr::short_link(
+                    &base,
+                    &s,
+                    seed,
+                    mode,
+                    step,
+                    lang_now.code(),
+                ))
+            });
+        let interventions = log.get();
+        let full = share::recipe_of(&playback, &interventions)
+            .map(|r| format!("{base}{}", share::encode(&r)))
+            .unwrap_or_else(|| base.clone());
+        (short, AttrValue::from(full), !interventions.is_empty())
+    } else {
+        (None, AttrValue::default(), false)
+    };
 
     html! {
         <ContextProvider<LangContext> {context}>
@@ -415,7 +487,8 @@ pub fn Lab(props: &LabProps) -> Html {
                         comparing={comparing.clone()} on_compare={on_compare.clone()}
                         is_twin={*is_twin} on_twin={toggle_twin}
                         is_projector={*projector} on_projector={toggle_projector} on_help={toggle_help}
-                        glossary_open={*drawer == Some(Drawer::Glossary)} editor_open={*drawer == Some(Drawer::Editor)} />
+                        glossary_open={*drawer == Some(Drawer::Glossary)} editor_open={*drawer == Some(Drawer::Editor)}
+                        on_qr={on_qr} />
                 <main class={classes!("workspace", show_twin.then_some("workspace--twin"))}>
                     <div class="show">
                         <div class="stages">
@@ -437,6 +510,15 @@ pub fn Lab(props: &LabProps) -> Html {
                                           this={playback.view.clone()} other={twin.view.clone()}
                                           on_stop={on_compare.reform(|_: ()| None)} />
                             }
+                            if let (false, Some(r)) = (show_twin, (*rescale).clone()) {
+                                <KeyGroupStrips rescale={r} open={*strips_open} on_toggle={on_strips.clone()} />
+                            }
+                            if let Some(kind) = chart_kind {
+                                <ChartToggle open={*chart_open} on_toggle={on_chart.clone()} />
+                                if *chart_open {
+                                    <CompareChart {kind} runs={chart_runs(&playback, &twin)} seed={playback.seed} />
+                                }
+                            }
                         </CaptionBar>
                         <Transport playback={playback.clone()} dispatch={dispatch.clone()} {auto_pause} {on_auto_pause} />
                         if !show_twin && !drawer_open {
@@ -454,6 +536,10 @@ pub fn Lab(props: &LabProps) -> Html {
                 </main>
                 if *help_open {
                     <ShortcutsOverlay on_close={close_help} />
+                }
+                if *qr_open {
+                    <QrDialog short={qr_links.0.clone()} full={qr_links.1.clone()}
+                              has_interventions={qr_links.2} on_close={close_qr} />
                 }
             </div>
         </ContextProvider<LangContext>>

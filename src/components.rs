@@ -12,8 +12,11 @@
 //! - [`task_popover`]: a subtask's state (offsets, keyed state, transactions) and its crash button.
 //! - [`coordinator_panel`], [`storage_panel`], [`sink_panel`], [`narration_panel`], [`bench_panel`]: the side panel's tabs.
 //! - [`flink_panel`]: the Flink code tab (the run on stage as Java, copy, download, the command); [`real_stats_panel`]: real checkpoint statistics beside the lab's.
+//! - [`qr_dialog`]: the QR code and short link of the current moment.
+//! - [`slide_export`]: the stage saved as SVG and as a 1920 × 1080 PNG for slides.
 //! - [`shortcuts`]: the `?` overlay: the key map.
 //! - [`icons`]: inline SVG icons (no icon font, no CDN).
+//! - [`key_group_strip`]: a rescaled restore's key groups and partitions by owning subtask, before and after.
 //! - [`input`]: reading a form control's value from its event.
 
 pub mod bench_panel;
@@ -22,13 +25,16 @@ pub mod coordinator_panel;
 pub mod flink_panel;
 pub mod icons;
 pub mod input;
+pub mod key_group_strip;
 pub mod lang_switch;
 pub mod legend;
 pub mod narration_panel;
+pub mod qr_dialog;
 pub mod real_stats_panel;
 pub mod shortcuts;
 pub mod side_panel;
 pub mod sink_panel;
+pub mod slide_export;
 pub mod stage;
 pub mod storage_panel;
 pub mod task_popover;
@@ -40,9 +46,11 @@ pub use bench_panel::BenchPanel;
 pub use caption::CaptionBar;
 pub use coordinator_panel::CoordinatorPanel;
 pub use flink_panel::FlinkPanel;
+pub use key_group_strip::KeyGroupStrips;
 pub use lang_switch::LangSwitch;
 pub use legend::Legend;
 pub use narration_panel::NarrationPanel;
+pub use qr_dialog::QrDialog;
 pub use shortcuts::ShortcutsOverlay;
 pub use side_panel::SidePanel;
 pub use sink_panel::SinkPanel;

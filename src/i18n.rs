@@ -17,6 +17,7 @@ use std::fmt;
 
 use serde::Deserialize;
 
+pub mod extras;
 pub mod terms;
 
 /// A language the interface is written in.

@@ -10,6 +10,7 @@
 //! - [`panic`]: the panic hook that shows a bilingual error banner instead of a dead page.
 //! - [`playback`]: the reducer that owns the simulation (timeline, cursor, speed, interventions).
 //! - [`scene`]: pure layout and interpolation of the job graph (unit-tested natively).
+//! - [`compare`]: the lesson pairs' and the twin view's comparison charts (SVG from engine views).
 //! - [`lessons`]: guided tours, the glossary, import/export (issue 7's teaching aids).
 //! - [`share`]: share links — the run recipe in the URL fragment.
 //! - [`barrier_bench`]: the barrier bench's form, run and per-line channel pictures (pure).
@@ -22,6 +23,7 @@
 
 pub mod app;
 pub mod barrier_bench;
+pub mod compare;
 pub mod components;
 pub mod describe;
 pub mod document;

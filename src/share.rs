@@ -23,6 +23,8 @@ use serde_json::Value;
 
 use crate::playback::{Action, State};
 
+pub mod qr;
+
 /// What starts the fragment of a share link.
 pub const PREFIX: &str = "#lab=";
 /// The recipe format written by this page.

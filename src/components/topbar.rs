@@ -49,6 +49,9 @@ pub struct TopBarProps {
     pub glossary_open: bool,
     #[prop_or_default]
     pub editor_open: bool,
+    /// Opens the QR code of the current moment.
+    #[prop_or_default]
+    pub on_qr: Callback<()>,
 }
 
 fn is_fullscreen() -> bool {
@@ -234,6 +237,11 @@ pub fn TopBar(props: &TopBarProps) -> Html {
                                          editor_open={props.editor_open}
                                          scenario={AttrValue::from(p.scenario.clone())}
                                          comparing={props.comparing.clone()} on_compare={props.on_compare.clone()} />
+                        <button type="button" class="menu__item" id="qr-button" role="menuitem" disabled={!has_run}
+                                onclick={props.on_qr.reform(|_: MouseEvent| ())}>
+                            { crate::i18n::extras::x("qr_button", lang) }
+                        </button>
+                        <crate::components::slide_export::SlideExportItems />
                     </div>
                 </div>
                 <button type="button" class="icon-button icon-button--text" id="projector-button"

@@ -257,6 +257,7 @@ mod tests {
             ("flink.json", crate::i18n::flink::FlinkMsg::JSON),
             ("narration.json", crate::describe::NARRATION_JSON),
             ("lessons.json", crate::lessons::wording::LESSONS_JSON),
+            ("extras.json", crate::i18n::extras::EXTRAS_JSON),
             ("glossary.json", crate::lessons::glossary::GLOSSARY_JSON),
         ]
         .into_iter()

@@ -15,6 +15,9 @@ use crate::world::{FailureRecord, JobStatus, TaskStatus, World};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
+pub mod failure_counter;
+pub mod key_groups;
+
 /// The job graph, which never changes during a run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobView {

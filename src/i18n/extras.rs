@@ -1,0 +1,90 @@
+//! The wording of the lesson extras (issue 12): the comparison charts, the
+//! key-group strip, the QR code and short link, the slide export — in
+//! `assets/i18n/extras.json`, apart from `ui.json` and `lessons.json` so that each
+//! file can be edited on its own.
+//!
+//! Pure. Unlike `lessons.json`, the keys are not listed in code twice: every key
+//! of the file is a key, and a test renders every chart and panel in both
+//! languages and fails on a placeholder left over or a key missing.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use crate::i18n::Lang;
+
+/// The wording file, compiled in.
+pub const EXTRAS_JSON: &str = include_str!("../../assets/i18n/extras.json");
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Pair {
+    zh: String,
+    en: String,
+}
+
+/// The table, or the first problem (the key named).
+fn table(json: &str) -> Result<BTreeMap<String, Pair>, String> {
+    let raw: BTreeMap<String, serde_json::Value> =
+        serde_json::from_str(json).map_err(|e| format!("extras.json: {e}"))?;
+    raw.into_iter()
+        .filter(|(k, _)| !k.starts_with('_'))
+        .map(|(k, v)| {
+            let p = Pair::deserialize(&v).map_err(|e| format!("extras.json: \"{k}\": {e}"))?;
+            if p.zh.trim().is_empty() || p.en.trim().is_empty() {
+                return Err(format!("extras.json: \"{k}\" has an empty translation"));
+            }
+            Ok((k, p))
+        })
+        .collect()
+}
+
+/// The text of `key` in `lang`. A key the file lacks is shown as `⟨key⟩` (and
+/// fails the test that renders every text).
+pub fn x(key: &str, lang: Lang) -> String {
+    static TABLE: OnceLock<BTreeMap<String, Pair>> = OnceLock::new();
+    let t = TABLE.get_or_init(|| table(EXTRAS_JSON).unwrap_or_default());
+    t.get(key).map_or_else(
+        || format!("⟨{key}⟩"),
+        |p| match lang {
+            Lang::Zh => p.zh.clone(),
+            Lang::En => p.en.clone(),
+        },
+    )
+}
+
+/// [`x`] with `{name}` placeholders filled in.
+pub fn xf(key: &str, lang: Lang, args: &[(&str, &str)]) -> String {
+    args.iter()
+        .fold(x(key, lang), |s, (k, v)| s.replace(&format!("{{{k}}}"), v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_file_parses_and_every_entry_has_both_languages() {
+        let t = table(EXTRAS_JSON).unwrap_or_else(|e| panic!("{e}"));
+        assert!(t.len() > 40);
+        assert_eq!(x("qr_button", Lang::En), "QR code");
+        assert_eq!(x("no_such_key", Lang::Zh), "⟨no_such_key⟩");
+        assert!(table(r#"{"a": {"zh": "", "en": "b"}}"#)
+            .unwrap_err()
+            .contains("\"a\""));
+        // The placeholders of each entry are the same in both languages.
+        let holes = |s: &str| {
+            let mut v: Vec<String> = s
+                .split('{')
+                .skip(1)
+                .filter_map(|p| p.split_once('}').map(|(h, _)| h.to_string()))
+                .collect();
+            v.sort();
+            v
+        };
+        for (k, p) in &t {
+            assert_eq!(holes(&p.zh), holes(&p.en), "{k}");
+        }
+    }
+}
