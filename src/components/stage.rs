@@ -215,10 +215,16 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
     } else if !lane.aligning.is_empty() {
         let ids: Vec<String> = lane.aligning.iter().map(|c| format!("B{c}")).collect();
         notes.push(lang.t(Msg::Aligning).replace("{ids}", &ids.join(" ")));
+    } else if !lane.unaligned.is_empty() {
+        // Unaligned: snapshotted at the first barrier, waiting for the others
+        // without blocking anything — never "aligning".
+        let ids: Vec<String> = lane.unaligned.iter().map(|c| format!("B{c}")).collect();
+        notes.push(lang.t(Msg::UnalignedNote).replace("{ids}", &ids.join(" ")));
     }
     if lane.is_backpressured {
         notes.push(format!("⚠ {}", lang.t(Msg::Backpressured)));
     }
+    let only_backpressure = lane.is_backpressured && notes.len() == 1;
     let is_selected = selected == Some(lane.boxed.task);
     let status_line = format!("{} {}", labels::task_status_glyph(lane.status), status);
     let x = b.x + 9.0;
@@ -245,13 +251,41 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
             <text class="lane__status" x={f(x)} y={f(b.y + text.status_y)}>{ status_line.clone() }</text>
             { txn.unwrap_or_default() }
             if let (false, Some(nx)) = (notes.is_empty(), note_x) {
-                <text class={classes!("lane__note", lane.aligning.is_empty().then_some("lane__note--backpressure"))}
+                <text class={classes!("lane__note", only_backpressure.then_some("lane__note--backpressure"))}
                       x={f(nx)} y={f(note_y)}>{ notes.join(" · ") }</text>
             }
             if let Some(busy) = &lane.busy {
                 { busy_record(lane, text, &status_line, busy) }
             }
+            if let Some(state) = &lane.state {
+                { state_text(state, x, b.y + text.state_y, lang) }
+            }
         </g>
+    }
+}
+
+/// A lane's live state (`offset (0, 5)`, `sum (odd, 9) (even, 6) +2 more`):
+/// one `<text>`, a `<tspan>` per value so the one that just changed flashes and a
+/// rewound one is marked.
+fn state_text(state: &scene::state_line::StateLine, x: f64, y: f64, lang: Lang) -> Html {
+    html! {
+        <text class={classes!("lane__state", state.rewind.is_some().then_some("lane__state--rewound"))}
+              x={f(x)} y={f(y)} data-state={state.text(lang)}>
+            { state.label.clone() }
+            { for state.parts.iter().map(|p| html! {
+                <tspan class={classes!(
+                    "lane__state-part",
+                    p.flash.then_some("lane__state-part--flash"),
+                    p.rewound.then_some("lane__state-part--rewound"),
+                )}>{ if state.label.is_empty() && std::ptr::eq(p, &state.parts[0]) { p.text.clone() } else { format!(" {}", p.text) } }</tspan>
+            }) }
+            if state.more > 0 {
+                <tspan class="lane__state-more">{ format!(" {}", scene::state_line::more(lang, state.more)) }</tspan>
+            }
+            if let Some(r) = &state.rewind {
+                <tspan class="lane__state-chk">{ format!(" {r}") }</tspan>
+            }
+        </text>
     }
 }
 
@@ -321,12 +355,13 @@ fn lane_button(
 /// The text sizes of the scene as custom properties of its SVG (scene units).
 fn text_style(t: &Text) -> String {
     format!(
-        "--op-name: {}px; --op-kind: {}px; --lane-name: {}px; --lane-status: {}px; --lane-note: {}px",
+        "--op-name: {}px; --op-kind: {}px; --lane-name: {}px; --lane-status: {}px; --lane-note: {}px; --lane-state: {}px",
         f(t.operator_name),
         f(t.operator_kind),
         f(t.lane_name),
         f(t.lane_status),
-        f(t.lane_note)
+        f(t.lane_note),
+        f(t.lane_state)
     )
 }
 
@@ -530,6 +565,7 @@ fn note_width(lang: Lang) -> f64 {
         format!("⚠ {}", lang.t(Msg::Backpressured)),
         format!("⤓ {}", lang.t(Msg::Persisting)),
         lang.t(Msg::Aligning).replace("{ids}", "B88"),
+        lang.t(Msg::UnalignedNote).replace("{ids}", "B88"),
     ]
     .iter()
     .map(|s| layout::text_width(s, Text::at(1.0).lane_note, false))
@@ -640,6 +676,7 @@ pub fn Stage(props: &StageProps) -> Html {
                 zoom: props.zoom,
                 status_width: status_width(lang),
                 note_width: note_width(lang),
+                lang,
             };
             let mut scene = scene::scene_fit(job, view, props.t, fit);
             let summary = token_summary(job, view, lang);

@@ -111,6 +111,7 @@ mod tests {
                 key: None,
                 value: 1,
                 epoch,
+                persisted: None,
             },
             is_persisting: false,
             side: 0.0,

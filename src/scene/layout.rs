@@ -40,8 +40,8 @@ pub const MAX_GAP_X: f64 = 460.0;
 pub const MAX_SCALE: f64 = 1.6;
 /// Operator name and kind above the lanes.
 pub const HEADER: f64 = 64.0;
-/// Height of a subtask lane.
-pub const LANE_H: f64 = 96.0;
+/// Height of a subtask lane: name, state, note and the live-state line.
+pub const LANE_H: f64 = 112.0;
 /// Between lanes.
 pub const LANE_GAP: f64 = 8.0;
 /// Below the last lane.
@@ -68,6 +68,8 @@ pub struct Text {
     pub lane_status: f64,
     /// A subtask's note (`aligning B2`, back-pressure, its transaction).
     pub lane_note: f64,
+    /// A subtask's live state (`offset (0, 5)`), monospace.
+    pub lane_state: f64,
     /// Baselines: operator name and kind (from the box's top), lane name,
     /// state and note (from the lane's top).
     pub name_y: f64,
@@ -75,6 +77,8 @@ pub struct Text {
     pub lane_name_y: f64,
     pub status_y: f64,
     pub note_y: f64,
+    /// Baseline of the live-state line (from the lane's top).
+    pub state_y: f64,
 }
 
 impl Text {
@@ -93,6 +97,8 @@ impl Text {
             lane_name_y: 5.0 + 0.95 * lane,
             status_y: 5.0 + 0.95 * lane + 1.3 * status,
             note_y: 5.0 + 0.95 * lane + 1.3 * status + 1.45 * note,
+            state_y: 5.0 + 0.95 * lane + 1.3 * status + 1.45 * note + 1.4 * note,
+            lane_state: note,
         }
     }
 }
@@ -141,6 +147,8 @@ pub struct Fit {
     /// Width of the widest note a lane can show (back-pressured, persisting,
     /// aligning B12) at zoom 1, scene units.
     pub note_width: f64,
+    /// The page's language (the lanes' live-state lines are worded in it).
+    pub lang: crate::i18n::Lang,
 }
 
 impl Default for Fit {
@@ -150,6 +158,7 @@ impl Default for Fit {
             zoom: 1.0,
             status_width: 110.0,
             note_width: 150.0,
+            lang: crate::i18n::Lang::default(),
         }
     }
 }
