@@ -444,6 +444,7 @@ pub fn Lab(props: &LabProps) -> Html {
                         }
                     </div>
                     <SidePanel job={playback.job.clone()} view={playback.view.clone()}
+                               reference={playback.reference.clone()}
                                recent={playback.recent.clone()}
                                description={playback.with_scenario(|s| s.description.clone()).flatten()}
                                dispatch={dispatch.clone()} drawer={*drawer} {on_drawer}

@@ -7,6 +7,7 @@
 //! Pure (no yew, no `web_sys`): unit-tested natively.
 
 use engine::coordinator::CheckpointStatus;
+use engine::scenario::SinkKind;
 use engine::sink::TxnStatus;
 use engine::world::TaskStatus;
 use engine::Intervention;
@@ -87,6 +88,16 @@ pub fn txn_status(lang: Lang, status: TxnStatus) -> (&'static str, &'static str,
         TxnStatus::Committed => ("committed", lang.t(Msg::TxnCommitted), "✓"),
         TxnStatus::Aborted => ("aborted", lang.t(Msg::TxnAborted), "✕"),
     }
+}
+
+/// The heading of a sink of `kind`: what it guarantees, named (a plain sink is
+/// never called two-phase commit).
+pub fn sink_kind(lang: Lang, kind: SinkKind) -> &'static str {
+    lang.t(match kind {
+        SinkKind::TwoPhaseCommit => Msg::SinkKind2pc,
+        SinkKind::AtLeastOnce => Msg::SinkKindPlain,
+        SinkKind::Idempotent => Msg::SinkKindIdempotent,
+    })
 }
 
 /// How the branch picker names an intervention.

@@ -16,10 +16,11 @@
 pub mod braces;
 pub mod layout;
 pub mod palette;
+pub mod state_line;
 pub mod tokens;
 
 use engine::sink::TxnStatus;
-use engine::view::{JobView, WorldView};
+use engine::view::{Handling, JobView, WorldView};
 use engine::world::TaskStatus;
 
 pub use layout::{ChannelPath, Fit, Geometry, LaneBox, OperatorBox, Text};
@@ -50,14 +51,19 @@ pub struct Lane {
     /// An unaligned checkpoint is persisting the in-flight records of one of
     /// its input channels (the lane says so, and the channel is dashed).
     pub is_persisting: bool,
-    /// Checkpoints it is aligning.
+    /// Checkpoints it is aligning (aligned exactly-once only: the engine's
+    /// [`Handling::Aligning`]).
     pub aligning: Vec<u64>,
+    /// Checkpoints it is collecting barriers for unaligned (it never aligns).
+    pub unaligned: Vec<u64>,
     /// The last checkpoint it snapshotted.
     pub last_checkpoint: Option<u64>,
     /// A two-phase-commit sink subtask's latest transaction that is past
     /// "open": its id and status (pre-committed, committed, aborted), drawn on
     /// the lane so the legend's transaction colours appear on the graph.
     pub txn: Option<(u64, TxnStatus)>,
+    /// Its live state in the study notes' form ([`state_line`]); `None`: stateless.
+    pub state: Option<state_line::StateLine>,
 }
 
 /// A channel with its state now.
@@ -136,7 +142,16 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
         .zip(&view.tasks)
         .map(|(boxed, task)| {
             let op = &job.operators[job.tasks[boxed.task].op];
+            let text = Text::at(fit.zoom);
             Lane {
+                state: state_line::state_line(
+                    task,
+                    &op.uid,
+                    t,
+                    boxed.w - 18.0,
+                    text.lane_state,
+                    fit.lang,
+                ),
                 boxed: boxed.clone(),
                 status: task.status,
                 busy: task.busy.as_ref().map(|(r, done_at)| {
@@ -156,7 +171,16 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
                     .iter()
                     .zip(&view.channels)
                     .any(|(c, v)| v.persisting && c.to.0 as usize == boxed.task),
-                aligning: task.aligning.iter().map(|c| c.0).collect(),
+                aligning: if task.handling == Some(Handling::Aligning) {
+                    task.aligning.iter().map(|c| c.0).collect()
+                } else {
+                    Vec::new()
+                },
+                unaligned: if task.handling == Some(Handling::Unaligned) {
+                    task.aligning.iter().map(|c| c.0).collect()
+                } else {
+                    Vec::new()
+                },
                 last_checkpoint: task.last_checkpoint.map(|c| c.0),
                 txn: view
                     .sinks

@@ -68,6 +68,9 @@ pub struct SidePanelProps {
     /// The open drawer holds the legend (the show column gives it up).
     #[prop_or_default]
     pub show_legend: bool,
+    /// The failure-free run's commits (the sink tab's verdicts).
+    #[prop_or_default]
+    pub reference: Option<Rc<engine::verdict::Reference>>,
 }
 
 /// A tab of the side panel.
@@ -311,7 +314,7 @@ fn panel(
                 (_, _, Tab::Bench) => html! { <BenchPanel /> },
                 (Some(job), Some(view), Tab::Coordinator) => html! { <CoordinatorPanel job={job.clone()} view={view.clone()} dispatch={props.dispatch.clone()} /> },
                 (Some(job), Some(view), Tab::Storage) => html! { <StoragePanel job={job.clone()} view={view.clone()} dispatch={props.dispatch.clone()} /> },
-                (Some(job), Some(view), Tab::Sink) => html! { <SinkPanel job={job.clone()} view={view.clone()} /> },
+                (Some(job), Some(view), Tab::Sink) => html! { <SinkPanel job={job.clone()} view={view.clone()} reference={props.reference.clone()} /> },
                 (Some(_), Some(_), Tab::Narration) => html! {
                     <NarrationPanel recent={props.recent.clone()} description={props.description.clone()} />
                 },
