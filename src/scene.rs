@@ -16,6 +16,7 @@
 pub mod braces;
 pub mod layout;
 pub mod palette;
+pub mod placement;
 pub mod state_line;
 pub mod tokens;
 
@@ -96,6 +97,8 @@ pub struct Scene {
     pub tokens: Vec<Token>,
     /// "+N" labels for queues longer than drawn.
     pub overflows: Vec<Overflow>,
+    /// Braces over each checkpoint's records.
+    pub braces: Vec<braces::Brace>,
     /// Text sizes and baselines.
     pub text: Text,
 }
@@ -209,7 +212,8 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
         tokens::place(path, c, t, &mut tokens, &mut overflows);
     }
     make_ids_unique(&mut tokens);
-    Scene {
+    let braces = braces::epoch_braces(&tokens);
+    let mut scene = Scene {
         width: geometry.width,
         height: geometry.height,
         operators: geometry.operators,
@@ -217,8 +221,11 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
         channels,
         tokens,
         overflows,
+        braces,
         text: Text::at(fit.zoom),
-    }
+    };
+    placement::place(&mut scene);
+    scene
 }
 
 #[cfg(test)]

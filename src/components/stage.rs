@@ -528,6 +528,7 @@ struct Frame {
     height: f64,
     tokens: Vec<scene::Token>,
     overflows: Vec<scene::Overflow>,
+    braces: Vec<scene::braces::Brace>,
 }
 
 fn paint(canvas: &NodeRef, frame: &RefCell<Frame>, layer: &RefCell<TokenLayer>) {
@@ -536,7 +537,7 @@ fn paint(canvas: &NodeRef, frame: &RefCell<Frame>, layer: &RefCell<TokenLayer>) 
         if f.width > 0.0 && f.height > 0.0 {
             layer
                 .borrow_mut()
-                .paint(&el, f.width, f.height, &f.tokens, &f.overflows);
+                .paint(&el, f.width, f.height, &f.tokens, &f.overflows, &f.braces);
         }
     }
 }
@@ -686,6 +687,7 @@ pub fn Stage(props: &StageProps) -> Html {
                 height: scene.height,
                 tokens: std::mem::take(&mut scene.tokens),
                 overflows: std::mem::take(&mut scene.overflows),
+                braces: std::mem::take(&mut scene.braces),
             };
             let countdown = (view.status == JobStatus::Restarting)
                 .then(|| view.restart_at)

@@ -115,6 +115,7 @@ mod tests {
             },
             is_persisting: false,
             side: 0.0,
+            tag: None,
         }
     }
 

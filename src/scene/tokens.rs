@@ -79,6 +79,9 @@ pub struct Token {
     /// Its channel's side of the receiving lane ([`ChannelPath::side`]): a
     /// barrier's tag goes below it when positive, above otherwise.
     pub side: f64,
+    /// A barrier's tag (`B1`): where the placement pass put it
+    /// ([`super::placement`]).
+    pub tag: Option<super::placement::Rect>,
 }
 
 /// "+N more" beside a long queue.
@@ -87,6 +90,8 @@ pub struct Overflow {
     pub x: f64,
     pub y: f64,
     pub count: usize,
+    /// The y of the queue it counts (the placement pass moves away from it).
+    pub anchor_y: f64,
 }
 
 /// The identity of element `e` on channel `ch` (before de-duplication).
@@ -180,6 +185,8 @@ pub fn place(
                 ..
             }
         );
+        let tag = matches!(e, ElementView::Barrier { .. })
+            .then(|| super::placement::natural_tag(x, y, path.side));
         tokens.push(Token {
             id: id_of(ch, e),
             channel: ch,
@@ -189,6 +196,7 @@ pub fn place(
             kind: kind_of(e),
             is_persisting,
             side: path.side,
+            tag,
         });
     };
     // A short channel (a narrow stage) shows fewer queued elements: the
@@ -224,6 +232,7 @@ pub fn place(
             x,
             y: beside(y),
             count: c.out_queue.len() - out_shown,
+            anchor_y: y,
         });
     }
     if c.queue.len() > in_shown {
@@ -232,6 +241,7 @@ pub fn place(
             x,
             y: beside(y),
             count: c.queue.len() - in_shown,
+            anchor_y: y,
         });
     }
 }
