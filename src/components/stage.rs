@@ -372,14 +372,18 @@ fn draw(
     on_select: &Callback<usize>,
     canvas: &NodeRef,
     summary: Vec<String>,
+    clash: (usize, usize, usize),
 ) -> Html {
     let ratio = format!(
         "--scene-w: {:.1}; --scene-h: {:.1}",
         scene.width, scene.height
     );
     let t = &scene.text;
+    let (n_labels, label_pairs, labels_on) = clash;
     html! {
-      <div class="scene" style={ratio} data-scene-w={f(scene.width)} data-scene-h={f(scene.height)}>
+      <div class="scene" style={ratio} data-scene-w={f(scene.width)} data-scene-h={f(scene.height)}
+           data-labels={n_labels.to_string()}
+           data-label-overlaps={label_pairs.to_string()} data-labels-on-obstacles={labels_on.to_string()}>
         <svg class="scene__svg" viewBox={format!("0 0 {} {}", f(scene.width), f(scene.height))}
              preserveAspectRatio="xMidYMid meet" role="img" aria-label={lang.t(Msg::StageLabel)}
              style={text_style(t)}>
@@ -680,6 +684,10 @@ pub fn Stage(props: &StageProps) -> Html {
                 lang,
             };
             let mut scene = scene::scene_fit(job, view, props.t, fit);
+            // The placement pass's result, for the page's checks (labels, pairs
+            // overlapping, labels on a lane or record).
+            let (pairs, on) = scene::placement::clashes(&scene);
+            let clash = (scene::placement::labels(&scene).len(), pairs, on);
             let summary = token_summary(job, view, lang);
             // The tokens go to the canvas, painted after this render commits.
             *frame.borrow_mut() = Frame {
@@ -744,7 +752,7 @@ pub fn Stage(props: &StageProps) -> Html {
                     // inside this scroller (the page itself never scrolls sideways).
                     <div class="scene-scroll">
                         <div class="scene-box" ref={scene_box.clone()} {onpointerdown} {onpointerup}>
-                            { draw(&scene, lang, props.selected, &props.on_select, &canvas, summary) }
+                            { draw(&scene, lang, props.selected, &props.on_select, &canvas, summary, clash) }
                         </div>
                     </div>
                 </>

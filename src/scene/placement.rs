@@ -217,6 +217,25 @@ pub fn place(scene: &mut Scene) {
     }
 }
 
+/// How many pairs of labels overlap, and how many labels lie on a lane or a
+/// record, as `scene` is placed (both 0 after [`place`] in every lesson; the
+/// stage publishes them for the page's checks).
+pub fn clashes(scene: &Scene) -> (usize, usize) {
+    let ls = labels(scene);
+    let obs = obstacles(scene);
+    let mut pairs = 0;
+    for (i, (_, a)) in ls.iter().enumerate() {
+        for (_, b) in &ls[i + 1..] {
+            pairs += usize::from(a.overlap(b) > 0.0);
+        }
+    }
+    let on = ls
+        .iter()
+        .filter(|(_, a)| obs.iter().any(|o| a.overlap(o) > 0.0))
+        .count();
+    (pairs, on)
+}
+
 /// The y of what a label belongs to (its barrier, queue or brace).
 fn anchor_y(scene: &Scene, kind: LabelKind) -> f64 {
     match kind {
@@ -235,23 +254,6 @@ mod tests {
 
     /// The scene boxes of the projector sizes (as `layout`'s tests use).
     const BOXES: [(f64, f64); 2] = [(1169.0, 441.0), (913.0, 506.0)];
-
-    /// Overlapping pairs among the labels, and labels on an obstacle.
-    fn clashes(scene: &Scene) -> (usize, usize) {
-        let ls = labels(scene);
-        let obs = obstacles(scene);
-        let mut pairs = 0;
-        for (i, (_, a)) in ls.iter().enumerate() {
-            for (_, b) in &ls[i + 1..] {
-                pairs += usize::from(a.overlap(b) > 0.0);
-            }
-        }
-        let on = ls
-            .iter()
-            .filter(|(_, a)| obs.iter().any(|o| a.overlap(o) > 0.0))
-            .count();
-        (pairs, on)
-    }
 
     /// Issue 12: in unaligned-backpressure (barrier tags, "+3" counters and
     /// persisted records crowd the picture) and in every other lesson, over the

@@ -53,7 +53,9 @@ impl StateLine {
     pub fn text(&self, lang: Lang) -> String {
         let mut s = self.label.clone();
         for p in &self.parts {
-            s.push(' ');
+            if !s.is_empty() {
+                s.push(' ');
+            }
             s.push_str(&p.text);
         }
         if self.more > 0 {
