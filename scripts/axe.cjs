@@ -1,11 +1,13 @@
 // Accessibility audit of the built page with axe-core (issue 11): the first
-// screen, a guided tour open (its answer shown) and projector mode, in zh and
+// screen, a guided tour open (its answer shown), projector mode and the Flink
+// code tab with real statistics imported, in zh and
 // en at 1280×720. Fails on any serious or critical violation; prints every
 // violation it finds with its nodes.
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/axe.cjs <base-url>
 // (scripts/axe.sh serves the build).
 const { launch, settle: wait, openTourAnswer } = require('./chromium.cjs');
 const AXE = require.resolve('axe-core/axe.min.js');
+const FIXTURE = require('path').join(__dirname, '..', 'tests', 'fixtures', 'flink-stats-unaligned-backpressure.json');
 
 const settle = (page) => wait(page, 80);
 
@@ -16,6 +18,14 @@ const SCREENS = {
     act: openTourAnswer,
   },
   'projector mode': { query: 'scenario=barrier-alignment&t=540&projector=1' },
+  'the Flink code tab, real statistics imported': {
+    query: 'scenario=unaligned-backpressure&tab=flink',
+    act: async (page) => {
+      await page.setInputFiles('#real-file', FIXTURE);
+      await page.waitForSelector('#real-real .real-row');
+      await page.click('#flink-whole summary');
+    },
+  },
 };
 
 (async () => {

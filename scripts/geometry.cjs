@@ -11,6 +11,9 @@
 //     an operator box or a channel and leave the stage ≥ 55 %; in the twin view
 //     the two stages take ≥ 65 % together and ≥ 30 % each;
 //   - the caption under the graph shows the latest narration sentence;
+//   - the Flink code tab: code ≥ 14 px in a box ≥ 60 columns that never scrolls
+//     sideways, its CheckpointConfig lines highlighted; the recorded real
+//     statistics, imported from their file, in 7 rows beside the lab's;
 //   - the key map: after a mouse click on a side tab the arrows step the
 //     simulation, a keyboard user's arrows still move between tabs, PageDown
 //     goes to the next key moment;
@@ -142,6 +145,67 @@ async function pixelProbe(page, where) {
   if (r.best > 8) fail(`${where}: the canvas's record is not ${r.hex} (closest channel off by ${r.best})`);
 }
 
+const FIXTURE = require('path').join(__dirname, '..', 'tests', 'fixtures', 'flink-stats-unaligned-backpressure.json');
+
+/** The Flink code tab (issue 14): the Java legible on a projector, the real
+ *  statistics beside the lab's once imported. The tab widens the drawer on
+ *  purpose (code needs its lines), so the stage-share rule of the overlays
+ *  does not apply to it. */
+async function flinkTab(page, where) {
+  await choose(page, 'unaligned-backpressure');
+  await page.click('#tab-flink');
+  await settle(page);
+  const m = await page.evaluate(() => {
+    const r = (e) => e.getBoundingClientRect();
+    const code = document.querySelector('.java--job');
+    const cfg = document.querySelector('#flink-checkpointing');
+    const fs = parseFloat(getComputedStyle(code).fontSize);
+    const hl = document.querySelectorAll('#flink-checkpointing .java__line--checkpointing').length;
+    return {
+      fs, hl,
+      cols: r(code).width / (0.6 * fs),
+      overflow: code.scrollWidth - code.clientWidth,
+      cfgTop: r(cfg).top, vh: innerHeight,
+      buttons: ['#flink-copy', '#flink-download', '#flink-command'].map((s) => !!document.querySelector(s)),
+      pageOverflow: document.documentElement.scrollWidth - innerWidth,
+    };
+  });
+  note.at = { lesson: 'unaligned-backpressure Flink tab', size: where, lang: '' };
+  note('Flink code px', m.fs, 'max');
+  note('Flink code columns', m.cols, 'max');
+  if (m.fs < 14) fail(`${where} Flink tab: code ${m.fs.toFixed(1)} px (< 14)`);
+  if (m.cols < 60) fail(`${where} Flink tab: code box ${m.cols.toFixed(0)} columns wide (< 60)`);
+  if (m.overflow > 1) fail(`${where} Flink tab: the job's code scrolls sideways by ${m.overflow} px`);
+  if (m.hl < 3) fail(`${where} Flink tab: ${m.hl} highlighted CheckpointConfig lines (< 3)`);
+  if (m.buttons.includes(false)) fail(`${where} Flink tab: copy / download / command missing`);
+  if (m.pageOverflow > 0) fail(`${where} Flink tab: the page scrolls sideways by ${m.pageOverflow} px`);
+  // The real statistics: the recorded real run imported from its file.
+  await page.setInputFiles('#real-file', FIXTURE);
+  await page.waitForSelector('#real-real .real-row');
+  await settle(page);
+  const s = await page.evaluate(() => {
+    const r = (e) => e.getBoundingClientRect();
+    const lab = r(document.querySelector('#real-lab')), real = r(document.querySelector('#real-real'));
+    const field = document.querySelector('#real-real .hist__fields');
+    const overlap = Math.min(lab.right, real.right) - Math.max(lab.left, real.left) > 1
+      && Math.min(lab.bottom, real.bottom) - Math.max(lab.top, real.top) > 1;
+    return {
+      rows: document.querySelectorAll('#real-real .real-row').length,
+      sideBySide: Math.abs(lab.top - real.top) < 2, overlap,
+      fs: parseFloat(getComputedStyle(field).fontSize),
+      pageOverflow: document.documentElement.scrollWidth - innerWidth,
+    };
+  });
+  note('real statistics px', s.fs, 'max');
+  if (s.rows !== 7) fail(`${where} real statistics: ${s.rows} rows (the recorded run has 7)`);
+  if (s.overlap) fail(`${where} real statistics: the lab and real panes overlap`);
+  if (!s.sideBySide && where.startsWith('1280')) fail(`${where} real statistics: the panes are not side by side`);
+  if (s.fs < 13) fail(`${where} real statistics: fields ${s.fs.toFixed(1)} px (< 13)`);
+  if (s.pageOverflow > 0) fail(`${where} real statistics: the page scrolls sideways by ${s.pageOverflow} px`);
+  await page.click('#drawer-close');
+  await settle(page);
+}
+
 async function keyMap(page, where) {
   // A mouse click on a side tab: focus goes into its panel, → steps the simulation.
   await choose(page, 'odd-even-sum');
@@ -247,6 +311,7 @@ async function keyMap(page, where) {
       if (twin.hits.length) fail(`compare ${where}: ${twin.hits.join(', ')} over the graph`);
       await page.click('#compare-stop');
       await keyMap(page, where);
+      await flinkTab(page, where);
       await pixelProbe(page, where);
       await page.close();
     }
@@ -272,7 +337,7 @@ async function keyMap(page, where) {
   console.log('worst case per measure:');
   for (const [k, v] of Object.entries(worst)) {
     const { value, ...at } = v;
-    const shown = k.includes('px') ? value.toFixed(1) + ' px' : k.includes('gain') ? '×' + value.toFixed(2) : (value * 100).toFixed(1) + ' %';
+    const shown = k.includes('px') ? value.toFixed(1) + ' px' : k.includes('columns') ? value.toFixed(0) + ' col' : k.includes('gain') ? '×' + value.toFixed(2) : (value * 100).toFixed(1) + ' %';
     console.log(`  ${k.padEnd(28)} ${shown.padStart(9)}  (${Object.values(at).join(', ')})`);
   }
   console.log(`${names.length} lessons; ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -1,13 +1,16 @@
 // Screenshots for a projector check (issue 11): the barrier-alignment moment
 // (records 3, 2, 1 held behind the lock), an unaligned checkpoint's barrier
 // overtaking persisted records, a tour step with its answer open, and
-// projector mode (A⁺), at 1280×720, 1024×768, 1920×1080 and 390×844, zh and en.
+// projector mode (A⁺), the Flink code tab and real statistics imported, at 1280×720, 1024×768, 1920×1080 and 390×844, zh and en.
 // Look at every one as a teacher would.
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/screenshots.cjs <base-url> <out-dir>
 // (scripts/screenshots.sh serves the build and picks the tools).
 const { launch, settle: wait, openTourAnswer } = require('./chromium.cjs');
 
 const SIZES = [[1280, 720], [1024, 768], [1920, 1080], [390, 844]];
+const FIXTURE = require('path').join(__dirname, '..', 'tests', 'fixtures', 'flink-stats-unaligned-backpressure.json');
+// ONLY=flink-code,flink-stats takes just those shots.
+const ONLY = process.env.ONLY ? process.env.ONLY.split(',') : null;
 const LANGS = ['zh', 'en'];
 
 const settle = (page) => wait(page, 120);
@@ -31,6 +34,19 @@ const SHOTS = {
     act: openTourAnswer,
   },
   projector: { query: 'scenario=barrier-alignment&t=540&projector=1' },
+  // The Flink code tab: the lesson as a Flink job, CheckpointConfig lines first.
+  'flink-code': { query: 'scenario=odd-even-sum&tab=flink' },
+  // The recorded real run's statistics imported beside the lab's history (a
+  // checkpoint's subtasks open on the real side).
+  'flink-stats': {
+    query: 'scenario=unaligned-backpressure&t=3000&tab=flink',
+    async act(page) {
+      await page.setInputFiles('#real-file', FIXTURE);
+      await page.waitForSelector('#real-real .real-row');
+      await page.$eval('#real-real .real-row details', (d) => { d.open = true; });
+      await page.$eval('#real-heading', (h) => h.scrollIntoView());
+    },
+  },
 };
 
 (async () => {
@@ -43,6 +59,7 @@ const SHOTS = {
         viewport: { width: w, height: h }, isMobile: phone, hasTouch: phone,
       });
       for (const [name, shot] of Object.entries(SHOTS)) {
+        if (ONLY && !ONLY.includes(name)) continue;
         await page.goto(`${base}/?lang=${lang}&${shot.query}`);
         await page.waitForSelector('.operator__name');
         await settle(page);

@@ -32,7 +32,7 @@ WASM_BINDGEN_TEST_TIMEOUT=300 \
 
 log "release build of the page (offline)"
 trunk build --release
-ls -l dist/*.wasm
+DIST=dist bash scripts/size.sh
 
 log "palette: CIEDE2000 between every pair of meanings, for every vision"
 bash scripts/palette.sh | tail -1
@@ -42,4 +42,7 @@ DIST=dist bash scripts/geometry.sh
 
 log "accessibility (axe-core): first screen, a tour, projector mode"
 DIST=dist bash scripts/axe.sh
+
+log "offline after the first visit (service worker) and the classroom server, on 127.0.0.1"
+DIST=dist bash scripts/offline.sh
 log "all green"

@@ -449,7 +449,9 @@ pub fn Lab(props: &LabProps) -> Html {
                                description={playback.with_scenario(|s| s.description.clone()).flatten()}
                                dispatch={dispatch.clone()} drawer={*drawer} {on_drawer}
                                lessons={lessons.clone()} doc={(*doc).clone()}
-                               show_legend={!show_twin && drawer_open} />
+                               show_legend={!show_twin && drawer_open}
+                               seed={playback.seed} scenario={AttrValue::from(playback.scenario.clone())}
+                               mode={AttrValue::from(labels::mode(lang_now, playback.mode))} />
                 </main>
                 if *help_open {
                     <ShortcutsOverlay on_close={close_help} />

@@ -11,6 +11,7 @@
 //! - [`side_panel`]: the rail of tabs that opens into a drawer (coordinator, storage, sink, narration, bench; tour, subtask, glossary, editor).
 //! - [`task_popover`]: a subtask's state (offsets, keyed state, transactions) and its crash button.
 //! - [`coordinator_panel`], [`storage_panel`], [`sink_panel`], [`narration_panel`], [`bench_panel`]: the side panel's tabs.
+//! - [`flink_panel`]: the Flink code tab (the run on stage as Java, copy, download, the command); [`real_stats_panel`]: real checkpoint statistics beside the lab's.
 //! - [`shortcuts`]: the `?` overlay: the key map.
 //! - [`icons`]: inline SVG icons (no icon font, no CDN).
 //! - [`input`]: reading a form control's value from its event.
@@ -18,11 +19,13 @@
 pub mod bench_panel;
 pub mod caption;
 pub mod coordinator_panel;
+pub mod flink_panel;
 pub mod icons;
 pub mod input;
 pub mod lang_switch;
 pub mod legend;
 pub mod narration_panel;
+pub mod real_stats_panel;
 pub mod shortcuts;
 pub mod side_panel;
 pub mod sink_panel;
@@ -36,6 +39,7 @@ pub mod transport;
 pub use bench_panel::BenchPanel;
 pub use caption::CaptionBar;
 pub use coordinator_panel::CoordinatorPanel;
+pub use flink_panel::FlinkPanel;
 pub use lang_switch::LangSwitch;
 pub use legend::Legend;
 pub use narration_panel::NarrationPanel;

@@ -1,10 +1,13 @@
 //! The parts of the browser page outside the app's root element: the URL's
-//! `?lang=`, `<html lang>` and the tab title.
+//! `?lang=`, `<html lang>` and the tab title; downloads, the clipboard and
+//! reading a chosen file.
 //!
 //! Every function tolerates a missing `window` (it then does nothing or falls back),
 //! so the crate also links and its pure tests run natively.
 
-use wasm_bindgen::JsValue;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use yew::Callback;
 
 use crate::i18n::{self, Lang, Msg};
 use crate::scene::palette;
@@ -97,4 +100,71 @@ pub fn install_palette() {
     style.set_id("palette");
     style.set_text_content(Some(&palette::css_variables()));
     let _ = head.append_child(&style);
+}
+
+/// Offers `text` as a download named `file` of type `mime` (a Blob URL on a
+/// temporary link).
+pub fn download(file: &str, text: &str, mime: &str) -> Result<(), JsValue> {
+    let parts: JsValue = web_sys::js_sys::Array::of1(&JsValue::from_str(text)).into();
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement = document.create_element("a")?.dyn_into()?;
+    a.set_href(&url);
+    a.set_download(file);
+    a.click();
+    web_sys::Url::revoke_object_url(&url)
+}
+
+/// Puts `text` on the clipboard; `done` hears whether it worked (the browser may
+/// refuse: no permission, or not a secure context).
+pub fn copy_text(text: &str, done: Callback<bool>) {
+    let Some(window) = web_sys::window() else {
+        done.emit(false);
+        return;
+    };
+    let promise = window.navigator().clipboard().write_text(text);
+    let ok = done.clone();
+    let resolved = Closure::<dyn FnMut(JsValue)>::new(move |_| ok.emit(true));
+    let rejected = Closure::<dyn FnMut(JsValue)>::new(move |_| done.emit(false));
+    let _ = promise.then2(&resolved, &rejected);
+    // The promise settles once, after this returns: the two closures live on
+    // (a few bytes per click).
+    resolved.forget();
+    rejected.forget();
+}
+
+/// Reads the file chosen in the `<input type="file">` of a `change` event as
+/// text, then clears the input (so choosing the same file again is a change):
+/// `on_text` hears the file's name and text, or the browser's error.
+pub fn read_chosen_file(e: &web_sys::Event, on_text: Callback<(String, Result<String, String>)>) {
+    let Some(input) = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+    else {
+        return;
+    };
+    let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        return;
+    };
+    let Ok(reader) = web_sys::FileReader::new() else {
+        return;
+    };
+    let name = file.name();
+    let r = reader.clone();
+    let onload = Closure::once_into_js(move || {
+        let text = r
+            .result()
+            .ok()
+            .and_then(|v| v.as_string())
+            .ok_or_else(|| "the file could not be read as text".to_string());
+        on_text.emit((name, text));
+    });
+    reader.set_onload(Some(onload.unchecked_ref()));
+    let _ = reader.read_as_text(&file);
+    input.set_value("");
 }

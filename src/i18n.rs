@@ -8,11 +8,12 @@
 //! Everything here is pure (no `web_sys`), so it is unit-tested natively; the
 //! document side (reading the URL, writing `<html lang>`) is in [`crate::document`].
 //! [`terms`] holds the canonical Chinese terms and the check that every Chinese
-//! string uses them.
+//! string uses them. A part of the page with many words of its own can have its
+//! own file and key enum through the same [`messages!`] macro ([`flink`]:
+//! `assets/i18n/flink.json`, the Flink code tab and the real statistics).
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::OnceLock;
 
 use serde::Deserialize;
 
@@ -70,9 +71,9 @@ impl Lang {
         }
     }
 
-    /// Looks up `msg` in this language.
-    pub fn t(self, msg: Msg) -> &'static str {
-        let entry = &table()[msg as usize];
+    /// Looks up `msg` (a [`Msg`], or a key of another wording file) in this language.
+    pub fn t(self, msg: impl Wording) -> &'static str {
+        let entry = msg.entry();
         match self {
             Lang::Zh => &entry.zh,
             Lang::En => &entry.en,
@@ -107,31 +108,64 @@ pub fn detect<'a>(query: &str, browser_languages: impl IntoIterator<Item = &'a s
         .unwrap_or_default()
 }
 
-/// Declares [`Msg`] with the JSON key of each message, so the list of keys exists
-/// once: a key missing from (or unknown to) `ui.json` fails [`parse_table`].
+/// A key of a wording file: [`Lang::t`] looks it up.
+pub trait Wording: Copy {
+    /// The key's text in every language.
+    fn entry(self) -> &'static Entry;
+}
+
+/// Declares a key enum with the JSON key of each message, so the list of keys
+/// exists once: a key missing from (or unknown to) its file fails [`parse_entries`].
+/// `messages! { Name in "file.json" = include_str!(…); Variant = "key", … }`.
 macro_rules! messages {
-    ($($(#[$doc:meta])* $variant:ident = $key:literal,)*) => {
-        /// A piece of interface wording; its text in each language is in `assets/i18n/ui.json`.
+    ($name:ident in $file:literal = $json:expr; $($(#[$doc:meta])* $variant:ident = $key:literal,)*) => {
+        #[doc = concat!("A piece of interface wording; its text in each language is in `assets/i18n/", $file, "`.")]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Msg {
+        pub enum $name {
             $($(#[$doc])* $variant,)*
         }
 
-        impl Msg {
+        impl $name {
             /// Every message, in declaration order (the order of the lookup table).
-            pub const ALL: &'static [Msg] = &[$(Msg::$variant,)*];
+            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
+            /// The wording file's name.
+            pub const FILE: &'static str = $file;
+            /// The wording file, compiled into the wasm.
+            pub const JSON: &'static str = $json;
 
-            /// The message's key in `ui.json`.
+            #[doc = concat!("The message's key in `", $file, "`.")]
             pub const fn key(self) -> &'static str {
                 match self {
-                    $(Msg::$variant => $key,)*
+                    $($name::$variant => $key,)*
                 }
+            }
+
+            /// Parses a wording file for these keys into a table indexed by `self as usize`.
+            pub fn parse(json: &str) -> Result<Vec<$crate::i18n::Entry>, String> {
+                let keys: Vec<&str> = Self::ALL.iter().map(|m| m.key()).collect();
+                $crate::i18n::parse_entries(json, Self::FILE, &keys)
+            }
+        }
+
+        impl $crate::i18n::Wording for $name {
+            fn entry(self) -> &'static $crate::i18n::Entry {
+                // `cargo test` proves the shipped file parses, so the `expect`
+                // cannot fire in a tested build.
+                static TABLE: std::sync::OnceLock<Vec<$crate::i18n::Entry>> =
+                    std::sync::OnceLock::new();
+                let table = TABLE.get_or_init(|| {
+                    Self::parse(Self::JSON).expect(concat!("assets/i18n/", $file))
+                });
+                &table[self as usize]
             }
         }
     };
 }
 
+pub mod flink;
+
 messages! {
+    Msg in "ui.json" = UI_JSON;
     /// The browser tab's title.
     DocumentTitle = "document_title",
     /// The page heading, after the `checkpoint-lab` brand.
@@ -431,41 +465,39 @@ pub struct Entry {
     pub en: String,
 }
 
-/// Parses a wording file into a table indexed by `Msg as usize`. Keys starting with
-/// `_` are comments. The error names the offending key, for the teacher who edited it.
+/// Parses `ui.json` into a table indexed by `Msg as usize`.
 pub fn parse_table(json: &str) -> Result<Vec<Entry>, String> {
+    Msg::parse(json)
+}
+
+/// Parses the wording file `file` into a table in the order of `keys`. Keys
+/// starting with `_` are comments. The error names the offending key, for the
+/// teacher who edited it.
+pub fn parse_entries(json: &str, file: &str, keys: &[&str]) -> Result<Vec<Entry>, String> {
     let raw: BTreeMap<String, serde_json::Value> =
-        serde_json::from_str(json).map_err(|e| format!("ui.json is not valid JSON: {e}"))?;
+        serde_json::from_str(json).map_err(|e| format!("{file} is not valid JSON: {e}"))?;
     let mut entries: BTreeMap<&str, Entry> = BTreeMap::new();
     for (key, value) in &raw {
         if key.starts_with('_') {
             continue;
         }
-        if !Msg::ALL.iter().any(|m| m.key() == key) {
-            return Err(format!("ui.json: unknown key \"{key}\" (a typo?)"));
+        if !keys.contains(&key.as_str()) {
+            return Err(format!("{file}: unknown key \"{key}\" (a typo?)"));
         }
         let entry = Entry::deserialize(value)
-            .map_err(|e| format!("ui.json: \"{key}\" needs {{\"zh\": …, \"en\": …}}: {e}"))?;
+            .map_err(|e| format!("{file}: \"{key}\" needs {{\"zh\": …, \"en\": …}}: {e}"))?;
         if entry.zh.trim().is_empty() || entry.en.trim().is_empty() {
-            return Err(format!("ui.json: \"{key}\" has an empty translation"));
+            return Err(format!("{file}: \"{key}\" has an empty translation"));
         }
         entries.insert(key, entry);
     }
-    Msg::ALL
-        .iter()
-        .map(|m| {
+    keys.iter()
+        .map(|k| {
             entries
-                .remove(m.key())
-                .ok_or_else(|| format!("ui.json: missing key \"{}\"", m.key()))
+                .remove(k)
+                .ok_or_else(|| format!("{file}: missing key \"{k}\""))
         })
         .collect()
-}
-
-/// The parsed [`UI_JSON`], built on first use. `cargo test` proves it parses, so
-/// the `expect` cannot fire in a tested build.
-fn table() -> &'static [Entry] {
-    static TABLE: OnceLock<Vec<Entry>> = OnceLock::new();
-    TABLE.get_or_init(|| parse_table(UI_JSON).expect("assets/i18n/ui.json"))
 }
 
 #[cfg(test)]

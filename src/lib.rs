@@ -14,6 +14,8 @@
 //! - [`share`]: share links — the run recipe in the URL fragment.
 //! - [`barrier_bench`]: the barrier bench's form, run and per-line channel pictures (pure).
 //! - [`describe`]: narration sentences (`assets/i18n/narration.json`) and the storage one-liners.
+//! - [`flink_code`]: the run on stage as `lab export flink` writes it, for the Flink code tab (pure).
+//! - [`flink_stats`]: real checkpoint statistics (Flink's REST API, `flink.sh --stats`) and the lab's history in the same rows (pure).
 //!
 //! The wasm binary (`src/main.rs`) installs the panic hook and renders [`App`] into
 //! `#app`; browser tests in `tests/` mount [`App`] into a fresh element instead.
@@ -23,6 +25,8 @@ pub mod barrier_bench;
 pub mod components;
 pub mod describe;
 pub mod document;
+pub mod flink_code;
+pub mod flink_stats;
 pub mod hooks;
 pub mod i18n;
 pub mod labels;

@@ -179,13 +179,17 @@ async fn side_panel_tabs_follow_clicks_and_arrow_keys() {
     yew::scheduler::flush().await;
     assert_eq!(app.text(".tabpanel__heading"), "Barrier bench");
 
+    press("ArrowRight");
+    yew::scheduler::flush().await;
+    assert_eq!(app.text(".tabpanel__heading"), "Flink code");
+
     press("ArrowRight"); // wraps around
     yew::scheduler::flush().await;
     assert_eq!(app.text(".tabpanel__heading"), "Checkpoint coordinator");
 
     press("End");
     yew::scheduler::flush().await;
-    assert_eq!(app.attr("[data-tab=bench]", "aria-selected"), "true");
+    assert_eq!(app.attr("[data-tab=flink]", "aria-selected"), "true");
 }
 
 /// The panic hook's banner: a bilingual `role="alert"` above the page, which stays.

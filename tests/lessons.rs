@@ -219,24 +219,6 @@ async fn a_bad_link_is_explained_and_the_page_stays_usable() {
     }
 }
 
-/// Sets a form control's value and fires `change`, as a user's edit does.
-async fn change(app: &Mounted, selector: &str, value: &str) {
-    let input = app.find(selector);
-    if let Some(i) = input.dyn_ref::<web_sys::HtmlInputElement>() {
-        i.set_value(value);
-    } else if let Some(s) = input.dyn_ref::<web_sys::HtmlSelectElement>() {
-        s.set_value(value);
-    }
-    let e = web_sys::Event::new_with_event_init_dict("change", &{
-        let init = web_sys::EventInit::new();
-        init.set_bubbles(true);
-        init
-    })
-    .unwrap();
-    input.dispatch_event(&e).unwrap();
-    yew::scheduler::flush().await;
-}
-
 /// The form editor applies a valid change at once (and keeps it for the next
 /// visit) and refuses an invalid one with the field named.
 #[wasm_bindgen_test]

@@ -119,6 +119,19 @@ pub fn narration() -> Html {
 }
 
 /// The barrier bench: two input channels meeting a barrier bar.
+/// `</>`: source code (the Flink code tab).
+pub fn code() -> Html {
+    icon(
+        "icon--code",
+        html! {
+            <>
+                <path d="M8 7l-5 5 5 5M16 7l5 5-5 5" />
+                <path d="M14 4l-4 16" />
+            </>
+        },
+    )
+}
+
 pub fn bench() -> Html {
     icon(
         "icon--bench",

@@ -1,5 +1,6 @@
 //! The side panel: tabs for the checkpoint coordinator, checkpoint storage, the
-//! two-phase-commit sink, the narration, and the barrier bench. Before a scenario
+//! two-phase-commit sink, the narration, the barrier bench, and the Flink code
+//! (with the real statistics; it widens the drawer). Before a scenario
 //! is loaded each run tab shows an empty state that says what will appear there
 //! (the bench needs no run).
 //!
@@ -21,12 +22,14 @@ use std::rc::Rc;
 use engine::scenario::Localized;
 use engine::view::{JobView, WorldView};
 
+use crate::components::real_stats_panel::Imported;
 use crate::components::{
-    icons, BenchPanel, CoordinatorPanel, Legend, NarrationPanel, SinkPanel, StoragePanel,
-    TaskPopover,
+    icons, BenchPanel, CoordinatorPanel, FlinkPanel, Legend, NarrationPanel, SinkPanel,
+    StoragePanel, TaskPopover,
 };
 use crate::hooks::{use_lang, Lessons};
-use crate::i18n::Msg;
+use crate::i18n::flink::FlinkMsg;
+use crate::i18n::{Lang, Msg};
 use crate::lessons::form::ScenarioForm;
 use crate::lessons::{Glossary, TourCard};
 use crate::playback::{Action, LoggedEvent};
@@ -71,6 +74,13 @@ pub struct SidePanelProps {
     /// The failure-free run's commits (the sink tab's verdicts).
     #[prop_or_default]
     pub reference: Option<Rc<engine::verdict::Reference>>,
+    /// The run's seed, lesson and mode in words (the Flink code tab).
+    #[prop_or_default]
+    pub seed: u64,
+    #[prop_or_default]
+    pub scenario: AttrValue,
+    #[prop_or_default]
+    pub mode: AttrValue,
 }
 
 /// A tab of the side panel.
@@ -82,15 +92,18 @@ pub enum Tab {
     Narration,
     /// The barrier bench (needs no run).
     Bench,
+    /// The run as a Flink job's Java, and real checkpoint statistics.
+    Flink,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 5] = [
+    pub const ALL: [Tab; 6] = [
         Tab::Coordinator,
         Tab::Storage,
         Tab::Sink,
         Tab::Narration,
         Tab::Bench,
+        Tab::Flink,
     ];
 
     /// Stable id fragment (element ids, `data-tab`, tests).
@@ -101,36 +114,40 @@ impl Tab {
             Tab::Sink => "sink",
             Tab::Narration => "narration",
             Tab::Bench => "bench",
+            Tab::Flink => "flink",
         }
     }
 
-    fn label(self) -> Msg {
+    fn label(self, lang: Lang) -> &'static str {
         match self {
-            Tab::Coordinator => Msg::TabCoordinator,
-            Tab::Storage => Msg::TabStorage,
-            Tab::Sink => Msg::TabSink,
-            Tab::Narration => Msg::TabNarration,
-            Tab::Bench => Msg::TabBench,
+            Tab::Coordinator => lang.t(Msg::TabCoordinator),
+            Tab::Storage => lang.t(Msg::TabStorage),
+            Tab::Sink => lang.t(Msg::TabSink),
+            Tab::Narration => lang.t(Msg::TabNarration),
+            Tab::Bench => lang.t(Msg::TabBench),
+            Tab::Flink => lang.t(FlinkMsg::Tab),
         }
     }
 
-    fn heading(self) -> Msg {
+    fn heading(self, lang: Lang) -> &'static str {
         match self {
-            Tab::Coordinator => Msg::CoordinatorHeading,
-            Tab::Storage => Msg::StorageHeading,
-            Tab::Sink => Msg::SinkHeading,
-            Tab::Narration => Msg::NarrationHeading,
-            Tab::Bench => Msg::TabBench,
+            Tab::Coordinator => lang.t(Msg::CoordinatorHeading),
+            Tab::Storage => lang.t(Msg::StorageHeading),
+            Tab::Sink => lang.t(Msg::SinkHeading),
+            Tab::Narration => lang.t(Msg::NarrationHeading),
+            Tab::Bench => lang.t(Msg::TabBench),
+            Tab::Flink => lang.t(FlinkMsg::Tab),
         }
     }
 
-    fn empty_text(self) -> Msg {
+    fn empty_text(self, lang: Lang) -> &'static str {
         match self {
-            Tab::Coordinator => Msg::CoordinatorEmpty,
-            Tab::Storage => Msg::StorageEmpty,
-            Tab::Sink => Msg::SinkEmpty,
-            Tab::Narration => Msg::NarrationEmpty,
-            Tab::Bench => Msg::BenchIntro,
+            Tab::Coordinator => lang.t(Msg::CoordinatorEmpty),
+            Tab::Storage => lang.t(Msg::StorageEmpty),
+            Tab::Sink => lang.t(Msg::SinkEmpty),
+            Tab::Narration => lang.t(Msg::NarrationEmpty),
+            Tab::Bench => lang.t(Msg::BenchIntro),
+            Tab::Flink => lang.t(FlinkMsg::Empty),
         }
     }
 
@@ -141,6 +158,7 @@ impl Tab {
             Tab::Sink => icons::sink(),
             Tab::Narration => icons::narration(),
             Tab::Bench => icons::bench(),
+            Tab::Flink => icons::code(),
         }
     }
 
@@ -158,6 +176,12 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
     let from_link = crate::document::query_param("tab")
         .and_then(|k| Tab::ALL.into_iter().find(|t| t.key() == k));
     let selected = use_state_eq(|| from_link.unwrap_or(Tab::Coordinator));
+    // Real statistics imported in the Flink tab outlive a switch of tabs.
+    let imported = use_state_eq(|| None::<Rc<Imported>>);
+    let on_import = {
+        let set = imported.setter();
+        use_callback((), move |i: Option<Rc<Imported>>, _| set.set(i))
+    };
     // A link naming a tab opens it.
     {
         let on_drawer = props.on_drawer.clone();
@@ -240,7 +264,7 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                     tabindex={if is_selected { "0" } else { "-1" }}
                     {onclick}>
                 { tab.icon() }
-                <span class="tabs__label">{ lang.t(tab.label()) }</span>
+                <span class="tabs__label">{ tab.label(lang) }</span>
             </button>
         }
     });
@@ -267,8 +291,13 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
         _ => None,
     };
     let panel_hidden = !is_open || !shows_panel;
+    let wide = is_open && shows_panel && !touring && tab == Tab::Flink;
+    let flink = FlinkProps {
+        imported: (*imported).clone(),
+        on_import: on_import.clone(),
+    };
     html! {
-        <aside class={classes!("side-panel", "card", is_open.then_some("side-panel--open"))}
+        <aside class={classes!("side-panel", "card", is_open.then_some("side-panel--open"), wide.then_some("side-panel--wide"))}
                data-open={is_open.to_string()} aria-label={lang.t(Msg::PanelLabel)}>
             <div class="side-panel__head">
                 <div class="tabs" role="tablist" aria-label={lang.t(Msg::PanelLabel)}
@@ -286,16 +315,22 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                 <div class="side-panel__body">
                     <TourCard lessons={props.lessons.clone()} />
                     { extra.unwrap_or_default() }
-                    { panel(props, tab, panel_hidden, &panel_ref, lang) }
+                    { panel(props, tab, panel_hidden, &panel_ref, lang, &flink) }
                     if props.show_legend {
                         <Legend />
                     }
                 </div>
             } else {
-                { panel(props, tab, true, &panel_ref, lang) }
+                { panel(props, tab, true, &panel_ref, lang, &flink) }
             }
         </aside>
     }
+}
+
+/// The Flink tab's imported statistics, held by the side panel.
+struct FlinkProps {
+    imported: Option<Rc<Imported>>,
+    on_import: Callback<Option<Rc<Imported>>>,
 }
 
 /// The selected tab's panel (rendered while hidden too: its heading names the tab).
@@ -304,14 +339,20 @@ fn panel(
     tab: Tab,
     hidden: bool,
     panel_ref: &NodeRef,
-    lang: crate::i18n::Lang,
+    lang: Lang,
+    flink: &FlinkProps,
 ) -> Html {
     html! {
         <div class="tabpanel" role="tabpanel" id={format!("tabpanel-{}", tab.key())} ref={panel_ref.clone()}
              aria-labelledby={format!("tab-{}", tab.key())} tabindex="0" {hidden}>
-            <h2 class="tabpanel__heading">{ lang.t(tab.heading()) }</h2>
+            <h2 class="tabpanel__heading">{ tab.heading(lang) }</h2>
             { match (&props.job, &props.view, tab) {
                 (_, _, Tab::Bench) => html! { <BenchPanel /> },
+                (_, _, Tab::Flink) if !hidden => html! {
+                    <FlinkPanel doc={props.doc.clone()} seed={props.seed} job={props.job.clone()} view={props.view.clone()}
+                                scenario={props.scenario.clone()} mode={props.mode.clone()}
+                                imported={flink.imported.clone()} on_import={flink.on_import.clone()} />
+                },
                 (Some(job), Some(view), Tab::Coordinator) => html! { <CoordinatorPanel job={job.clone()} view={view.clone()} dispatch={props.dispatch.clone()} /> },
                 (Some(job), Some(view), Tab::Storage) => html! { <StoragePanel job={job.clone()} view={view.clone()} dispatch={props.dispatch.clone()} /> },
                 (Some(job), Some(view), Tab::Sink) => html! { <SinkPanel job={job.clone()} view={view.clone()} reference={props.reference.clone()} /> },
@@ -321,7 +362,7 @@ fn panel(
                 _ => html! {
                     <div class="empty-note">
                         <span class="empty-note__icon">{ tab.icon() }</span>
-                        <p>{ lang.t(tab.empty_text()) }</p>
+                        <p>{ tab.empty_text(lang) }</p>
                     </div>
                 },
             } }

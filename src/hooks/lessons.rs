@@ -13,7 +13,6 @@
 use std::rc::Rc;
 
 use gloo::events::{EventListener, EventListenerOptions, EventListenerPhase};
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -126,24 +125,6 @@ fn highlight_css(target: &Target, selector: &str) -> String {
 
 fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
-}
-
-/// Offers `text` as a download named `file` (a Blob URL on a temporary link).
-fn download(file: &str, text: &str) -> Result<(), wasm_bindgen::JsValue> {
-    let parts: wasm_bindgen::JsValue =
-        web_sys::js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text)).into();
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("application/json");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or("no document")?;
-    let a: web_sys::HtmlAnchorElement = document.create_element("a")?.dyn_into()?;
-    a.set_href(&url);
-    a.set_download(file);
-    a.click();
-    web_sys::Url::revoke_object_url(&url)
 }
 
 /// The lesson tools' state for the current run; see the module documentation.
@@ -321,7 +302,7 @@ pub fn use_lessons(input: LessonsInput) -> Lessons {
             }) else {
                 return;
             };
-            let _ = download(&format!("{name}.json"), &text);
+            let _ = crate::document::download(&format!("{name}.json"), &text, "application/json");
         })
     };
     let load_json = {
@@ -345,28 +326,15 @@ pub fn use_lessons(input: LessonsInput) -> Lessons {
     let import = {
         let load_json = load_json.clone();
         Callback::from(move |e: Event| {
-            let Some(input) = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-            else {
-                return;
-            };
-            let Some(file) = input.files().and_then(|f| f.get(0)) else {
-                return;
-            };
-            let Ok(reader) = web_sys::FileReader::new() else {
-                return;
-            };
-            let r = reader.clone();
             let load_json = load_json.clone();
-            let onload = Closure::once_into_js(move || {
-                if let Some(text) = r.result().ok().and_then(|v| v.as_string()) {
-                    load_json.emit(text);
-                }
-            });
-            reader.set_onload(Some(onload.unchecked_ref()));
-            let _ = reader.read_as_text(&file);
-            input.set_value("");
+            crate::document::read_chosen_file(
+                &e,
+                Callback::from(move |(_, text): (String, Result<String, String>)| {
+                    if let Ok(text) = text {
+                        load_json.emit(text);
+                    }
+                }),
+            );
         })
     };
     let restore_saved = {

@@ -254,6 +254,7 @@ mod tests {
         let mut out = Vec::new();
         let files: Vec<(String, &str)> = [
             ("ui.json", crate::i18n::UI_JSON),
+            ("flink.json", crate::i18n::flink::FlinkMsg::JSON),
             ("narration.json", crate::describe::NARRATION_JSON),
             ("lessons.json", crate::lessons::wording::LESSONS_JSON),
             ("glossary.json", crate::lessons::glossary::GLOSSARY_JSON),

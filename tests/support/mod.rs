@@ -120,3 +120,19 @@ impl Drop for Mounted {
         set_url(&self.original);
     }
 }
+
+/// Sets a form control's (`<input>`, `<select>`) value and fires a bubbling
+/// `change`, as a user's edit does.
+pub async fn change(app: &Mounted, selector: &str, value: &str) {
+    let input = app.find(selector);
+    if let Some(i) = input.dyn_ref::<web_sys::HtmlInputElement>() {
+        i.set_value(value);
+    } else if let Some(s) = input.dyn_ref::<web_sys::HtmlSelectElement>() {
+        s.set_value(value);
+    }
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let e = web_sys::Event::new_with_event_init_dict("change", &init).unwrap();
+    input.dispatch_event(&e).unwrap();
+    yew::scheduler::flush().await;
+}

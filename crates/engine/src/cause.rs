@@ -131,6 +131,12 @@ pub enum AbortCause {
     JobCanceled,
     /// A task to trigger finished before the trigger reached it (`CHECKPOINT_DECLINED_TASK_CLOSING`).
     TaskClosing,
+    /// Part of the named operator's subtasks had finished while it uses union list
+    /// state: the coordinator cannot finalize the checkpoint
+    /// (`PartialFinishingNotSupportedByStateException`, which
+    /// `CheckpointCoordinator.finalizeCheckpoint` reports as
+    /// `CHECKPOINT_DECLINED_TASK_CLOSING`, never counted).
+    PartlyFinishedUnionState(String),
 }
 
 impl AbortCause {
@@ -150,7 +156,9 @@ impl AbortCause {
             AbortCause::EndOfStream => R::CheckpointDeclinedInputEndOfStream,
             AbortCause::JobFailover => R::JobFailoverRegion,
             AbortCause::JobCanceled => R::CheckpointCoordinatorSuspend,
-            AbortCause::TaskClosing => R::CheckpointDeclinedTaskClosing,
+            AbortCause::TaskClosing | AbortCause::PartlyFinishedUnionState(_) => {
+                R::CheckpointDeclinedTaskClosing
+            }
         }
     }
 
@@ -159,6 +167,7 @@ impl AbortCause {
     pub fn flink_message(&self) -> String {
         match self {
             AbortCause::DeclinedAsync(why) => why.clone(),
+            AbortCause::PartlyFinishedUnionState(uid) => partly_finished_message(uid),
             other => other.flink_reason().message().to_string(),
         }
     }
@@ -197,9 +206,22 @@ impl fmt::Display for AbortCause {
             AbortCause::TaskClosing => {
                 f.write_str("declined: task finished before the checkpoint reached it")
             }
+            AbortCause::PartlyFinishedUnionState(uid) => {
+                write!(f, "declined: {}", partly_finished_message(uid))
+            }
         }
     }
 }
+
+/// Flink's `PartialFinishingNotSupportedByStateException` message for vertex `uid`
+/// (without Flink's `(id = …)` vertex id).
+fn partly_finished_message(uid: &str) -> String {
+    format!("{PARTLY_FINISHED_PREFIX}{uid}{PARTLY_FINISHED_SUFFIX}")
+}
+
+const PARTLY_FINISHED_PREFIX: &str = "The vertex ";
+const PARTLY_FINISHED_SUFFIX: &str =
+    " has used UnionListState, but part of its tasks has called operators' finish method.";
 
 impl From<AbortReason> for AbortCause {
     /// Why a task's barrier handler declines ([`crate::barrier::HandlerAction::Abort`]).
@@ -245,7 +267,13 @@ impl FromStr for AbortCause {
             return Ok(c);
         }
         match s.strip_prefix("declined: ") {
-            Some(why) => Ok(AbortCause::DeclinedAsync(why.to_string())),
+            Some(why) => Ok(why
+                .strip_prefix(PARTLY_FINISHED_PREFIX)
+                .and_then(|w| w.strip_suffix(PARTLY_FINISHED_SUFFIX))
+                .map_or_else(
+                    || AbortCause::DeclinedAsync(why.to_string()),
+                    |uid| AbortCause::PartlyFinishedUnionState(uid.to_string()),
+                )),
             None => Err(UnknownCause(s.to_string())),
         }
     }

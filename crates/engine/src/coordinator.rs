@@ -18,7 +18,7 @@ use crate::ids::{CheckpointId, TaskId};
 use crate::scenario::{BackendKind, CheckpointingMode, Scenario, StorageKind};
 pub use crate::snapshot::CompletedCheckpoint;
 use crate::snapshot::TaskSnapshot;
-use crate::state::shared_registry::SharedStateRegistry;
+use crate::state::shared_registry::{SharedStateRegistry, StorageFile};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -206,6 +206,10 @@ pub struct CheckpointStats {
     pub num_subtasks: u32,
     /// Per-subtask figures.
     pub subtasks: BTreeMap<TaskId, SubtaskStats>,
+    /// Completed, but its snapshots died with the JobManager (jobmanager storage):
+    /// its status stays `completed`, nothing can restore it any more.
+    #[serde(default)]
+    pub lost: bool,
 }
 
 impl CheckpointStats {
@@ -324,6 +328,10 @@ pub struct CheckpointCoordinator {
     /// `SharedStateRegistry` of the `CompletedCheckpointStore`.
     #[serde(default)]
     shared: SharedStateRegistry,
+    /// The files of the snapshot this job was started from, as the earlier job
+    /// that wrote them named them (its subtasks, before any rescale).
+    #[serde(default)]
+    restored_files: Option<(CheckpointId, Vec<StorageFile>)>,
 }
 
 impl CheckpointCoordinator {
@@ -349,6 +357,7 @@ impl CheckpointCoordinator {
             history_limit: None,
             periodic: PeriodicTrigger::default(),
             final_checkpoint: FinalCheckpoint::default(),
+            restored_files: None,
         }
     }
 
@@ -439,7 +448,9 @@ impl CheckpointCoordinator {
     /// Flink: `startCheckpointScheduler` — (re)starts the periodic trigger at `now`.
     /// Returns when it first fires and its generation; `None` without an interval
     /// (manual checkpoints only). The lab's rule: the first trigger comes one interval
-    /// after the start.
+    /// after the start. Simplified: Flink waits `getRandomInitDelay()`, a random
+    /// delay in [min pause, interval] (a real Flink 2.3 MiniCluster triggered 15–85 ms
+    /// after its sources started); the lab's fixed delay keeps every lesson's ids stable.
     pub fn start_periodic(&mut self, now: u64) -> Option<(u64, u32)> {
         let interval = self.config.interval_ms?;
         Some((now + interval, self.periodic.restart()))
@@ -520,9 +531,20 @@ impl CheckpointCoordinator {
     /// Flink: `CheckpointCoordinator.restoreSavepoint` — the job starts from `c`
     /// (of an earlier job): it enters the store as the first retained checkpoint and
     /// ids continue after it.
-    pub fn restored_from(&mut self, c: Arc<CompletedCheckpoint>) {
+    /// `files` are its files as the job that wrote them lists them.
+    pub fn restored_from(&mut self, c: Arc<CompletedCheckpoint>, files: Vec<StorageFile>) {
         self.continue_ids_after(c.id);
+        self.restored_files = Some((c.id, files));
         self.store.push(c);
+    }
+
+    /// The files of `id` if it is the snapshot this job was started from: named
+    /// by the earlier job that wrote them, not by this job's subtasks.
+    pub fn restored_files(&self, id: CheckpointId) -> Option<&[StorageFile]> {
+        self.restored_files
+            .as_ref()
+            .filter(|(r, _)| *r == id)
+            .map(|(_, f)| f.as_slice())
     }
 
     /// Moves every retained checkpoint out of the store into the discarded ones (kept
@@ -531,6 +553,19 @@ impl CheckpointCoordinator {
         let gone: Vec<Arc<CompletedCheckpoint>> = self.store.drain(..).collect();
         let ids = gone.iter().map(|c| c.id).collect();
         self.discarded.extend(gone);
+        ids
+    }
+
+    /// The JobManager died with the retained checkpoints in its heap
+    /// (`JobManagerCheckpointStorage`): they are discarded and marked lost in the
+    /// history; returns their ids.
+    pub fn lose_retained(&mut self) -> Vec<CheckpointId> {
+        let ids = self.discard_retained();
+        for id in &ids {
+            if let Some(h) = self.history.get_mut(id) {
+                h.lost = true;
+            }
+        }
         ids
     }
 
@@ -627,6 +662,7 @@ impl CheckpointCoordinator {
                     .iter()
                     .map(|t| (*t, SubtaskStats::default()))
                     .collect(),
+                lost: false,
             },
         );
         if let Some(limit) = self.history_limit {

@@ -181,6 +181,12 @@ pub enum Event {
         task: TaskName,
         reason: FailureCause,
     },
+    /// A subtask that did not fail is being canceled because the job fails over
+    /// (extension; Flink: `ExecutionState.CANCELING`).
+    TaskCanceling { task: TaskName },
+    /// The canceled subtask stopped (extension; Flink: `ExecutionState.CANCELED`).
+    /// Simplified: right after `task_canceling`, at the same instant.
+    TaskCanceled { task: TaskName },
     /// The restart strategy allows a restart after `delay_ms`.
     JobRestarting { delay_ms: u64 },
     /// A subtask's state was restored (`checkpoint` null: fresh start).

@@ -53,6 +53,9 @@ pub struct OutputEdge {
     pub partitioning: Partitioning,
     /// Channels in downstream subtask order.
     pub channels: Vec<ChannelId>,
+    /// The downstream operator's max parallelism: the key groups `hash` routes by
+    /// (Flink: `KeyGroupStreamPartitioner.configure`, from the consumer vertex).
+    pub key_groups: u32,
 }
 
 /// Where [`OutputEdge::route`] sends a record.
@@ -77,16 +80,16 @@ impl OutputEdge {
     /// `KeyGroupRangeAssignment`), `RebalancePartitioner` (round robin),
     /// `BroadcastPartitioner` (all).
     #[inline]
-    pub fn route(&self, record: &Record, keys: &KeyTable, max_parallelism: u32) -> Route {
+    pub fn route(&self, record: &Record, keys: &KeyTable) -> Route {
         match self.partitioning {
             Partitioning::Forward => Route::One(self.channels[0]),
             Partitioning::Hash => match record.key {
                 Some(k) => {
                     let n = self.channels.len() as u32;
                     let index = keygroup::operator_index_for_key_group(
-                        max_parallelism,
+                        self.key_groups,
                         n,
-                        keys.key_group(k),
+                        keys.key_group(k, self.key_groups),
                     );
                     Route::One(self.channels[index as usize])
                 }
@@ -142,6 +145,10 @@ pub struct JobGraph {
     pub op_first_task: Vec<u32>,
     /// Every key the run can meet.
     pub keys: KeyTable,
+    /// Each operator's max parallelism (its number of key groups), by operator
+    /// index: configured, derived, or adopted from the restored snapshot
+    /// ([`crate::parallelism`]).
+    pub max_parallelism: Vec<u32>,
     /// Source logs: `logs[op][partition]`; empty for non-sources.
     pub logs: Vec<Vec<Vec<LogEntry>>>,
     /// Checkpointing is configured.
@@ -151,17 +158,20 @@ pub struct JobGraph {
 }
 
 impl JobGraph {
-    /// Deploys `scenario` (already validated): draws the source logs from `rng`
-    /// (interning their keys into `keys`), numbers subtasks and channels, and returns
-    /// the graph with its channels, empty, in [`ChannelId`] order.
+    /// Deploys `scenario` (already validated) with each operator's `max_parallelism`
+    /// (by operator index): draws the source logs from `rng` (interning their keys
+    /// into `keys`), numbers subtasks and channels, and returns the graph with its
+    /// channels, empty, in [`ChannelId`] order.
     pub fn build(
         scenario: &Scenario,
         seed: u64,
         warnings: Vec<String>,
         mut keys: KeyTable,
+        max_parallelism: Vec<u32>,
         rng: &mut ChaCha8Rng,
     ) -> (JobGraph, IdVec<ChannelId, Channel>) {
         let job = &scenario.job;
+        debug_assert_eq!(max_parallelism.len(), job.operators.len());
         let logs = job
             .operators
             .iter()
@@ -205,6 +215,7 @@ impl JobGraph {
                 tasks[upstream(u)].outputs.push(OutputEdge {
                     partitioning,
                     channels: Vec::new(),
+                    key_groups: max_parallelism[to],
                 });
             }
             for d in 0..pt {
@@ -254,6 +265,7 @@ impl JobGraph {
             tasks,
             op_first_task,
             keys,
+            max_parallelism,
             logs,
             checkpointing,
             handler_mode,
@@ -271,6 +283,35 @@ impl JobGraph {
     #[inline]
     pub fn name(&self, t: TaskId) -> TaskName {
         self.tasks[t].name.clone()
+    }
+
+    /// The first operator using union list state (a source with `offsets_state:
+    /// union`) of which some subtasks, but not all, are in `finished`: a checkpoint
+    /// holding such a mix cannot complete. Flink: `DefaultCheckpointPlan.
+    /// fulfillFinishedTaskStatus` (`checkNoPartlyOperatorsFinishedVertexUsedUnionListState`)
+    /// throws `PartialFinishingNotSupportedByStateException`, since a union state
+    /// restored later would miss the finished subtasks' elements.
+    pub fn partly_finished_union_state(&self, finished: impl Fn(TaskId) -> bool) -> Option<&str> {
+        self.scenario
+            .job
+            .operators
+            .iter()
+            .enumerate()
+            .filter(|(_, op)| {
+                op.kind == OperatorKind::Source
+                    && op.offsets_state == crate::scenario::ListStateMode::Union
+            })
+            .find(|(i, _)| {
+                let n = self
+                    .tasks
+                    .ids()
+                    .filter(|t| self.tasks[*t].op == *i)
+                    .filter(|t| finished(*t))
+                    .count();
+                let all = self.tasks.iter().filter(|x| x.op == *i).count();
+                n > 0 && n < all
+            })
+            .map(|(_, op)| op.uid.as_str())
     }
 
     /// The operator subtask `t` belongs to.
@@ -399,7 +440,11 @@ mod tests {
     fn graph(json: serde_json::Value) -> (JobGraph, IdVec<ChannelId, Channel>) {
         let s = Scenario::from_json(&json.to_string()).expect("valid scenario");
         let mut rng = ChaCha8Rng::seed_from_u64(s.seed);
-        JobGraph::build(&s, s.seed, Vec::new(), KeyTable::new(128), &mut rng)
+        let max_p = crate::parallelism::of_job(&s.job)
+            .iter()
+            .map(|m| m.value())
+            .collect();
+        JobGraph::build(&s, s.seed, Vec::new(), KeyTable::new(), max_p, &mut rng)
     }
 
     fn doc(edges: serde_json::Value) -> serde_json::Value {
@@ -458,12 +503,12 @@ mod tests {
         }
     }
 
-    /// Flink's partitioners: hash by key group (`KeyGroupRangeAssignment`), round
-    /// robin from the start position, broadcast to all; a record without a key
-    /// cannot be hashed.
+    /// Flink's partitioners: hash by key group (`KeyGroupRangeAssignment`, with the
+    /// downstream operator's max parallelism), round robin from the start position,
+    /// broadcast to all; a record without a key cannot be hashed.
     #[test]
     fn edges_route_records_as_flinks_partitioners() {
-        let mut keys = KeyTable::new(128);
+        let mut keys = KeyTable::new();
         let odd = keys.intern("odd");
         let rec = |key| Record {
             key,
@@ -474,30 +519,34 @@ mod tests {
                 offset: 0,
             },
         };
-        let edge = |partitioning| OutputEdge {
+        let edge = |partitioning, key_groups| OutputEdge {
             partitioning,
             channels: vec![ChannelId(7), ChannelId(8), ChannelId(9)],
+            key_groups,
         };
-        let hashed = edge(Partitioning::Hash).route(&rec(Some(odd)), &keys, 128);
+        for max_p in [128, 256, 7] {
+            let hashed = edge(Partitioning::Hash, max_p).route(&rec(Some(odd)), &keys);
+            assert_eq!(
+                hashed,
+                Route::One(ChannelId(
+                    7 + keygroup::assign_key_to_parallel_operator("odd", max_p, 3)
+                )),
+                "max parallelism {max_p}"
+            );
+        }
         assert_eq!(
-            hashed,
-            Route::One(ChannelId(
-                7 + keygroup::assign_key_to_parallel_operator("odd", 128, 3)
-            ))
-        );
-        assert_eq!(
-            edge(Partitioning::Hash).route(&rec(None), &keys, 128),
+            edge(Partitioning::Hash, 128).route(&rec(None), &keys),
             Route::MissingKey
         );
-        let rebalance = edge(Partitioning::Rebalance);
-        assert_eq!(rebalance.route(&rec(None), &keys, 128), Route::RoundRobin);
+        let rebalance = edge(Partitioning::Rebalance, 128);
+        assert_eq!(rebalance.route(&rec(None), &keys), Route::RoundRobin);
         let mut next = 2;
         let picks: Vec<ChannelId> = (0..3)
             .map(|_| rebalance.next_round_robin(&mut next))
             .collect();
         assert_eq!(picks, [ChannelId(9), ChannelId(7), ChannelId(8)]);
         assert_eq!(
-            edge(Partitioning::Broadcast).route(&rec(None), &keys, 128),
+            edge(Partitioning::Broadcast, 128).route(&rec(None), &keys),
             Route::All
         );
     }

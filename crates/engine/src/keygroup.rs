@@ -153,8 +153,8 @@ pub fn key_group_range(max_parallelism: u32, parallelism: u32, index: u32) -> Ra
 
 /// The max parallelism Flink picks when none is configured:
 /// `min(max(roundUpToPowerOfTwo(p + p/2), 128), 32768)` (128 for `p` in 1..=85).
-/// The lab's scenarios default to 128 instead (contract: `max_parallelism` default
-/// 128), which equals this for every parallelism a classroom scenario uses.
+/// A scenario without `job.max_parallelism` derives each operator's this way
+/// ([`crate::parallelism::MaxParallelism`]).
 ///
 /// Flink: `KeyGroupRangeAssignment.computeDefaultMaxParallelism`.
 pub fn default_max_parallelism(parallelism: u32) -> u32 {

@@ -13,6 +13,7 @@
 //! - [`agenda`]: the timing wheel that orders everything by `(time, sequence)`.
 //! - [`scenario`]: the scenario document (contract v1), parsing and validation.
 //! - [`keygroup`]: Flink's key-group assignment (`KeyGroupRangeAssignment`).
+//! - [`parallelism`]: each operator's max parallelism — configured, or derived and adopted from a restored snapshot (`DefaultVertexParallelismInfo`).
 //! - [`record`]: records and the interned key table.
 //! - [`status`]: the job's and a subtask's lifecycle (`JobStatus`, `ExecutionState`).
 //! - [`cause`]: why things happen — typed reasons with Flink's messages.
@@ -54,6 +55,7 @@
 //! - ExecutionFailureHandler, JobStatus → [`world::Recovery`], [`status::JobStatus`]
 //! - ExecutionGraph / ExecutionVertex → [`job_graph::JobGraph`] / [`job_graph::TaskInfo`]
 //! - StreamPartitioner → [`job_graph::OutputEdge::route`]
+//! - DefaultVertexParallelismInfo (max parallelism) → [`parallelism::MaxParallelism`]
 //! - StreamTask → [`world::Task`]
 //! - SubtaskCheckpointCoordinatorImpl → [`subtask_checkpoint::SubtaskCheckpointCoordinator`]
 //! - CheckpointCoordinator → [`coordinator::CheckpointCoordinator`]
@@ -77,6 +79,7 @@ pub mod ids;
 pub mod job_graph;
 pub mod keygroup;
 pub mod operators;
+pub mod parallelism;
 pub mod record;
 pub mod restart;
 pub mod restore;

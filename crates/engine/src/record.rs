@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Index of a key in the [`KeyTable`]. Records carry this instead of a string so
-/// that they are `Copy` and hashing to a key group happens once per key.
+/// that they are `Copy` and a key's hash is computed once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct KeyId(pub u32);
@@ -47,26 +47,22 @@ pub struct Record {
 }
 
 /// Every key the simulation can meet, interned once when the [`crate::World`] is
-/// built (source data and the keys operators produce), with its key group.
+/// built (source data and the keys operators produce), with its hash.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct KeyTable {
     /// Each key's text, by id (ids are handed out in interning order).
     names: IdVec<KeyId, Arc<str>>,
-    /// Each key's key group for `max_parallelism`, computed once when interned.
-    key_groups: IdVec<KeyId, u32>,
+    /// Each key's `murmurHash(key.hashCode())`, computed once when interned: its key
+    /// group for a max parallelism `m` is this `% m` (operators may differ in `m`).
+    hashes: IdVec<KeyId, u32>,
     /// The id of each text (interning looks keys up by text).
     index: BTreeMap<Arc<str>, KeyId>,
-    /// The job's max parallelism, which the key groups are computed for.
-    max_parallelism: u32,
 }
 
 impl KeyTable {
-    /// An empty table whose key groups are computed for `max_parallelism`.
-    pub fn new(max_parallelism: u32) -> Self {
-        KeyTable {
-            max_parallelism,
-            ..Default::default()
-        }
+    /// An empty table.
+    pub fn new() -> Self {
+        Self::default()
     }
 
     /// The id of `name`, adding it if new.
@@ -76,10 +72,8 @@ impl KeyTable {
         }
         let name: Arc<str> = Arc::from(name);
         let id = self.names.push(name.clone());
-        self.key_groups.push(crate::keygroup::assign_to_key_group(
-            &name,
-            self.max_parallelism,
-        ));
+        let hash = crate::keygroup::murmur_hash(crate::keygroup::java_string_hash_code(&name));
+        self.hashes.push(hash as u32);
         self.index.insert(name, id);
         id
     }
@@ -94,9 +88,12 @@ impl KeyTable {
         &self.names[id]
     }
 
-    /// The key's key group (Flink: `KeyGroupRangeAssignment.assignToKeyGroup`).
-    pub fn key_group(&self, id: KeyId) -> u32 {
-        self.key_groups[id]
+    /// The key's key group among `max_parallelism` key groups (Flink:
+    /// `KeyGroupRangeAssignment.assignToKeyGroup`).
+    #[inline]
+    pub fn key_group(&self, id: KeyId, max_parallelism: u32) -> u32 {
+        debug_assert!(max_parallelism >= 1);
+        self.hashes[id] % max_parallelism
     }
 
     /// How many keys are interned (ids are `0..count`).

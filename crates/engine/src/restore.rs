@@ -57,6 +57,7 @@ use crate::event::SnapshotKind;
 use crate::ids::{ChannelIndex, CheckpointId};
 use crate::job_graph::JobGraph;
 use crate::keygroup;
+use crate::parallelism::{self, MaxParallelism};
 use crate::record::{KeyId, KeyTable, Origin, Record};
 use crate::scenario::{Job, ListStateMode, OperatorKind, OperatorSpec, Partitioning, SinkKind};
 use crate::snapshot::{CompletedCheckpoint, OperatorSnapshot, TaskSnapshot};
@@ -631,7 +632,12 @@ fn output_layout(job: &Job, uid: &str) -> Vec<EdgeLayout> {
         .collect()
 }
 
-fn subtask_state(snap: &TaskSnapshot, setup: &JobGraph, op: &OperatorSpec) -> SubtaskState {
+fn subtask_state(
+    snap: &TaskSnapshot,
+    setup: &JobGraph,
+    op: &OperatorSpec,
+    key_groups: u32,
+) -> SubtaskState {
     let mut s = SubtaskState {
         finished: snap.finished,
         ..SubtaskState::default()
@@ -676,7 +682,7 @@ fn subtask_state(snap: &TaskSnapshot, setup: &JobGraph, op: &OperatorSpec) -> Su
                 .iter()
                 .map(|(k, v)| {
                     let entry = KeyedEntry {
-                        key_group: setup.keys.key_group(*k),
+                        key_group: setup.keys.key_group(*k, key_groups),
                         value: StateValue::Int(*v),
                     };
                     (setup.keys.name(*k).to_string(), entry)
@@ -706,7 +712,7 @@ fn subtask_state(snap: &TaskSnapshot, setup: &JobGraph, op: &OperatorSpec) -> Su
                     .iter()
                     .map(|(k, v)| {
                         let entry = KeyedEntry {
-                            key_group: setup.keys.key_group(*k),
+                            key_group: setup.keys.key_group(*k, key_groups),
                             value: v.to_state_value(op.ttl.is_some()),
                         };
                         (setup.keys.name(*k).to_string(), entry)
@@ -747,14 +753,14 @@ pub fn from_completed(c: &CompletedCheckpoint, setup: &JobGraph) -> SavepointSta
                 let t = crate::ids::TaskId(first.saturating_add(i));
                 c.tasks
                     .get(&t)
-                    .map(|snap| subtask_state(snap, setup, op))
+                    .map(|snap| subtask_state(snap, setup, op, setup.max_parallelism[oi]))
                     .unwrap_or_default()
             })
             .collect();
         operators.insert(
             op.uid.clone(),
             OperatorState {
-                max_parallelism: job.max_parallelism,
+                max_parallelism: setup.max_parallelism[oi],
                 parallelism: op.parallelism,
                 subtasks,
                 inputs: input_layout(job, &op.uid),
@@ -781,17 +787,38 @@ pub fn non_restored_operators<'a>(state: &'a SavepointState, new_job: &Job) -> V
         .collect()
 }
 
+/// Each operator's max parallelism in `job` restored from `state` (or started
+/// fresh, `None`), by operator index: configured, or derived and — when `state`
+/// holds the operator — the stored value. Flink:
+/// `StateAssignmentOperation.checkParallelismPreconditions`, which calls
+/// `ExecutionJobVertex.setMaxParallelism` when `canRescaleMaxParallelism` allows.
+/// A value that cannot be adopted stays; [`assign`] then refuses the snapshot.
+pub fn adopted_max_parallelism(state: Option<&SavepointState>, job: &Job) -> Vec<u32> {
+    parallelism::of_job(job)
+        .into_iter()
+        .zip(&job.operators)
+        .map(|(mut m, op)| {
+            if let Some(stored) = state.and_then(|s| s.operators.get(&op.uid)) {
+                m.adopt(stored.max_parallelism);
+            }
+            m.value()
+        })
+        .collect()
+}
+
 /// Assign `state` to the subtasks of `new_job`, as Flink does when it restores a
 /// checkpoint or savepoint. Returns one [`SubtaskRestore`] per new subtask that is
 /// restored, keyed by `(index of its operator in new_job.operators, subtask index)`;
 /// subtasks of an operator without state in the snapshot are absent (they start
-/// fresh). `keys` is the new World's key table, built with `new_job.max_parallelism`
-/// and holding every [`SavepointState::key_names`].
+/// fresh). `keys` is the new World's key table, holding every
+/// [`SavepointState::key_names`].
 ///
 /// In order (Flink: `Checkpoints.loadAndValidateCheckpoint`, then
 /// `StateAssignmentOperation.assignStates`):
 /// 1. for each stored operator, by uid: if the new job has it, its max parallelism
-///    must equal the stored one ([`RestoreError::MaxParallelismMismatch`]); if not,
+///    must equal the stored one, or be derived (the job sets none) and so take the
+///    stored one ([`MaxParallelism::can_rescale_to`]; else
+///    [`RestoreError::MaxParallelismMismatch`]); if the new job has no such operator,
 ///    the state is skipped when `allow_non_restored_state` or when no subtask has
 ///    state ([`SubtaskState::has_state`]), else [`RestoreError::NotMapped`]. A
 ///    changed uid is a removed operator plus an added one.
@@ -801,9 +828,9 @@ pub fn non_restored_operators<'a>(state: &'a SavepointState, new_job: &Job) -> V
 ///    key-group ranges, operator list state redistributed by mode, and a fully
 ///    finished operator restores finished.
 ///
-/// Simplified: Flink overrides an *auto-derived* max parallelism of the new job with
-/// the stored one; the lab's `max_parallelism` always counts as configured. Never
-/// panics, whatever `state` and `new_job` hold.
+/// A derived max parallelism takes the stored one: keyed state is cut with the
+/// stored number of key groups, and the new World runs with it
+/// ([`adopted_max_parallelism`]). Never panics, whatever `state` and `new_job` hold.
 pub fn assign(
     state: &SavepointState,
     new_job: &Job,
@@ -824,13 +851,16 @@ pub fn assign(
     // Checkpoints.loadAndValidateCheckpoint.
     for (uid, op_state) in &state.operators {
         match new_job.operator(uid) {
-            Some(_) => {
-                if op_state.max_parallelism != new_job.max_parallelism {
+            Some(op) => {
+                let configured = MaxParallelism::of(new_job, op);
+                if op_state.max_parallelism != configured.value()
+                    && !configured.can_rescale_to(op_state.max_parallelism)
+                {
                     return Err(RestoreError::MaxParallelismMismatch {
                         pointer,
                         uid: uid.clone(),
                         stored: op_state.max_parallelism,
-                        new: new_job.max_parallelism,
+                        new: configured.value(),
                     });
                 }
             }
@@ -1166,7 +1196,7 @@ fn redistribute_keyed_state(
                         key: key.clone(),
                     });
                 };
-                let computed = keys.key_group(id);
+                let computed = keys.key_group(id, max_p);
                 if entry.key_group != computed || computed >= max_p {
                     return Err(RestoreError::KeyGroupMismatch {
                         uid: uid.to_string(),

@@ -144,19 +144,17 @@ pub struct Localized {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Job {
-    /// Number of key groups, shared by every keyed operator; 1..=32768, default 128.
-    /// Flink: `pipeline.max-parallelism` (whose own default is computed from the
-    /// parallelism, see [`crate::keygroup::default_max_parallelism`]).
-    #[serde(default = "default_max_parallelism")]
-    pub max_parallelism: u32,
+    /// Number of key groups of every operator, 1..=32768 (Flink:
+    /// `pipeline.max-parallelism`, `env.setMaxParallelism`). `None` (not set): each
+    /// operator derives its own from its parallelism, 128 up to parallelism 85, and
+    /// takes the value a restored snapshot was taken with
+    /// ([`crate::parallelism::MaxParallelism`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_parallelism: Option<u32>,
     /// The operators, in document order (which is also the order of the task table).
     pub operators: Vec<OperatorSpec>,
     /// The edges, in document order (which numbers input channels).
     pub edges: Vec<EdgeSpec>,
-}
-
-fn default_max_parallelism() -> u32 {
-    128
 }
 
 /// One operator of the job graph.

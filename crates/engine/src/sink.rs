@@ -107,7 +107,8 @@ pub enum TxnStatus {
 /// An external transaction.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Transaction {
-    /// The sink subtask that owns it.
+    /// The sink subtask that owns it: the one that began it, or the one that
+    /// recovered it from its restored state ([`ExternalTopic::recover_and_commit`]).
     pub task: TaskName,
     /// Its status.
     pub status: TxnStatus,
@@ -256,6 +257,30 @@ impl ExternalTopic {
     /// Abort `txn` (idempotent; a committed transaction stays committed).
     pub fn abort(&mut self, txn: u64, trace: &mut Trace) {
         self.set_status(txn, TxnStatus::Aborted, trace);
+    }
+
+    /// `recoverAndCommit` by subtask `by`, which restored `txn` from its state: it
+    /// commits it, and a transaction still unfinished becomes its own — after a
+    /// scale-in, the transactions of subtasks that no longer exist are the remaining
+    /// subtask's to finish. Flink: `TwoPhaseCommitSinkFunction.initializeState` runs
+    /// on the subtask that received the list-state element.
+    pub fn recover_and_commit(&mut self, txn: u64, by: &TaskName, trace: &mut Trace) {
+        self.take_over(txn, by);
+        self.commit(txn, trace);
+    }
+
+    /// `recoverAndAbort` by subtask `by` (see [`Self::recover_and_commit`]).
+    pub fn recover_and_abort(&mut self, txn: u64, by: &TaskName, trace: &mut Trace) {
+        self.take_over(txn, by);
+        self.abort(txn, trace);
+    }
+
+    fn take_over(&mut self, txn: u64, by: &TaskName) {
+        if let Some(t) = self.txns.get_mut(&txn) {
+            if !matches!(t.status, TxnStatus::Committed | TxnStatus::Aborted) {
+                t.task = by.clone();
+            }
+        }
     }
 }
 

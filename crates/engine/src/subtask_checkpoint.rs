@@ -311,7 +311,7 @@ mod tests {
     const C2: CheckpointId = CheckpointId(2);
 
     fn keys() -> KeyTable {
-        let mut k = KeyTable::new(128);
+        let mut k = KeyTable::new();
         k.intern("a");
         k
     }

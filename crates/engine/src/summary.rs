@@ -41,6 +41,10 @@ pub struct CheckpointSummary {
     /// `chk-N/_metadata` (with `--metadata`, completed checkpoints only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<serde_json::Value>,
+    /// `true` for a completed checkpoint that died with the JobManager
+    /// (jobmanager storage); absent otherwise (extension).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lost: bool,
 }
 
 /// One failover in the summary.
@@ -156,6 +160,7 @@ impl Summary {
                     } else {
                         None
                     },
+                    lost: h.lost,
                 }
             })
             .collect();

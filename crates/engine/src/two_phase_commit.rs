@@ -88,10 +88,10 @@ impl TwoPhaseCommitSink {
         } = state
         {
             for (_, txn) in pending_commit {
-                ext.commit(*txn, trace);
+                ext.recover_and_commit(*txn, task, trace);
             }
             if let Some(txn) = pending_transaction {
-                ext.abort(*txn, trace);
+                ext.recover_and_abort(*txn, task, trace);
             }
         }
         let current = Some(begin_transaction(

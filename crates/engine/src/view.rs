@@ -330,6 +330,10 @@ pub struct StoredView {
     /// JobManager's memory (`jobmanager` storage). Shown struck through.
     #[serde(default)]
     pub discarded: bool,
+    /// Lost with the JobManager (`jobmanager` storage): it completed, but no job
+    /// can restore it any more (also `discarded`).
+    #[serde(default)]
+    pub lost: bool,
 }
 
 /// A transaction of the external system.
@@ -510,6 +514,7 @@ impl World {
             .iter_enumerated()
             .map(|(id, t)| {
                 let info = &setup.tasks[id];
+                let key_groups = setup.max_parallelism[info.op];
                 let state = match &t.op {
                     OpState::Source(s) => StateView::Source {
                         offsets: s
@@ -522,7 +527,11 @@ impl World {
                         entries: values
                             .iter()
                             .map(|(k, v)| {
-                                (setup.keys.name(*k).clone(), setup.keys.key_group(*k), *v)
+                                (
+                                    setup.keys.name(*k).clone(),
+                                    setup.keys.key_group(*k, key_groups),
+                                    *v,
+                                )
                             })
                             .collect(),
                     },
@@ -563,7 +572,7 @@ impl World {
                                         .iter()
                                         .map(|(k, v)| NamedEntryView {
                                             key: setup.keys.name(*k).clone(),
-                                            key_group: Some(setup.keys.key_group(*k)),
+                                            key_group: Some(setup.keys.key_group(*k, key_groups)),
                                             value: v.display().to_string(),
                                             expired_units: ttl.map_or(0, |c| {
                                                 v.units()
@@ -714,6 +723,7 @@ impl World {
                     metadata: crate::summary::checkpoint_metadata(setup, c),
                     files: self.storage_files(c),
                     discarded,
+                    lost: coord.history().get(&c.id).is_some_and(|h| h.lost),
                 })
                 .collect(),
             in_jobmanager_memory: setup

@@ -417,10 +417,9 @@ impl World {
     /// Send a record along every output edge of `t`, as each edge partitions
     /// ([`OutputEdge::route`]).
     fn route(&mut self, t: TaskId, rec: Record) {
-        let max_parallelism = self.graph.scenario.job.max_parallelism;
         for oi in 0..self.graph.tasks[t].outputs.len() {
             let edge = &self.graph.tasks[t].outputs[oi];
-            match edge.route(&rec, &self.graph.keys, max_parallelism) {
+            match edge.route(&rec, &self.graph.keys) {
                 Route::One(c) => self.send(c, Element::Record { record: rec }),
                 Route::RoundRobin => {
                     let c = edge.next_round_robin(&mut self.tasks[t].rr[oi]);
@@ -908,7 +907,10 @@ impl World {
 
     fn apply_actions(&mut self, t: TaskId, actions: Vec<HandlerAction>) {
         for a in actions {
-            if self.tasks[t].status == TaskStatus::Failed {
+            if matches!(
+                self.tasks[t].status,
+                TaskStatus::Failed | TaskStatus::Canceled
+            ) {
                 return;
             }
             match a {
@@ -1395,6 +1397,18 @@ impl World {
     }
 
     fn complete_checkpoint(&mut self, id: CheckpointId) {
+        // Flink: CheckpointCoordinator.finalizeCheckpoint → DefaultCheckpointPlan.
+        // fulfillFinishedTaskStatus; its PartialFinishingNotSupportedByStateException
+        // aborts the checkpoint as CHECKPOINT_DECLINED_TASK_CLOSING.
+        let partly = self.coordinator.pending_checkpoint(id).and_then(|p| {
+            self.graph
+                .partly_finished_union_state(|t| p.acknowledged.get(&t).is_some_and(|s| s.finished))
+                .map(str::to_string)
+        });
+        if let Some(uid) = partly {
+            self.abort_checkpoint(id, AbortCause::PartlyFinishedUnionState(uid));
+            return;
+        }
         let Some((completed, subsumed)) = self.coordinator.complete(id, self.now) else {
             return;
         };
@@ -1494,7 +1508,11 @@ impl World {
 
     /// The files of a completed checkpoint in checkpoint storage
     /// ([`shared_registry::SharedStateRegistry::storage_files`]).
+    /// The snapshot a job was started from lists the earlier job's files.
     pub fn storage_files(&self, c: &CompletedCheckpoint) -> Vec<shared_registry::StorageFile> {
+        if let Some(files) = self.coordinator.restored_files(c.id) {
+            return files.to_vec();
+        }
         self.coordinator
             .shared()
             .storage_files(c, |t| self.graph.name(t).to_string())

@@ -182,7 +182,6 @@ fn export(args: &[String]) -> Result<Vec<String>, String> {
     let text = read_scenario_text(&source)?;
     let scenario = engine::Scenario::from_json(&text)
         .map_err(|e| format!("{source}: invalid scenario\n{e}"))?;
-    opts.max_parallelism_declared = flink::declared_max_parallelism(&text);
     let export = flink::export(&scenario, &opts)
         .map_err(|e| format!("{source}: cannot export to Flink\n{e}"))?;
     std::fs::create_dir_all(&dir)

@@ -11,7 +11,7 @@
 //!   by the lab's times;
 //! - keyed operators: `ValueState`, `ListState`, `ReducingState`,
 //!   `AggregatingState`, `MapState` with the lab's names and `StateTtlConfig`
-//!   (background cleanup off unless asked for, as in the lab); `broadcast_filter`:
+//!   (background cleanup as the lab's `in_background` says, off by default); `broadcast_filter`:
 //!   broadcast state;
 //! - every checkpointing field, the state backend, the checkpoint storage, the
 //!   restart strategy: Flink 2.x option or `CheckpointConfig` setter, the 1.x name
@@ -84,10 +84,6 @@ pub struct Options {
     pub time_scale: f64,
     /// The Java class (and file) name; default from the scenario's name.
     pub class_name: Option<String>,
-    /// Whether each document of the restore chain (0: this one, 1: its
-    /// `restore.from`, …) sets `job.max_parallelism`; see [`declared_max_parallelism`].
-    /// A document missing here counts as setting it when it differs from 128.
-    pub max_parallelism_declared: Vec<bool>,
 }
 
 impl Default for Options {
@@ -97,7 +93,6 @@ impl Default for Options {
             observe: false,
             time_scale: 1.0,
             class_name: None,
-            max_parallelism_declared: Vec::new(),
         }
     }
 }
@@ -113,24 +108,6 @@ pub struct Export {
     pub java: String,
     /// What is approximated and how, one sentence each (also at the top of the Java).
     pub approximations: Vec<String>,
-}
-
-/// Whether each document of a scenario's restore chain sets `job.max_parallelism`
-/// (the parsed [`Scenario`] cannot tell: the field has a default). Index 0 is the
-/// document itself, 1 its `restore.from`, and so on. Text that is not JSON gives
-/// an empty list.
-pub fn declared_max_parallelism(json: &str) -> Vec<bool> {
-    let Ok(mut value) = serde_json::from_str::<serde_json::Value>(json) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    loop {
-        out.push(value.pointer("/job/max_parallelism").is_some());
-        match value.pointer("/restore/from") {
-            Some(from) => value = from.clone(),
-            None => return out,
-        }
-    }
 }
 
 /// Exports `scenario` (validated; a built-in or a parsed document).
@@ -198,7 +175,6 @@ pub fn export(scenario: &Scenario, opts: &Options) -> Result<Export, ScenarioErr
         lab_refusal,
         approximations: Vec::new(),
         fragments: BTreeSet::new(),
-        declared: &opts.max_parallelism_declared,
     };
     let java = g.generate(&class_name);
     Ok(Export {
@@ -246,7 +222,6 @@ struct Generator<'a> {
     lab_refusal: Option<String>,
     approximations: Vec<String>,
     fragments: BTreeSet<&'static str>,
-    declared: &'a [bool],
 }
 
 /// A method body being written: lines at an indent.
@@ -560,7 +535,7 @@ impl Generator<'_> {
         c.line(
             0,
             &format!(
-                "//   javac -cp \"$FLINK_LIB/*\" {class_name}.java && java -cp \"$FLINK_LIB/*:.\" {class_name} [--ui] [--stats FILE]"
+                "//   javac -encoding UTF-8 -cp \"$FLINK_LIB/*\" {class_name}.java && java -cp \"$FLINK_LIB/*:.\" {class_name} [--ui] [--stats FILE]"
             ),
         );
         c.line(
@@ -696,17 +671,11 @@ impl Generator<'_> {
                 )
             ),
         );
-        let declared = self
-            .declared
-            .get(self.chain.len() - 1 - j)
-            .copied()
-            .unwrap_or(s.job.max_parallelism != 128);
-        if declared {
+        if let Some(max_parallelism) = s.job.max_parallelism {
             c.line(
                 2,
                 &format!(
-                    "env.setMaxParallelism({}); // {}",
-                    s.job.max_parallelism,
+                    "env.setMaxParallelism({max_parallelism}); // {}",
                     self.t("number of key groups", "key group 的数量")
                 ),
             );
@@ -714,8 +683,8 @@ impl Generator<'_> {
             c.comment(
                 2,
                 &self.t(
-                    "Max parallelism is not set: Flink derives it (128 for every parallelism up to 85).",
-                    "未设置最大并行度：由 Flink 推导（并行度不超过 85 时为 128）。",
+                    "Max parallelism is not set: Flink derives it (128 for every parallelism up to 85), and a restored savepoint's value replaces it.",
+                    "未设置最大并行度：由 Flink 推导（并行度不超过 85 时为 128），从 savepoint 恢复时改用其中保存的值。",
                 ),
             );
         }
@@ -1221,7 +1190,8 @@ impl Generator<'_> {
                 let streams: Vec<String> = inputs.iter().map(|(e, p)| part(&e.from, *p)).collect();
                 union_of(&streams)
             };
-            let (call, class) = self.operator_call(o);
+            let rocksdb = s.checkpoint_config().backend == BackendKind::Rocksdb;
+            let (call, class) = self.operator_call(o, rocksdb);
             if o.is_sink() {
                 c.line(2, &input);
                 c.line(4, &format!("{call}{tail};"));
@@ -1249,12 +1219,13 @@ impl Generator<'_> {
         }
     }
 
-    /// The call that adds operator `o` (`.map(new ParityKey())`) and its function class.
-    fn operator_call(&mut self, o: &OperatorSpec) -> (String, Option<&'static str>) {
+    /// The call that adds operator `o` (`.map(new ParityKey())`) and its function
+    /// class; `rocksdb`: the job's state backend is RocksDB.
+    fn operator_call(&mut self, o: &OperatorSpec, rocksdb: bool) -> (String, Option<&'static str>) {
         let ttl = |g: &mut Generator, t: &Option<TtlConfig>| -> String {
             match t {
                 None => "null".into(),
-                Some(t) => g.ttl_java(t),
+                Some(t) => g.ttl_java(t, rocksdb),
             }
         };
         match o.kind {
@@ -1327,8 +1298,8 @@ impl Generator<'_> {
         }
     }
 
-    /// `StateTtlConfig.newBuilder(…)…build()` for a lab TTL.
-    fn ttl_java(&mut self, t: &TtlConfig) -> String {
+    /// `StateTtlConfig.newBuilder(…)…build()` for a lab TTL (`rocksdb`: on RocksDB).
+    fn ttl_java(&mut self, t: &TtlConfig, rocksdb: bool) -> String {
         let mut s = format!(
             "StateTtlConfig.newBuilder(Duration.ofMillis({}))",
             self.ms(t.ttl_ms)
@@ -1351,12 +1322,29 @@ impl Generator<'_> {
                 i.cleanup_size, i.run_for_every_record
             );
         }
-        // The lab cleans up only as configured; Flink's default adds background cleanup.
-        s.push_str(".disableCleanupInBackground().build()");
-        self.approx(
-            "TTL: background cleanup is disabled (disableCleanupInBackground) to match the lab, which cleans up only as configured; Flink's default since 1.10 cleans in the background.".into(),
-            "TTL：关闭了后台清理（disableCleanupInBackground）以与实验室一致（实验室只做配置的清理）；Flink 自 1.10 起默认在后台清理。".into(),
-        );
+        if t.cleanup.in_background {
+            // Flink's default: nothing to write.
+            if rocksdb && t.cleanup.incremental.is_none() {
+                self.approx(
+                    "TTL: background cleanup on RocksDB is its compaction filter, which the lab (no compaction) replaces by an incremental cleanup of 5 entries per access.".into(),
+                    "TTL：RocksDB 上的后台清理是其 compaction filter，实验室（不模拟 compaction）以每次访问清理 5 个条目的增量清理代替。".into(),
+                );
+            }
+        } else {
+            // The lab's default: only the cleanup asked for.
+            s.push_str(".disableCleanupInBackground()");
+            self.approx(
+                "TTL: background cleanup is disabled (disableCleanupInBackground) to match the lab, which cleans up only as configured; Flink's default since 1.10 cleans in the background (\"in_background\": true).".into(),
+                "TTL：关闭了后台清理（disableCleanupInBackground）以与实验室一致（实验室只做配置的清理）；Flink 自 1.10 起默认在后台清理（\"in_background\": true）。".into(),
+            );
+        }
+        if rocksdb && t.cleanup.incremental.is_some() {
+            self.approx(
+                "TTL: Flink skips incremental cleanup on RocksDB (its state has no iterator for it); the lab cleans up incrementally on both backends.".into(),
+                "TTL：Flink 在 RocksDB 上跳过增量清理（其状态不支持所需的迭代器）；实验室在两种后端上都做增量清理。".into(),
+            );
+        }
+        s.push_str(".build()");
         s
     }
 
@@ -1705,11 +1693,7 @@ pub fn builtins(opts: &Options) -> Vec<(&'static str, Result<Export, ScenarioErr
     runner::BUILTINS
         .iter()
         .map(|(name, json)| {
-            let result = Scenario::from_json(json).and_then(|s| {
-                let mut o = opts.clone();
-                o.max_parallelism_declared = declared_max_parallelism(json);
-                export(&s, &o)
-            });
+            let result = Scenario::from_json(json).and_then(|s| export(&s, opts));
             (*name, result)
         })
         .collect()

@@ -96,22 +96,21 @@ impl Checker {
 }
 
 fn check_job(check: &mut Checker, job: &Job) {
-    let max_parallelism_ok = (1..=UPPER_BOUND_MAX_PARALLELISM).contains(&job.max_parallelism);
-    if !max_parallelism_ok {
-        check.error(
-            "job.max_parallelism",
-            format!(
-                "max parallelism must be within 1..={UPPER_BOUND_MAX_PARALLELISM}, got {}",
-                job.max_parallelism
-            ),
-        );
+    // Bound for parallelism: the job's max parallelism when it sets a valid one;
+    // unset, each operator derives its own (at least its parallelism).
+    let mut parallelism_bound = UPPER_BOUND_MAX_PARALLELISM;
+    if let Some(max_parallelism) = job.max_parallelism {
+        if (1..=UPPER_BOUND_MAX_PARALLELISM).contains(&max_parallelism) {
+            parallelism_bound = max_parallelism;
+        } else {
+            check.error(
+                "job.max_parallelism",
+                format!(
+                    "max parallelism must be within 1..={UPPER_BOUND_MAX_PARALLELISM}, got {max_parallelism}"
+                ),
+            );
+        }
     }
-    // Bound for parallelism: the job's max parallelism when it is valid.
-    let parallelism_bound = if max_parallelism_ok {
-        job.max_parallelism
-    } else {
-        UPPER_BOUND_MAX_PARALLELISM
-    };
 
     if job.operators.is_empty() {
         check.error(
@@ -149,7 +148,12 @@ fn check_job(check: &mut Checker, job: &Job) {
             check.error(
                 format!("{path}.parallelism"),
                 format!(
-                    "parallelism must be within 1..={parallelism_bound} (max_parallelism), got {}",
+                    "parallelism must be within 1..={parallelism_bound} ({}), got {}",
+                    if job.max_parallelism.is_some() {
+                        "max_parallelism"
+                    } else {
+                        "Flink's upper bound of max parallelism"
+                    },
                     op.parallelism
                 ),
             );

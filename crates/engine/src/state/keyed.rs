@@ -128,7 +128,7 @@ impl StateTable {
         let Some(ttl) = self.descriptor.ttl else {
             return;
         };
-        let Some(inc) = ttl.cleanup.incremental else {
+        let Some(inc) = ttl.cleanup.incremental_strategy() else {
             return;
         };
         let after = |c: Option<KeyId>| match c {
@@ -284,7 +284,7 @@ impl KeyedStateStore {
         for t in self.tables.values_mut() {
             if t.descriptor
                 .ttl
-                .and_then(|c| c.cleanup.incremental)
+                .and_then(|c| c.cleanup.incremental_strategy())
                 .is_some_and(|i| i.run_for_every_record)
             {
                 t.incremental_cleanup(now);
@@ -430,6 +430,14 @@ impl Access<'_> {
 
     fn return_expired(&self) -> bool {
         self.ttl().is_some_and(|c| c.return_expired())
+    }
+
+    /// Flink: `AbstractTtlDecorator.getUnexpired` — the user value of a stored value
+    /// written at `last_access_at`, or `None` when it has expired and expired values
+    /// are not returned. Reads only: nothing is cleared or refreshed (the reduce and
+    /// aggregate functions use it on the value they then overwrite).
+    fn unexpired<T>(&self, value: T, last_access_at: u64) -> Option<T> {
+        (!self.is_expired(last_access_at) || self.return_expired()).then_some(value)
     }
 
     /// Flink: `AbstractTtlDecorator.getWithTtlCheckAndUpdate` for a state stored as
@@ -584,15 +592,16 @@ impl ReducingState<'_> {
     }
 
     /// Fold `v` into the stored value with the descriptor's function; an expired
-    /// stored value counts as absent (`TtlReduceFunction.reduce`). The result is
-    /// written at `now`.
+    /// stored value counts as absent, unless expired values are returned
+    /// (`ReturnExpiredIfNotCleanedUp`: `TtlReduceFunction.reduce` reads it through
+    /// `getUnexpired`, so expired 10 plus 20 gives 30). The result is written at `now`.
     pub fn add(&mut self, v: i64) {
         let a = &mut self.0;
         let StateKind::Reducing(f) = a.table.descriptor.kind else {
             return;
         };
         let previous = match a.table.entries.get(&a.key) {
-            Some(StoredValue::Value(t)) if !a.is_expired(t.last_access_at) => Some(t.value),
+            Some(StoredValue::Value(t)) => a.unexpired(t.value, t.last_access_at),
             _ => None,
         };
         let reduced = previous.map_or(v, |p| f.reduce(p, v));
@@ -630,17 +639,19 @@ impl AggregatingState<'_> {
         }
     }
 
-    /// Add `v` to the accumulator; an expired accumulator is replaced by a fresh one
-    /// (`TtlAggregateFunction.add`). Written at `now`.
+    /// Add `v` to the accumulator; an expired accumulator is replaced by a fresh one,
+    /// unless expired values are returned (`ReturnExpiredIfNotCleanedUp`:
+    /// `TtlAggregateFunction.add` reads it through `getUnexpired`). Written at `now`.
     pub fn add(&mut self, v: i64) {
         let a = &mut self.0;
         let StateKind::Aggregating(f) = a.table.descriptor.kind else {
             return;
         };
         let acc = match a.table.entries.get(&a.key) {
-            Some(StoredValue::Accumulator(t)) if !a.is_expired(t.last_access_at) => t.value,
-            _ => f.create_accumulator(),
-        };
+            Some(StoredValue::Accumulator(t)) => a.unexpired(t.value, t.last_access_at),
+            _ => None,
+        }
+        .unwrap_or_else(|| f.create_accumulator());
         let now = a.stamp();
         a.write(StoredValue::Accumulator(TtlValue::new(f.add(v, acc), now)));
     }

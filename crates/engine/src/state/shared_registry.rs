@@ -389,7 +389,7 @@ mod tests {
     use super::*;
 
     fn keys() -> KeyTable {
-        let mut k = KeyTable::new(128);
+        let mut k = KeyTable::new();
         for n in ["a", "bb", "ccc"] {
             k.intern(n);
         }

@@ -56,9 +56,15 @@ fn default_cleanup_size() -> u32 {
 /// Cleanup strategies besides the cleanup on read, which is always on.
 /// Flink: `StateTtlConfig.CleanupStrategies`.
 ///
-/// Simplified: Flink (1.10+) enables background cleanup by default (incremental with
-/// 5 entries for the heap backend, the compaction filter for RocksDB); the lab only
-/// cleans up what is asked for, so each strategy can be watched on its own.
+/// Flink (1.10+) cleans up in the background unless told not to
+/// (`disableCleanupInBackground`): on the heap backend that is incremental cleanup of
+/// 5 entries per access ([`IncrementalCleanup`]'s defaults), on RocksDB its
+/// compaction filter. The lab's default is no background cleanup, so that each
+/// strategy can be watched on its own; `in_background: true` asks for Flink's.
+/// Simplified: the lab has no RocksDB compaction, so background cleanup is the
+/// incremental one on both backends — and an incremental cleanup, asked for or in the
+/// background, runs on both, where Flink's RocksDB state has no iterator for it and
+/// skips it (`TtlStateFactory.isStateIteratorSupported`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CleanupStrategies {
@@ -70,6 +76,25 @@ pub struct CleanupStrategies {
     /// Incremental cleanup on access. Flink: `cleanupIncrementally`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incremental: Option<IncrementalCleanup>,
+    /// Flink's background cleanup (its default; the lab's default is off): an
+    /// incremental cleanup with Flink's defaults when `incremental` does not give one.
+    /// Flink: `StateTtlConfig.Builder`'s `isCleanupInBackground` (on unless
+    /// `disableCleanupInBackground`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_background: bool,
+}
+
+impl CleanupStrategies {
+    /// The incremental cleanup that runs: the one asked for, else Flink's default
+    /// (5 entries per access) when cleaning up in the background. Flink:
+    /// `CleanupStrategies.getIncrementalCleanupStrategy`.
+    pub fn incremental_strategy(&self) -> Option<IncrementalCleanup> {
+        self.incremental
+            .or(self.in_background.then_some(IncrementalCleanup {
+                cleanup_size: default_cleanup_size(),
+                run_for_every_record: false,
+            }))
+    }
 }
 
 /// Time-to-live of one state descriptor. Flink: `StateTtlConfig` (processing time).
@@ -91,7 +116,8 @@ pub struct TtlConfig {
 
 impl TtlConfig {
     /// A TTL of `ttl_ms` with Flink's defaults (`OnCreateAndWrite`,
-    /// `NeverReturnExpired`, no background cleanup). Flink: `StateTtlConfig.newBuilder(ttl).build()`.
+    /// `NeverReturnExpired`) and the lab's: no background cleanup. Flink:
+    /// `StateTtlConfig.newBuilder(ttl).disableCleanupInBackground().build()`.
     pub fn new(ttl_ms: u64) -> TtlConfig {
         TtlConfig {
             ttl_ms,
@@ -155,6 +181,32 @@ mod tests {
         assert!(expired(100, 50, 150));
         assert!(!expired(u64::MAX - 1, 10, u64::MAX - 1));
         assert!(expired(u64::MAX - 1, 10, u64::MAX));
+    }
+
+    /// Mirrors Flink's StateTtlConfig.CleanupStrategies.getIncrementalCleanupStrategy:
+    /// in the background, the default incremental cleanup (5 entries, not for every
+    /// record) unless one is given; without background cleanup, only the one given.
+    #[test]
+    fn background_cleanup_is_the_default_incremental_one() {
+        let given = IncrementalCleanup {
+            cleanup_size: 2,
+            run_for_every_record: true,
+        };
+        let background: CleanupStrategies =
+            serde_json::from_str(r#"{"in_background": true}"#).unwrap();
+        assert_eq!(
+            background.incremental_strategy(),
+            Some(IncrementalCleanup {
+                cleanup_size: 5,
+                run_for_every_record: false
+            })
+        );
+        let both = CleanupStrategies {
+            incremental: Some(given),
+            ..background
+        };
+        assert_eq!(both.incremental_strategy(), Some(given));
+        assert_eq!(CleanupStrategies::default().incremental_strategy(), None);
     }
 
     /// StateTtlConfig's defaults: OnCreateAndWrite, NeverReturnExpired.

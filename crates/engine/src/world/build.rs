@@ -67,7 +67,7 @@ impl World {
         };
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let job = &scenario.job;
-        let mut keys = KeyTable::new(job.max_parallelism);
+        let mut keys = KeyTable::new();
         if let Some(e) = &earlier {
             // The earlier run's key ids first, so that records carried over in its
             // external topics keep naming the same keys; then every key its state names.
@@ -82,7 +82,11 @@ impl World {
         keys.intern("odd");
         keys.intern("even");
 
-        let (graph, channels) = JobGraph::build(scenario, seed, warnings, keys, &mut rng);
+        // A job without max parallelism takes the restored snapshot's.
+        let max_parallelism =
+            restore::adopted_max_parallelism(earlier.as_ref().map(|e| &e.state), job);
+        let (graph, channels) =
+            JobGraph::build(scenario, seed, warnings, keys, max_parallelism, &mut rng);
         let coordinator = CheckpointCoordinator::new(CoordinatorConfig::for_scenario(scenario));
         let restart = RestartStrategy::new(&scenario.effective_restart());
         // A sink keeps writing to the topic of the earlier sink with its uid.
@@ -116,15 +120,16 @@ impl World {
                 // the restored one, which enters the store as the first retained
                 // checkpoint (Flink: CheckpointCoordinator.restoreSavepoint).
                 world.now = e.world.now;
-                world
-                    .coordinator
-                    .restored_from(Arc::new(CompletedCheckpoint {
+                world.coordinator.restored_from(
+                    Arc::new(CompletedCheckpoint {
                         id: e.snapshot.id,
                         kind: e.snapshot.kind,
                         trigger_at: e.snapshot.trigger_at,
                         completed_at: e.snapshot.completed_at,
                         tasks: plan.tasks.clone(),
-                    }));
+                    }),
+                    e.world.storage_files(&e.snapshot),
+                );
                 Some(plan)
             }
         };
@@ -369,7 +374,7 @@ impl World {
                     .into_iter()
                     .flatten()
                 {
-                    ext.abort(*txn, &mut self.trace);
+                    ext.recover_and_abort(*txn, name, &mut self.trace);
                 }
                 let sink = match (restored, &restore) {
                     (Some(s), Some(r)) => TwoPhaseCommitSink::restore(

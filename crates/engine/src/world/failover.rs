@@ -208,6 +208,15 @@ impl JobLifecycle {
     }
 }
 
+/// How the tasks of a failed attempt stop ([`World::tear_down`]).
+enum Stop {
+    /// The named subtask failed (none: a job-level failure); every other
+    /// unfinished subtask is canceled.
+    CancelAllBut(Option<TaskName>),
+    /// The JobManager died: its TaskExecutors fail every task.
+    AllFailed,
+}
+
 impl World {
     /// The job fails over as a whole (the contract's simplification of region
     /// failover): in-flight data and un-checkpointed state are lost, open
@@ -223,7 +232,7 @@ impl World {
                 reason: why,
             });
         }
-        self.tear_down();
+        self.tear_down(Stop::CancelAllBut(task.clone()));
         let now = self.now;
         match self.job.fail_over(now, task, reason) {
             Recovery::Restart { delay_ms } => {
@@ -239,12 +248,32 @@ impl World {
 
     /// What every failure does to the running attempt: pending checkpoints abort,
     /// open transactions abort, tasks stop, in-flight data is lost.
-    fn tear_down(&mut self) {
+    fn tear_down(&mut self, stop: Stop) {
         self.abort_all_pending(AbortCause::JobFailover);
         self.coordinator.reset_final();
         self.close_sinks();
-        for t in &mut self.tasks {
-            t.status = TaskStatus::Failed;
+        match stop {
+            // Flink: the failed Execution is FAILED; DefaultScheduler.restartTasks
+            // cancels the others (Execution.cancel: CANCELING, then CANCELED once the
+            // TaskExecutor confirms). Finished subtasks stay FINISHED.
+            Stop::CancelAllBut(failed) => {
+                for t in self.tasks.ids() {
+                    let name = self.name(t);
+                    if Some(&name) == failed.as_ref() {
+                        self.tasks[t].status = TaskStatus::Failed;
+                    } else if self.tasks[t].status != TaskStatus::Finished {
+                        self.tasks[t].status = TaskStatus::Canceled;
+                        let n = name.clone();
+                        self.trace.push(|| Event::TaskCanceling { task: n });
+                        self.trace.push(|| Event::TaskCanceled { task: name });
+                    }
+                }
+            }
+            Stop::AllFailed => {
+                for t in &mut self.tasks {
+                    t.status = TaskStatus::Failed;
+                }
+            }
         }
         for c in &mut self.channels {
             c.clear();
@@ -290,7 +319,7 @@ impl World {
     pub(super) fn jobmanager_failover(&mut self) {
         let storage = self.graph.scenario.checkpoint_config().storage;
         let checkpoints_lost = if storage == StorageKind::Jobmanager {
-            self.coordinator.discard_retained()
+            self.coordinator.lose_retained()
         } else {
             Vec::new()
         };
@@ -299,7 +328,8 @@ impl World {
             delay_ms,
             checkpoints_lost,
         });
-        self.tear_down();
+        // The TaskExecutors lose their JobMaster and fail its tasks.
+        self.tear_down(Stop::AllFailed);
         let fresh = RestartStrategy::new(&self.graph.scenario.effective_restart());
         self.job.jobmanager_lost(self.now, delay_ms, fresh);
         self.schedule(self.now + delay_ms, Item::Restart);

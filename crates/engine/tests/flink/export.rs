@@ -10,10 +10,6 @@ use engine::Scenario;
 fn export_builtin(name: &str, opts: Options) -> flink::Export {
     let json = runner::builtin(name).expect("a built-in");
     let s = Scenario::from_json(json).expect("parses");
-    let opts = Options {
-        max_parallelism_declared: flink::declared_max_parallelism(json),
-        ..opts
-    };
     flink::export(&s, &opts).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
@@ -105,19 +101,15 @@ fn max_parallelism_only_when_the_document_sets_it() {
         1,
     );
     let s = Scenario::from_json(&text).unwrap();
-    let opts = Options {
-        max_parallelism_declared: flink::declared_max_parallelism(&text),
-        ..Options::default()
-    };
-    assert!(flink::export(&s, &opts)
+    assert_eq!(s.job.max_parallelism, Some(256));
+    assert!(flink::export(&s, &Options::default())
         .unwrap()
         .java
         .contains("env.setMaxParallelism(256);"));
-    assert_eq!(flink::declared_max_parallelism(&text), vec![true]);
-    assert_eq!(
-        flink::declared_max_parallelism(runner::builtin("savepoint-rescale").unwrap()),
-        vec![false, false]
-    );
+    // A restore chain: neither document sets it, so neither job does.
+    let rescale = java("savepoint-rescale");
+    assert!(!rescale.contains("setMaxParallelism("));
+    assert_eq!(rescale.matches("Max parallelism is not set").count(), 2);
 }
 
 #[test]
@@ -152,6 +144,24 @@ fn backends_storage_ttl_and_restarts() {
             "new MapStateDescriptor<>(\"seen\", Types.LONG, Types.LONG)",
         ],
     );
+    // The export says that Flink's RocksDB skips incremental cleanup.
+    let rocksdb = export_builtin("state-types", Options::default());
+    assert!(rocksdb
+        .approximations
+        .iter()
+        .any(|a| a.contains("Flink skips incremental cleanup on RocksDB")));
+    // Flink's background cleanup asked for: the builder keeps Flink's default.
+    let text = runner::builtin("state-types").unwrap().replacen(
+        "\"cleanup\": {\"incremental\"",
+        "\"cleanup\": {\"in_background\": true, \"incremental\"",
+        1,
+    );
+    let s = Scenario::from_json(&text).unwrap();
+    let background = flink::export(&s, &Options::default()).unwrap().java;
+    assert!(background.contains(
+        "StateTtlConfig.newBuilder(Duration.ofMillis(800)).updateTtlOnCreateAndWrite().neverReturnExpired().cleanupIncrementally(2, true).build()"
+    ));
+    assert!(!background.contains("disableCleanupInBackground"));
     let rate = java("restart-failure-rate");
     assert_lines(
         &rate,
@@ -338,6 +348,85 @@ fn comments_in_the_chosen_language() {
     assert!(en.contains("// State backend: hashmap"));
     assert!(!en.contains("状态后端"));
     assert!(!en.contains("//@") && !en.contains("//#") && !en.contains("//!"));
+}
+
+/// What a learner reads is well formed in both languages: no template placeholder
+/// left in a comment, no `// //`, every line of the class indented inside it, and
+/// in Chinese no English sentence in the comments above the harness (whose
+/// comments stay English, as its banner says).
+#[test]
+fn comments_are_filled_in_indented_and_translated() {
+    let placeholders = ["NAME", "STATE", "UPDATE", "BODY", "WINDOW_MS"];
+    for lang in [Lang::En, Lang::Zh] {
+        for (name, result) in flink::builtins(&Options {
+            lang,
+            ..Options::default()
+        }) {
+            let Ok(e) = result else { continue };
+            let body_start = e.java.find("public class ").expect("the class");
+            let body: Vec<&str> = e.java[body_start..].lines().collect();
+            for (i, line) in body.iter().enumerate().skip(1) {
+                let t = line.trim_start();
+                if i + 1 < body.len() && !t.is_empty() {
+                    assert!(
+                        line.starts_with("    "),
+                        "{name} {lang:?}: line {i} of the class at column 0: {line:?}"
+                    );
+                }
+                assert!(!t.contains("// //"), "{name} {lang:?}: {line:?}");
+                let comment = t.starts_with("//") || t.starts_with("* ") || t.starts_with("/**");
+                if comment {
+                    for p in placeholders {
+                        let words: Vec<&str> = t
+                            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                            .collect();
+                        assert!(
+                            !words.contains(&p),
+                            "{name} {lang:?}: placeholder {p} in {line:?}"
+                        );
+                    }
+                }
+            }
+            if lang == Lang::Zh {
+                let harness = e.java.find("以下是配套代码").expect("the harness banner");
+                assert!(e.java[harness..].contains("这部分的注释保留英文"));
+                for line in e.java[..harness].lines() {
+                    let t = line.trim_start();
+                    let text = if let Some(c) = t.strip_prefix("//") {
+                        c
+                    } else if let Some(c) = t.strip_prefix("* ") {
+                        c
+                    } else if let Some(c) = t.strip_prefix("/**") {
+                        c
+                    } else {
+                        match t.find(" // ") {
+                            Some(at) => &t[at + 4..],
+                            None => continue,
+                        }
+                    };
+                    let has_cjk = text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+                    let mut run = 0;
+                    let mut longest = 0;
+                    for w in text.split_whitespace() {
+                        if w.chars()
+                            .all(|c| c.is_ascii_alphabetic() || ",.;:'".contains(c))
+                            && w.chars().any(|c| c.is_ascii_alphabetic())
+                            && !w.trim_end_matches([',', '.', ';', ':']).contains('.')
+                        {
+                            run += 1;
+                            longest = longest.max(run);
+                        } else {
+                            run = 0;
+                        }
+                    }
+                    assert!(
+                        has_cjk || longest < 4,
+                        "{name}: an English comment in the zh export: {line:?}"
+                    );
+                }
+            }
+        }
+    }
 }
 
 #[test]

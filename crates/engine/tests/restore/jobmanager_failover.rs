@@ -218,3 +218,57 @@ fn builtin_backend_twins_upload_full_versus_incremental() {
         "rocksdb uploads only what changed: {r:?}"
     );
 }
+
+/// Issue 13 B.6: checkpoints that died with the JobManager (Flink:
+/// `JobManagerCheckpointStorage` keeps them in the JobManager's heap, so the
+/// `CompletedCheckpointStore` a new leader recovers holds nothing usable) keep
+/// their status `completed` and are marked `lost` — in the summary JSON and in the
+/// views — while filesystem storage loses nothing.
+#[test]
+fn checkpoints_lost_with_the_jobmanager_stay_completed_and_are_marked_lost() {
+    for (storage, expect_lost) in [("jobmanager", true), ("filesystem", false)] {
+        let (w, events) = run(&doc(storage, json!({"strategy": "none"})));
+        let lost_ids: Vec<u64> = events
+            .iter()
+            .filter(|e| e["type"] == "jobmanager_failed")
+            .flat_map(|e| {
+                e["checkpoints_lost"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default()
+            })
+            .filter_map(|v| v.as_u64())
+            .collect();
+        assert_eq!(!lost_ids.is_empty(), expect_lost, "{storage}: {lost_ids:?}");
+        let summary = serde_json::to_value(engine::summary::Summary::of(&w, false)).unwrap();
+        for c in summary["checkpoints"].as_array().unwrap() {
+            let id = c["id"].as_u64().unwrap();
+            if lost_ids.contains(&id) {
+                assert_eq!(c["status"], "completed", "{storage}: {c}");
+                assert_eq!(c["lost"], true, "{storage}: {c}");
+            } else {
+                assert!(
+                    c.get("lost").is_none(),
+                    "{storage}: only lost ones say so: {c}"
+                );
+            }
+        }
+        let view = w.view();
+        let lost_in_view: Vec<u64> = view
+            .coordinator
+            .storage
+            .iter()
+            .filter(|s| s.lost)
+            .map(|s| s.id.0)
+            .collect();
+        assert_eq!(lost_in_view, lost_ids, "{storage}: the storage view");
+        let lost_in_history: Vec<u64> = view
+            .coordinator
+            .history
+            .iter()
+            .filter(|h| h.lost)
+            .map(|h| h.id.0)
+            .collect();
+        assert_eq!(lost_in_history, lost_ids, "{storage}: the history view");
+    }
+}

@@ -254,3 +254,67 @@ fn builtin_broadcast_rules_restores_the_rules_on_every_subtask() {
         .collect();
     assert!(late.iter().all(|v| (50..=90).contains(v)), "{late:?}");
 }
+
+/// Issue 13 B.2, Flink's `DefaultCheckpointPlan.fulfillFinishedTaskStatus`
+/// (`PartialFinishingNotSupportedByStateException`) as `CheckpointCoordinator.
+/// finalizeCheckpoint` reports it: while one subtask of a union-offsets source has
+/// finished and the other has not, every checkpoint is aborted with Flink's
+/// message as `CHECKPOINT_DECLINED_TASK_CLOSING`, which `CheckpointFailureManager`
+/// does not count — with no tolerable failure the job still finishes. An
+/// even-split source in the same place completes those checkpoints.
+#[test]
+fn union_state_with_part_of_its_subtasks_finished_fails_the_checkpoint_uncounted() {
+    use engine::cause::{AbortCause, CheckpointFailureReason};
+    use engine::event::Event;
+    let probe = include_str!("../flink/probes/b2-union-partly-finished.json");
+    let mut doc: Value = serde_json::from_str(probe).unwrap();
+    doc["checkpointing"]["tolerable_failures"] = json!(0);
+    for (mode, expect_aborts) in [("union", true), ("even_split", false)] {
+        doc["job"]["operators"][0]["offsets_state"] = json!(mode);
+        let s = Scenario::from_json(&doc.to_string()).unwrap();
+        let (events, summary) = common::run_traced(&s);
+        let finish: Vec<u64> = events
+            .iter()
+            .filter(
+                |e| matches!(&e.event, Event::TaskFinished { task } if task.starts_with("kafka#")),
+            )
+            .map(|e| e.t)
+            .collect();
+        let (a, b) = (finish[0], finish[1]);
+        assert!(a < b, "{mode}: the partitions end at different times");
+        let aborted: Vec<&AbortCause> = events
+            .iter()
+            .filter(|e| e.t > a && e.t < b)
+            .filter_map(|e| match &e.event {
+                Event::CheckpointAborted { reason, .. } => Some(reason),
+                _ => None,
+            })
+            .collect();
+        let completed_between = events
+            .iter()
+            .any(|e| e.t > a && e.t < b && matches!(e.event, Event::CheckpointCompleted { .. }));
+        if expect_aborts {
+            assert!(!aborted.is_empty() && !completed_between, "{aborted:?}");
+            for r in &aborted {
+                assert_eq!(**r, AbortCause::PartlyFinishedUnionState("kafka".into()));
+                assert_eq!(
+                    r.flink_reason(),
+                    CheckpointFailureReason::CheckpointDeclinedTaskClosing
+                );
+                assert!(!r.is_counted());
+                assert_eq!(
+                    r.flink_message(),
+                    "The vertex kafka has used UnionListState, but part of its tasks has called operators' finish method."
+                );
+                // The contract's spelling parses back.
+                assert_eq!(r.to_string().parse::<AbortCause>().as_ref(), Ok(*r));
+            }
+        } else {
+            assert!(
+                aborted.is_empty() && completed_between,
+                "{mode}: {aborted:?}"
+            );
+        }
+        assert_eq!(summary["job_status"], "finished", "{mode}: never counted");
+    }
+}

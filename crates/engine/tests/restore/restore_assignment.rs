@@ -8,10 +8,10 @@ use engine::ids::{ChannelIndex, CheckpointId};
 use engine::keygroup::{assign_to_key_group, key_group_range, operator_index_for_key_group};
 use engine::record::{KeyId, KeyTable};
 use engine::restore::{
-    assign, from_completed, non_restored_operators, split_distribute, DistributionMode, KeyedEntry,
-    ListState, OperatorState, PersistedRecord, RestoreError, SavepointState, StateValue,
-    SubtaskRestore, SubtaskState, TxnState, SOURCE_OFFSETS_STATE, TWO_PHASE_COMMIT_STATE,
-    VALUE_STATE,
+    adopted_max_parallelism, assign, from_completed, non_restored_operators, split_distribute,
+    DistributionMode, KeyedEntry, ListState, OperatorState, PersistedRecord, RestoreError,
+    SavepointState, StateValue, SubtaskRestore, SubtaskState, TxnState, SOURCE_OFFSETS_STATE,
+    TWO_PHASE_COMMIT_STATE, VALUE_STATE,
 };
 use engine::scenario::{Job, Partitioning};
 use engine::snapshot::OperatorSnapshot;
@@ -46,8 +46,8 @@ fn pipeline(src_p: u32, sum_p: u32, out_p: u32) -> Job {
     }))
 }
 
-fn keys_table(max_p: u32, names: &[&str]) -> KeyTable {
-    let mut t = KeyTable::new(max_p);
+fn keys_table(names: &[&str]) -> KeyTable {
+    let mut t = KeyTable::new();
     for n in names {
         t.intern(n);
     }
@@ -353,7 +353,7 @@ fn added_operator_starts_empty() {
     let extra = job(json!({"max_parallelism": 128, "operators": [
         {"uid": "count", "kind": "keyed_count", "parallelism": 2}], "edges": []}));
     new_job.operators.insert(2, extra.operators[0].clone());
-    let keys = keys_table(128, &KEYS);
+    let keys = keys_table(&KEYS);
     let out = assign(&state, &new_job, false, &keys).expect("assign");
     assert!(
         op_subtasks(&out, 2).is_empty(),
@@ -385,7 +385,7 @@ fn removed_stateful_operator_fails_without_allow_non_restored_state() {
     );
     let mut new_job = pipeline(1, 1, 1);
     new_job.operators.remove(1); // "sum"
-    let err = assign(&state, &new_job, false, &keys_table(128, &KEYS)).unwrap_err();
+    let err = assign(&state, &new_job, false, &keys_table(&KEYS)).unwrap_err();
     assert_eq!(err.uid(), "sum");
     assert_eq!(
         err.to_string(),
@@ -396,7 +396,7 @@ fn removed_stateful_operator_fails_without_allow_non_restored_state() {
     // Even a keyed operator that never saw a key has registered state (Flink writes
     // the state's meta data), so it is not "stateless".
     let empty = pipeline_state(vec![vec![(0, 5)]], vec![vec![]], vec![(Some(9), vec![])]);
-    let err = assign(&empty, &new_job, false, &keys_table(128, &KEYS)).unwrap_err();
+    let err = assign(&empty, &new_job, false, &keys_table(&KEYS)).unwrap_err();
     assert!(matches!(err, RestoreError::NotMapped { ref uid, .. } if uid == "sum"));
 }
 
@@ -410,7 +410,7 @@ fn removed_stateful_operator_is_skipped_with_allow_non_restored_state() {
     );
     let mut new_job = pipeline(1, 1, 1);
     new_job.operators.remove(1);
-    let keys = keys_table(128, &KEYS);
+    let keys = keys_table(&KEYS);
     let out = assign(&state, &new_job, true, &keys).expect("allowed");
     assert_eq!(
         out.keys().copied().collect::<Vec<_>>(),
@@ -435,7 +435,7 @@ fn removed_stateless_operator_is_skipped_silently() {
         "parity".into(),
         op_state(128, vec![SubtaskState::default(), SubtaskState::default()]),
     );
-    let keys = keys_table(128, &KEYS);
+    let keys = keys_table(&KEYS);
     let out = assign(&state, &pipeline(1, 1, 1), false, &keys).expect("stateless removed");
     assert_eq!(out.len(), 3);
     // A matched stateless operator is not restored either (Flink: no restore for a
@@ -470,7 +470,7 @@ fn changed_uid_is_removed_plus_added() {
     new_job.operators[1].uid = "sum-v2".into();
     new_job.edges[0].to = "sum-v2".into();
     new_job.edges[1].from = "sum-v2".into();
-    let keys = keys_table(128, &KEYS);
+    let keys = keys_table(&KEYS);
     let err = assign(&state, &new_job, false, &keys).unwrap_err();
     assert!(matches!(err, RestoreError::NotMapped { ref uid, .. } if uid == "sum"));
     let out = assign(&state, &new_job, true, &keys).expect("with -n");
@@ -489,6 +489,51 @@ fn changed_uid_is_removed_plus_added() {
 // Parallelism preconditions
 // ---------------------------------------------------------------------------------
 
+/// Issue 13 B.1. Mirrors Flink's `StateAssignmentOperation.checkParallelismPreconditions`
+/// with `DefaultVertexParallelismInfo.canRescaleMaxParallelism`: a new job that sets
+/// no max parallelism takes the stored one (here 256, not its derived 128) — keyed
+/// state is cut into the stored key groups — and [`adopted_max_parallelism`] says so.
+#[test]
+fn a_derived_max_parallelism_takes_the_stored_one() {
+    let keys_256: Vec<(&str, i64)> = KEYS.iter().map(|k| (*k, 1)).collect();
+    let state = savepoint(vec![
+        ("numbers", op_state(256, vec![offsets_sub(&[(0, 5)])])),
+        ("sum", op_state(256, vec![keyed_sub(256, &keys_256)])),
+        ("out", op_state(256, vec![txn_sub(Some(9), &[])])),
+    ]);
+    let mut new_job = pipeline(1, 2, 1);
+    new_job.max_parallelism = None;
+    assert_eq!(
+        adopted_max_parallelism(Some(&state), &new_job),
+        [256, 256, 256]
+    );
+    assert_eq!(adopted_max_parallelism(None, &new_job), [128, 128, 128]);
+    let keys = keys_table(&KEYS);
+    let out = assign(&state, &new_job, false, &keys).expect("a derived value gives way");
+    for i in 0..2u32 {
+        let r = &out[&(1, i)];
+        assert_eq!(r.key_groups, key_group_range(256, 2, i));
+        for (k, _) in r.keyed_values() {
+            let kg = assign_to_key_group(keys.name(k), 256);
+            assert_eq!(operator_index_for_key_group(256, 2, kg), i);
+        }
+    }
+    // Set, it is fixed: the same state is refused, and nothing is adopted.
+    new_job.max_parallelism = Some(128);
+    assert!(matches!(
+        assign(&state, &new_job, false, &keys),
+        Err(RestoreError::MaxParallelismMismatch {
+            stored: 256,
+            new: 128,
+            ..
+        })
+    ));
+    assert_eq!(
+        adopted_max_parallelism(Some(&state), &new_job),
+        [128, 128, 128]
+    );
+}
+
 /// Mirrors CheckpointMetadataLoadingTest#testMaxParallelismMismatch and
 /// CheckpointCoordinatorRestoringTest#testRestoreLatestCheckpointFailureWhenMaxParallelismChanges.
 #[test]
@@ -499,8 +544,8 @@ fn max_parallelism_mismatch_is_rejected_with_flinks_message() {
         vec![(Some(9), vec![])],
     );
     let mut new_job = pipeline(1, 1, 1);
-    new_job.max_parallelism = 256;
-    let err = assign(&state, &new_job, true, &keys_table(256, &KEYS)).unwrap_err();
+    new_job.max_parallelism = Some(256);
+    let err = assign(&state, &new_job, true, &keys_table(&KEYS)).unwrap_err();
     assert_eq!(err.uid(), "numbers", "operators are checked in uid order");
     assert_eq!(
         err.to_string(),
@@ -517,7 +562,7 @@ fn max_parallelism_mismatch_is_rejected_with_flinks_message() {
     let j = job(json!({"max_parallelism": 64, "operators": [
         {"uid": "parity", "kind": "map", "fn": "parity_key"}], "edges": []}));
     assert!(matches!(
-        assign(&stateless, &j, false, &KeyTable::new(64)),
+        assign(&stateless, &j, false, &KeyTable::new()),
         Err(RestoreError::MaxParallelismMismatch {
             stored: 128,
             new: 64,
@@ -534,7 +579,7 @@ fn parallelism_above_stored_max_parallelism_is_rejected() {
     let state = savepoint(vec![("sum", op_state(4, vec![keyed_sub(4, &[("a", 1)])]))]);
     let j = job(json!({"max_parallelism": 4, "operators": [
         {"uid": "sum", "kind": "keyed_sum", "parallelism": 5}], "edges": []}));
-    let err = assign(&state, &j, false, &keys_table(4, &["a"])).unwrap_err();
+    let err = assign(&state, &j, false, &keys_table(&["a"])).unwrap_err();
     assert_eq!(
         err.to_string(),
         "The state for task sum can not be restored. The maximum parallelism (4) of the restored state is lower \
@@ -544,7 +589,7 @@ fn parallelism_above_stored_max_parallelism_is_rejected() {
     // Exactly the max parallelism is fine: one key group per subtask.
     let j = job(json!({"max_parallelism": 4, "operators": [
         {"uid": "sum", "kind": "keyed_sum", "parallelism": 4}], "edges": []}));
-    let out = assign(&state, &j, false, &keys_table(4, &["a"])).expect("p = maxP");
+    let out = assign(&state, &j, false, &keys_table(&["a"])).expect("p = maxP");
     for i in 0..4 {
         assert_eq!(out[&(0, i)].key_groups, i..=i);
     }
@@ -584,7 +629,7 @@ fn names(list: &[&str]) -> BTreeSet<String> {
 /// key groups of its range).
 #[test]
 fn keyed_state_follows_key_group_ranges_when_rescaling() {
-    let keys = keys_table(128, &KEYS);
+    let keys = keys_table(&KEYS);
     // Key groups: b 22, hello 35, c 62, a 81, flink 98, odd 110, even 111.
     let cases: Vec<(u32, u32, Vec<ExpectedSubtask>)> = vec![
         (
@@ -668,7 +713,7 @@ type RangeIncl = (u32, u32);
 /// operator, not a panic or a silent misplacement.
 #[test]
 fn inconsistent_keys_are_errors() {
-    let keys = keys_table(128, &KEYS);
+    let keys = keys_table(&KEYS);
     let mut state = keyed_state_for(1);
     let sub = &mut state.operators.get_mut("sum").unwrap().subtasks[0];
     sub.keyed
@@ -719,7 +764,7 @@ fn inconsistent_keys_are_errors() {
 /// RoundRobinOperatorStateRepartitionerTest.
 #[test]
 fn source_offsets_are_split_in_contiguous_chunks() {
-    let keys = KeyTable::new(128);
+    let keys = KeyTable::new();
     let (a, b, c, d, e) = ((0, 10), (2, 12), (4, 14), (1, 11), (3, 13));
     let cases: Vec<(Vec<Offsets>, u32, Vec<Offsets>)> = vec![
         // 2→3: the doc's example.
@@ -819,7 +864,7 @@ fn several_split_states_rotate_their_start() {
     )]);
     let j = job(json!({"max_parallelism": 128, "operators": [
         {"uid": "op", "kind": "map", "fn": "identity", "parallelism": 3}], "edges": []}));
-    let out = assign(&state, &j, false, &KeyTable::new(128)).expect("assign");
+    let out = assign(&state, &j, false, &KeyTable::new()).expect("assign");
     let s1: Vec<Vec<i64>> = (0..3).map(|i| ints(out[&(0, i)].list("s1"))).collect();
     let s2: Vec<Vec<i64>> = (0..3).map(|i| ints(out[&(0, i)].list("s2"))).collect();
     assert_eq!(s1, vec![vec![1, 2], vec![3], vec![4]]);
@@ -847,7 +892,7 @@ fn union_state_goes_to_every_subtask() {
     for new_p in [1, 2, 3] {
         let j = job(json!({"max_parallelism": 128, "operators": [
             {"uid": "op", "kind": "map", "fn": "identity", "parallelism": new_p}], "edges": []}));
-        let out = assign(&state, &j, false, &KeyTable::new(128)).expect("assign");
+        let out = assign(&state, &j, false, &KeyTable::new()).expect("assign");
         for i in 0..new_p {
             let r = &out[&(0, i)];
             assert_eq!(ints(r.list("t-3")), vec![0, 0], "p={new_p} subtask {i}");
@@ -886,7 +931,7 @@ fn broadcast_state_is_copied_round_robin() {
         (2, vec![0, 1]),
         (5, vec![0, 1, 0, 1, 0]),
     ] {
-        let out = assign(&state, &j(new_p), false, &KeyTable::new(128)).expect("assign");
+        let out = assign(&state, &j(new_p), false, &KeyTable::new()).expect("assign");
         let got: Vec<i64> = (0..new_p)
             .map(|i| ints(out[&(0, i)].list("t-5"))[0])
             .collect();
@@ -905,7 +950,7 @@ fn broadcast_state_is_copied_round_robin() {
             op_state(128, vec![list_sub(&[("t-5", B, &[0, 10, 20])]), second]),
         )]);
         for new_p in [1u32, 2, 3] {
-            let out = assign(&state, &j(new_p), false, &KeyTable::new(128)).expect("assign");
+            let out = assign(&state, &j(new_p), false, &KeyTable::new()).expect("assign");
             for i in 0..new_p {
                 assert_eq!(
                     ints(out[&(0, i)].list("t-5")),
@@ -944,7 +989,7 @@ fn combined_modes_in_one_operator() {
     ] {
         let j = job(json!({"max_parallelism": 128, "operators": [
             {"uid": "op", "kind": "map", "fn": "identity", "parallelism": new_p}], "edges": []}));
-        let out = assign(&state, &j, false, &KeyTable::new(128)).expect("assign");
+        let out = assign(&state, &j, false, &KeyTable::new()).expect("assign");
         for i in 0..new_p {
             let r = &out[&(0, i)];
             assert_eq!(ints(r.list("t-1")), vec![0, 1]);
@@ -974,7 +1019,7 @@ fn combined_modes_in_one_operator() {
 /// transactions assigned").
 #[test]
 fn two_phase_commit_transactions_are_split_distributed() {
-    let keys = KeyTable::new(128);
+    let keys = KeyTable::new();
     let sink = |p: u32| {
         job(json!({"max_parallelism": 128, "operators": [
             {"uid": "out", "kind": "sink", "sink": "two_phase_commit", "parallelism": p}], "edges": []}))
@@ -1053,7 +1098,7 @@ fn two_phase_commit_transactions_are_split_distributed() {
 /// StateAssignmentOperationTest#testStateWithFullyFinishedOperators.
 #[test]
 fn fully_finished_operators_restore_finished() {
-    let keys = KeyTable::new(128);
+    let keys = KeyTable::new();
     let mut state = savepoint(vec![(
         "numbers",
         op_state(128, vec![offsets_sub(&[(0, 60)]), offsets_sub(&[(1, 60)])]),
@@ -1118,7 +1163,7 @@ fn channel_state() -> SavepointState {
 /// "topology changes" check of StateAssignmentOperation#checkForUnsupportedToplogyChanges.
 #[test]
 fn channel_state_is_restored_only_without_rescaling() {
-    let keys = keys_table(128, &KEYS);
+    let keys = keys_table(&KEYS);
     let state = channel_state();
     let out = assign(&state, &pipeline(1, 2, 2), false, &keys).expect("unchanged");
     let r0 = &out[&(1, 0)];
@@ -1177,7 +1222,7 @@ fn channel_state_is_restored_only_without_rescaling() {
 /// Damaged savepoints and jobs validation would reject give errors, never panics.
 #[test]
 fn damaged_input_is_an_error_not_a_panic() {
-    let keys = keys_table(128, &KEYS);
+    let keys = keys_table(&KEYS);
     let base = pipeline_state(
         vec![vec![(0, 5)]],
         vec![vec![("a", 1)]],
@@ -1202,9 +1247,9 @@ fn damaged_input_is_an_error_not_a_panic() {
         op.max_parallelism = 0;
     }
     let mut j = pipeline(1, 1, 1);
-    j.max_parallelism = 0;
+    j.max_parallelism = Some(0);
     assert!(matches!(
-        assign(&s, &j, false, &KeyTable::new(128)),
+        assign(&s, &j, false, &KeyTable::new()),
         Err(RestoreError::Corrupt { .. })
     ));
 
@@ -1266,7 +1311,7 @@ fn damaged_input_is_an_error_not_a_panic() {
             rng.random_range(0..4),
         );
         if rng.random_bool(0.2) {
-            j.max_parallelism = rng.random_range(0..40_000);
+            j.max_parallelism = Some(rng.random_range(0..40_000));
         }
         let _ = assign(&s, &j, rng.random_bool(0.5), &keys).map(|out| out.len());
     }
@@ -1296,7 +1341,7 @@ fn property_every_key_and_element_lands_exactly_once() {
         let key_names: Vec<String> = (0..n_keys)
             .map(|i| format!("k{}-{}", i, rng.random_range(0..1_000_000u32)))
             .collect();
-        let mut keys = KeyTable::new(max_p);
+        let mut keys = KeyTable::new();
         for k in &key_names {
             keys.intern(k);
         }
@@ -1371,7 +1416,7 @@ fn property_every_key_and_element_lands_exactly_once() {
                     seen.insert(k, *i).is_none(),
                     "seed {seed}: key on two subtasks"
                 );
-                let kg = keys.key_group(k);
+                let kg = keys.key_group(k, max_p);
                 assert_eq!(
                     *i,
                     operator_index_for_key_group(max_p, new_p, kg),

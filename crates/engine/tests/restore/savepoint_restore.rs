@@ -604,3 +604,203 @@ fn builtin_savepoint_lessons_show_their_key_facts() {
         "{err}"
     );
 }
+
+/// `v1` with its max parallelism set to `max_p`, and the same job restoring its
+/// savepoint, with the new job's max parallelism `new_max_p` (`None`: not set) and
+/// pv at parallelism `new_p`.
+fn max_parallelism_chain(max_p: u32, new_max_p: Option<u32>, new_p: u32) -> Value {
+    let mut earlier = v1(&KEYS);
+    earlier["job"]["max_parallelism"] = json!(max_p);
+    let mut job = earlier["job"].clone();
+    job.as_object_mut().unwrap().remove("max_parallelism");
+    if let Some(m) = new_max_p {
+        job["max_parallelism"] = json!(m);
+    }
+    job["operators"][1]["parallelism"] = json!(new_p);
+    json!({
+        "version": 1, "name": "v2", "seed": 5,
+        "job": job,
+        "checkpointing": {"interval_ms": 200},
+        "restore": {"from": earlier, "snapshot": "latest_savepoint"}
+    })
+}
+
+/// The subtask each key of `uid` was processed on, over the whole trace.
+fn subtask_of_keys(events: &[engine::event::TraceEvent], uid: &str) -> BTreeMap<String, u32> {
+    let mut out = BTreeMap::new();
+    for e in events {
+        if let engine::event::Event::RecordProcessed {
+            task,
+            key: Some(key),
+            ..
+        } = &e.event
+        {
+            if let Some(index) = task.strip_prefix(&format!("{uid}#")) {
+                let index: u32 = index.parse().unwrap();
+                let before = out.insert(key.to_string(), index);
+                assert!(before.is_none_or(|b| b == index), "{key} on two subtasks");
+            }
+        }
+    }
+    out
+}
+
+/// Issue 13 B.1. Mirrors Flink's `DefaultVertexParallelismInfo.canRescaleMaxParallelism`
+/// as `StateAssignmentOperation.checkParallelismPreconditions` uses it: a job that
+/// sets no max parallelism restores a savepoint taken at 256 and runs with 256 key
+/// groups (its keys where 256 puts them); a job that sets another value is refused
+/// with `Checkpoints.loadAndValidateCheckpoint`'s message, one that sets 256 is not.
+#[test]
+fn a_job_without_max_parallelism_takes_the_savepoints() {
+    let s = parse(&max_parallelism_chain(256, None, 3));
+    assert_eq!(s.job.max_parallelism, None);
+    let mut w = World::new(&s, s.seed).expect("Flink accepts and adopts 256");
+    let pv = s.job.operator_index("pv").unwrap();
+    assert_eq!(w.setup().max_parallelism[pv], 256);
+    for (i, state) in keyed_of(&w, "pv").iter().enumerate() {
+        for key in state.keys() {
+            let kg = keygroup::assign_to_key_group(key, 256);
+            assert!(
+                keygroup::key_group_range(256, 3, i as u32).contains(&kg),
+                "{key} restored on pv#{i}, outside its range of 256 key groups"
+            );
+        }
+    }
+    w.set_tracing(true);
+    let mut events = Vec::new();
+    w.run_to_end(None, 600_000, |e| events.extend_from_slice(e));
+    assert_eq!(w.status(), JobStatus::Finished);
+    let placed = subtask_of_keys(&events, "pv");
+    assert_eq!(placed.len(), KEYS.len());
+    for (key, index) in &placed {
+        assert_eq!(
+            *index,
+            keygroup::assign_key_to_parallel_operator(key, 256, 3),
+            "{key}"
+        );
+    }
+
+    let err = build(&max_parallelism_chain(256, Some(128), 3)).expect_err("128 is set: refused");
+    assert!(
+        err.errors[0].message.contains(
+            "Cannot map operator kafka with max parallelism 256 to new program with max parallelism 128"
+        ),
+        "{err}"
+    );
+    assert!(build(&max_parallelism_chain(256, Some(256), 3)).is_ok());
+    // The parallelism may not exceed the adopted value.
+    let err = build(&max_parallelism_chain(2, None, 3)).expect_err("3 > 2");
+    assert!(
+        err.errors[0].message.contains("The maximum parallelism (2) of the restored state is lower than the configured parallelism (3)"),
+        "{err}"
+    );
+}
+
+/// B.1 over many seeds: for any stored max parallelism and new parallelism, a job
+/// without max parallelism places every key as a job that sets the stored value
+/// does, and counts the same — the derived value never shows through.
+#[test]
+fn an_unset_max_parallelism_behaves_as_the_stored_one_over_many_seeds() {
+    use rand::{Rng, SeedableRng};
+    for seed in 0..40u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let max_p = if rng.random_bool(0.3) {
+            128
+        } else {
+            rng.random_range(4..=2000u32)
+        };
+        let new_p = rng.random_range(1..=4u32.min(max_p));
+        let run = |doc: Value| {
+            let s = parse(&doc);
+            let mut w = World::new(&s, s.seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            w.set_tracing(true);
+            let mut events = Vec::new();
+            w.run_to_end(None, 600_000, |e| events.extend_from_slice(e));
+            let out = w.external().values().next().unwrap();
+            let mut committed =
+                per_key_last(&out.committed.iter().copied().collect::<Vec<_>>(), &w);
+            committed.values_mut().for_each(|v| v.sort_unstable());
+            (subtask_of_keys(&events, "pv"), committed)
+        };
+        let unset = run(max_parallelism_chain(max_p, None, new_p));
+        let set = run(max_parallelism_chain(max_p, Some(max_p), new_p));
+        assert_eq!(
+            unset, set,
+            "seed {seed}: max parallelism {max_p}, pv at {new_p}"
+        );
+        for (key, index) in &unset.0 {
+            assert_eq!(
+                *index,
+                keygroup::assign_key_to_parallel_operator(key, max_p, new_p),
+                "seed {seed}: {key}"
+            );
+        }
+    }
+}
+
+/// Issue 13 B.3, Flink's `TwoPhaseCommitSinkFunction.initializeState`: after a
+/// restore from two sink subtasks to one, the remaining subtask receives both list
+/// elements and recovers (commits) both pre-committed transactions — the trace names
+/// `out#0` for each, never `out#1`, which no longer exists.
+#[test]
+fn a_scaled_in_two_phase_commit_sink_commits_the_old_transactions_itself() {
+    let s = Scenario::from_json(include_str!(
+        "../flink/probes/b3-two-phase-commit-scale-in.json"
+    ))
+    .unwrap();
+    let (events, summary) = crate::common::run_traced(&s);
+    let start = events.first().map_or(0, |e| e.t);
+    let recovered: Vec<(String, u64)> = events
+        .iter()
+        .filter(|e| e.t == start)
+        .filter_map(|e| match &e.event {
+            engine::event::Event::TransactionCommitted { task, txn, .. } => {
+                Some((task.to_string(), *txn))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(recovered.len(), 2, "both old transactions: {recovered:?}");
+    assert!(
+        recovered.iter().all(|(t, _)| t == "out#0"),
+        "the one remaining subtask commits them: {recovered:?}"
+    );
+    let named_gone = events.iter().any(|e| {
+        serde_json::to_string(&e.event)
+            .unwrap()
+            .contains("\"out#1\"")
+    });
+    assert!(!named_gone, "no event of the new job names out#1");
+    assert!(!crate::common::committed(&summary, "out").is_empty());
+}
+
+/// Issue 13 B.6: the savepoint a rescaled job starts from lists its files as the
+/// job that wrote them named them (Flink: the savepoint directory holds the earlier
+/// job's `_metadata` and state files; `CheckpointCoordinator.restoreSavepoint` only
+/// points at them) — not by the restoring job's subtasks.
+#[test]
+fn a_restored_savepoints_files_are_named_by_the_job_that_wrote_them() {
+    let earlier = earlier_world();
+    let sp = earlier.coordinator().savepoints().last().unwrap().clone();
+    let written: Vec<String> = earlier
+        .storage_files(&sp)
+        .into_iter()
+        .map(|f| f.path)
+        .collect();
+    assert!(written.iter().any(|p| p.ends_with("pv#1")), "{written:?}");
+    // The new job runs pv with one subtask: pv#1 does not exist there.
+    let w = build(&v2(
+        |job| job["operators"][1]["parallelism"] = json!(1),
+        false,
+    ))
+    .unwrap();
+    let restored = w
+        .view()
+        .coordinator
+        .storage
+        .into_iter()
+        .find(|s| s.id == sp.id)
+        .expect("the savepoint is in the new job's storage");
+    let paths: Vec<String> = restored.files.into_iter().map(|f| f.path).collect();
+    assert_eq!(paths, written);
+}

@@ -526,7 +526,8 @@ fn named_states_follow_key_groups_when_rescaling() {
                 for (name, entries) in states {
                     for (k, v) in entries {
                         assert!(
-                            r.key_groups.contains(&setup.keys.key_group(k)),
+                            r.key_groups
+                                .contains(&setup.keys.key_group(k, setup.max_parallelism[1])),
                             "{kind} p={p}: key outside the subtask's key groups"
                         );
                         assert!(

@@ -238,6 +238,101 @@ fn aggregating_starts_a_fresh_accumulator_after_expiry() {
     assert_eq!(s.aggregating("s").unwrap().accumulator(), Some((3, 1)));
 }
 
+/// Issue 13 B.4. Mirrors Flink's `TtlReduceFunction.reduce`, which reads the stored
+/// value through `AbstractTtlDecorator.getUnexpired`: with ReturnExpiredIfNotCleanedUp
+/// an expired value that no cleanup removed yet is still folded in (expired 10 plus
+/// 20 gives 30, written at the time of the add); once a read or a cleanup removed it,
+/// the next add starts over.
+#[test]
+fn reducing_folds_an_expired_value_not_cleaned_up() {
+    let mut s = one(
+        StateKind::Reducing(ReduceFn::Sum),
+        cfg(
+            UpdateType::OnCreateAndWrite,
+            StateVisibility::ReturnExpiredIfNotCleanedUp,
+        ),
+    );
+    s.set_current_key(A, 0);
+    s.reducing("s").unwrap().add(10);
+    s.set_current_key(A, 500);
+    s.reducing("s").unwrap().add(20);
+    assert_eq!(s.reducing("s").unwrap().get(), Some(30));
+    s.set_current_key(A, 650);
+    assert_eq!(
+        s.reducing("s").unwrap().get(),
+        Some(30),
+        "written at 500: alive until 600, then returned once by the read that removes it"
+    );
+    s.reducing("s").unwrap().add(5);
+    assert_eq!(
+        s.reducing("s").unwrap().get(),
+        Some(5),
+        "that read cleaned it up"
+    );
+}
+
+/// Issue 13 B.4. Mirrors Flink's `TtlAggregateFunction.add` (`getUnexpired`, then
+/// `createAccumulator` only for nothing): with ReturnExpiredIfNotCleanedUp an expired
+/// accumulator keeps aggregating — the average of an expired 10 and a new 20 is 15.
+#[test]
+fn aggregating_keeps_an_expired_accumulator_not_cleaned_up() {
+    let mut s = one(
+        StateKind::Aggregating(AggregateFn::Average),
+        cfg(
+            UpdateType::OnCreateAndWrite,
+            StateVisibility::ReturnExpiredIfNotCleanedUp,
+        ),
+    );
+    s.set_current_key(A, 0);
+    s.aggregating("s").unwrap().add(10);
+    s.set_current_key(A, 500);
+    s.aggregating("s").unwrap().add(20);
+    assert_eq!(s.aggregating("s").unwrap().accumulator(), Some((30, 2)));
+    assert_eq!(s.aggregating("s").unwrap().get(), Some(15));
+}
+
+/// B.4 over many seeds: adds only (no read, no cleanup) at random times. With
+/// ReturnExpiredIfNotCleanedUp nothing is ever dropped — the reduced value is the sum
+/// of all adds, as without TTL; with NeverReturnExpired it is the sum since the last
+/// gap of at least the TTL (`TtlReduceFunction` on an expired value).
+#[test]
+fn reducing_without_reads_keeps_or_drops_as_the_visibility_says() {
+    use rand::{Rng, SeedableRng};
+    for seed in 0..300u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut keep = one(
+            StateKind::Reducing(ReduceFn::Sum),
+            cfg(
+                UpdateType::OnCreateAndWrite,
+                StateVisibility::ReturnExpiredIfNotCleanedUp,
+            ),
+        );
+        let mut drop = one(StateKind::Reducing(ReduceFn::Sum), TtlConfig::new(TTL));
+        let (mut now, mut last) = (0u64, None::<u64>);
+        let (mut all, mut since_gap) = (0i64, 0i64);
+        for _ in 0..rng.random_range(1..30) {
+            now += rng.random_range(0..2 * TTL);
+            let v = rng.random_range(1..100);
+            if last.is_some_and(|l| l + TTL <= now) {
+                since_gap = 0;
+            }
+            all += v;
+            since_gap += v;
+            last = Some(now);
+            for s in [&mut keep, &mut drop] {
+                s.set_current_key(A, now);
+                s.reducing("s").unwrap().add(v);
+            }
+        }
+        let stored = |s: &KeyedStateStore| match &s.tables()["s"].entries[&A] {
+            StoredValue::Value(v) => v.value,
+            other => panic!("seed {seed}: {other:?}"),
+        };
+        assert_eq!(stored(&keep), all, "seed {seed}");
+        assert_eq!(stored(&drop), since_gap, "seed {seed}");
+    }
+}
+
 /// Ten keys written at 0 with TTL 10, restored into a store with `cleanup` (so the
 /// cleanup iterator starts at the first key; the writes would have moved it).
 fn ten_keys(cleanup: CleanupStrategies) -> KeyedStateStore {
@@ -302,6 +397,24 @@ fn incremental_cleanup_for_every_record() {
     assert_eq!(stored(&s), 6);
     s.set_current_key(KeyId(98), 21);
     assert_eq!(stored(&s), 2);
+}
+
+/// Issue 13 B.4. Mirrors Flink's default `StateTtlConfig` (cleanup in the background:
+/// `CleanupStrategies.getIncrementalCleanupStrategy` gives the heap backend an
+/// incremental cleanup of 5 entries per access, not for every record): asked for
+/// with `in_background`, each access checks 5 keys.
+#[test]
+fn background_cleanup_checks_five_entries_per_access() {
+    let mut s = ten_keys(CleanupStrategies {
+        in_background: true,
+        ..Default::default()
+    });
+    s.set_current_key(KeyId(99), 20);
+    assert_eq!(stored(&s), 10, "not for every record");
+    assert_eq!(s.value("s").unwrap().value(), None);
+    assert_eq!(stored(&s), 5);
+    assert_eq!(s.value("s").unwrap().value(), None);
+    assert_eq!(stored(&s), 0);
 }
 
 /// Without a cleanup strategy, expired values of keys nobody reads stay in the state

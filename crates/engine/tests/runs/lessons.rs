@@ -704,7 +704,12 @@ fn lesson8_savepoint_tours_quote_real_figures() {
     assert_eq!(run.checkpoints()[0]["id"], 4);
     // 128 key groups; app2's lies in the third range at parallelism 3, so pv#2
     // counts it; app1 and app3 stay on pv#0; pv#1 gets none.
-    assert_eq!(rescale.job.max_parallelism, 128);
+    // The document sets no max parallelism: pv derives 128 from its parallelism,
+    // the value savepoint 3 was taken with.
+    assert_eq!(rescale.job.max_parallelism, None);
+    let world = engine::World::new(&rescale, rescale.seed).expect("restores");
+    let pv = rescale.job.operator_index("pv").expect("pv");
+    assert_eq!(world.setup().max_parallelism[pv], 128);
     let kg = engine::keygroup::assign_to_key_group("app2", 128);
     assert!(engine::keygroup::key_group_range(128, 3, 2).contains(&kg));
     let keys = keys_by_task(&run, "pv");

@@ -75,3 +75,89 @@ fn first_difference_names_the_line() {
         Some((2, "<end>", "b"))
     );
 }
+
+/// Issue 13 B.6, Flink's `ExecutionState` through `DefaultScheduler`'s failover: the
+/// failing subtask is FAILED, every other unfinished subtask goes CANCELING →
+/// CANCELED (events and views), then the job restarts and they run again. A
+/// JobManager crash is no task failure: its TaskExecutors fail every task.
+#[test]
+fn a_failover_fails_one_subtask_and_cancels_the_others() {
+    use engine::event::Event;
+    use engine::world::TaskStatus;
+    let s = runner::load("restart-fixed-delay").unwrap();
+    let mut w = engine::World::new(&s, s.seed).unwrap();
+    w.set_tracing(true);
+    let mut at_failure: Vec<Event> = Vec::new();
+    while let Some(evs) = w.step() {
+        if evs
+            .iter()
+            .any(|e| matches!(e.event, Event::TaskFailed { .. }))
+        {
+            at_failure = evs.iter().map(|e| e.event.clone()).collect();
+            break;
+        }
+    }
+    let failed = at_failure
+        .iter()
+        .find_map(|e| match e {
+            Event::TaskFailed { task, .. } => Some(task.to_string()),
+            _ => None,
+        })
+        .expect("the lesson crashes a subtask");
+    let view = w.view();
+    let all: Vec<String> = w.setup().tasks.iter().map(|t| t.name.to_string()).collect();
+    for (t, name) in view.tasks.iter().zip(&all) {
+        let expect = if *name == failed {
+            TaskStatus::Failed
+        } else {
+            TaskStatus::Canceled
+        };
+        assert_eq!(t.status, expect, "{name}");
+    }
+    // In the events: canceling then canceled for every other subtask, then the restart.
+    let names: Vec<String> = at_failure
+        .iter()
+        .filter_map(|e| match e {
+            Event::TaskCanceling { task } => Some(format!("canceling {task}")),
+            Event::TaskCanceled { task } => Some(format!("canceled {task}")),
+            Event::JobRestarting { .. } => Some("restarting".into()),
+            _ => None,
+        })
+        .collect();
+    let others: Vec<&String> = all.iter().filter(|n| **n != failed).collect();
+    let mut expect: Vec<String> = others
+        .iter()
+        .flat_map(|n| [format!("canceling {n}"), format!("canceled {n}")])
+        .collect();
+    expect.push("restarting".into());
+    assert_eq!(names, expect);
+    // After the restart delay every subtask runs again.
+    while w.view().status != engine::JobStatus::Running
+        || w.view()
+            .tasks
+            .iter()
+            .any(|t| t.status != TaskStatus::Running)
+    {
+        assert!(w.step().is_some(), "the job restarts");
+    }
+
+    let s = runner::load("jobmanager-crash-jobmanager").unwrap();
+    let mut w = engine::World::new(&s, s.seed).unwrap();
+    w.set_tracing(true);
+    while let Some(evs) = w.step() {
+        if evs
+            .iter()
+            .any(|e| matches!(e.event, Event::JobmanagerFailed { .. }))
+        {
+            assert!(!evs
+                .iter()
+                .any(|e| matches!(e.event, Event::TaskCanceling { .. })));
+            break;
+        }
+    }
+    assert!(w
+        .view()
+        .tasks
+        .iter()
+        .all(|t| t.status == TaskStatus::Failed));
+}

@@ -6,6 +6,7 @@
 //! A failure prints the seed and the document.
 
 use engine::keygroup::assign_key_to_parallel_operator;
+use engine::parallelism::MaxParallelism;
 use engine::restart::RestartStrategy;
 use engine::scenario::{Partitioning, Scenario};
 use rand::{Rng, SeedableRng};
@@ -281,7 +282,7 @@ fn exercise(scenario: &Scenario, seed: u64) {
                         assert!(
                             assign_key_to_parallel_operator(
                                 key,
-                                job.max_parallelism,
+                                MaxParallelism::of(job, to).value(),
                                 to.parallelism
                             ) < to.parallelism
                         );

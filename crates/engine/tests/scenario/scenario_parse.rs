@@ -135,7 +135,7 @@ fn contract_example_parses_and_validates() {
     assert_eq!(scenario.until_ms, Some(10_000));
 
     let job = &scenario.job;
-    assert_eq!(job.max_parallelism, 128);
+    assert_eq!(job.max_parallelism, Some(128));
     let kinds: Vec<OperatorKind> = job.operators.iter().map(|op| op.kind).collect();
     assert_eq!(
         kinds,
@@ -230,7 +230,10 @@ fn defaults_of_a_minimal_document() {
         "edges": [{"from": "s", "to": "k"}]}}"#;
     let scenario = Scenario::from_json(text).unwrap();
     assert_eq!(scenario.seed, 0);
-    assert_eq!(scenario.job.max_parallelism, 128);
+    assert_eq!(
+        scenario.job.max_parallelism, None,
+        "not set: each operator derives its own"
+    );
     assert_eq!(scenario.job.operators[0].parallelism, 1);
     assert_eq!(scenario.job.operators[0].emit_interval_ms, None);
     assert_eq!(scenario.job.operators[0].emit_interval_ms(), 1);

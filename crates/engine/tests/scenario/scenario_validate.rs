@@ -103,12 +103,20 @@ fn parallelism_and_max_parallelism() {
     rejects(
         |d| d["job"]["operators"][1]["parallelism"] = json!(0),
         "job.operators[1].parallelism",
-        "within 1..=128",
+        "within 1..=32768 (Flink's upper bound of max parallelism)",
     );
     rejects(
-        |d| d["job"]["operators"][3]["parallelism"] = json!(129),
+        |d| d["job"]["operators"][3]["parallelism"] = json!(32_769),
         "job.operators[3].parallelism",
-        "got 129",
+        "got 32769",
+    );
+    rejects(
+        |d| {
+            d["job"]["max_parallelism"] = json!(128);
+            d["job"]["operators"][3]["parallelism"] = json!(129);
+        },
+        "job.operators[3].parallelism",
+        "within 1..=128 (max_parallelism), got 129",
     );
     rejects(
         |d| d["job"]["max_parallelism"] = json!(0),
@@ -129,6 +137,10 @@ fn parallelism_and_max_parallelism() {
     let mut doc = base();
     doc["job"]["max_parallelism"] = json!(32_768);
     doc["job"]["operators"][3]["parallelism"] = json!(32_768);
+    assert!(Scenario::from_json(&doc.to_string()).is_ok());
+    // Unset, an operator above 128 derives its own (256 for 129).
+    let mut doc = base();
+    doc["job"]["operators"][3]["parallelism"] = json!(129);
     assert!(Scenario::from_json(&doc.to_string()).is_ok());
 }
 

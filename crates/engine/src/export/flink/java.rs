@@ -53,19 +53,20 @@ pub(super) struct Filter {
     pub script: bool,
 }
 
-/// The fragment `name`, filtered, with each `(from, to)` replaced (whole words).
+/// The fragment `name`, filtered, with each `(from, to)` replaced (whole words,
+/// in the code and in its comments alike).
 pub(super) fn fragment(name: &str, filter: Filter, replace: &[(&str, &str)]) -> String {
     let text = FRAGMENTS
         .iter()
         .find(|(n, _)| *n == name)
         .map(|(_, t)| *t)
         .unwrap_or_else(|| panic!("no Java fragment {name}"));
+    let lines: Vec<&str> = text.lines().collect();
     let mut out = String::with_capacity(text.len());
     // Inside `/* … */`: the indent of its opening line (language lines become ` * …`).
     let mut block: Option<String> = None;
-    for line in text.lines() {
+    for (i, line) in lines.iter().enumerate() {
         let trimmed = line.trim_start();
-        let indent = &line[..line.len() - trimmed.len()];
         if trimmed.starts_with("//!") {
             continue;
         }
@@ -74,17 +75,21 @@ pub(super) fn fragment(name: &str, filter: Filter, replace: &[(&str, &str)]) -> 
             .find_map(|(lang, tag)| trimmed.strip_prefix(tag).map(|rest| (lang, rest)));
         if let Some((lang, comment)) = language {
             if lang == filter.lang {
+                // `//@en       // text` and `//@en text` both say "text": the
+                // comment sits at the indent of the code it describes.
+                let comment = comment.trim_start();
+                let comment = comment.strip_prefix("//").unwrap_or(comment).trim_start();
                 match &block {
                     Some(block_indent) => {
                         out.push_str(block_indent);
                         out.push_str(" * ");
                     }
                     None => {
-                        out.push_str(indent);
+                        out.push_str(next_code_indent(&lines[i + 1..]));
                         out.push_str("// ");
                     }
                 }
-                out.push_str(comment.trim_start());
+                out.push_str(&replace_words(comment, replace));
                 out.push('\n');
             }
             continue;
@@ -104,6 +109,7 @@ pub(super) fn fragment(name: &str, filter: Filter, replace: &[(&str, &str)]) -> 
             continue;
         }
         if trimmed.starts_with("/*") && !trimmed.contains("*/") {
+            let indent = &line[..line.len() - line.trim_start().len()];
             block = Some(indent.to_string());
         } else if trimmed.contains("*/") {
             block = None;
@@ -112,6 +118,17 @@ pub(super) fn fragment(name: &str, filter: Filter, replace: &[(&str, &str)]) -> 
         out.push('\n');
     }
     out
+}
+
+/// The indent of the first line in `rest` that is code (not a marker line), or
+/// none at the end of the fragment.
+fn next_code_indent<'a>(rest: &[&'a str]) -> &'a str {
+    rest.iter()
+        .find(|l| {
+            let t = l.trim_start();
+            !t.is_empty() && !t.starts_with("//!") && !t.starts_with("//@")
+        })
+        .map_or("", |l| &l[..l.len() - l.trim_start().len()])
 }
 
 /// Replaces whole identifiers only (`NAME` but not `NAMES`).

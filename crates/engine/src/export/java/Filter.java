@@ -1,5 +1,8 @@
 //! Fragment: `filter` with `fn`. The exporter replaces NAME, and BODY with the predicate.
-    /** filter: NAME. */
+    /**
+//@en filter: NAME.
+//@zh filter 函数：NAME。
+     */
     public static class NAME extends RichFilterFunction<Event> {
         @Override
         public boolean filter(Event e) throws Exception {

@@ -1,10 +1,10 @@
 //! Fragment: `keyed_window_count`: tumbling processing-time windows on a ListState.
     /**
-//@en KeyedWindowCount: tumbling processing-time windows of WINDOW_MS ms per key, kept as Flink's
+//@en KeyedWindowCount: tumbling processing-time windows of windowMs ms per key, kept as Flink's
 //@en WindowOperator keeps them: the open window's start in a ValueState ("window"), its records in a
 //@en ListState ("contents"). As in the lab, a window fires when the key's first record of a later
 //@en window arrives (no timers), emitting (key, number of records).
-//@zh KeyedWindowCount：每个 key 按处理时间划分 WINDOW_MS ms 的滚动窗口，状态与 Flink 的
+//@zh KeyedWindowCount：每个 key 按处理时间划分 windowMs 毫秒的滚动窗口，状态与 Flink 的
 //@zh WindowOperator 相同：当前窗口起点在 ValueState（"window"）中，窗口内记录在 ListState
 //@zh （"contents"）中。与实验室一致，该 key 下一个窗口的第一条记录到达时窗口触发（不用定时器），
 //@zh 输出 (key, 记录条数)。

@@ -7,6 +7,7 @@
 //@en plays the lab's script against the job client, and prints the run's summary.
 //@zh 以下是配套代码，与 Flink 知识无关：启动本地 MiniCluster（与 env.execute() 用的相同，
 //@zh 但保留下来以提供 Web UI 和 REST API），用 JobClient 执行实验室脚本，最后打印运行摘要。
+//@zh 这部分的注释保留英文。
     // ------------------------------------------------------------------------------------
 
     /** A crash of the lab's script, where the lab's crash lands. */

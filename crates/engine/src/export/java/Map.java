@@ -1,5 +1,8 @@
 //! Fragment: `map` with `fn`. The exporter replaces NAME, and BODY with the function's expression.
-    /** map: NAME. */
+    /**
+//@en map: NAME.
+//@zh map 函数：NAME。
+     */
     public static class NAME extends RichMapFunction<Event, Event> {
         @Override
         public Event map(Event e) throws Exception {

@@ -1,13 +1,18 @@
 //! Fragment: the source (a replayable log, Kafka-like) with offsets in operator list state.
-    /** One partition of a source's log: due times (lab ms), keys, values. */
+    /**
+//@en One partition of a source's log: due times (lab ms), keys, values.
+//@zh source 日志的一个分区：各条记录的到期时间（实验室毫秒）、key 和 value。
+     */
     static final class Partition implements java.io.Serializable {
         final long[] at; final String[] keys; final long[] values;
         Partition(long[] at, String[] keys, long[] values) { this.at = at; this.keys = keys; this.values = values; }
 
-        /** keyIndexes' characters: the position of the record's key in keyNames. */
+//@en     // keyIndexes' characters: the position of the record's key in keyNames.
+//@zh     // keyIndexes 中的每个字符：该记录的 key 在 keyNames 中的位置。
         static final String KEY_CODES = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
-        /** A generated partition: record i is due at every × (i + 1); keys drawn by the lab's seeded generator. */
+//@en     // A generated partition: record i is due at every × (i + 1); keys drawn by the lab's seeded generator.
+//@zh     // 生成的分区：第 i 条记录在 every × (i + 1) 时到期；key 由实验室带种子的生成器抽取。
         static Partition generated(long every, long[] values, String[] keyNames, String keyIndexes) {
             int n = values.length;
             long[] at = new long[n];
@@ -19,14 +24,16 @@
             return new Partition(at, keys, values);
         }
 
-        /** Values 1, 2, …, n. */
+//@en     // Values 1, 2, …, n.
+//@zh     // 值 1、2、……、n。
         static long[] sequence(int n) {
             long[] v = new long[n];
             for (int i = 0; i < n; i++) v[i] = i + 1;
             return v;
         }
 
-        /** Comma-separated values. */
+//@en     // Comma-separated values.
+//@zh     // 逗号分隔的值。
         static long[] values(String csv) {
             return java.util.Arrays.stream(csv.split(",")).mapToLong(Long::parseLong).toArray();
         }
@@ -100,7 +107,9 @@
                 }
                 if (best < 0) {
                     Lab.sourceHeld(getRuntimeContext());
-                    if (!waiting) { // every partition read to its end: the source finishes
+                    if (!waiting) {
+//@en                   // Every partition is read to its end: the source finishes.
+//@zh                   // 每个分区都已读完：source 结束。
                         Lab.sourceFinished(getRuntimeContext());
                         return;
                     }

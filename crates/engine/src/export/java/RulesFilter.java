@@ -1,5 +1,8 @@
 //! Fragment: `broadcast_filter`: rules in broadcast state.
-    /** The broadcast state's descriptor: rule name → bound. */
+    /**
+//@en The broadcast state's descriptor: rule name → bound.
+//@zh 广播状态的描述符：规则名 → 边界值。
+     */
     static final MapStateDescriptor<String, Long> RULES =
             new MapStateDescriptor<>("rules", Types.STRING, Types.LONG);
 

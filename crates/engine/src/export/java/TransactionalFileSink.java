@@ -1,5 +1,8 @@
 //! Fragment: the `two_phase_commit` sink.
-    /** A transaction of the file "topic": its id (the file's name). */
+    /**
+//@en A transaction of the file "topic": its id (the file's name).
+//@zh 文件“topic”的一个事务：它的 id（即文件名）。
+     */
     public static class Txn {
         public String id;
         public Txn() {}
@@ -59,7 +62,9 @@
         private void commit(Txn t, boolean recovered) {
             try {
                 Path pending = file("pending", t);
-                if (!Files.exists(pending)) return; // committed before the failure: commit is idempotent
+//@en           // Committed before the failure: commit is idempotent.
+//@zh           // 故障前已提交：提交是幂等的。
+                if (!Files.exists(pending)) return;
                 Path committed = Paths.get(topic, "committed", String.format("%012d-%s", Lab.commitSeq.incrementAndGet(), t.id));
                 Files.createDirectories(committed.getParent());
                 Files.move(pending, committed, StandardCopyOption.ATOMIC_MOVE);
