@@ -255,6 +255,12 @@ messages! {
     RestartCountdown = "restart_countdown",
     Backpressured = "backpressured",
     Aligning = "aligning",
+    /// A lane's note: failed or canceled, the job waits for its restart delay.
+    LaneRestarting = "lane_restarting",
+    /// The storage tab: a checkpoint that died with the JobManager's memory.
+    StorageLost = "storage_lost",
+    /// The history's status of a completed checkpoint lost with the JobManager.
+    StatusLost = "status_lost",
     /// A lane's note: an unaligned checkpoint's barriers still to come (`{ids}`).
     UnalignedNote = "unaligned_note",
     Blocked = "blocked",

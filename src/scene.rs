@@ -63,6 +63,10 @@ pub struct Lane {
     /// "open": its id and status (pre-committed, committed, aborted), drawn on
     /// the lane so the legend's transaction colours appear on the graph.
     pub txn: Option<(u64, TxnStatus)>,
+    /// Failed or canceled while the job waits for its restart delay: the lane
+    /// says it is restarting (Flink: the job is RESTARTING; the tasks stay
+    /// FAILED / CANCELED until they are deployed again).
+    pub is_restarting: bool,
     /// Its live state in the study notes' form ([`state_line`]); `None`: stateless.
     pub state: Option<state_line::StateLine>,
 }
@@ -147,9 +151,14 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
             let op = &job.operators[job.tasks[boxed.task].op];
             let text = Text::at(fit.zoom);
             Lane {
-                state: state_line::state_line(
+                state: state_line::state_line_with(
                     task,
                     &op.uid,
+                    state_line::snapshot_of(
+                        &view.coordinator.history,
+                        engine::ids::TaskId(boxed.task as u32),
+                        t,
+                    ),
                     t,
                     boxed.w - 18.0,
                     text.lane_state,
@@ -157,6 +166,8 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
                 ),
                 boxed: boxed.clone(),
                 status: task.status,
+                is_restarting: view.status == engine::world::JobStatus::Restarting
+                    && matches!(task.status, TaskStatus::Failed | TaskStatus::Canceled),
                 busy: task.busy.as_ref().map(|(r, done_at)| {
                     let progress = if op.process_ms == 0 {
                         1.0

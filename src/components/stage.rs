@@ -224,6 +224,9 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
     if lane.is_backpressured {
         notes.push(format!("⚠ {}", lang.t(Msg::Backpressured)));
     }
+    if lane.is_restarting {
+        notes.push(format!("↻ {}", lang.t(Msg::LaneRestarting)));
+    }
     let only_backpressure = lane.is_backpressured && notes.len() == 1;
     let is_selected = selected == Some(lane.boxed.task);
     let status_line = format!("{} {}", labels::task_status_glyph(lane.status), status);
@@ -271,6 +274,9 @@ fn state_text(state: &scene::state_line::StateLine, x: f64, y: f64, lang: Lang) 
     html! {
         <text class={classes!("lane__state", state.rewind.is_some().then_some("lane__state--rewound"))}
               x={f(x)} y={f(y)} data-state={state.text(lang)}>
+            if let Some(p) = &state.snapshot {
+                <tspan class="lane__state-snap">{ format!("{p} ") }</tspan>
+            }
             { state.label.clone() }
             { for state.parts.iter().map(|p| html! {
                 <tspan class={classes!(
@@ -571,6 +577,7 @@ fn note_width(lang: Lang) -> f64 {
         format!("⤓ {}", lang.t(Msg::Persisting)),
         lang.t(Msg::Aligning).replace("{ids}", "B88"),
         lang.t(Msg::UnalignedNote).replace("{ids}", "B88"),
+        format!("↻ {}", lang.t(Msg::LaneRestarting)),
     ]
     .iter()
     .map(|s| layout::text_width(s, Text::at(1.0).lane_note, false))

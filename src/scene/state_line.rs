@@ -46,6 +46,29 @@ pub struct StateLine {
     pub more: usize,
     /// Just after a restore: `(chk-1)` (or "from scratch").
     pub rewind: Option<String>,
+    /// While its snapshot of checkpoint n is copied into `chk-n` (from the
+    /// snapshot to the acknowledgement, and [`SNAP_MS`] after): `⤴ chk-n`, then
+    /// `✓ chk-n` — the values shown are the ones that go into it.
+    pub snapshot: Option<String>,
+}
+
+/// How long (simulated ms) after its acknowledgement a snapshot's `✓ chk-n` stays.
+pub const SNAP_MS: f64 = 400.0;
+
+/// The snapshot of `task` being copied at `t`: `(checkpoint, acknowledged)`,
+/// from the coordinator's per-subtask statistics.
+pub fn snapshot_of(
+    history: &[engine::coordinator::CheckpointStats],
+    task: engine::ids::TaskId,
+    t: f64,
+) -> Option<(u64, bool)> {
+    history.iter().rev().find_map(|h| {
+        let s = h.subtasks.get(&task)?;
+        let at = s.snapshot_at? as f64;
+        let done = s.ack_at.map(|a| a as f64);
+        let shown = t >= at && done.is_none_or(|d| t < d + SNAP_MS);
+        shown.then_some((h.id.0, done.is_some_and(|d| t >= d)))
+    })
 }
 
 impl StateLine {
@@ -66,7 +89,10 @@ impl StateLine {
             s.push(' ');
             s.push_str(r);
         }
-        s
+        match &self.snapshot {
+            Some(p) => format!("{p} {s}"),
+            None => s,
+        }
     }
 }
 
@@ -96,6 +122,20 @@ pub fn state_line(
     size: f64,
     lang: Lang,
 ) -> Option<StateLine> {
+    state_line_with(task, uid, None, t, width, size, lang)
+}
+
+/// [`state_line`], with the snapshot being copied (see [`snapshot_of`]).
+pub fn state_line_with(
+    task: &TaskView,
+    uid: &str,
+    snapshot: Option<(u64, bool)>,
+    t: f64,
+    width: f64,
+    size: f64,
+    lang: Lang,
+) -> Option<StateLine> {
+    let snapshot = snapshot.map(|(id, done)| format!("{} chk-{id}", if done { "✓" } else { "⤴" }));
     // What the restore changed, while it is news.
     let rewind = task
         .rewind
@@ -228,7 +268,9 @@ pub fn state_line(
     });
     // As many values as fit, keeping room for "+n more" and the rewind's `(chk-1)`.
     let w = |s: &str| text_width(s, size, true);
-    let mut used = w(&label) + rewind_text.as_deref().map_or(0.0, |r| w(r) + w(" "));
+    let mut used = w(&label)
+        + rewind_text.as_deref().map_or(0.0, |r| w(r) + w(" "))
+        + snapshot.as_deref().map_or(0.0, |p| w(p) + w(" "));
     let total = entries.len();
     let mut parts = Vec::new();
     for (i, e) in entries.into_iter().enumerate() {
@@ -258,6 +300,7 @@ pub fn state_line(
         parts,
         more,
         rewind: rewind_text,
+        snapshot,
     })
 }
 
@@ -368,6 +411,44 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// odd-even-sum's chk-1: from the source's snapshot to its acknowledgement
+    /// its line says the values go into chk-1 (`⤴ chk-1 offset (0, 5)`), then
+    /// `✓ chk-1` a moment.
+    #[test]
+    fn a_snapshot_is_shown_copying_into_its_checkpoint() {
+        let mut w = world("odd-even-sum");
+        let id = w.task_id("numbers#0").unwrap();
+        let (mut copying, mut acked) = (0, 0);
+        while w.now() < 700 && w.step().is_some() {
+            let v = w.view();
+            let t = w.now() as f64;
+            let snap = snapshot_of(&v.coordinator.history, id, t);
+            let l = state_line_with(
+                &v.tasks[id.0 as usize],
+                "numbers",
+                snap,
+                t,
+                400.0,
+                17.0,
+                Lang::En,
+            )
+            .unwrap();
+            match snap {
+                Some((1, false)) => {
+                    copying += 1;
+                    assert_eq!(l.text(Lang::En), "⤴ chk-1 offset (0, 5)");
+                }
+                Some((1, true)) => {
+                    acked += 1;
+                    assert!(l.text(Lang::En).starts_with("✓ chk-1 offset"));
+                }
+                Some(other) => panic!("{other:?}"),
+                None => assert!(l.snapshot.is_none()),
+            }
+        }
+        assert!(copying > 0 && acked > 0, "{copying} {acked}");
     }
 
     /// A two-phase-commit sink lists its open and pre-committed transactions.
