@@ -422,11 +422,13 @@ pub fn Lab(props: &LabProps) -> Html {
                             <Stage job={playback.job.clone()} view={playback.view.clone()} {t}
                                    dispatch={dispatch.clone()} error={playback.error.clone()}
                                    caption={show_twin.then(|| caption(&playback))}
-                                   {selected} on_select={on_select_task} {zoom} />
+                                   {selected} on_select={on_select_task} {zoom}
+                                   restart={playback.with_scenario(|s| s.effective_restart())} />
                             if show_twin {
                                 <Stage job={twin.job.clone()} view={twin.view.clone()} t={twin_t}
                                        dispatch={twin_dispatch} error={twin.error.clone()}
-                                       caption={caption(&twin)} {zoom} />
+                                       caption={caption(&twin)} {zoom}
+                                       restart={twin.with_scenario(|s| s.effective_restart())} />
                             }
                         </div>
                         <CaptionBar recent={playback.recent.clone()} moment={playback.moment}

@@ -160,7 +160,8 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
                         t,
                     ),
                     t,
-                    boxed.w - 18.0,
+                    // Room inside the lane, with a margin for the real font.
+                    boxed.w - 26.0,
                     text.lane_state,
                     fit.lang,
                 ),

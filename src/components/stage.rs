@@ -20,7 +20,7 @@ use yew::prelude::*;
 use crate::components::token_layer::TokenLayer;
 use crate::hooks::use_lang;
 use crate::i18n::{Lang, Msg};
-use crate::labels::{self, LastFailure, Suppressed};
+use crate::labels;
 use crate::playback::Action;
 use crate::scene::palette::{self, Pattern, Status};
 use crate::scene::{self, layout, Fit, Lane, Scene, Text};
@@ -47,6 +47,9 @@ pub struct StageProps {
     /// A lane was clicked.
     #[prop_or_default]
     pub on_select: Callback<usize>,
+    /// The run's restart strategy (the failure explanation's numbers).
+    #[prop_or_default]
+    pub restart: Option<engine::scenario::RestartConfig>,
     /// Text size: 1, or `PROJECTOR_ZOOM` in projector mode.
     #[prop_or(1.0)]
     pub zoom: f64,
@@ -286,7 +289,7 @@ fn state_text(state: &scene::state_line::StateLine, x: f64, y: f64, lang: Lang) 
                 )}>{ if state.label.is_empty() && std::ptr::eq(p, &state.parts[0]) { p.text.clone() } else { format!(" {}", p.text) } }</tspan>
             }) }
             if state.more > 0 {
-                <tspan class="lane__state-more">{ format!(" {}", scene::state_line::more(lang, state.more)) }</tspan>
+                <tspan class="lane__state-more">{ format!(" {}", state.more_text(lang)) }</tspan>
             }
             if let Some(r) = &state.rewind {
                 <tspan class="lane__state-chk">{ format!(" {r}") }</tspan>
@@ -470,65 +473,19 @@ fn coordinator_strip(
     }
 }
 
-/// The number after `name=` in Flink's `toString()` of a strategy.
-fn field<'a>(text: &'a str, name: &str) -> Option<&'a str> {
-    let at = text.find(&format!("{name}="))? + name.len() + 1;
-    let rest = &text[at..];
-    Some(
-        &rest[..rest
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(rest.len())],
-    )
-}
-
-/// The engine's (Flink's) English reason for a failed job, said in `lang`:
-/// `Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=2, …)
-/// (last failure: crashed (script or user))` → "Recovery is suppressed: the
-/// fixed-delay restart strategy has used up its 2 restart attempts. Last failure:
-/// a subtask crashed …". The stage shows the original beside it. (The parsing
-/// stays here until the engine reports a typed cause; the words are
-/// [`labels::failure`]'s.)
-pub fn explain_failure(lang: Lang, reason: &str) -> String {
-    let (head, last) = match reason.rfind(" (last failure: ") {
-        Some(i) => (
-            &reason[..i],
-            Some(reason[i + " (last failure: ".len()..].trim_end_matches(')')),
-        ),
-        None => (reason, None),
-    };
-    let number = |strategy: &str, name: &str| field(strategy, name).unwrap_or("?").to_string();
-    let why = if let Some(strategy) = head.strip_prefix("Recovery is suppressed by ") {
-        if strategy.starts_with("FixedDelay") {
-            Suppressed::FixedDelay {
-                max: number(strategy, "maxNumberRestartAttempts"),
-            }
-        } else if strategy.starts_with("FailureRate") {
-            Suppressed::FailureRate {
-                max: number(strategy, "maxFailuresPerInterval"),
-                interval: number(strategy, "failuresIntervalMS"),
-            }
-        } else if strategy.starts_with("NoRestart") {
-            Suppressed::NoRestart
-        } else if strategy.starts_with("ExponentialDelay") {
-            Suppressed::ExponentialDelay
-        } else {
-            Suppressed::Other
-        }
-    } else if head.starts_with("restore failed") {
-        Suppressed::Restore
-    } else {
-        Suppressed::Other
-    };
-    let last = last.map(|last| {
-        if last.starts_with("crashed") {
-            LastFailure::Crashed
-        } else if last.starts_with("Exceeded checkpoint tolerable failure threshold") {
-            LastFailure::TolerableExceeded
-        } else {
-            LastFailure::Other(last.to_string())
-        }
-    });
-    labels::failure(lang, &why, last.as_ref())
+/// The engine's reason for a failed job (the contract's string, read back into
+/// the engine's typed [`engine::cause::FailureReason`]) said in `lang`, with the
+/// restart strategy the run used for its numbers ([`labels::job_failure`]). The
+/// stage shows the original beside it.
+pub fn explain_failure(
+    lang: Lang,
+    reason: &str,
+    restart: Option<&engine::scenario::RestartConfig>,
+) -> String {
+    match reason.parse::<engine::cause::FailureReason>() {
+        Ok(typed) => labels::job_failure(lang, &typed, restart),
+        Err(_) => labels::failure(lang, &labels::Suppressed::Other, None),
+    }
 }
 
 /// The tokens of the last render, for the canvas.
@@ -722,7 +679,7 @@ pub fn Stage(props: &StageProps) -> Html {
                             "{}{}{}",
                             lang.t(Msg::JobFailed),
                             if lang == Lang::Zh { "：" } else { ": " },
-                            explain_failure(lang, r)
+                            explain_failure(lang, r, props.restart.as_ref())
                         ),
                         None => lang.t(Msg::JobFailed).to_string(),
                     },
@@ -800,29 +757,60 @@ pub fn Stage(props: &StageProps) -> Html {
 mod tests {
     use super::{explain_failure, f};
     use crate::i18n::Lang;
+    use crate::labels;
 
-    /// The engine's English failure reasons are said in both languages.
+    /// The engine's failure reasons, read as its typed causes, are said in both
+    /// languages with the run's restart strategy's numbers.
     #[test]
     fn failure_reasons_are_translated() {
+        use engine::scenario::RestartConfig;
         let fixed = "Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=2, backoffTimeMS=500) (last failure: crashed (script or user))";
+        let two = RestartConfig::FixedDelay {
+            attempts: 2,
+            delay_ms: 500,
+        };
         assert_eq!(
-            explain_failure(Lang::En, fixed),
+            explain_failure(Lang::En, fixed, Some(&two)),
             "Recovery is suppressed: the fixed-delay restart strategy has used up its 2 restart attempts. Last failure: a subtask crashed (by the script or the user)"
         );
-        let zh = explain_failure(Lang::Zh, fixed);
+        let zh = explain_failure(Lang::Zh, fixed, Some(&two));
         assert!(
             zh.contains("固定延迟") && zh.contains("2 次") && zh.contains("子任务崩溃"),
             "{zh}"
         );
         let rate = "Recovery is suppressed by FailureRateRestartBackoffTimeStrategy(FailureRateRestartBackoffTimeStrategy(failuresIntervalMS=1000,backoffTimeMS=100,maxFailuresPerInterval=2) (last failure: crashed (script or user))";
-        let r = explain_failure(Lang::Zh, rate);
+        let per = RestartConfig::FailureRate {
+            max_failures: 2,
+            interval_ms: 1000,
+            delay_ms: 100,
+        };
+        let r = explain_failure(Lang::Zh, rate, Some(&per));
         assert!(r.contains("1000 ms") && r.contains("2 次"), "{r}");
         assert!(explain_failure(
             Lang::Zh,
-            "Recovery is suppressed by NoRestartBackoffTimeStrategy (last failure: x)"
+            "Recovery is suppressed by NoRestartBackoffTimeStrategy (last failure: x)",
+            Some(&RestartConfig::None)
         )
         .contains("none"));
-        assert!(explain_failure(Lang::En, "restore failed: y").contains("Restoring"));
+        assert!(explain_failure(Lang::En, "restore failed: y", None).contains("Restoring"));
+        // Every lesson that ends failed is explained from its typed cause.
+        for (name, _) in engine::runner::BUILTINS {
+            let s = engine::runner::load(name).unwrap();
+            let mut w = engine::World::new(&s, s.seed).unwrap();
+            w.run_to_end(s.until_ms, engine::runner::DEFAULT_LIMIT_MS, |_| {});
+            if let Some(typed) = w.failure() {
+                let said =
+                    explain_failure(Lang::En, &typed.to_string(), Some(&s.effective_restart()));
+                assert_eq!(
+                    said,
+                    labels::job_failure(Lang::En, typed, Some(&s.effective_restart()))
+                );
+                assert!(
+                    !said.contains("Recovery is suppressed by"),
+                    "{name}: {said}"
+                );
+            }
+        }
     }
 
     /// `f` writes what `format!("{:.1}")` writes (ties aside, which the scene's

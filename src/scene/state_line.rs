@@ -44,6 +44,8 @@ pub struct StateLine {
     pub parts: Vec<StatePart>,
     /// Values left out for want of room ("+n more").
     pub more: usize,
+    /// The lane is too narrow for "+n more": just "+n".
+    pub short_more: bool,
     /// Just after a restore: `(chk-1)` (or "from scratch").
     pub rewind: Option<String>,
     /// While its snapshot of checkpoint n is copied into `chk-n` (from the
@@ -72,6 +74,15 @@ pub fn snapshot_of(
 }
 
 impl StateLine {
+    /// "+n more", or "+n" in a narrow lane.
+    pub fn more_text(&self, lang: Lang) -> String {
+        if self.short_more {
+            format!("+{}", self.more)
+        } else {
+            more(lang, self.more)
+        }
+    }
+
     /// The whole line as text (what the SVG shows, part by part).
     pub fn text(&self, lang: Lang) -> String {
         let mut s = self.label.clone();
@@ -83,7 +94,7 @@ impl StateLine {
         }
         if self.more > 0 {
             s.push(' ');
-            s.push_str(&more(lang, self.more));
+            s.push_str(&self.more_text(lang));
         }
         if let Some(r) = &self.rewind {
             s.push(' ');
@@ -268,9 +279,10 @@ pub fn state_line_with(
     });
     // As many values as fit, keeping room for "+n more" and the rewind's `(chk-1)`.
     let w = |s: &str| text_width(s, size, true);
-    let mut used = w(&label)
+    let used_base = w(&label)
         + rewind_text.as_deref().map_or(0.0, |r| w(r) + w(" "))
         + snapshot.as_deref().map_or(0.0, |p| w(p) + w(" "));
+    let mut used = used_base;
     let total = entries.len();
     let mut parts = Vec::new();
     for (i, e) in entries.into_iter().enumerate() {
@@ -291,7 +303,26 @@ pub fn state_line_with(
             rewound: e.rewound,
         });
     }
-    let more = total - parts.len();
+    let mut more = total - parts.len();
+    // A narrow lane: the one value shown may still not fit with its label and
+    // "+n more"; then the label and the count say it ("slow-sum +3").
+    let line_w = |parts: &[StatePart], more: usize, short: bool| {
+        let mut x = used_base + parts.iter().map(|p| w(" ") + w(&p.text)).sum::<f64>();
+        if more > 0 {
+            x += w(" ")
+                + if short {
+                    w(&format!("+{more}"))
+                } else {
+                    w(&self::more(lang, more))
+                };
+        }
+        x
+    };
+    if parts.len() == 1 && more > 0 && line_w(&parts, more, false) > width && !parts[0].rewound {
+        parts.clear();
+        more = total;
+    }
+    let short_more = more > 0 && line_w(&parts, more, false) > width;
     if label.is_empty() && parts.is_empty() {
         return None;
     }
@@ -299,6 +330,7 @@ pub fn state_line_with(
         label,
         parts,
         more,
+        short_more,
         rewind: rewind_text,
         snapshot,
     })
@@ -400,7 +432,7 @@ mod tests {
                     }
                     if l.more > 0 {
                         shortened += 1;
-                        assert!(text.contains(&format!("+{} more", l.more)), "{text}");
+                        assert!(text.contains(&format!("+{}", l.more)), "{text}");
                     }
                 }
             }
