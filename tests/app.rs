@@ -151,10 +151,16 @@ async fn the_sink_tab_names_the_kind_and_badges_duplicates() {
     let app = Mounted::at("?lang=en&scenario=exactly-once-kafka-plain&t=100000").await;
     app.click("[data-tab=sink]").await;
     let heading = app.text(".sink__heading");
-    assert!(heading.contains("Plain sink") && !heading.contains("Two-phase"), "{heading}");
+    assert!(
+        heading.contains("Plain sink") && !heading.contains("Two-phase"),
+        "{heading}"
+    );
     let dups: usize = app.attr(".verdicts", "data-duplicates").parse().unwrap();
     assert!(dups > 0);
-    assert_eq!(app.count(".consumer--committed .record-chip--duplicate"), dups);
+    assert_eq!(
+        app.count(".consumer--committed .record-chip--duplicate"),
+        dups
+    );
     let app = Mounted::at("?lang=en&scenario=exactly-once-kafka&t=100000").await;
     app.click("[data-tab=sink]").await;
     assert!(app.text(".sink__heading").contains("Two-phase-commit sink"));

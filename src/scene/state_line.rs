@@ -68,7 +68,9 @@ pub fn snapshot_of(
         let s = h.subtasks.get(&task)?;
         let at = s.snapshot_at? as f64;
         let done = s.ack_at.map(|a| a as f64);
-        let shown = t >= at && done.is_none_or(|d| t < d + SNAP_MS);
+        // An aborted checkpoint's snapshot never goes into storage: not shown.
+        let live = done.is_some() || h.status == engine::coordinator::CheckpointStatus::InProgress;
+        let shown = live && t >= at && done.is_none_or(|d| t < d + SNAP_MS);
         shown.then_some((h.id.0, done.is_some_and(|d| t >= d)))
     })
 }
@@ -323,6 +325,13 @@ pub fn state_line_with(
         more = total;
     }
     let short_more = more > 0 && line_w(&parts, more, false) > width;
+    // A rewound line too long for its lane leaves out the label: the lane's
+    // name says whose state it is.
+    let label = if rewind_text.is_some() && line_w(&parts, more, short_more) > width {
+        String::new()
+    } else {
+        label
+    };
     if label.is_empty() && parts.is_empty() {
         return None;
     }
