@@ -437,6 +437,7 @@ pub fn Lab(props: &LabProps) -> Html {
                             if let (true, Some(other)) = (show_twin, &partner) {
                                 <PairDiff this_name={AttrValue::from(playback.scenario.clone())} other_name={other.clone()}
                                           this={playback.view.clone()} other={twin.view.clone()}
+                                          this_reference={playback.reference.clone()} other_reference={twin.reference.clone()}
                                           on_stop={on_compare.reform(|_: ()| None)} />
                             }
                         </CaptionBar>
