@@ -160,6 +160,19 @@ async function unaligned(page, base, lang, w, h) {
       if (eo.dups || eo.lost || eo.notYet) fail(`${eo.where}: exactly-once ends with ${eo.dups} duplicates, ${eo.lost} lost, ${eo.notYet} not yet`);
       if (eo.kind !== 'two-phase-commit') fail(`${eo.where}: kind ${eo.kind}`);
       figures.push(`${eo.where}: ${eo.committed} committed, ${eo.dups} duplicates, ${eo.notYet} not yet, ${eo.lost} lost — "${eo.heading}"`);
+      // Exactly-once vs plain, mid-run: "not committed yet" counted apart, never "missing".
+      await page.goto(`${base}/?lang=${lang}&scenario=exactly-once-kafka&t=1500`);
+      // The compare button sits in the lesson menu: click it as the menu would.
+      await page.waitForSelector('#compare-exactly-once-kafka-plain', { state: 'attached' });
+      await page.$eval('#compare-exactly-once-kafka-plain', (b) => b.click());
+      await page.waitForSelector('.pair-diff__run');
+      await settle(page);
+      const runs = await page.$$eval('.pair-diff__run', (rs) => rs.map((r) => ({ ...r.dataset, text: r.textContent })));
+      const diff = await page.$eval('#pair-diff', (d) => d.textContent);
+      if (/missing|少了/.test(diff)) fail(`exactly-once vs plain ${w}×${h} ${lang}: says missing: ${diff}`);
+      if (!runs.length || +runs[0].notYet === 0) fail(`exactly-once vs plain ${w}×${h} ${lang}: nothing not committed yet: ${JSON.stringify(runs)}`);
+      figures.push(`exactly-once vs plain at 1500 ms ${w}×${h} ${lang}: ${runs.map((r) => r.text).join(' | ')}`);
+      await shot(page, 'compare-eo-plain', w, h, lang);
       const u = await unaligned(page, base, lang, w, h);
       if (u) figures.push(`${u.where}: probe ${u.probe}; notes ${JSON.stringify(u.notes)}; ${u.labels.labels} canvas labels, ${u.labels.pairs} overlapping, ${u.labels.on} on obstacles, ${u.labels.svg} SVG text overlaps`);
       await page.close();

@@ -416,7 +416,7 @@ impl Geometry {
                 .max(fit.status_width * fit.zoom + 24.0)
                 .max(fit.note_width * fit.zoom + 20.0)
                 .max(if state_lines {
-                    state_room(o, text.lane_state) + 18.0
+                    state_room(o, text.lane_state) + 26.0
                 } else {
                     0.0
                 });

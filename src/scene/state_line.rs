@@ -393,6 +393,31 @@ mod tests {
         assert!(src.text(Lang::En).starts_with("offset (0, "));
     }
 
+    /// On the stage itself (the scene fitted to the projector boxes), the
+    /// restore's lines keep their label where the lesson's point is.
+    #[test]
+    fn on_a_projector_stage_the_restore_reads_offset_7_to_5() {
+        let mut w = world("odd-even-sum");
+        while w.view().tasks.iter().all(|t| t.rewind.is_none()) {
+            w.step().expect("the job restarts");
+        }
+        let job = w.job_view();
+        for size in [(1169.0, 441.0), (913.0, 506.0)] {
+            for lang in [Lang::En, Lang::Zh] {
+                let fit = crate::scene::Fit {
+                    size: Some(size),
+                    lang,
+                    ..crate::scene::Fit::default()
+                };
+                let sc = crate::scene::scene_fit(&job, &w.view(), w.now() as f64, fit);
+                let src = sc.lanes[0].state.as_ref().unwrap();
+                assert_eq!(src.text(lang), "offset 7 ⟲ 5 (chk-1)", "{size:?}");
+                let sum = sc.lanes[2].state.as_ref().unwrap();
+                assert!(sum.text(lang).contains("(even, 12 ⟲ 6)"), "{size:?}");
+            }
+        }
+    }
+
     /// Values change as records are processed, and the changed one flashes.
     #[test]
     fn the_changed_value_flashes_and_leads() {
