@@ -40,6 +40,9 @@ bash scripts/palette.sh | tail -1
 log "geometry of the built page at 1280x720, 1024x768 and 390 px (headless Chromium)"
 DIST=dist bash scripts/geometry.sh
 
+log "each lesson's point on the graph: live state and rewinds, duplicates, the unaligned epoch, no overprinted labels"
+DIST=dist bash scripts/lesson-on-graph.sh
+
 log "accessibility (axe-core): first screen, a tour, projector mode"
 DIST=dist bash scripts/axe.sh
 

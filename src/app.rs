@@ -495,11 +495,13 @@ pub fn Lab(props: &LabProps) -> Html {
                             <Stage job={playback.job.clone()} view={playback.view.clone()} {t}
                                    dispatch={dispatch.clone()} error={playback.error.clone()}
                                    caption={show_twin.then(|| caption(&playback))}
-                                   {selected} on_select={on_select_task} {zoom} />
+                                   {selected} on_select={on_select_task} {zoom}
+                                   restart={playback.with_scenario(|s| s.effective_restart())} />
                             if show_twin {
                                 <Stage job={twin.job.clone()} view={twin.view.clone()} t={twin_t}
                                        dispatch={twin_dispatch} error={twin.error.clone()}
-                                       caption={caption(&twin)} {zoom} />
+                                       caption={caption(&twin)} {zoom}
+                                       restart={twin.with_scenario(|s| s.effective_restart())} />
                             }
                         </div>
                         <CaptionBar recent={playback.recent.clone()} moment={playback.moment}
@@ -508,6 +510,7 @@ pub fn Lab(props: &LabProps) -> Html {
                             if let (true, Some(other)) = (show_twin, &partner) {
                                 <PairDiff this_name={AttrValue::from(playback.scenario.clone())} other_name={other.clone()}
                                           this={playback.view.clone()} other={twin.view.clone()}
+                                          this_reference={playback.reference.clone()} other_reference={twin.reference.clone()}
                                           on_stop={on_compare.reform(|_: ()| None)} />
                             }
                             if let (false, Some(r)) = (show_twin, (*rescale).clone()) {
@@ -526,6 +529,7 @@ pub fn Lab(props: &LabProps) -> Html {
                         }
                     </div>
                     <SidePanel job={playback.job.clone()} view={playback.view.clone()}
+                               reference={playback.reference.clone()}
                                recent={playback.recent.clone()}
                                description={playback.with_scenario(|s| s.description.clone()).flatten()}
                                dispatch={dispatch.clone()} drawer={*drawer} {on_drawer}

@@ -184,6 +184,8 @@ impl Category {
             | Event::TransactionCommitted { .. }
             | Event::TransactionAborted { .. } => Category::Transactions,
             Event::TaskFailed { .. }
+            | Event::TaskCanceling { .. }
+            | Event::TaskCanceled { .. }
             | Event::JobRestarting { .. }
             | Event::StateRestored { .. }
             | Event::TaskFinished { .. }

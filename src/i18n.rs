@@ -256,8 +256,41 @@ messages! {
     RestartCountdown = "restart_countdown",
     Backpressured = "backpressured",
     Aligning = "aligning",
+    /// A lane's note: failed or canceled, the job waits for its restart delay.
+    LaneRestarting = "lane_restarting",
+    /// The storage tab: a checkpoint that died with the JobManager's memory.
+    StorageLost = "storage_lost",
+    /// The history's status of a completed checkpoint lost with the JobManager.
+    StatusLost = "status_lost",
+    /// A lane's note: an unaligned checkpoint's barriers still to come (`{ids}`).
+    UnalignedNote = "unaligned_note",
     Blocked = "blocked",
     Persisting = "persisting",
+    /// A lane's state line: values left out for want of room (`{n}`).
+    StateMore = "state_more",
+    /// A lane's state line: a two-phase-commit sink's open transaction (`{id}`).
+    StateOpenTxn = "state_open_txn",
+    /// A lane's state line: a pre-committed transaction (`{id}`).
+    StatePrecommittedTxn = "state_precommitted_txn",
+    /// A lane's state line after a restore that had no checkpoint.
+    StateFromScratch = "state_from_scratch",
+    /// The sink tab's heading per sink kind.
+    SinkKind2pc = "sink_kind_2pc",
+    SinkKindPlain = "sink_kind_plain",
+    SinkKindIdempotent = "sink_kind_idempotent",
+    /// The correctness meter's heading.
+    VerdictHeading = "verdict_heading",
+    /// The meter's counts (`{n}`).
+    VerdictCommitted = "verdict_committed",
+    VerdictDuplicates = "verdict_duplicates",
+    VerdictNotYet = "verdict_not_yet",
+    VerdictLost = "verdict_lost",
+    /// The meter's note for processing-time windows.
+    VerdictProcessingTime = "verdict_processing_time",
+    /// A duplicate chip's title: copy `{copy}` of its origin.
+    VerdictDuplicateTitle = "verdict_duplicate_title",
+    /// A record an unaligned barrier overtook: persisted into chk-`{id}`'s channel state.
+    PersistedInto = "persisted_into",
     LaneButton = "lane_button",
     StateHeading = "state_heading",
     StateSource = "state_source",

@@ -6,7 +6,10 @@
 //!
 //! Pure (no yew, no `web_sys`): unit-tested natively.
 
+use engine::cause::{FailureCause, FailureReason, JobFailure};
 use engine::coordinator::CheckpointStatus;
+use engine::scenario::RestartConfig;
+use engine::scenario::SinkKind;
 use engine::sink::TxnStatus;
 use engine::world::TaskStatus;
 use engine::Intervention;
@@ -89,6 +92,16 @@ pub fn txn_status(lang: Lang, status: TxnStatus) -> (&'static str, &'static str,
     }
 }
 
+/// The heading of a sink of `kind`: what it guarantees, named (a plain sink is
+/// never called two-phase commit).
+pub fn sink_kind(lang: Lang, kind: SinkKind) -> &'static str {
+    lang.t(match kind {
+        SinkKind::TwoPhaseCommit => Msg::SinkKind2pc,
+        SinkKind::AtLeastOnce => Msg::SinkKindPlain,
+        SinkKind::Idempotent => Msg::SinkKindIdempotent,
+    })
+}
+
 /// How the branch picker names an intervention.
 pub fn intervention(lang: Lang, i: &Intervention) -> String {
     match i {
@@ -157,9 +170,9 @@ pub fn category(lang: Lang, c: Option<Category>) -> &'static str {
     })
 }
 
-/// Why a job stopped recovering: which rule suppressed recovery. Read today from
-/// the engine's (Flink's) English message by `stage::explain_failure`; the
-/// engine's typed failure cause will map onto the same values.
+/// Why a job stopped recovering: which rule suppressed recovery (from the
+/// engine's typed [`FailureReason`] and the scenario's restart strategy, by
+/// [`job_failure`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Suppressed {
     /// The fixed-delay strategy used up its `max` attempts.
@@ -185,6 +198,43 @@ pub enum LastFailure {
     TolerableExceeded,
     /// Anything else, in the engine's words.
     Other(String),
+}
+
+/// Why the job failed, said in `lang`, from the engine's typed cause: the rule
+/// that suppressed recovery (its parameters are `restart`'s, the strategy the
+/// engine ran) and the failure it did not recover from.
+pub fn job_failure(lang: Lang, reason: &FailureReason, restart: Option<&RestartConfig>) -> String {
+    let why = match (&reason.failure, restart) {
+        (JobFailure::RestoreFailed { .. }, _) => Suppressed::Restore,
+        (
+            JobFailure::RecoverySuppressed { .. },
+            Some(RestartConfig::FixedDelay { attempts, .. }),
+        ) => Suppressed::FixedDelay {
+            max: attempts.to_string(),
+        },
+        (
+            JobFailure::RecoverySuppressed { .. },
+            Some(RestartConfig::FailureRate {
+                max_failures,
+                interval_ms,
+                ..
+            }),
+        ) => Suppressed::FailureRate {
+            max: max_failures.to_string(),
+            interval: interval_ms.to_string(),
+        },
+        (JobFailure::RecoverySuppressed { .. }, Some(RestartConfig::None)) => Suppressed::NoRestart,
+        (JobFailure::RecoverySuppressed { .. }, Some(RestartConfig::ExponentialDelay { .. })) => {
+            Suppressed::ExponentialDelay
+        }
+        (JobFailure::RecoverySuppressed { .. }, _) => Suppressed::Other,
+    };
+    let last = reason.last_failure.as_ref().map(|c| match c {
+        FailureCause::Crashed => LastFailure::Crashed,
+        FailureCause::TolerableFailuresExceeded(_) => LastFailure::TolerableExceeded,
+        other => LastFailure::Other(other.to_string()),
+    });
+    failure(lang, &why, last.as_ref())
 }
 
 /// Why the job failed, said in `lang`: the rule, then the last failure.

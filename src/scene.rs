@@ -16,10 +16,12 @@
 pub mod braces;
 pub mod layout;
 pub mod palette;
+pub mod placement;
+pub mod state_line;
 pub mod tokens;
 
 use engine::sink::TxnStatus;
-use engine::view::{JobView, WorldView};
+use engine::view::{Handling, JobView, WorldView};
 use engine::world::TaskStatus;
 
 pub use layout::{ChannelPath, Fit, Geometry, LaneBox, OperatorBox, Text};
@@ -50,14 +52,23 @@ pub struct Lane {
     /// An unaligned checkpoint is persisting the in-flight records of one of
     /// its input channels (the lane says so, and the channel is dashed).
     pub is_persisting: bool,
-    /// Checkpoints it is aligning.
+    /// Checkpoints it is aligning (aligned exactly-once only: the engine's
+    /// [`Handling::Aligning`]).
     pub aligning: Vec<u64>,
+    /// Checkpoints it is collecting barriers for unaligned (it never aligns).
+    pub unaligned: Vec<u64>,
     /// The last checkpoint it snapshotted.
     pub last_checkpoint: Option<u64>,
     /// A two-phase-commit sink subtask's latest transaction that is past
     /// "open": its id and status (pre-committed, committed, aborted), drawn on
     /// the lane so the legend's transaction colours appear on the graph.
     pub txn: Option<(u64, TxnStatus)>,
+    /// Failed or canceled while the job waits for its restart delay: the lane
+    /// says it is restarting (Flink: the job is RESTARTING; the tasks stay
+    /// FAILED / CANCELED until they are deployed again).
+    pub is_restarting: bool,
+    /// Its live state in the study notes' form ([`state_line`]); `None`: stateless.
+    pub state: Option<state_line::StateLine>,
 }
 
 /// A channel with its state now.
@@ -90,6 +101,8 @@ pub struct Scene {
     pub tokens: Vec<Token>,
     /// "+N" labels for queues longer than drawn.
     pub overflows: Vec<Overflow>,
+    /// Braces over each checkpoint's records.
+    pub braces: Vec<braces::Brace>,
     /// Text sizes and baselines.
     pub text: Text,
 }
@@ -136,9 +149,26 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
         .zip(&view.tasks)
         .map(|(boxed, task)| {
             let op = &job.operators[job.tasks[boxed.task].op];
+            let text = Text::at(fit.zoom);
             Lane {
+                state: state_line::state_line_with(
+                    task,
+                    &op.uid,
+                    state_line::snapshot_of(
+                        &view.coordinator.history,
+                        engine::ids::TaskId(boxed.task as u32),
+                        t,
+                    ),
+                    t,
+                    // Room inside the lane, with a margin for the real font.
+                    boxed.w - 26.0,
+                    text.lane_state,
+                    fit.lang,
+                ),
                 boxed: boxed.clone(),
                 status: task.status,
+                is_restarting: view.status == engine::world::JobStatus::Restarting
+                    && matches!(task.status, TaskStatus::Failed | TaskStatus::Canceled),
                 busy: task.busy.as_ref().map(|(r, done_at)| {
                     let progress = if op.process_ms == 0 {
                         1.0
@@ -156,7 +186,16 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
                     .iter()
                     .zip(&view.channels)
                     .any(|(c, v)| v.persisting && c.to.0 as usize == boxed.task),
-                aligning: task.aligning.iter().map(|c| c.0).collect(),
+                aligning: if task.handling == Some(Handling::Aligning) {
+                    task.aligning.iter().map(|c| c.0).collect()
+                } else {
+                    Vec::new()
+                },
+                unaligned: if task.handling == Some(Handling::Unaligned) {
+                    task.aligning.iter().map(|c| c.0).collect()
+                } else {
+                    Vec::new()
+                },
                 last_checkpoint: task.last_checkpoint.map(|c| c.0),
                 txn: view
                     .sinks
@@ -185,7 +224,8 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
         tokens::place(path, c, t, &mut tokens, &mut overflows);
     }
     make_ids_unique(&mut tokens);
-    Scene {
+    let braces = braces::epoch_braces(&tokens);
+    let mut scene = Scene {
         width: geometry.width,
         height: geometry.height,
         operators: geometry.operators,
@@ -193,8 +233,11 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
         channels,
         tokens,
         overflows,
+        braces,
         text: Text::at(fit.zoom),
-    }
+    };
+    placement::place(&mut scene);
+    scene
 }
 
 #[cfg(test)]

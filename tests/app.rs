@@ -144,6 +144,29 @@ async fn switching_language_keeps_other_query_parameters() {
     assert_eq!(search(), "?scenario=aligned&seed=7&lang=en");
 }
 
+/// Issue 12: the sink tab names the sink's kind — a plain sink is never called
+/// two-phase commit — and marks its duplicates, as many as its meter counts.
+#[wasm_bindgen_test]
+async fn the_sink_tab_names_the_kind_and_badges_duplicates() {
+    let app = Mounted::at("?lang=en&scenario=exactly-once-kafka-plain&t=100000").await;
+    app.click("[data-tab=sink]").await;
+    let heading = app.text(".sink__heading");
+    assert!(
+        heading.contains("Plain sink") && !heading.contains("Two-phase"),
+        "{heading}"
+    );
+    let dups: usize = app.attr(".verdicts", "data-duplicates").parse().unwrap();
+    assert!(dups > 0);
+    assert_eq!(
+        app.count(".consumer--committed .record-chip--duplicate"),
+        dups
+    );
+    let app = Mounted::at("?lang=en&scenario=exactly-once-kafka&t=100000").await;
+    app.click("[data-tab=sink]").await;
+    assert!(app.text(".sink__heading").contains("Two-phase-commit sink"));
+    assert_eq!(app.attr(".verdicts", "data-duplicates"), "0");
+}
+
 /// The side panel's tabs: click selects; arrow keys move selection and focus.
 #[wasm_bindgen_test]
 async fn side_panel_tabs_follow_clicks_and_arrow_keys() {
@@ -152,7 +175,7 @@ async fn side_panel_tabs_follow_clicks_and_arrow_keys() {
     assert_eq!(app.attr("[data-tab=coordinator]", "tabindex"), "0");
 
     app.click("[data-tab=sink]").await;
-    assert_eq!(app.text(".tabpanel__heading"), "Two-phase-commit sink");
+    assert_eq!(app.text(".tabpanel__heading"), "Sinks");
     assert_eq!(app.attr("[data-tab=sink]", "aria-selected"), "true");
     assert_eq!(app.attr("[data-tab=coordinator]", "aria-selected"), "false");
     assert_eq!(app.attr("[data-tab=coordinator]", "tabindex"), "-1");

@@ -387,6 +387,26 @@ async fn a_lesson_pair_opens_side_by_side_with_the_difference_in_output() {
     assert!(app.query("#pair-diff").is_none());
 }
 
+/// Issue 12: exactly-once vs plain, mid-run: each run's verdicts are counted
+/// apart — the plain sink's duplicates marked, exactly-once's outputs still to
+/// come "not committed yet" — and the difference never says "missing".
+#[wasm_bindgen_test]
+async fn exactly_once_vs_plain_counts_not_committed_yet_apart() {
+    let app = Mounted::at("?lang=en&scenario=exactly-once-kafka&t=1500").await;
+    app.click("#compare-exactly-once-kafka-plain").await;
+    yew::scheduler::flush().await;
+    let eo = app.find(".pair-diff__run[data-run=\"exactly-once-kafka\"]");
+    let plain = app.find(".pair-diff__run[data-run=\"exactly-once-kafka-plain\"]");
+    let not_yet: u32 = eo.get_attribute("data-not-yet").unwrap().parse().unwrap();
+    assert!(not_yet > 0, "exactly-once has outputs still to commit");
+    assert_eq!(eo.get_attribute("data-lost").as_deref(), Some("0"));
+    assert_eq!(eo.get_attribute("data-duplicates").as_deref(), Some("0"));
+    let text = app.text("#pair-diff");
+    assert!(!text.contains("missing"), "{text}");
+    assert!(text.contains("not committed yet"), "{text}");
+    drop(plain);
+}
+
 /// The storage tab's Crash-the-JobManager button: the engine's
 /// `jobmanager_failed` event shows in the narration.
 #[wasm_bindgen_test]

@@ -157,7 +157,12 @@ pub fn CoordinatorPanel(props: &PanelProps) -> Html {
         }
     });
     let rows = c.history.iter().rev().map(|h| {
-        let (class, status, glyph) = labels::checkpoint_status(lang, h.status);
+        // Completed, then lost with the JobManager: said as lost, not completed.
+        let (class, status, glyph) = if h.lost {
+            ("status status--lost", lang.t(Msg::StatusLost), "✕")
+        } else {
+            labels::checkpoint_status(lang, h.status)
+        };
         let size: u64 = h.subtasks.values().map(|s| s.state_bytes).sum();
         // Flink's web UI: "Checkpointed Data Size" (what this checkpoint wrote;
         // less with incremental rocksdb) next to "Full Checkpoint Data Size".

@@ -71,6 +71,9 @@ pub struct SidePanelProps {
     /// The open drawer holds the legend (the show column gives it up).
     #[prop_or_default]
     pub show_legend: bool,
+    /// The failure-free run's commits (the sink tab's verdicts).
+    #[prop_or_default]
+    pub reference: Option<Rc<engine::verdict::Reference>>,
     /// The run's seed, lesson and mode in words (the Flink code tab).
     #[prop_or_default]
     pub seed: u64,
@@ -352,7 +355,7 @@ fn panel(
                 },
                 (Some(job), Some(view), Tab::Coordinator) => html! { <CoordinatorPanel job={job.clone()} view={view.clone()} dispatch={props.dispatch.clone()} /> },
                 (Some(job), Some(view), Tab::Storage) => html! { <StoragePanel job={job.clone()} view={view.clone()} dispatch={props.dispatch.clone()} /> },
-                (Some(job), Some(view), Tab::Sink) => html! { <SinkPanel job={job.clone()} view={view.clone()} /> },
+                (Some(job), Some(view), Tab::Sink) => html! { <SinkPanel job={job.clone()} view={view.clone()} reference={props.reference.clone()} /> },
                 (Some(_), Some(_), Tab::Narration) => html! {
                     <NarrationPanel recent={props.recent.clone()} description={props.description.clone()} />
                 },

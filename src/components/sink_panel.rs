@@ -1,53 +1,165 @@
-//! The sink tab: each sink's transactions (open → pre-committed, dashed →
-//! committed, solid / aborted), and what a `read_committed` and a
-//! `read_uncommitted` consumer see.
+//! The sink tab: per sink, its kind in the heading (two-phase commit, plain
+//! at-least-once, idempotent upsert), the correctness meter — the engine's
+//! verdicts by origin against the failure-free run, counted apart: committed,
+//! duplicates, not committed yet, lost — then its transactions (open →
+//! pre-committed, dashed → committed, solid / aborted), and what a
+//! `read_committed` and a `read_uncommitted` consumer see, duplicates marked ×2 / ×3.
 
-use engine::view::RecordView;
+use std::rc::Rc;
+
+use engine::scenario::SinkKind;
+use engine::verdict::{Reference, SinkVerdicts, Verdict};
+use engine::view::{JobView, RecordView, WorldView};
 use yew::prelude::*;
 
-use crate::components::coordinator_panel::PanelProps;
 use crate::hooks::use_lang;
-use crate::i18n::Msg;
+use crate::i18n::{Lang, Msg};
 use crate::labels;
 use crate::scene::record_label;
 
-fn records(list: &[RecordView], empty: &str) -> Html {
+/// Properties of [`SinkPanel`].
+#[derive(Properties)]
+pub struct SinkPanelProps {
+    /// The job graph (the sinks' kinds when there is no reference).
+    pub job: Rc<JobView>,
+    /// The world now.
+    pub view: Rc<WorldView>,
+    /// What the failure-free run commits (the verdicts' yardstick).
+    #[prop_or_default]
+    pub reference: Option<Rc<Reference>>,
+}
+
+/// Equal when what the tab draws is: the sinks, the job's status (a finished
+/// job's missing outputs are lost, not "not committed yet") and the reference.
+impl PartialEq for SinkPanelProps {
+    fn eq(&self, other: &Self) -> bool {
+        (Rc::ptr_eq(&self.job, &other.job) || self.job == other.job)
+            && (Rc::ptr_eq(&self.view, &other.view)
+                || (self.view.sinks == other.view.sinks && self.view.status == other.view.status))
+            && match (&self.reference, &other.reference) {
+                (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+    }
+}
+
+fn chip_text(r: &RecordView) -> String {
+    match r.key.as_deref() {
+        Some(k) if record_label(Some(k), r.value) != r.value.to_string() => k.to_string(),
+        Some(k) => format!("{k}:{}", r.value),
+        None => r.value.to_string(),
+    }
+}
+
+fn title_of(r: &RecordView) -> String {
+    format!(
+        "{}{} · p{} @{}",
+        r.key
+            .as_deref()
+            .map(|k| format!("{k}: "))
+            .unwrap_or_default(),
+        r.value,
+        r.origin.partition,
+        r.origin.offset
+    )
+}
+
+/// A list of records; `verdicts` (one per record, when judged) marks duplicates.
+fn records(list: &[RecordView], verdicts: Option<&[Verdict]>, empty: &str, lang: Lang) -> Html {
     if list.is_empty() {
         return html! { <p class="muted">{ empty.to_string() }</p> };
     }
     html! {
         <ul class="record-list">
-            { for list.iter().map(|r| html! {
-                <li class="record-chip" title={format!("{}{}", r.key.as_deref().map(|k| format!("{k}: ")).unwrap_or_default(), r.value)}>
-                    { match r.key.as_deref() {
-                        Some(k) if record_label(Some(k), r.value) != r.value.to_string() => k.to_string(),
-                        Some(k) => format!("{k}:{}", r.value),
-                        None => r.value.to_string(),
-                    } }
-                </li>
+            { for list.iter().enumerate().map(|(i, r)| {
+                let copy = match verdicts.and_then(|v| v.get(i)) {
+                    Some(Verdict::Duplicate { copy }) => Some(*copy),
+                    _ => None,
+                };
+                let title = match copy {
+                    Some(c) => format!("{} — {}", title_of(r), lang.t(Msg::VerdictDuplicateTitle).replace("{copy}", &c.to_string())),
+                    None => title_of(r),
+                };
+                html! {
+                    <li class={classes!("record-chip", copy.map(|_| "record-chip--duplicate"))}
+                        data-copy={copy.map(|c| c.to_string())} {title}>
+                        { chip_text(r) }
+                        if let Some(c) = copy {
+                            <span class="record-chip__badge">{ format!("×{c}") }</span>
+                        }
+                    </li>
+                }
             }) }
         </ul>
     }
 }
 
+/// The correctness meter: the verdicts counted apart (never "missing").
+fn meter(v: &SinkVerdicts, lang: Lang) -> Html {
+    let c = v.counts;
+    let n = |m: Msg, x: u32| lang.t(m).replace("{n}", &x.to_string());
+    html! {
+        <div class="verdicts" data-committed={c.committed.to_string()} data-duplicates={c.duplicates.to_string()}
+             data-not-yet={c.not_yet.to_string()} data-lost={c.lost.to_string()}>
+            <p class="verdicts__title">{ lang.t(Msg::VerdictHeading) }</p>
+            <ul class="verdicts__counts">
+                <li class="verdict verdict--committed">{ n(Msg::VerdictCommitted, c.committed) }</li>
+                <li class={classes!("verdict", "verdict--duplicates", (c.duplicates == 0).then_some("verdict--zero"))}>{ n(Msg::VerdictDuplicates, c.duplicates) }</li>
+                <li class={classes!("verdict", "verdict--not-yet", (c.not_yet == 0).then_some("verdict--zero"))}>{ n(Msg::VerdictNotYet, c.not_yet) }</li>
+                <li class={classes!("verdict", "verdict--lost", (c.lost == 0).then_some("verdict--zero"))}>{ n(Msg::VerdictLost, c.lost) }</li>
+            </ul>
+            if v.processing_time {
+                <p class="verdicts__note muted">{ lang.t(Msg::VerdictProcessingTime) }</p>
+            }
+        </div>
+    }
+}
+
+/// A sink's kind from the job graph (its `detail` is the engine's kind name).
+fn kind_in(job: &JobView, uid: &str) -> SinkKind {
+    match job
+        .operators
+        .iter()
+        .find(|o| o.uid == uid)
+        .and_then(|o| o.detail.as_deref())
+    {
+        Some("TwoPhaseCommit") => SinkKind::TwoPhaseCommit,
+        Some("Idempotent") => SinkKind::Idempotent,
+        _ => SinkKind::AtLeastOnce,
+    }
+}
+
 #[component]
-pub fn SinkPanel(props: &PanelProps) -> Html {
+pub fn SinkPanel(props: &SinkPanelProps) -> Html {
     let lang = use_lang().lang;
     let sinks = &props.view.sinks;
     if sinks.is_empty() {
         return html! { <p class="muted">{ lang.t(Msg::NoSinks) }</p> };
     }
+    let verdicts: Vec<SinkVerdicts> = props
+        .reference
+        .as_ref()
+        .map(|r| r.judge(&props.view))
+        .unwrap_or_default();
     html! {
         <>
             { for sinks.iter().map(|s| {
                 let seen: Vec<RecordView> = s.committed.iter().chain(&s.uncommitted).cloned().collect();
+                let judged = verdicts.iter().find(|v| v.uid == s.uid);
+                let kind = judged.map_or_else(|| kind_in(&props.job, &s.uid), |v| v.kind);
+                let kind_key = sink_kind_key(kind);
                 html! {
-                    <section class="sink" data-sink={s.uid.clone()}>
-                        <h3 class="section-title">{
-                            if s.txns.is_empty() { s.uid.clone() } else { format!("{} — {}", s.uid, lang.t(Msg::TxnHeading)) }
-                        }</h3>
+                    <section class={classes!("sink", format!("sink--{kind_key}"))} data-sink={s.uid.clone()} data-sink-kind={kind_key}>
+                        <h3 class="section-title sink__heading">{ format!("{} — {}", s.uid, labels::sink_kind(lang, kind)) }</h3>
+                        if let Some(v) = judged {
+                            { meter(v, lang) }
+                        }
                         if s.txns.is_empty() && s.committed.is_empty() && s.uncommitted.is_empty() {
                             <p class="muted">{ lang.t(Msg::Nothing) }</p>
+                        }
+                        if !s.txns.is_empty() {
+                            <h4 class="consumer-title">{ lang.t(Msg::TxnHeading) }</h4>
                         }
                         <ul class="txn-list">
                             { for s.txns.iter().rev().map(|t| {
@@ -62,18 +174,27 @@ pub fn SinkPanel(props: &PanelProps) -> Html {
                                             }
                                             <span class="txn__status">{ glyph }{ " " }{ status }</span>
                                         </div>
-                                        { records(&t.records, lang.t(Msg::Nothing)) }
+                                        { records(&t.records, None, lang.t(Msg::Nothing), lang) }
                                     </li>
                                 }
                             }) }
                         </ul>
                         <h4 class="consumer-title">{ lang.t(Msg::ReadCommitted) }</h4>
-                        <div class="consumer consumer--committed">{ records(&s.committed, lang.t(Msg::Nothing)) }</div>
+                        <div class="consumer consumer--committed">{ records(&s.committed, judged.map(|v| v.outputs.as_slice()), lang.t(Msg::Nothing), lang) }</div>
                         <h4 class="consumer-title">{ lang.t(Msg::ReadUncommitted) }</h4>
-                        <div class="consumer consumer--uncommitted">{ records(&seen, lang.t(Msg::Nothing)) }</div>
+                        <div class="consumer consumer--uncommitted">{ records(&seen, judged.map(|v| v.outputs.as_slice()), lang.t(Msg::Nothing), lang) }</div>
                     </section>
                 }
             }) }
         </>
+    }
+}
+
+/// A sink kind's stable key (class suffix, `data-sink-kind`).
+fn sink_kind_key(kind: SinkKind) -> &'static str {
+    match kind {
+        SinkKind::TwoPhaseCommit => "two-phase-commit",
+        SinkKind::AtLeastOnce => "at-least-once",
+        SinkKind::Idempotent => "idempotent",
     }
 }

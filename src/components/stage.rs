@@ -20,7 +20,7 @@ use yew::prelude::*;
 use crate::components::token_layer::TokenLayer;
 use crate::hooks::use_lang;
 use crate::i18n::{Lang, Msg};
-use crate::labels::{self, LastFailure, Suppressed};
+use crate::labels;
 use crate::playback::Action;
 use crate::scene::palette::{self, Pattern, Status};
 use crate::scene::{self, layout, Fit, Lane, Scene, Text};
@@ -47,6 +47,9 @@ pub struct StageProps {
     /// A lane was clicked.
     #[prop_or_default]
     pub on_select: Callback<usize>,
+    /// The run's restart strategy (the failure explanation's numbers).
+    #[prop_or_default]
+    pub restart: Option<engine::scenario::RestartConfig>,
     /// Text size: 1, or `PROJECTOR_ZOOM` in projector mode.
     #[prop_or(1.0)]
     pub zoom: f64,
@@ -215,10 +218,19 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
     } else if !lane.aligning.is_empty() {
         let ids: Vec<String> = lane.aligning.iter().map(|c| format!("B{c}")).collect();
         notes.push(lang.t(Msg::Aligning).replace("{ids}", &ids.join(" ")));
+    } else if !lane.unaligned.is_empty() {
+        // Unaligned: snapshotted at the first barrier, waiting for the others
+        // without blocking anything — never "aligning".
+        let ids: Vec<String> = lane.unaligned.iter().map(|c| format!("B{c}")).collect();
+        notes.push(lang.t(Msg::UnalignedNote).replace("{ids}", &ids.join(" ")));
     }
     if lane.is_backpressured {
         notes.push(format!("⚠ {}", lang.t(Msg::Backpressured)));
     }
+    if lane.is_restarting {
+        notes.push(format!("↻ {}", lang.t(Msg::LaneRestarting)));
+    }
+    let only_backpressure = lane.is_backpressured && notes.len() == 1;
     let is_selected = selected == Some(lane.boxed.task);
     let status_line = format!("{} {}", labels::task_status_glyph(lane.status), status);
     let x = b.x + 9.0;
@@ -245,13 +257,44 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
             <text class="lane__status" x={f(x)} y={f(b.y + text.status_y)}>{ status_line.clone() }</text>
             { txn.unwrap_or_default() }
             if let (false, Some(nx)) = (notes.is_empty(), note_x) {
-                <text class={classes!("lane__note", lane.aligning.is_empty().then_some("lane__note--backpressure"))}
+                <text class={classes!("lane__note", only_backpressure.then_some("lane__note--backpressure"))}
                       x={f(nx)} y={f(note_y)}>{ notes.join(" · ") }</text>
             }
             if let Some(busy) = &lane.busy {
                 { busy_record(lane, text, &status_line, busy) }
             }
+            if let Some(state) = &lane.state {
+                { state_text(state, x, b.y + text.state_y, lang) }
+            }
         </g>
+    }
+}
+
+/// A lane's live state (`offset (0, 5)`, `sum (odd, 9) (even, 6) +2 more`):
+/// one `<text>`, a `<tspan>` per value so the one that just changed flashes and a
+/// rewound one is marked.
+fn state_text(state: &scene::state_line::StateLine, x: f64, y: f64, lang: Lang) -> Html {
+    html! {
+        <text class={classes!("lane__state", state.rewind.is_some().then_some("lane__state--rewound"))}
+              x={f(x)} y={f(y)} data-state={state.text(lang)}>
+            if let Some(p) = &state.snapshot {
+                <tspan class="lane__state-snap">{ format!("{p} ") }</tspan>
+            }
+            { state.label.clone() }
+            { for state.parts.iter().map(|p| html! {
+                <tspan class={classes!(
+                    "lane__state-part",
+                    p.flash.then_some("lane__state-part--flash"),
+                    p.rewound.then_some("lane__state-part--rewound"),
+                )}>{ if state.label.is_empty() && std::ptr::eq(p, &state.parts[0]) { p.text.clone() } else { format!(" {}", p.text) } }</tspan>
+            }) }
+            if state.more > 0 {
+                <tspan class="lane__state-more">{ format!(" {}", state.more_text(lang)) }</tspan>
+            }
+            if let Some(r) = &state.rewind {
+                <tspan class="lane__state-chk">{ format!(" {r}") }</tspan>
+            }
+        </text>
     }
 }
 
@@ -321,12 +364,13 @@ fn lane_button(
 /// The text sizes of the scene as custom properties of its SVG (scene units).
 fn text_style(t: &Text) -> String {
     format!(
-        "--op-name: {}px; --op-kind: {}px; --lane-name: {}px; --lane-status: {}px; --lane-note: {}px",
+        "--op-name: {}px; --op-kind: {}px; --lane-name: {}px; --lane-status: {}px; --lane-note: {}px; --lane-state: {}px",
         f(t.operator_name),
         f(t.operator_kind),
         f(t.lane_name),
         f(t.lane_status),
-        f(t.lane_note)
+        f(t.lane_note),
+        f(t.lane_state)
     )
 }
 
@@ -337,14 +381,18 @@ fn draw(
     on_select: &Callback<usize>,
     canvas: &NodeRef,
     summary: Vec<String>,
+    clash: (usize, usize, usize),
 ) -> Html {
     let ratio = format!(
         "--scene-w: {:.1}; --scene-h: {:.1}",
         scene.width, scene.height
     );
     let t = &scene.text;
+    let (n_labels, label_pairs, labels_on) = clash;
     html! {
-      <div class="scene" style={ratio} data-scene-w={f(scene.width)} data-scene-h={f(scene.height)}>
+      <div class="scene" style={ratio} data-scene-w={f(scene.width)} data-scene-h={f(scene.height)}
+           data-labels={n_labels.to_string()}
+           data-label-overlaps={label_pairs.to_string()} data-labels-on-obstacles={labels_on.to_string()}>
         <svg class="scene__svg" viewBox={format!("0 0 {} {}", f(scene.width), f(scene.height))}
              preserveAspectRatio="xMidYMid meet" role="img" aria-label={lang.t(Msg::StageLabel)}
              style={text_style(t)}>
@@ -425,65 +473,19 @@ fn coordinator_strip(
     }
 }
 
-/// The number after `name=` in Flink's `toString()` of a strategy.
-fn field<'a>(text: &'a str, name: &str) -> Option<&'a str> {
-    let at = text.find(&format!("{name}="))? + name.len() + 1;
-    let rest = &text[at..];
-    Some(
-        &rest[..rest
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(rest.len())],
-    )
-}
-
-/// The engine's (Flink's) English reason for a failed job, said in `lang`:
-/// `Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=2, …)
-/// (last failure: crashed (script or user))` → "Recovery is suppressed: the
-/// fixed-delay restart strategy has used up its 2 restart attempts. Last failure:
-/// a subtask crashed …". The stage shows the original beside it. (The parsing
-/// stays here until the engine reports a typed cause; the words are
-/// [`labels::failure`]'s.)
-pub fn explain_failure(lang: Lang, reason: &str) -> String {
-    let (head, last) = match reason.rfind(" (last failure: ") {
-        Some(i) => (
-            &reason[..i],
-            Some(reason[i + " (last failure: ".len()..].trim_end_matches(')')),
-        ),
-        None => (reason, None),
-    };
-    let number = |strategy: &str, name: &str| field(strategy, name).unwrap_or("?").to_string();
-    let why = if let Some(strategy) = head.strip_prefix("Recovery is suppressed by ") {
-        if strategy.starts_with("FixedDelay") {
-            Suppressed::FixedDelay {
-                max: number(strategy, "maxNumberRestartAttempts"),
-            }
-        } else if strategy.starts_with("FailureRate") {
-            Suppressed::FailureRate {
-                max: number(strategy, "maxFailuresPerInterval"),
-                interval: number(strategy, "failuresIntervalMS"),
-            }
-        } else if strategy.starts_with("NoRestart") {
-            Suppressed::NoRestart
-        } else if strategy.starts_with("ExponentialDelay") {
-            Suppressed::ExponentialDelay
-        } else {
-            Suppressed::Other
-        }
-    } else if head.starts_with("restore failed") {
-        Suppressed::Restore
-    } else {
-        Suppressed::Other
-    };
-    let last = last.map(|last| {
-        if last.starts_with("crashed") {
-            LastFailure::Crashed
-        } else if last.starts_with("Exceeded checkpoint tolerable failure threshold") {
-            LastFailure::TolerableExceeded
-        } else {
-            LastFailure::Other(last.to_string())
-        }
-    });
-    labels::failure(lang, &why, last.as_ref())
+/// The engine's reason for a failed job (the contract's string, read back into
+/// the engine's typed [`engine::cause::FailureReason`]) said in `lang`, with the
+/// restart strategy the run used for its numbers ([`labels::job_failure`]). The
+/// stage shows the original beside it.
+pub fn explain_failure(
+    lang: Lang,
+    reason: &str,
+    restart: Option<&engine::scenario::RestartConfig>,
+) -> String {
+    match reason.parse::<engine::cause::FailureReason>() {
+        Ok(typed) => labels::job_failure(lang, &typed, restart),
+        Err(_) => labels::failure(lang, &labels::Suppressed::Other, None),
+    }
 }
 
 /// The tokens of the last render, for the canvas.
@@ -493,6 +495,7 @@ struct Frame {
     height: f64,
     tokens: Vec<scene::Token>,
     overflows: Vec<scene::Overflow>,
+    braces: Vec<scene::braces::Brace>,
 }
 
 fn paint(canvas: &NodeRef, frame: &RefCell<Frame>, layer: &RefCell<TokenLayer>) {
@@ -501,7 +504,7 @@ fn paint(canvas: &NodeRef, frame: &RefCell<Frame>, layer: &RefCell<TokenLayer>) 
         if f.width > 0.0 && f.height > 0.0 {
             layer
                 .borrow_mut()
-                .paint(&el, f.width, f.height, &f.tokens, &f.overflows);
+                .paint(&el, f.width, f.height, &f.tokens, &f.overflows, &f.braces);
         }
     }
 }
@@ -530,6 +533,8 @@ fn note_width(lang: Lang) -> f64 {
         format!("⚠ {}", lang.t(Msg::Backpressured)),
         format!("⤓ {}", lang.t(Msg::Persisting)),
         lang.t(Msg::Aligning).replace("{ids}", "B88"),
+        lang.t(Msg::UnalignedNote).replace("{ids}", "B88"),
+        format!("↻ {}", lang.t(Msg::LaneRestarting)),
     ]
     .iter()
     .map(|s| layout::text_width(s, Text::at(1.0).lane_note, false))
@@ -640,8 +645,13 @@ pub fn Stage(props: &StageProps) -> Html {
                 zoom: props.zoom,
                 status_width: status_width(lang),
                 note_width: note_width(lang),
+                lang,
             };
             let mut scene = scene::scene_fit(job, view, props.t, fit);
+            // The placement pass's result, for the page's checks (labels, pairs
+            // overlapping, labels on a lane or record).
+            let (pairs, on) = scene::placement::clashes(&scene);
+            let clash = (scene::placement::labels(&scene).len(), pairs, on);
             let summary = token_summary(job, view, lang);
             // The tokens go to the canvas, painted after this render commits.
             *frame.borrow_mut() = Frame {
@@ -649,6 +659,7 @@ pub fn Stage(props: &StageProps) -> Html {
                 height: scene.height,
                 tokens: std::mem::take(&mut scene.tokens),
                 overflows: std::mem::take(&mut scene.overflows),
+                braces: std::mem::take(&mut scene.braces),
             };
             let countdown = (view.status == JobStatus::Restarting)
                 .then(|| view.restart_at)
@@ -668,7 +679,7 @@ pub fn Stage(props: &StageProps) -> Html {
                             "{}{}{}",
                             lang.t(Msg::JobFailed),
                             if lang == Lang::Zh { "：" } else { ": " },
-                            explain_failure(lang, r)
+                            explain_failure(lang, r, props.restart.as_ref())
                         ),
                         None => lang.t(Msg::JobFailed).to_string(),
                     },
@@ -705,7 +716,7 @@ pub fn Stage(props: &StageProps) -> Html {
                     // inside this scroller (the page itself never scrolls sideways).
                     <div class="scene-scroll">
                         <div class="scene-box" ref={scene_box.clone()} {onpointerdown} {onpointerup}>
-                            { draw(&scene, lang, props.selected, &props.on_select, &canvas, summary) }
+                            { draw(&scene, lang, props.selected, &props.on_select, &canvas, summary, clash) }
                         </div>
                     </div>
                 </>
@@ -746,29 +757,60 @@ pub fn Stage(props: &StageProps) -> Html {
 mod tests {
     use super::{explain_failure, f};
     use crate::i18n::Lang;
+    use crate::labels;
 
-    /// The engine's English failure reasons are said in both languages.
+    /// The engine's failure reasons, read as its typed causes, are said in both
+    /// languages with the run's restart strategy's numbers.
     #[test]
     fn failure_reasons_are_translated() {
+        use engine::scenario::RestartConfig;
         let fixed = "Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=2, backoffTimeMS=500) (last failure: crashed (script or user))";
+        let two = RestartConfig::FixedDelay {
+            attempts: 2,
+            delay_ms: 500,
+        };
         assert_eq!(
-            explain_failure(Lang::En, fixed),
+            explain_failure(Lang::En, fixed, Some(&two)),
             "Recovery is suppressed: the fixed-delay restart strategy has used up its 2 restart attempts. Last failure: a subtask crashed (by the script or the user)"
         );
-        let zh = explain_failure(Lang::Zh, fixed);
+        let zh = explain_failure(Lang::Zh, fixed, Some(&two));
         assert!(
             zh.contains("固定延迟") && zh.contains("2 次") && zh.contains("子任务崩溃"),
             "{zh}"
         );
         let rate = "Recovery is suppressed by FailureRateRestartBackoffTimeStrategy(FailureRateRestartBackoffTimeStrategy(failuresIntervalMS=1000,backoffTimeMS=100,maxFailuresPerInterval=2) (last failure: crashed (script or user))";
-        let r = explain_failure(Lang::Zh, rate);
+        let per = RestartConfig::FailureRate {
+            max_failures: 2,
+            interval_ms: 1000,
+            delay_ms: 100,
+        };
+        let r = explain_failure(Lang::Zh, rate, Some(&per));
         assert!(r.contains("1000 ms") && r.contains("2 次"), "{r}");
         assert!(explain_failure(
             Lang::Zh,
-            "Recovery is suppressed by NoRestartBackoffTimeStrategy (last failure: x)"
+            "Recovery is suppressed by NoRestartBackoffTimeStrategy (last failure: x)",
+            Some(&RestartConfig::None)
         )
         .contains("none"));
-        assert!(explain_failure(Lang::En, "restore failed: y").contains("Restoring"));
+        assert!(explain_failure(Lang::En, "restore failed: y", None).contains("Restoring"));
+        // Every lesson that ends failed is explained from its typed cause.
+        for (name, _) in engine::runner::BUILTINS {
+            let s = engine::runner::load(name).unwrap();
+            let mut w = engine::World::new(&s, s.seed).unwrap();
+            w.run_to_end(s.until_ms, engine::runner::DEFAULT_LIMIT_MS, |_| {});
+            if let Some(typed) = w.failure() {
+                let said =
+                    explain_failure(Lang::En, &typed.to_string(), Some(&s.effective_restart()));
+                assert_eq!(
+                    said,
+                    labels::job_failure(Lang::En, typed, Some(&s.effective_restart()))
+                );
+                assert!(
+                    !said.contains("Recovery is suppressed by"),
+                    "{name}: {said}"
+                );
+            }
+        }
     }
 
     /// `f` writes what `format!("{:.1}")` writes (ties aside, which the scene's

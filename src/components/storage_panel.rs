@@ -47,11 +47,13 @@ pub fn StoragePanel(props: &PanelProps) -> Html {
                         let dir = if s.kind.is_savepoint() { format!("savepoint-{}", s.id) } else { format!("chk-{}", s.id) };
                         let parts = metadata_parts(&s.metadata);
                         html! {
-                            <li class={classes!("stored", s.discarded.then_some("stored--discarded"))}
-                                data-checkpoint={s.id.0.to_string()}>
+                            <li class={classes!("stored", s.discarded.then_some("stored--discarded"), s.lost.then_some("stored--lost"))}
+                                data-checkpoint={s.id.0.to_string()} data-lost={s.lost.then_some("true")}>
                                 <div class="stored__head">
                                     <span class="stored__dir">{ format!("{dir}/_metadata") }</span>
-                                    if s.discarded {
+                                    if s.lost {
+                                        <span class="badge badge--lost">{ format!("✕ {}", lang.t(Msg::StorageLost)) }</span>
+                                    } else if s.discarded {
                                         <span class="badge badge--discarded">{ format!("✕ {}", lang.t(Msg::StorageDiscarded)) }</span>
                                     }
                                     <span class="muted">{ lang.t(Msg::CompletedAt).replace("{t}", &s.completed_at.to_string()) }</span>

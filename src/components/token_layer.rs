@@ -125,6 +125,11 @@ struct Counts {
     /// body, clear of its label, in CSS pixels of the canvas, and the colour
     /// (`x,y,#rrggbb`; empty without records).
     probe: String,
+    /// Records persisted into an unaligned checkpoint's channel state, and where
+    /// a probe finds the first one's colour: `x,y,#rrggbb,epoch,checkpoint`
+    /// (its epoch is that checkpoint's: it is chk-n's channel state).
+    persisted: usize,
+    persisted_probe: String,
 }
 
 fn var(style: &web_sys::CssStyleDeclaration, name: &str, fallback: &str) -> String {
@@ -199,8 +204,8 @@ fn palette(canvas: &HtmlCanvasElement) -> Option<Palette> {
         font_mono_label: format!("800 {}px {mono}", palette::BARRIER_LABEL),
         font_small: format!("700 14px {font}"),
         font_small_bold: format!("800 14px {font}"),
-        font_brace: format!("800 16px {font}"),
-        font_overflow: format!("800 21px {mono}"),
+        font_brace: format!("800 {}px {font}", crate::scene::placement::BRACE_TEXT),
+        font_overflow: format!("800 {}px {mono}", crate::scene::placement::OVERFLOW_TEXT),
         dash_bar: js_array(&[5.0, 3.0]),
         dash_tag: js_array(&[4.0, 2.0]),
         dash_none: js_array(&[]),
@@ -227,6 +232,7 @@ impl TokenLayer {
         scene_h: f64,
         tokens: &[Token],
         overflows: &[Overflow],
+        braces: &[crate::scene::braces::Brace],
     ) {
         let Some(ctx) = canvas
             .get_context("2d")
@@ -363,14 +369,14 @@ impl TokenLayer {
                     ctx.begin_path();
                     let (bw, bh) = palette::BARRIER_BAR;
                     let (tw, th) = palette::BARRIER_TAG;
-                    // The tag on the channel's outer side (below a lane's lower input).
-                    let tag_y = if tok.side > 0.0 {
-                        y + bh / 2.0 + 2.0
-                    } else {
-                        y - bh / 2.0 - th - 2.0
-                    };
+                    // The tag where the placement pass put it (its channel's
+                    // outer side unless that spot was taken).
+                    let tag_rect = tok
+                        .tag
+                        .unwrap_or_else(|| crate::scene::placement::natural_tag(x, y, tok.side));
+                    let (tag_x, tag_y) = (tag_rect.x + tw / 2.0, tag_rect.y);
                     let _ = ctx.round_rect_with_f64(x - bw / 2.0, y - bh / 2.0, bw, bh, 2.0);
-                    let _ = ctx.round_rect_with_f64(x - tw / 2.0, tag_y, tw, th, 4.0);
+                    let _ = ctx.round_rect_with_f64(tag_rect.x, tag_y, tw, th, 4.0);
                     if *is_unaligned {
                         counts.unaligned += 1;
                         // Hollow and dashed: overtakes records, which stay visible.
@@ -388,7 +394,7 @@ impl TokenLayer {
                         ctx.set_fill_style_str("#ffffff");
                     }
                     ctx.set_font(&p.font_mono_label);
-                    let _ = ctx.fill_text(&tag, x, tag_y + th / 2.0 + 0.5);
+                    let _ = ctx.fill_text(&tag, tag_x, tag_y + th / 2.0 + 0.5);
                 }
                 TokenKind::Cancel { checkpoint } => {
                     ctx.begin_path();
@@ -414,13 +420,12 @@ impl TokenLayer {
         }
 
         // Braces over each checkpoint's records (Flink's documentation figures).
-        let braces = crate::scene::braces::epoch_braces(tokens);
         if !braces.is_empty() {
             ctx.set_stroke_style_str(&p.text_muted);
             ctx.set_line_width(1.5);
             let _ = ctx.set_line_dash(&p.dash_none);
             ctx.begin_path();
-            for b in &braces {
+            for b in braces {
                 ctx.move_to(b.a.0 + b.tick.0, b.a.1 + b.tick.1);
                 ctx.line_to(b.a.0, b.a.1);
                 ctx.line_to(b.b.0, b.b.1);
@@ -429,7 +434,7 @@ impl TokenLayer {
             ctx.stroke();
             ctx.set_font(&p.font_brace);
             ctx.set_fill_style_str(&p.text_muted);
-            for b in &braces {
+            for b in braces {
                 let _ = ctx.fill_text(&format!("chk-{}", b.epoch), b.label_at.0, b.label_at.1);
             }
         }
@@ -461,6 +466,23 @@ impl TokenLayer {
                 );
             }
         }
+        counts.persisted = tokens.iter().filter(|t| t.is_persisting).count();
+        if let Some((tok, epoch, by)) = tokens.iter().find_map(|t| match t.kind {
+            TokenKind::Record {
+                epoch,
+                persisted: Some(by),
+                ..
+            } => Some((t, epoch, by)),
+            _ => None,
+        }) {
+            let (px, py) = (tok.x - h + 4.0, tok.y - h + 4.0);
+            counts.persisted_probe = format!(
+                "{:.1},{:.1},{},{epoch},{by}",
+                px * sx / dpr,
+                py * sy / dpr,
+                palette::epoch_colour(epoch).hex()
+            );
+        }
         checkpoints.sort_unstable();
         checkpoints.dedup();
         counts.checkpoints = checkpoints
@@ -480,6 +502,8 @@ impl TokenLayer {
             set_attr(canvas, "data-checkpoints", &counts.checkpoints);
             set_attr(canvas, "data-braces", &counts.braces.to_string());
             set_attr(canvas, "data-probe", &counts.probe);
+            set_attr(canvas, "data-persisted", &counts.persisted.to_string());
+            set_attr(canvas, "data-persisted-probe", &counts.persisted_probe);
             self.attrs = counts;
         }
     }

@@ -160,6 +160,43 @@ pub struct PairDiffProps {
     /// Ends the comparison.
     #[prop_or_default]
     pub on_stop: Callback<()>,
+    /// Each run's failure-free reference (its verdicts by origin).
+    #[prop_or_default]
+    pub this_reference: Option<Rc<engine::verdict::Reference>>,
+    #[prop_or_default]
+    pub other_reference: Option<Rc<engine::verdict::Reference>>,
+}
+
+/// One run's verdicts, summed over its sinks: committed, duplicates, not
+/// committed yet, lost (the engine's, against its failure-free run).
+fn verdict_line(
+    name: &str,
+    view: &engine::view::WorldView,
+    reference: Option<&Rc<engine::verdict::Reference>>,
+    lang: crate::i18n::Lang,
+) -> Html {
+    use crate::i18n::Msg;
+    let Some(reference) = reference else {
+        return html! {};
+    };
+    let mut c = engine::verdict::VerdictCounts::default();
+    for v in reference.judge(view) {
+        c.committed += v.counts.committed;
+        c.duplicates += v.counts.duplicates;
+        c.not_yet += v.counts.not_yet;
+        c.lost += v.counts.lost;
+    }
+    let n = |m: Msg, x: u32| lang.t(m).replace("{n}", &x.to_string());
+    html! {
+        <li class="pair-diff__run" data-run={name.to_string()} data-duplicates={c.duplicates.to_string()}
+            data-not-yet={c.not_yet.to_string()} data-lost={c.lost.to_string()}>
+            <strong>{ format!("{name}: ") }</strong>
+            { n(Msg::VerdictCommitted, c.committed) }{ " · " }
+            <span class={classes!((c.duplicates > 0).then_some("pair-diff__dups"))}>{ n(Msg::VerdictDuplicates, c.duplicates) }</span>{ " · " }
+            { n(Msg::VerdictNotYet, c.not_yet) }{ " · " }
+            { n(Msg::VerdictLost, c.lost) }
+        </li>
+    }
 }
 
 /// The difference between a lesson pair's committed output at this moment, per
@@ -187,11 +224,25 @@ pub fn PairDiff(props: &PairDiffProps) -> Html {
             return t("pair_same", lang).to_string();
         }
         let mut parts = Vec::new();
+        // What one run has not committed that the other has: not committed yet
+        // while it runs (never "missing"), lost once it has ended.
+        let absent = |v: &engine::view::WorldView| {
+            if matches!(
+                v.status,
+                engine::world::JobStatus::Finished
+                    | engine::world::JobStatus::Failed
+                    | engine::world::JobStatus::Canceled
+            ) {
+                "pair_lost"
+            } else {
+                "pair_missing"
+            }
+        };
         for (n, name, key) in [
             (r.this_duplicates, this, "pair_duplicates"),
             (r.other_duplicates, other, "pair_duplicates"),
-            (r.this_missing, this, "pair_missing"),
-            (r.other_missing, other, "pair_missing"),
+            (r.this_missing, this, absent(a)),
+            (r.other_missing, other, absent(b)),
         ] {
             if n > 0 {
                 parts.push(
@@ -215,6 +266,10 @@ pub fn PairDiff(props: &PairDiffProps) -> Html {
                 { t("pair_stop", lang) }
             </button>
             <p class="pair-diff__summary" data-differ={differ.to_string()}>{ summary }</p>
+            <ul class="pair-diff__runs">
+                { verdict_line(this, a, props.this_reference.as_ref(), lang) }
+                { verdict_line(other, b, props.other_reference.as_ref(), lang) }
+            </ul>
             if differ > 0 {
                 <table class="pair-diff__table">
                     <thead><tr>

@@ -70,6 +70,7 @@ pub const KEYS: &[&str] = &[
     "pair_same",
     "pair_duplicates",
     "pair_missing",
+    "pair_lost",
     "pair_all_equal",
     "pair_some_differ",
     "pair_nothing_yet",

@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use engine::scenario::Scenario;
+use engine::verdict::Reference;
 use engine::view::{JobView, WorldView};
 use engine::Intervention;
 use yew::Reducible;
@@ -33,6 +34,8 @@ pub struct State {
     pub job: Option<Rc<JobView>>,
     /// The world at the cursor.
     pub view: Option<Rc<WorldView>>,
+    /// The failure-free run's commits, which the sink verdicts are judged against.
+    pub reference: Option<Rc<Reference>>,
     /// The time the stage draws (between the cursor's step and the next).
     pub display_t: f64,
     /// Playing.
@@ -155,6 +158,7 @@ impl State {
             mode: Mode::Off,
             job: None,
             view: None,
+            reference: None,
             display_t: 0.0,
             is_playing: false,
             speed: DEFAULT_SPEED,
@@ -181,6 +185,7 @@ impl State {
         state.seed = cursor.run.seed;
         state.mode = Mode::of(&cursor.run.scenario);
         state.job = Some(cursor.run.job.clone());
+        state.reference = cursor.run.reference.clone();
         state.cursor = Some(Rc::new(RefCell::new(cursor)));
         state.refresh();
         state

@@ -16,6 +16,7 @@ use engine::event::{Event, TraceEvent};
 use engine::runner::DEFAULT_LIMIT_MS;
 use engine::scenario::Scenario;
 use engine::timeline::Timeline;
+use engine::verdict::Reference;
 use engine::view::JobView;
 use engine::{Intervention, World};
 
@@ -264,6 +265,9 @@ pub struct Run {
     pub seed: u64,
     /// The job graph.
     pub job: Rc<JobView>,
+    /// What the failure-free run of the same scenario and seed commits: the
+    /// sink verdicts are judged against it (`None`: that run could not be built).
+    pub reference: Option<Rc<Reference>>,
     /// Last simulated millisecond the head may reach.
     pub bound_ms: u64,
     segments: Vec<Segment>,
@@ -287,8 +291,10 @@ impl Run {
         let job = Rc::new(world.job_view());
         let bound_ms = scenario.until_ms.unwrap_or(DEFAULT_LIMIT_MS);
         let start_ms = world.now();
+        let reference = Reference::failure_free(&scenario, seed).ok().map(Rc::new);
         Ok(Run {
             start_ms,
+            reference,
             name: name.to_string(),
             scenario,
             seed,

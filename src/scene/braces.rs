@@ -111,9 +111,11 @@ mod tests {
                 key: None,
                 value: 1,
                 epoch,
+                persisted: None,
             },
             is_persisting: false,
             side: 0.0,
+            tag: None,
         }
     }
 

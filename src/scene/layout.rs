@@ -40,8 +40,8 @@ pub const MAX_GAP_X: f64 = 460.0;
 pub const MAX_SCALE: f64 = 1.6;
 /// Operator name and kind above the lanes.
 pub const HEADER: f64 = 64.0;
-/// Height of a subtask lane.
-pub const LANE_H: f64 = 96.0;
+/// Height of a subtask lane: name, state, note and the live-state line.
+pub const LANE_H: f64 = 112.0;
 /// Between lanes.
 pub const LANE_GAP: f64 = 8.0;
 /// Below the last lane.
@@ -50,6 +50,9 @@ pub const BOX_PAD: f64 = 10.0;
 pub const OP_GAP_Y: f64 = 34.0;
 /// The record in progress, drawn at a lane's right end.
 pub const BUSY_W: f64 = 42.0;
+/// The smallest operator name (CSS px) a projector needs: the lanes give up
+/// room for the live-state line before the names go below it.
+pub const MIN_NAME_PX: f64 = 18.5;
 /// Text size of projector mode (A⁺), relative to the normal stage.
 pub const PROJECTOR_ZOOM: f64 = 1.2;
 
@@ -68,6 +71,8 @@ pub struct Text {
     pub lane_status: f64,
     /// A subtask's note (`aligning B2`, back-pressure, its transaction).
     pub lane_note: f64,
+    /// A subtask's live state (`offset (0, 5)`), monospace.
+    pub lane_state: f64,
     /// Baselines: operator name and kind (from the box's top), lane name,
     /// state and note (from the lane's top).
     pub name_y: f64,
@@ -75,6 +80,8 @@ pub struct Text {
     pub lane_name_y: f64,
     pub status_y: f64,
     pub note_y: f64,
+    /// Baseline of the live-state line (from the lane's top).
+    pub state_y: f64,
 }
 
 impl Text {
@@ -93,6 +100,8 @@ impl Text {
             lane_name_y: 5.0 + 0.95 * lane,
             status_y: 5.0 + 0.95 * lane + 1.3 * status,
             note_y: 5.0 + 0.95 * lane + 1.3 * status + 1.45 * note,
+            state_y: 5.0 + 0.95 * lane + 1.3 * status + 1.45 * note + 1.4 * note,
+            lane_state: note,
         }
     }
 }
@@ -128,6 +137,21 @@ pub fn text_width(text: &str, size: f64, mono: bool) -> f64 {
         .sum()
 }
 
+/// Room for a lane's live-state line (`super::state_line`): a source's
+/// rewound offset (`offset 7 ⟲ 5 (chk-1)`), a keyed operator's two short
+/// keys (`sum (even, 12) (odd, 9)`; more, or longer, show as "+n more"),
+/// monospace at `size`.
+fn state_room(o: &engine::view::OperatorView, size: f64) -> f64 {
+    use engine::scenario::OperatorKind::*;
+    let sample = match o.kind {
+        Source => "offset 7 ⟲ 5 (chk-1)".to_string(),
+        Map | Filter | Sink => return 0.0,
+        // Two short keys: a longer uid or keys show fewer, with "+n more".
+        _ => "sum (even, 12) (odd, 9)".to_string(),
+    };
+    text_width(&sample, size, true)
+}
+
 /// What the stage asks of the layout.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fit {
@@ -141,6 +165,8 @@ pub struct Fit {
     /// Width of the widest note a lane can show (back-pressured, persisting,
     /// aligning B12) at zoom 1, scene units.
     pub note_width: f64,
+    /// The page's language (the lanes' live-state lines are worded in it).
+    pub lang: crate::i18n::Lang,
 }
 
 impl Default for Fit {
@@ -150,6 +176,7 @@ impl Default for Fit {
             zoom: 1.0,
             status_width: 110.0,
             note_width: 150.0,
+            lang: crate::i18n::Lang::default(),
         }
     }
 }
@@ -329,6 +356,19 @@ impl Geometry {
 
     /// Lays out `job` as `fit` asks (see the module documentation).
     pub fn fit(job: &JobView, fit: Fit) -> Geometry {
+        // Lanes wide enough for the live-state line, unless that would shrink
+        // the operator names below what a projector needs (then the line shows
+        // fewer values, with "+n more").
+        let roomy = Geometry::fit_with(job, fit, true);
+        match fit.size {
+            Some((w, h)) if roomy.scale_in(w, h) * Text::at(1.0).operator_name < MIN_NAME_PX => {
+                Geometry::fit_with(job, fit, false)
+            }
+            _ => roomy,
+        }
+    }
+
+    fn fit_with(job: &JobView, fit: Fit, state_lines: bool) -> Geometry {
         let text = Text::at(fit.zoom);
         let columns = job
             .operators
@@ -374,7 +414,12 @@ impl Geometry {
                 .fold(0.0, f64::max);
             let lane = (lane_name + 20.0)
                 .max(fit.status_width * fit.zoom + 24.0)
-                .max(fit.note_width * fit.zoom + 20.0);
+                .max(fit.note_width * fit.zoom + 20.0)
+                .max(if state_lines {
+                    state_room(o, text.lane_state) + 26.0
+                } else {
+                    0.0
+                });
             (text_width(&o.name, text.operator_name, false) + 24.0)
                 .max(text_width(&kind, text.operator_kind, true) + 24.0)
                 .max(lane + 16.0)
@@ -600,7 +645,10 @@ mod tests {
             );
             assert_eq!(natural.lanes.len(), wide.lanes.len());
             for (a, b) in natural.operators.iter().zip(&wide.operators) {
-                assert_eq!((a.op, a.w, a.h), (b.op, b.w, b.h), "{name}");
+                // A box may give up its live-state room (never grow) to keep
+                // the names readable.
+                assert_eq!((a.op, a.h), (b.op, b.h), "{name}");
+                assert!(b.w <= a.w, "{name}");
             }
             for (a, b) in natural.channels.iter().zip(&wide.channels) {
                 assert_eq!(a.x1 < a.x2, b.x1 < b.x2, "{name}");

@@ -38,6 +38,10 @@ pub enum TokenKind {
         key: Option<String>,
         value: i64,
         epoch: u64,
+        /// The unaligned checkpoint whose channel state it is (an unaligned
+        /// barrier overtook it): it keeps that checkpoint's epoch and is drawn
+        /// with the persisted ring, on the input and the output side alike.
+        persisted: Option<u64>,
     },
     /// A checkpoint barrier.
     Barrier {
@@ -68,11 +72,16 @@ pub struct Token {
     pub y: f64,
     /// What.
     pub kind: TokenKind,
-    /// A queued record of a channel being persisted (unaligned checkpoint).
+    /// A record persisted into an unaligned checkpoint's channel state (the
+    /// barrier overtook it, in the out-queue or the input queue, or it waits on
+    /// a channel being persisted).
     pub is_persisting: bool,
     /// Its channel's side of the receiving lane ([`ChannelPath::side`]): a
     /// barrier's tag goes below it when positive, above otherwise.
     pub side: f64,
+    /// A barrier's tag (`B1`): where the placement pass put it
+    /// ([`super::placement`]).
+    pub tag: Option<super::placement::Rect>,
 }
 
 /// "+N more" beside a long queue.
@@ -81,6 +90,8 @@ pub struct Overflow {
     pub x: f64,
     pub y: f64,
     pub count: usize,
+    /// The y of the queue it counts (the placement pass moves away from it).
+    pub anchor_y: f64,
 }
 
 /// The identity of element `e` on channel `ch` (before de-duplication).
@@ -98,11 +109,16 @@ fn id_of(ch: usize, e: &ElementView) -> String {
 
 fn kind_of(e: &ElementView) -> TokenKind {
     match e {
-        ElementView::Record { record, epoch } => TokenKind::Record {
+        ElementView::Record {
+            record,
+            epoch,
+            persisted,
+        } => TokenKind::Record {
             label: record_label(record.key.as_deref(), record.value),
             key: record.key.as_deref().map(String::from),
             value: record.value,
             epoch: *epoch,
+            persisted: persisted.map(|c| c.0),
         },
         ElementView::Barrier {
             checkpoint,
@@ -160,8 +176,17 @@ pub fn place(
 ) {
     let len = path.length();
     let ch = path.channel;
-    let mut push = |d: f64, place: Place, e: &ElementView, is_persisting: bool| {
+    let mut push = |d: f64, place: Place, e: &ElementView| {
         let (x, y) = path.at(d);
+        let is_persisting = matches!(
+            e,
+            ElementView::Record {
+                persisted: Some(_),
+                ..
+            }
+        );
+        let tag = matches!(e, ElementView::Barrier { .. })
+            .then(|| super::placement::natural_tag(x, y, path.side));
         tokens.push(Token {
             id: id_of(ch, e),
             channel: ch,
@@ -171,6 +196,7 @@ pub fn place(
             kind: kind_of(e),
             is_persisting,
             side: path.side,
+            tag,
         });
     };
     // A short channel (a narrow stage) shows fewer queued elements: the
@@ -183,23 +209,20 @@ pub fn place(
             END_GAP + (out_shown as f64 - i as f64 - 0.5) * SPACING,
             Place::OutQueue,
             e,
-            false,
         );
     }
     for (i, e) in c.queue.iter().take(in_shown).enumerate() {
-        let is_persisting = c.persisting && matches!(e, ElementView::Record { .. });
         push(
             len - END_GAP - (i as f64 + 0.5) * SPACING,
             Place::InQueue,
             e,
-            is_persisting,
         );
     }
     let start = END_GAP + out_shown as f64 * SPACING + SPACING / 2.0;
     let end = (len - END_GAP - in_shown as f64 * SPACING - SPACING / 2.0).max(start);
     for w in &c.wire {
         let d = start + progress(w.sent_at, w.arrive_at, t) * (end - start);
-        push(d, Place::Wire, &w.element, false);
+        push(d, Place::Wire, &w.element);
     }
     // "+N" on the channel's outer side (its text's baseline).
     let beside = |y: f64| if path.side > 0.0 { y + 40.0 } else { y - 24.0 };
@@ -209,6 +232,7 @@ pub fn place(
             x,
             y: beside(y),
             count: c.out_queue.len() - out_shown,
+            anchor_y: y,
         });
     }
     if c.queue.len() > in_shown {
@@ -217,6 +241,7 @@ pub fn place(
             x,
             y: beside(y),
             count: c.queue.len() - in_shown,
+            anchor_y: y,
         });
     }
 }
@@ -228,7 +253,12 @@ mod tests {
     use engine::view::{InTransitView, RecordView};
 
     fn rec(value: i64, epoch: u64) -> ElementView {
+        persisted(value, epoch, None)
+    }
+
+    fn persisted(value: i64, epoch: u64, by: Option<u64>) -> ElementView {
         ElementView::Record {
+            persisted: by.map(engine::ids::CheckpointId),
             record: RecordView {
                 key: None,
                 value,
@@ -302,7 +332,7 @@ mod tests {
             savepoint: false,
         };
         let queue: Vec<ElementView> = std::iter::once(barrier)
-            .chain((1..=7).map(|v| rec(v, 2)))
+            .chain((1..=7).map(|v| persisted(v, 1, Some(1))))
             .collect();
         let c = channel(
             vec![rec(20, 2), rec(21, 2)],
@@ -333,6 +363,17 @@ mod tests {
         assert!(
             !inq[0].is_persisting && inq[1].is_persisting,
             "queued records of a persisting channel"
+        );
+        assert!(
+            matches!(
+                inq[1].kind,
+                TokenKind::Record {
+                    epoch: 1,
+                    persisted: Some(1),
+                    ..
+                }
+            ),
+            "an overtaken record keeps the epoch of the checkpoint it is channel state of"
         );
         assert_eq!(over.len(), 1);
         assert_eq!(over[0].count, 8 - MAX_IN);

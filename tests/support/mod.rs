@@ -89,6 +89,13 @@ impl Mounted {
         self.find(selector).text_content().unwrap_or_default()
     }
 
+    /// How many elements match `selector`.
+    pub fn count(&self, selector: &str) -> usize {
+        self.root
+            .query_selector_all(selector)
+            .map_or(0, |l| l.length() as usize)
+    }
+
     pub fn attr(&self, selector: &str, name: &str) -> String {
         self.find(selector).get_attribute(name).unwrap_or_default()
     }

@@ -62,6 +62,55 @@ pub struct Queued {
     pub element: Element,
 }
 
+/// Records an unaligned barrier overtook that are still in one queue of a channel,
+/// kept for the view: they belong to that checkpoint's channel state (its epoch),
+/// not to the next checkpoint's, although the barrier is already past them. Front to
+/// back: the queue's first `n` records belong to the first segment's checkpoint, the
+/// next ones to the next segment's. Flink keeps no such count: it copies the
+/// overtaken buffers to the `ChannelStateWriter` and moves on.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Overtaken {
+    segments: VecDeque<(CheckpointId, u32)>,
+}
+
+impl Overtaken {
+    /// `checkpoint`'s barrier overtook the queue's first `records` records (those
+    /// not already overtaken by an earlier barrier become its own).
+    pub fn note(&mut self, checkpoint: CheckpointId, records: u32) {
+        let covered: u32 = self.segments.iter().map(|(_, n)| n).sum();
+        if records > covered {
+            self.segments.push_back((checkpoint, records - covered));
+        }
+    }
+
+    /// The queue's head record left it.
+    #[inline]
+    pub fn popped_record(&mut self) {
+        if let Some(front) = self.segments.front_mut() {
+            front.1 -= 1;
+            if front.1 == 0 {
+                self.segments.pop_front();
+            }
+        }
+    }
+
+    /// The checkpoint whose channel state the queue's `i`-th record (0: its head)
+    /// is, if a barrier overtook it.
+    pub fn checkpoint_of(&self, mut i: usize) -> Option<CheckpointId> {
+        for (id, n) in &self.segments {
+            if i < *n as usize {
+                return Some(*id);
+            }
+            i -= *n as usize;
+        }
+        None
+    }
+
+    fn clear(&mut self) {
+        self.segments.clear();
+    }
+}
+
 /// One channel from a sender subtask to a receiver subtask.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Channel {
@@ -88,6 +137,12 @@ pub struct Channel {
     /// The last barrier the sender put on this channel (records behind it belong to
     /// the next checkpoint's epoch).
     pub last_barrier: Option<CheckpointId>,
+    /// Output-queue records an unaligned barrier overtook at the sender (view only).
+    #[serde(default)]
+    pub overtaken_out: Overtaken,
+    /// Input-queue records an unaligned barrier overtook at the receiver (view only).
+    #[serde(default)]
+    pub overtaken_in: Overtaken,
 }
 
 impl Channel {
@@ -112,6 +167,8 @@ impl Channel {
             out_queue: VecDeque::new(),
             records: 0,
             last_barrier: None,
+            overtaken_out: Overtaken::default(),
+            overtaken_in: Overtaken::default(),
         }
     }
 
@@ -135,6 +192,10 @@ impl Channel {
         } else {
             e.is_priority() || self.out_queue.is_empty()
         };
+        if let (true, Element::Barrier { barrier }) = (e.is_priority(), &e) {
+            let ahead = self.out_queue.iter().filter(|q| q.is_record()).count();
+            self.overtaken_out.note(barrier.id, ahead as u32);
+        }
         if fits {
             Some(self.put_on_wire(e, now))
         } else {
@@ -165,7 +226,11 @@ impl Channel {
         if front.is_record() && self.records >= self.capacity {
             return None;
         }
-        self.out_queue.pop_front()
+        let e = self.out_queue.pop_front();
+        if e.as_ref().is_some_and(Element::is_record) {
+            self.overtaken_out.popped_record();
+        }
+        e
     }
 
     /// Drop everything in it (failover: in-flight data is lost).
@@ -174,6 +239,24 @@ impl Channel {
         self.queue.clear();
         self.out_queue.clear();
         self.records = 0;
+        self.overtaken_out.clear();
+        self.overtaken_in.clear();
+    }
+
+    /// The receiver's queue head left it (read by the task).
+    pub fn pop_queued(&mut self) -> Option<Queued> {
+        let q = self.queue.pop_front()?;
+        if q.element.is_record() {
+            self.overtaken_in.popped_record();
+        }
+        Some(q)
+    }
+
+    /// A priority (unaligned) barrier of `checkpoint` arrived behind the elements
+    /// queued at the receiver: it overtakes their records (view bookkeeping).
+    pub fn overtake_queued(&mut self, checkpoint: CheckpointId) {
+        let ahead = self.queue.iter().filter(|q| q.element.is_record()).count();
+        self.overtaken_in.note(checkpoint, ahead as u32);
     }
 
     /// Records queued at the receiver ahead of the first barrier of `checkpoint`
@@ -201,6 +284,13 @@ impl Channel {
         let pos = self.queue.iter().position(
             |q| matches!(&q.element, Element::Barrier { barrier } if barrier.id == checkpoint),
         )?;
+        let ahead = self
+            .queue
+            .iter()
+            .take(pos)
+            .filter(|q| q.element.is_record())
+            .count();
+        self.overtaken_in.note(checkpoint, ahead as u32);
         match self.queue.remove(pos)?.element {
             Element::Barrier { barrier } => Some(barrier),
             _ => None,

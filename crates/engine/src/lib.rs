@@ -37,6 +37,7 @@
 //! - [`timeline`]: keyframes and seeking, for time travel.
 //! - [`runner`]: running a scenario headless (what `lab run` does).
 //! - [`view`]: the projection of the world the page draws.
+//! - [`verdict`]: committed outputs judged by origin against the failure-free run (duplicate, not committed yet, lost).
 //!
 //! # Determinism
 //! Logical time is `u64` milliseconds. Everything due at the same millisecond is
@@ -92,6 +93,7 @@ pub mod subtask_checkpoint;
 pub mod summary;
 pub mod timeline;
 pub mod two_phase_commit;
+pub mod verdict;
 pub mod view;
 pub mod world;
 

@@ -11,6 +11,7 @@ use crate::operators::OpState;
 use crate::record::{Origin, Record};
 use crate::scenario::{OperatorKind, Partitioning};
 use crate::sink::TxnStatus;
+use crate::world::observed::StateEntry;
 use crate::world::{FailureRecord, JobStatus, TaskStatus, World};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -95,8 +96,15 @@ pub struct RecordView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ElementView {
-    /// A record, with the checkpoint whose snapshot will include it (its epoch).
-    Record { record: RecordView, epoch: u64 },
+    /// A record, with the checkpoint whose snapshot will include it (its epoch);
+    /// `persisted`: the unaligned checkpoint whose channel state it is (a barrier
+    /// overtook it, or it waits on a channel being persisted).
+    Record {
+        record: RecordView,
+        epoch: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        persisted: Option<CheckpointId>,
+    },
     /// A barrier.
     Barrier {
         checkpoint: CheckpointId,
@@ -202,6 +210,95 @@ pub struct TaskView {
     pub state: StateView,
     /// Records processed in this attempt.
     pub processed: u64,
+    /// How its barrier handler treats the checkpoints it is collecting barriers for
+    /// ([`Self::aligning`]): aligning (blocking channels), unaligned (persisting
+    /// in-flight records, never aligning) or tracking (at-least-once: no waiting).
+    #[serde(default)]
+    pub handling: Option<Handling>,
+    /// The state entries it changed last, most recent first, with when (recorded
+    /// while tracing).
+    #[serde(default)]
+    pub changed: Vec<ChangeView>,
+    /// After a restart: what its restore rewound.
+    #[serde(default)]
+    pub rewind: Option<RewindView>,
+}
+
+/// How a barrier handler treats a pending checkpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Handling {
+    /// Aligned exactly-once: channels whose barrier arrived are blocked.
+    Aligning,
+    /// Unaligned: the snapshot is taken at the first barrier; in-flight records are
+    /// persisted until every barrier is in.
+    Unaligned,
+    /// At-least-once: barriers are counted; nothing waits.
+    Tracking,
+}
+
+/// One state entry: a source partition (its offset) or a key.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum EntryView {
+    /// A source partition.
+    Partition { partition: u32 },
+    /// A key (of keyed state or a broadcast rule).
+    Key { key: Arc<str> },
+}
+
+/// A state entry that changed, and when.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChangeView {
+    /// Which.
+    pub entry: EntryView,
+    /// When (simulated ms).
+    pub at: u64,
+}
+
+/// What a restart's restore did to a subtask's state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RewindView {
+    /// The checkpoint restored (`None`: the job started from scratch).
+    pub checkpoint: Option<CheckpointId>,
+    /// When.
+    pub at: u64,
+    /// The values it changed: the failed attempt's and the restored one.
+    pub values: Vec<RewoundView>,
+}
+
+/// One value a restore changed (`None`: absent).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RewoundView {
+    /// Which entry.
+    pub entry: EntryView,
+    /// The named keyed state, if any.
+    pub state: Option<String>,
+    /// In the failed attempt, as JSON text (`7`, `[1,2]`).
+    pub before: Option<String>,
+    /// Restored, as JSON text.
+    pub after: Option<String>,
+}
+
+/// A source partition read again after a restore: its records with an offset below
+/// `below` were read before the failure — what flows now is a replay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayView {
+    /// The source operator's index ([`Origin::source`]).
+    pub source: u16,
+    /// The partition.
+    pub partition: u16,
+    /// The highest offset read before.
+    pub below: u32,
+}
+
+impl ReplayView {
+    /// Whether a record of `origin` is a replay.
+    pub fn covers(list: &[ReplayView], origin: &Origin) -> bool {
+        list.iter().any(|r| {
+            r.source == origin.source && r.partition == origin.partition && origin.offset < r.below
+        })
+    }
 }
 
 /// A pending checkpoint.
@@ -312,6 +409,10 @@ pub struct WorldView {
     pub sinks: Vec<SinkView>,
     /// Failovers.
     pub failures: Vec<FailureRecord>,
+    /// Source partitions read again after a restore (what flows below `below` is a
+    /// replay).
+    #[serde(default)]
+    pub replay: Vec<ReplayView>,
 }
 
 impl World {
@@ -323,11 +424,17 @@ impl World {
         }
     }
 
-    fn element_view(&self, e: &Element, epoch: u64) -> ElementView {
+    fn element_view(
+        &self,
+        e: &Element,
+        epoch: u64,
+        persisted: Option<CheckpointId>,
+    ) -> ElementView {
         match e {
             Element::Record { record } => ElementView::Record {
                 record: self.record_view(record),
-                epoch,
+                epoch: persisted.map_or(epoch, |c| c.0),
+                persisted,
             },
             Element::Barrier { barrier } => ElementView::Barrier {
                 checkpoint: barrier.id,
@@ -493,6 +600,36 @@ impl World {
                     last_checkpoint: t.checkpoints.last_checkpoint(),
                     state,
                     processed: t.processed,
+                    handling: (!t.handler.pending_checkpoints().is_empty()).then(|| {
+                        match setup.handler_mode {
+                            crate::barrier::HandlerMode::AtLeastOnce => Handling::Tracking,
+                            _ if t.handler.is_unaligned() => Handling::Unaligned,
+                            _ => Handling::Aligning,
+                        }
+                    }),
+                    changed: t
+                        .recent
+                        .entries()
+                        .iter()
+                        .map(|(e, at)| ChangeView {
+                            entry: self.entry_view(*e),
+                            at: *at,
+                        })
+                        .collect(),
+                    rewind: t.restored.as_ref().map(|r| RewindView {
+                        checkpoint: r.checkpoint,
+                        at: r.at,
+                        values: r
+                            .values
+                            .iter()
+                            .map(|v| RewoundView {
+                                entry: self.entry_view(v.entry),
+                                state: v.state.clone(),
+                                before: v.before.clone(),
+                                after: v.after.clone(),
+                            })
+                            .collect(),
+                    }),
                 }
             })
             .collect();
@@ -514,13 +651,33 @@ impl World {
                 let queue_epochs: Vec<u64> =
                     c.queue.iter().rev().map(|q| step(&q.element)).collect();
                 let receiver = &self.task_table()[c.to];
+                let persisting = receiver.channel_state.is_persisting(c.input);
+                // Records an unaligned barrier overtook stay its checkpoint's (its
+                // channel state), though the barrier is past them; so do records
+                // queued on a channel still being persisted.
+                let capture = receiver.channel_state.checkpoint().filter(|_| persisting);
+                let mut ith = 0usize;
+                let mut out_persisted = |e: &Element| {
+                    e.is_record().then(|| {
+                        ith += 1;
+                        c.overtaken_out.checkpoint_of(ith - 1)
+                    })?
+                };
+                let out_queue = c
+                    .out_queue
+                    .iter()
+                    .zip(out_epochs.iter().rev())
+                    .map(|(e, ep)| self.element_view(e, *ep, out_persisted(e)))
+                    .collect();
+                let mut ith = 0usize;
+                let mut in_persisted = |e: &Element| {
+                    e.is_record().then(|| {
+                        ith += 1;
+                        c.overtaken_in.checkpoint_of(ith - 1).or(capture)
+                    })?
+                };
                 ChannelView {
-                    out_queue: c
-                        .out_queue
-                        .iter()
-                        .zip(out_epochs.iter().rev())
-                        .map(|(e, ep)| self.element_view(e, *ep))
-                        .collect(),
+                    out_queue,
                     wire: c
                         .wire
                         .iter()
@@ -528,17 +685,17 @@ impl World {
                         .map(|(w, ep)| InTransitView {
                             sent_at: w.sent_at,
                             arrive_at: w.arrive_at,
-                            element: self.element_view(&w.element, *ep),
+                            element: self.element_view(&w.element, *ep, None),
                         })
                         .collect(),
                     queue: c
                         .queue
                         .iter()
                         .zip(queue_epochs.iter().rev())
-                        .map(|(q, ep)| self.element_view(&q.element, *ep))
+                        .map(|(q, ep)| self.element_view(&q.element, *ep, in_persisted(&q.element)))
                         .collect(),
                     blocked: receiver.handler.is_blocked(c.input),
-                    persisting: receiver.channel_state.is_persisting(c.input),
+                    persisting,
                     records: c.records,
                 }
             })
@@ -615,6 +772,27 @@ impl World {
             coordinator,
             sinks,
             failures: self.failures().to_vec(),
+            replay: self
+                .task_table()
+                .iter_enumerated()
+                .filter_map(|(id, t)| Some((setup.tasks[id].op, t.restored.as_ref()?)))
+                .flat_map(|(op, r)| {
+                    r.read_before.iter().map(move |(p, below)| ReplayView {
+                        source: op as u16,
+                        partition: *p as u16,
+                        below: *below as u32,
+                    })
+                })
+                .collect(),
+        }
+    }
+
+    fn entry_view(&self, e: StateEntry) -> EntryView {
+        match e {
+            StateEntry::Partition(partition) => EntryView::Partition { partition },
+            StateEntry::Key(k) => EntryView::Key {
+                key: self.setup().keys.name(k).clone(),
+            },
         }
     }
 }

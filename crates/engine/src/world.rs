@@ -51,6 +51,7 @@ use std::sync::Arc;
 
 use crate::job_graph::Route;
 pub use crate::job_graph::{LogEntry, OutputEdge, TaskInfo};
+use observed::StateEntry;
 
 /// The old name of [`JobGraph`].
 pub type Setup = JobGraph;
@@ -58,6 +59,7 @@ pub type Setup = JobGraph;
 mod build;
 mod failover;
 mod intervention;
+pub mod observed;
 mod schedule;
 mod task;
 mod upgrade;
@@ -394,6 +396,9 @@ impl World {
             SourcePoll::Stopped | SourcePoll::Exhausted => return,
         };
         if self.trace.enabled {
+            self.tasks[t]
+                .recent
+                .touch(StateEntry::Partition(partition), self.now);
             let (name, key) = (self.name(t), self.key_name(rec.key));
             self.trace.push(|| Event::RecordEmitted {
                 task: name,
@@ -559,6 +564,7 @@ impl World {
                 let barrier = barrier.to_unaligned();
                 // A priority event: handled on arrival, after the record in progress.
                 let ahead = self.channels[c].queue.len();
+                self.channels[c].overtake_queued(barrier.id);
                 self.tasks[to].priority.push_back((input, barrier, ahead));
                 if self.tasks[to].busy.is_none() {
                     self.handle_priority(to);
@@ -636,7 +642,7 @@ impl World {
         }
         let Some((_, input)) = best else { return };
         let c = self.graph.tasks[t].inputs[input];
-        let q = self.channels[c].queue.pop_front().expect("head exists");
+        let q = self.channels[c].pop_queued().expect("head exists");
         match q.element {
             Element::Record { record } => {
                 self.channels[c].records -= 1;
@@ -750,6 +756,10 @@ impl World {
             )
         };
         if self.trace.enabled {
+            let keyed = from_rules || op.is_keyed();
+            if let (true, Some(k), false) = (keyed, record.key, matches!(out, Output::Fail(_))) {
+                self.tasks[t].recent.touch(StateEntry::Key(k), self.now);
+            }
             let (name, key) = (self.name(t), self.key_name(record.key));
             self.trace.push(|| Event::RecordProcessed {
                 task: name,
@@ -1181,6 +1191,7 @@ impl World {
             let Some(Element::Barrier { barrier }) = ch.out_queue.remove(pos) else {
                 continue;
             };
+            ch.overtaken_out.note(id, recs.len() as u32);
             if !recs.is_empty() {
                 overtaken.insert(output, recs);
             }

@@ -125,6 +125,11 @@ impl<R> ChannelStatePersister<R> {
         self.capture.iter().flat_map(|c| c.open.iter().copied())
     }
 
+    /// The checkpoint whose channel state is being captured, if any.
+    pub fn checkpoint(&self) -> Option<CheckpointId> {
+        self.capture.as_ref().map(|c| c.checkpoint)
+    }
+
     /// Whether the channel state of `checkpoint` is still being captured (its
     /// snapshot cannot be acknowledged yet).
     pub fn is_capturing(&self, checkpoint: CheckpointId) -> bool {

@@ -12,6 +12,7 @@
 //! `CheckpointCoordinator`), `StateAssignmentOperation` handing out
 //! `JobManagerTaskRestore`s, and the `DefaultScheduler` deploying the executions.
 
+use super::observed::Restored;
 use super::schedule::{Item, Schedule};
 use super::{failover::JobLifecycle, upgrade, Task, World};
 use crate::barrier::BarrierHandler;
@@ -240,6 +241,23 @@ impl World {
                 task: name,
                 checkpoint: cp,
             });
+        }
+        // After a restart: what each subtask's restore rewound (the page shows it).
+        if self.tasks.len() == tasks.len() {
+            for (t, new) in self.tasks.ids().zip(tasks.iter_mut()) {
+                let old = &self.tasks[t];
+                let checkpoint = restore
+                    .as_ref()
+                    .filter(|r| r.tasks.contains_key(&t))
+                    .map(|r| r.checkpoint);
+                new.restored = Some(Box::new(Restored::between(
+                    &old.op,
+                    &new.op,
+                    old.restored.as_deref(),
+                    checkpoint,
+                    self.now,
+                )));
+            }
         }
         self.tasks = tasks.into();
 

@@ -7,6 +7,7 @@
 //! Simplified: one operator per task (no chaining); a record in progress is one
 //! mailbox action that nothing interrupts.
 
+use super::observed::{Recent, Restored};
 use crate::barrier::channel_state::ChannelStatePersister;
 use crate::barrier::{BarrierHandler, CheckpointBarrier};
 use crate::ids::{ChannelIndex, CheckpointId, IdVec};
@@ -75,6 +76,11 @@ pub struct Task {
     pub(super) arrivals: u64,
     /// Records processed so far (this attempt).
     pub processed: u64,
+    /// The state entries it changed last (recorded while tracing, as events are):
+    /// what the page shows first and flashes. View only.
+    pub(crate) recent: Recent,
+    /// After a restart: what its restore rewound. View only.
+    pub(crate) restored: Option<Box<Restored>>,
 }
 
 impl Task {
@@ -106,6 +112,8 @@ impl Task {
             awaiting: None,
             arrivals: 0,
             processed: 0,
+            recent: Recent::default(),
+            restored: None,
         }
     }
 

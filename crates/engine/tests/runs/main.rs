@@ -9,6 +9,8 @@
 //! - [`world_properties`]: invariants of the World over many seeds.
 //! - [`exactly_once`]: the exactly-once oracle under crashes.
 //! - [`timeline`]: seeking lands on the state a replay reaches.
+//! - [`views`]: what the page draws a lesson's point from (state, rewinds, replays,
+//!   overtaken records, barrier handling, verdicts).
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -18,5 +20,6 @@ mod golden;
 mod lessons;
 mod snapshots;
 mod timeline;
+mod views;
 mod world_builtins;
 mod world_properties;

@@ -1,0 +1,289 @@
+//! Verdicts on what a sink committed: every committed output traces back to the
+//! source record it derives from (its [`Origin`]: source, partition, offset), and is
+//! judged against the **failure-free run** of the same scenario and seed — the
+//! scenario with its injected failures (`crash`, `crash_jobmanager`) removed
+//! ([`without_failures`]), run to its end.
+//!
+//! Per origin, with `e` outputs in the failure-free run and `c` committed so far:
+//! - the first `max(e, 1)` committed outputs are **committed** (once, as they
+//!   should be); every further one is a **duplicate** — its origin was already
+//!   committed — numbered ×2, ×3, … ([`Verdict::Duplicate`]);
+//! - the `e - c` outputs still missing are **lost** when this run will commit
+//!   nothing more (the job finished, failed or was canceled), else **not
+//!   committed yet** (they may still come: a two-phase-commit sink commits at the
+//!   next completed checkpoint).
+//!
+//! So the committed outputs are partitioned into committed and duplicates, and the
+//! failure-free run's outputs into committed, not committed yet and lost — "not
+//! committed yet" is never "missing". The page draws these; it computes none of them.
+//!
+//! A job with processing-time windows (`keyed_window_count`) fires them by the
+//! clock: after a failure they fire on other records than without it, so outputs
+//! differ from the failure-free run's by origin without anything being lost or
+//! repeated. Its verdicts say so ([`SinkVerdicts::processing_time`]).
+//!
+//! Flink has no such verdict: it is the lab's reading of Flink's guarantee (a
+//! `read_committed` consumer of an exactly-once job sees every record's effect
+//! exactly once, after a failure as without one).
+
+use crate::record::Origin;
+use crate::runner::DEFAULT_LIMIT_MS;
+use crate::scenario::{OperatorKind, Scenario, ScenarioError, ScriptStep, SinkKind};
+use crate::view::WorldView;
+use crate::world::{JobStatus, World};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// `scenario` without its injected failures: its script's `crash` and
+/// `crash_jobmanager` actions are dropped; everything else (checkpoints, savepoints,
+/// a cancel, the earlier job it restores from) stays.
+pub fn without_failures(scenario: &Scenario) -> Scenario {
+    let mut s = scenario.clone();
+    s.script.retain(|step| {
+        !matches!(
+            step,
+            ScriptStep::Crash { .. } | ScriptStep::CrashJobmanager { .. }
+        )
+    });
+    s
+}
+
+/// What the failure-free run committed, per sink: how many outputs of each origin.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reference {
+    /// Per sink uid: its kind and its committed outputs counted by origin.
+    sinks: BTreeMap<String, ReferenceSink>,
+    /// The job fires processing-time windows (outputs depend on timing).
+    processing_time: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct ReferenceSink {
+    kind: SinkKind,
+    expected: BTreeMap<Origin, u32>,
+}
+
+/// Whether the job fires anything by processing time.
+fn by_processing_time(world: &World) -> bool {
+    world
+        .setup()
+        .scenario
+        .job
+        .operators
+        .iter()
+        .any(|o| o.kind == OperatorKind::KeyedWindowCount)
+}
+
+impl Reference {
+    /// Runs the failure-free run of `scenario` with `seed` to its end (or its
+    /// `until_ms`) and counts what each sink committed.
+    pub fn failure_free(scenario: &Scenario, seed: u64) -> Result<Reference, ScenarioError> {
+        let s = without_failures(scenario);
+        let mut world = World::new(&s, seed)?;
+        world.run_to_end(s.until_ms, DEFAULT_LIMIT_MS, |_| {});
+        Ok(Reference::committed_by(&world))
+    }
+
+    /// What `world`'s sinks have committed so far, counted by origin.
+    pub fn committed_by(world: &World) -> Reference {
+        let job = &world.setup().scenario.job;
+        let mut sinks = BTreeMap::new();
+        for (op, topic) in world.external() {
+            let spec = &job.operators[*op];
+            debug_assert_eq!(spec.kind, OperatorKind::Sink);
+            let mut expected = BTreeMap::new();
+            for r in &topic.committed {
+                *expected.entry(r.origin).or_insert(0) += 1;
+            }
+            sinks.insert(
+                spec.uid.clone(),
+                ReferenceSink {
+                    kind: spec.sink.unwrap_or(SinkKind::AtLeastOnce),
+                    expected,
+                },
+            );
+        }
+        Reference {
+            sinks,
+            processing_time: by_processing_time(world),
+        }
+    }
+
+    /// How many outputs sink `uid` commits in the failure-free run.
+    pub fn expected_total(&self, uid: &str) -> u32 {
+        self.sinks.get(uid).map_or(0, |s| s.expected.values().sum())
+    }
+
+    /// Judges every sink of `view` (a moment of a run of the same scenario and
+    /// seed, failures and all).
+    pub fn judge(&self, view: &WorldView) -> Vec<SinkVerdicts> {
+        let ended = matches!(
+            view.status,
+            JobStatus::Finished | JobStatus::Failed | JobStatus::Canceled
+        );
+        view.sinks
+            .iter()
+            .map(|sink| {
+                let reference = self.sinks.get(&sink.uid);
+                let expected = |o: &Origin| {
+                    reference
+                        .and_then(|r| r.expected.get(o))
+                        .copied()
+                        .unwrap_or(0)
+                };
+                let mut seen: BTreeMap<Origin, u32> = BTreeMap::new();
+                let mut outputs = Vec::with_capacity(sink.committed.len());
+                let (mut committed, mut duplicates) = (0, 0);
+                for r in &sink.committed {
+                    let n = seen.entry(r.origin).or_insert(0);
+                    *n += 1;
+                    if *n <= expected(&r.origin).max(1) {
+                        committed += 1;
+                        outputs.push(Verdict::Committed);
+                    } else {
+                        duplicates += 1;
+                        outputs.push(Verdict::Duplicate { copy: *n });
+                    }
+                }
+                let missing: u32 = reference.map_or(0, |r| {
+                    r.expected
+                        .iter()
+                        .map(|(o, e)| e.saturating_sub(seen.get(o).copied().unwrap_or(0)))
+                        .sum()
+                });
+                let (lost, not_yet) = if ended { (missing, 0) } else { (0, missing) };
+                SinkVerdicts {
+                    uid: sink.uid.clone(),
+                    kind: reference.map_or(SinkKind::AtLeastOnce, |r| r.kind),
+                    processing_time: self.processing_time,
+                    outputs,
+                    counts: VerdictCounts {
+                        committed,
+                        duplicates,
+                        not_yet,
+                        lost,
+                    },
+                }
+            })
+            .collect()
+    }
+}
+
+/// The verdict on one committed output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum Verdict {
+    /// Its origin's output, committed as often as the failure-free run commits it.
+    Committed,
+    /// Its origin was already committed: this is copy number `copy` (2 for ×2).
+    Duplicate {
+        /// Which copy of the origin's output it is (2, 3, …).
+        copy: u32,
+    },
+}
+
+/// The three verdicts counted apart, plus the outputs committed as they should be.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerdictCounts {
+    /// Committed outputs that are not duplicates.
+    pub committed: u32,
+    /// Committed outputs whose origin was already committed.
+    pub duplicates: u32,
+    /// Outputs of the failure-free run this run has not committed but still may.
+    pub not_yet: u32,
+    /// Outputs of the failure-free run this run will never commit (it has ended).
+    pub lost: u32,
+}
+
+/// One sink's verdicts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SinkVerdicts {
+    /// The sink's uid.
+    pub uid: String,
+    /// Its kind (what the page's heading names).
+    pub kind: SinkKind,
+    /// The job fires processing-time windows: after a failure its outputs differ
+    /// from the failure-free run's by origin (see the module documentation).
+    pub processing_time: bool,
+    /// One verdict per committed output, in the order of
+    /// [`crate::view::SinkView::committed`].
+    pub outputs: Vec<Verdict>,
+    /// The verdicts counted.
+    pub counts: VerdictCounts,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::load;
+
+    fn end_of(name: &str) -> (Reference, WorldView) {
+        let s = load(name).unwrap();
+        let reference = Reference::failure_free(&s, s.seed).unwrap();
+        let mut w = World::new(&s, s.seed).unwrap();
+        w.run_to_end(s.until_ms, DEFAULT_LIMIT_MS, |_| {});
+        (reference, w.view())
+    }
+
+    /// At-least-once replays what the restored offsets re-read: duplicates, nothing
+    /// lost; the counts partition the committed outputs.
+    #[test]
+    fn at_least_once_duplicates_are_counted_by_origin() {
+        let (reference, view) = end_of("at-least-once-duplicates");
+        let v = &reference.judge(&view)[0];
+        assert_eq!(v.kind, SinkKind::AtLeastOnce);
+        let c = v.counts;
+        assert!(c.duplicates > 0, "{c:?}");
+        assert_eq!((c.lost, c.not_yet), (0, 0), "{c:?}");
+        assert_eq!(
+            (c.committed + c.duplicates) as usize,
+            view.sinks[0].committed.len()
+        );
+        assert_eq!(c.committed, reference.expected_total("out"));
+        assert!(v
+            .outputs
+            .iter()
+            .any(|o| matches!(o, Verdict::Duplicate { copy: 2 })));
+    }
+
+    /// Mid-run, exactly-once's outputs still to come are "not committed yet", never
+    /// lost; at the end there are none.
+    #[test]
+    fn exactly_once_outputs_still_to_come_are_not_yet_committed() {
+        let s = load("exactly-once-kafka").unwrap();
+        let reference = Reference::failure_free(&s, s.seed).unwrap();
+        let mut w = World::new(&s, s.seed).unwrap();
+        w.run_until(1_500, |_| {});
+        let mid = reference.judge(&w.view())[0].counts;
+        assert!(
+            mid.not_yet > 0 && mid.lost == 0 && mid.duplicates == 0,
+            "{mid:?}"
+        );
+        w.run_to_end(s.until_ms, DEFAULT_LIMIT_MS, |_| {});
+        let end = reference.judge(&w.view())[0].counts;
+        assert_eq!(
+            (end.duplicates, end.not_yet, end.lost),
+            (0, 0, 0),
+            "{end:?}"
+        );
+        assert_eq!(end.committed, reference.expected_total("kafka-out"));
+    }
+
+    /// A job that gives up never commits what the failure-free run commits after
+    /// the fatal failure: that is lost.
+    #[test]
+    fn a_failed_job_loses_what_it_never_commits() {
+        let (reference, view) = end_of("restart-none");
+        assert_eq!(view.status, JobStatus::Failed);
+        let c = reference.judge(&view)[0].counts;
+        assert!(c.lost > 0 && c.not_yet == 0, "{c:?}");
+    }
+
+    #[test]
+    fn without_failures_keeps_everything_but_crashes() {
+        let s = load("jobmanager-crash-jobmanager").unwrap();
+        assert!(without_failures(&s).script.is_empty());
+        let s = load("savepoint-rescale").unwrap();
+        assert_eq!(without_failures(&s), s);
+    }
+}

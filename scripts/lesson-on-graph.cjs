@@ -1,0 +1,188 @@
+// Each lesson's point on the graph (issue 12), asserted on the built page with its
+// real stylesheet at 1280×720 and 1024×768, zh and en:
+//   - odd-even-sum: the source's offset and the sum's keys are on the stage at
+//     chk-1 (offset (0, 5); (even, 6) (odd, 9)) and, after the restore, the
+//     rewind says so: offset 7 ⟲ 5 (chk-1), (even, 12 ⟲ 6);
+//   - at-least-once-duplicates: the sink tab's duplicates carry a ×2 / ×3 badge,
+//     as many as the correctness meter counts, and the meter's counts partition
+//     the committed chips; exactly-once-kafka ends with none;
+//   - exactly-once-kafka-plain: the plain sink's heading is not two-phase commit;
+//   - unaligned-backpressure: a record the barrier overtook keeps chk-1's epoch
+//     (the canvas's probe: its checkpoint, its epoch and its pixel colour), no
+//     subtask says "aligning", and no two stage labels overlap: the SVG's texts
+//     by their boxes, the canvas's labels by the placement pass's own count;
+// and with SHOTS=<dir>, screenshots of those moments at 1024×768, 1280×720 and
+// 1920×1080 in both languages.
+// Usage: NODE_PATH=<tools>/pw/node_modules node scripts/lesson-on-graph.cjs <base-url>
+// (scripts/lesson-on-graph.sh serves the build). Exit 1 on failure.
+const { launch, settle: wait } = require('./chromium.cjs');
+
+const SHOTS = process.env.SHOTS;
+const SIZES = SHOTS ? [[1024, 768], [1280, 720], [1920, 1080]] : [[1280, 720], [1024, 768]];
+const LANGS = ['zh', 'en'];
+const failures = [];
+const figures = [];
+const fail = (m) => failures.push(m);
+const settle = (page) => wait(page, 80);
+
+const stateOf = (page, task) => page.$eval(`[data-lane="${task}"] .lane__state`, (e) => e.dataset.state)
+  .catch(() => null);
+
+/** Pairs of SVG stage texts whose glyphs would overprint (screen pixels). */
+function svgOverlaps() {
+  const boxes = [...document.querySelectorAll('.scene__svg text')]
+    .map((t) => ({ t: t.textContent, b: t.getBoundingClientRect() }))
+    .filter((x) => x.b.width > 0 && x.b.height > 0);
+  const out = [];
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i].b, b = boxes[j].b;
+      const ix = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const iy = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      // Text boxes include the font's leading: overprinting glyphs overlap by
+      // more than a third of the smaller line.
+      if (ix > 1 && iy > 0.34 * Math.min(a.height, b.height)) out.push(`"${boxes[i].t}" / "${boxes[j].t}"`);
+    }
+  }
+  return out;
+}
+
+async function labelCheck(page, where) {
+  const svg = await page.evaluate(svgOverlaps);
+  if (svg.length) fail(`${where}: stage texts overlap: ${svg.slice(0, 4).join(', ')}`);
+  const c = await page.$eval('.scene', (e) => ({ ...e.dataset }));
+  if (+c.labelOverlaps > 0 || +c.labelsOnObstacles > 0) {
+    fail(`${where}: canvas labels: ${c.labelOverlaps} overlapping pairs, ${c.labelsOnObstacles} on a lane or record (of ${c.labels})`);
+  }
+  return { svg: svg.length, labels: +c.labels, pairs: +c.labelOverlaps, on: +c.labelsOnObstacles };
+}
+
+async function shot(page, name, w, h, lang) {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}-${w}x${h}-${lang}.png` });
+}
+
+async function oddEvenSum(page, base, lang, w, h) {
+  const where = `odd-even-sum ${w}×${h} ${lang}`;
+  await page.goto(`${base}/?lang=${lang}&scenario=odd-even-sum&t=560`);
+  await page.waitForSelector('.lane__state');
+  await settle(page);
+  const src = await stateOf(page, 'numbers#0');
+  const sum = await stateOf(page, 'sum#0');
+  // Right after chk-1's snapshot the line also says where the values went (✓ chk-1).
+  if (!src || !src.replace(/^[⤴✓] chk-1 /, '').startsWith('offset (0, 5)')) fail(`${where} at chk-1: source says ${src}`);
+  if (!sum || !sum.includes('(even, 6)') || !sum.includes('(odd, 9)')) fail(`${where} at chk-1: sum says ${sum}`);
+  await labelCheck(page, `${where} at chk-1`);
+  await shot(page, 'state-chk1', w, h, lang);
+  await page.goto(`${base}/?lang=${lang}&scenario=odd-even-sum&t=1210`);
+  await page.waitForSelector('.lane__state');
+  await settle(page);
+  const src2 = await stateOf(page, 'numbers#0');
+  const sum2 = await stateOf(page, 'sum#0');
+  if (src2 !== 'offset 7 ⟲ 5 (chk-1)') fail(`${where} after the restore: source says ${src2}`);
+  if (!sum2 || !sum2.includes('(even, 12 ⟲ 6)') || !sum2.includes('(chk-1)')) fail(`${where} after the restore: sum says ${sum2}`);
+  await labelCheck(page, `${where} after the restore`);
+  await shot(page, 'restore', w, h, lang);
+  return `odd-even-sum: "${src}", "${sum}" → "${src2}", "${sum2}"`;
+}
+
+async function sinkVerdicts(page, base, lang, w, h, scenario) {
+  const where = `${scenario} ${w}×${h} ${lang}`;
+  await page.goto(`${base}/?lang=${lang}&scenario=${scenario}&t=100000`);
+  await page.waitForSelector('.operator__name');
+  await page.click('#tab-sink');
+  await page.waitForSelector('.verdicts');
+  await settle(page);
+  const v = await page.$eval('.sink', (s) => ({
+    heading: s.querySelector('.sink__heading').textContent,
+    kind: s.dataset.sinkKind,
+    counts: { ...s.querySelector('.verdicts').dataset },
+    chips: s.querySelectorAll('.consumer--committed .record-chip').length,
+    badges: [...s.querySelectorAll('.consumer--committed .record-chip--duplicate .record-chip__badge')].map((b) => b.textContent),
+  }));
+  const [committed, dups, notYet, lost] = ['committed', 'duplicates', 'notYet', 'lost'].map((k) => +v.counts[k]);
+  if (v.badges.length !== dups) fail(`${where}: ${v.badges.length} badges, the meter counts ${dups} duplicates`);
+  if (committed + dups !== v.chips) fail(`${where}: ${committed} + ${dups} ≠ ${v.chips} committed chips`);
+  if (v.badges.some((b) => !/^×[2-9]\d*$/.test(b))) fail(`${where}: badges ${v.badges.join(' ')}`);
+  await shot(page, `sink-${scenario}`, w, h, lang);
+  return { where, ...v, committed, dups, notYet, lost };
+}
+
+async function unaligned(page, base, lang, w, h) {
+  const where = `unaligned-backpressure ${w}×${h} ${lang}`;
+  await page.goto(`${base}/?lang=${lang}&scenario=unaligned-backpressure&t=1000`);
+  await page.waitForSelector('.operator__name');
+  await settle(page);
+  let probe = '';
+  for (let i = 0; i < 1500 && !probe; i++) {
+    await page.click('#step-forward');
+    probe = await page.$eval('.scene__tokens', (c) => c.dataset.persistedProbe || '');
+  }
+  if (!probe) { fail(`${where}: no overtaken record drawn`); return null; }
+  await settle(page);
+  probe = await page.$eval('.scene__tokens', (c) => c.dataset.persistedProbe);
+  const [x, y, hex, epoch, by] = probe.split(',');
+  if (epoch !== '1' || by !== '1') fail(`${where}: the first overtaken record has epoch ${epoch}, persisted into chk-${by} (want chk-1's)`);
+  const off = await page.evaluate(([x, y, hex]) => {
+    const c = document.querySelector('.scene__tokens');
+    const dpr = devicePixelRatio || 1;
+    const want = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    let best = 1e9;
+    for (let dx = 0; dx < 3; dx++) for (let dy = 0; dy < 3; dy++) {
+      const d = c.getContext('2d').getImageData(Math.round(+x * dpr) + dx, Math.round(+y * dpr) + dy, 1, 1).data;
+      best = Math.min(best, Math.max(...want.map((v, k) => Math.abs(d[k] - v))));
+    }
+    return best;
+  }, [x, y, hex]);
+  if (off > 40) fail(`${where}: the overtaken record's pixels are ${off} off chk-1's colour ${hex}`);
+  const notes = await page.$$eval('.lane__note', (ns) => ns.map((n) => n.textContent));
+  const aligning = notes.filter((n) => /aligning|对齐 B/.test(n) && !/unaligned|非对齐/.test(n));
+  if (aligning.length) fail(`${where}: an unaligned subtask says ${aligning[0]}`);
+  const labels = await labelCheck(page, where);
+  await shot(page, 'unaligned-overtaken', w, h, lang);
+  return { where, probe, notes, labels };
+}
+
+(async () => {
+  const base = process.argv[2];
+  const browser = await launch();
+  for (const [w, h] of SIZES) {
+    for (const lang of LANGS) {
+      const page = await browser.newPage({ viewport: { width: w, height: h } });
+      figures.push(await oddEvenSum(page, base, lang, w, h));
+      const alo = await sinkVerdicts(page, base, lang, w, h, 'at-least-once-duplicates');
+      if (alo.dups === 0) fail(`${alo.where}: no duplicate marked`);
+      if (/两阶段提交|Two-phase/.test(alo.heading)) fail(`${alo.where}: a plain sink headed ${alo.heading}`);
+      figures.push(`${alo.where}: ${alo.committed} committed, ${alo.dups} duplicates (${alo.badges.join(' ')}), ${alo.notYet} not yet, ${alo.lost} lost — "${alo.heading}"`);
+      const plain = await sinkVerdicts(page, base, lang, w, h, 'exactly-once-kafka-plain');
+      if (/两阶段提交|Two-phase/.test(plain.heading) || plain.kind === 'two-phase-commit') fail(`${plain.where}: heading ${plain.heading}`);
+      figures.push(`${plain.where}: ${plain.committed} committed, ${plain.dups} duplicates, ${plain.notYet} not yet, ${plain.lost} lost — "${plain.heading}"`);
+      const eo = await sinkVerdicts(page, base, lang, w, h, 'exactly-once-kafka');
+      if (eo.dups || eo.lost || eo.notYet) fail(`${eo.where}: exactly-once ends with ${eo.dups} duplicates, ${eo.lost} lost, ${eo.notYet} not yet`);
+      if (eo.kind !== 'two-phase-commit') fail(`${eo.where}: kind ${eo.kind}`);
+      figures.push(`${eo.where}: ${eo.committed} committed, ${eo.dups} duplicates, ${eo.notYet} not yet, ${eo.lost} lost — "${eo.heading}"`);
+      // Exactly-once vs plain, mid-run: "not committed yet" counted apart, never "missing".
+      await page.goto(`${base}/?lang=${lang}&scenario=exactly-once-kafka&t=1500`);
+      // The compare button sits in the lesson menu: click it as the menu would.
+      await page.waitForSelector('#compare-exactly-once-kafka-plain', { state: 'attached' });
+      await page.$eval('#compare-exactly-once-kafka-plain', (b) => b.click());
+      await page.waitForSelector('.pair-diff__run');
+      await settle(page);
+      const runs = await page.$$eval('.pair-diff__run', (rs) => rs.map((r) => ({ ...r.dataset, text: r.textContent })));
+      const diff = await page.$eval('#pair-diff', (d) => d.textContent);
+      if (/missing|少了/.test(diff)) fail(`exactly-once vs plain ${w}×${h} ${lang}: says missing: ${diff}`);
+      if (!runs.length || +runs[0].notYet === 0) fail(`exactly-once vs plain ${w}×${h} ${lang}: nothing not committed yet: ${JSON.stringify(runs)}`);
+      figures.push(`exactly-once vs plain at 1500 ms ${w}×${h} ${lang}: ${runs.map((r) => r.text).join(' | ')}`);
+      await shot(page, 'compare-eo-plain', w, h, lang);
+      const u = await unaligned(page, base, lang, w, h);
+      if (u) figures.push(`${u.where}: probe ${u.probe}; notes ${JSON.stringify(u.notes)}; ${u.labels.labels} canvas labels, ${u.labels.pairs} overlapping, ${u.labels.on} on obstacles, ${u.labels.svg} SVG text overlaps`);
+      await page.close();
+    }
+  }
+  await browser.close();
+  for (const f of figures) console.log(f);
+  if (failures.length) {
+    console.error(`${failures.length} failure(s):\n${failures.join('\n')}`);
+    process.exit(1);
+  }
+  console.log('lesson-on-graph: all checks pass');
+})().catch((e) => { console.error(e); process.exit(1); });

@@ -1,0 +1,316 @@
+//! The placement pass: no label on the stage overprints another. Barrier tags
+//! (`B1`), "+N" counters and the braces' `chk-n` labels are placed one by one
+//! (tags first: they say which checkpoint a barrier is) at their natural spot or,
+//! when that overlaps something already there, at the nearest free spot stepped
+//! away from their channel — first on their own side, then on the other, then
+//! along it. Fixed obstacles: the lanes (with their name, state, note and live
+//! state text) and the records (with their labels). No label
+//! is dropped: when no candidate is free (never in the built-in lessons, which a
+//! test checks), the least-overlapping one is taken.
+//!
+//! Pure geometry, unit-tested natively; the canvas paints what it decides.
+
+use super::palette::{BARRIER_BAR, BARRIER_TAG};
+use super::{layout, Scene, TokenKind, TOKEN};
+
+/// The text size of the "+N" counters (monospace) and the braces' labels.
+pub const OVERFLOW_TEXT: f64 = 21.0;
+pub const BRACE_TEXT: f64 = 16.0;
+
+/// An axis-aligned box.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
+}
+
+impl Rect {
+    /// A box of `w` × `h` centred on `(cx, cy)`.
+    pub fn centred(cx: f64, cy: f64, w: f64, h: f64) -> Rect {
+        Rect {
+            x: cx - w / 2.0,
+            y: cy - h / 2.0,
+            w,
+            h,
+        }
+    }
+
+    /// Area of the overlap with `o` (0: none; touching edges do not overlap).
+    pub fn overlap(&self, o: &Rect) -> f64 {
+        let ix = (self.x + self.w).min(o.x + o.w) - self.x.max(o.x);
+        let iy = (self.y + self.h).min(o.y + o.h) - self.y.max(o.y);
+        if ix > 0.5 && iy > 0.5 {
+            ix * iy
+        } else {
+            0.0
+        }
+    }
+
+    fn moved(&self, dx: f64, dy: f64) -> Rect {
+        Rect {
+            x: self.x + dx,
+            y: self.y + dy,
+            ..*self
+        }
+    }
+}
+
+/// What a placed label is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabelKind {
+    /// The tag of the barrier token at this index of [`Scene::tokens`].
+    BarrierTag(usize),
+    /// The "+N" at this index of [`Scene::overflows`].
+    Overflow(usize),
+    /// The label of the brace at this index of [`Scene::braces`].
+    Brace(usize),
+}
+
+/// A barrier tag's box at its natural place: on its channel's outer side.
+pub fn natural_tag(x: f64, y: f64, side: f64) -> Rect {
+    let (_, bh) = BARRIER_BAR;
+    let (tw, th) = BARRIER_TAG;
+    let top = if side > 0.0 {
+        y + bh / 2.0 + 2.0
+    } else {
+        y - bh / 2.0 - th - 2.0
+    };
+    Rect {
+        x: x - tw / 2.0,
+        y: top,
+        w: tw,
+        h: th,
+    }
+}
+
+/// A "+N" counter's box (centred on `x`, baseline `y`).
+pub fn overflow_rect(x: f64, y: f64, count: usize) -> Rect {
+    let w = layout::text_width(&format!("+{count}"), OVERFLOW_TEXT, true);
+    Rect {
+        x: x - w / 2.0,
+        y: y - OVERFLOW_TEXT * 0.8,
+        w,
+        h: OVERFLOW_TEXT,
+    }
+}
+
+/// A brace label's box (centred on `(x, y)`).
+pub fn brace_rect(x: f64, y: f64, epoch: u64) -> Rect {
+    let w = layout::text_width(&format!("chk-{epoch}"), BRACE_TEXT, false);
+    Rect::centred(x, y, w, BRACE_TEXT + 2.0)
+}
+
+/// Every label of `scene` and its box as placed now.
+pub fn labels(scene: &Scene) -> Vec<(LabelKind, Rect)> {
+    let mut out = Vec::new();
+    for (i, t) in scene.tokens.iter().enumerate() {
+        if let (TokenKind::Barrier { .. }, Some(r)) = (&t.kind, t.tag) {
+            out.push((LabelKind::BarrierTag(i), r));
+        }
+    }
+    for (i, o) in scene.overflows.iter().enumerate() {
+        out.push((LabelKind::Overflow(i), overflow_rect(o.x, o.y, o.count)));
+    }
+    for (i, b) in scene.braces.iter().enumerate() {
+        out.push((
+            LabelKind::Brace(i),
+            brace_rect(b.label_at.0, b.label_at.1, b.epoch),
+        ));
+    }
+    out
+}
+
+/// What labels may not cover: lanes (their text) and records (their labels).
+/// A barrier's bar is no label: a tag may touch a neighbouring channel's bar.
+pub fn obstacles(scene: &Scene) -> Vec<Rect> {
+    let mut out: Vec<Rect> = scene
+        .lanes
+        .iter()
+        .map(|l| Rect {
+            x: l.boxed.x,
+            y: l.boxed.y,
+            w: l.boxed.w,
+            h: l.boxed.h,
+        })
+        .collect();
+    for t in &scene.tokens {
+        if let TokenKind::Record { .. } = t.kind {
+            out.push(Rect::centred(t.x, t.y, TOKEN, TOKEN));
+        }
+    }
+    out
+}
+
+/// Places every label of `scene` (see the module documentation).
+pub fn place(scene: &mut Scene) {
+    let fixed = obstacles(scene);
+    let mut placed: Vec<Rect> = Vec::new();
+    for (kind, natural) in labels(scene) {
+        let side = match kind {
+            LabelKind::BarrierTag(i) => scene.tokens[i].side,
+            LabelKind::Overflow(_) | LabelKind::Brace(_) => 0.0,
+        };
+        // Away from the channel: down for a lower (or only) input's label, up
+        // for an upper one's; then the other way; then along the channel.
+        let away = if natural.y + natural.h / 2.0 < anchor_y(scene, kind) || side < 0.0 {
+            -1.0
+        } else {
+            1.0
+        };
+        let step = natural.h + 3.0;
+        let mut candidates = vec![(0.0, 0.0)];
+        for k in 1..=8 {
+            candidates.push((0.0, away * step * k as f64));
+        }
+        // The other side of the channel: mirrored across it.
+        let mirror = 2.0 * (anchor_y(scene, kind) - (natural.y + natural.h / 2.0));
+        for k in 0..=6 {
+            candidates.push((0.0, mirror - away * step * k as f64));
+        }
+        for k in 1..=6 {
+            let dx = (natural.w + 4.0) * k as f64;
+            candidates.push((dx, 0.0));
+            candidates.push((-dx, 0.0));
+        }
+        // Beside and away at once (a pile of barriers at one spot).
+        for j in 1..=3 {
+            for k in [-2.0, -1.0, 1.0, 2.0] {
+                candidates.push((k * (natural.w + 4.0) / 2.0, away * step * j as f64));
+                candidates.push((k * (natural.w + 4.0) / 2.0, mirror - away * step * j as f64));
+            }
+        }
+        let cost = |r: &Rect| -> f64 {
+            let mut c: f64 = placed.iter().map(|p| r.overlap(p)).sum();
+            c += fixed.iter().map(|o| r.overlap(o)).sum::<f64>();
+            if r.x < 0.0 || r.y < 0.0 || r.x + r.w > scene.width || r.y + r.h > scene.height {
+                c += 1e6;
+            }
+            c
+        };
+        let mut best = (f64::MAX, natural);
+        for (dx, dy) in candidates {
+            let r = natural.moved(dx, dy);
+            let c = cost(&r);
+            if c < best.0 {
+                best = (c, r);
+            }
+            if c == 0.0 {
+                break;
+            }
+        }
+        let r = best.1;
+        let (dx, dy) = (r.x - natural.x, r.y - natural.y);
+        match kind {
+            LabelKind::BarrierTag(i) => scene.tokens[i].tag = Some(r),
+            LabelKind::Overflow(i) => {
+                scene.overflows[i].x += dx;
+                scene.overflows[i].y += dy;
+            }
+            LabelKind::Brace(i) => {
+                let b = &mut scene.braces[i];
+                b.label_at = (b.label_at.0 + dx, b.label_at.1 + dy);
+            }
+        }
+        placed.push(r);
+    }
+}
+
+/// How many pairs of labels overlap, and how many labels lie on a lane or a
+/// record, as `scene` is placed (both 0 after [`place`] in every lesson; the
+/// stage publishes them for the page's checks).
+pub fn clashes(scene: &Scene) -> (usize, usize) {
+    let ls = labels(scene);
+    let obs = obstacles(scene);
+    let mut pairs = 0;
+    for (i, (_, a)) in ls.iter().enumerate() {
+        for (_, b) in &ls[i + 1..] {
+            pairs += usize::from(a.overlap(b) > 0.0);
+        }
+    }
+    let on = ls
+        .iter()
+        .filter(|(_, a)| obs.iter().any(|o| a.overlap(o) > 0.0))
+        .count();
+    (pairs, on)
+}
+
+/// The y of what a label belongs to (its barrier, queue or brace).
+fn anchor_y(scene: &Scene, kind: LabelKind) -> f64 {
+    match kind {
+        LabelKind::BarrierTag(i) => scene.tokens[i].y,
+        LabelKind::Overflow(i) => scene.overflows[i].anchor_y,
+        LabelKind::Brace(i) => (scene.braces[i].a.1 + scene.braces[i].b.1) / 2.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{scene_fit, Fit};
+    use engine::runner::load;
+    use engine::World;
+
+    /// The scene boxes of the projector sizes (as `layout`'s tests use).
+    const BOXES: [(f64, f64); 2] = [(1169.0, 441.0), (913.0, 506.0)];
+
+    /// Issue 12: in unaligned-backpressure (barrier tags, "+3" counters and
+    /// persisted records crowd the picture) and in every other lesson, over the
+    /// first seconds at both projector sizes, no two labels overlap and no label
+    /// covers a lane, a record or a barrier — and none is dropped: there is a tag
+    /// for every barrier and a counter for every long queue.
+    #[test]
+    fn no_label_overprints_another_and_none_is_dropped() {
+        let mut worst = Vec::new();
+        for (name, _) in engine::runner::BUILTINS {
+            let s = load(name).unwrap();
+            let mut w = World::new(&s, s.seed).unwrap();
+            let job = w.job_view();
+            let mut frames = 0;
+            let (mut pairs, mut on) = (0, 0);
+            while w.now() < 4_000 && frames < 1_500 {
+                if w.step().is_none() {
+                    break;
+                }
+                frames += 1;
+                let v = w.view();
+                for (bw, bh) in BOXES {
+                    let fit = Fit {
+                        size: Some((bw, bh)),
+                        ..Fit::default()
+                    };
+                    let sc = scene_fit(&job, &v, w.now() as f64, fit);
+                    let barriers = sc
+                        .tokens
+                        .iter()
+                        .filter(|t| matches!(t.kind, TokenKind::Barrier { .. }))
+                        .count();
+                    let tags = sc.tokens.iter().filter(|t| t.tag.is_some()).count();
+                    assert_eq!(tags, barriers, "{name}: every barrier has its tag");
+                    let (p, o) = clashes(&sc);
+                    pairs += p;
+                    on += o;
+                }
+            }
+            if pairs + on > 0 {
+                worst.push(format!(
+                    "{name}: {pairs} overlapping pairs, {on} labels on an obstacle"
+                ));
+            }
+        }
+        assert!(worst.is_empty(), "{}", worst.join("\n"));
+    }
+
+    #[test]
+    fn a_crowded_label_moves_to_the_nearest_free_spot() {
+        let a = Rect::centred(0.0, 0.0, 10.0, 10.0);
+        assert_eq!(a.overlap(&Rect::centred(20.0, 0.0, 10.0, 10.0)), 0.0);
+        assert_eq!(a.overlap(&Rect::centred(5.0, 0.0, 10.0, 10.0)), 50.0);
+        assert_eq!(
+            a.overlap(&Rect::centred(10.0, 0.0, 10.0, 10.0)),
+            0.0,
+            "touching"
+        );
+    }
+}

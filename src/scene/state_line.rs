@@ -1,0 +1,548 @@
+//! A subtask's live state, one line on its lane, in the study notes' own form —
+//! the same as `chk-N/_metadata` reads in the storage tab: a source's
+//! `offset (0, 5)` per partition, a keyed operator's `sum (even, 6) (odd, 9)`
+//! (the most recently changed keys first, as many as the lane has room for, then
+//! "+n more"), a two-phase-commit sink's open and pre-committed transactions, a
+//! broadcast operator's `rules (k, v)`.
+//!
+//! Right after a restore, each value the restore changed says so:
+//! `offset 7 ⟲ 5 (chk-1)` — until it changes again or [`REWIND_MS`] pass. A value
+//! that changed within [`FLASH_MS`] is marked to flash (the stylesheet leaves the
+//! flash out under reduced motion).
+//!
+//! Pure: built from the engine's [`TaskView`] (its state, its recently changed
+//! entries and its rewind), so the page computes no state of its own.
+
+use engine::view::{EntryView, StateView, TaskView};
+
+use crate::i18n::{Lang, Msg};
+
+use super::layout::text_width;
+
+/// How long (simulated ms) a changed value is marked to flash.
+pub const FLASH_MS: f64 = 300.0;
+/// How long (simulated ms) after a restore its rewound values say `⟲`.
+pub const REWIND_MS: f64 = 1_500.0;
+
+/// One value of the line: `(even, 6)`, or `(even, 12 ⟲ 6)` just after a restore.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatePart {
+    /// Its text.
+    pub text: String,
+    /// It changed a moment ago.
+    pub flash: bool,
+    /// The latest restore changed it (the text shows before ⟲ after).
+    pub rewound: bool,
+}
+
+/// A subtask's state line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateLine {
+    /// What the values are of: `offset`, the keyed operator's uid, a named state.
+    pub label: String,
+    /// The values shown, most recently changed first for keys.
+    pub parts: Vec<StatePart>,
+    /// Values left out for want of room ("+n more").
+    pub more: usize,
+    /// The lane is too narrow for "+n more": just "+n".
+    pub short_more: bool,
+    /// Just after a restore: `(chk-1)` (or "from scratch").
+    pub rewind: Option<String>,
+    /// While its snapshot of checkpoint n is copied into `chk-n` (from the
+    /// snapshot to the acknowledgement, and [`SNAP_MS`] after): `⤴ chk-n`, then
+    /// `✓ chk-n` — the values shown are the ones that go into it.
+    pub snapshot: Option<String>,
+}
+
+/// How long (simulated ms) after its acknowledgement a snapshot's `✓ chk-n` stays.
+pub const SNAP_MS: f64 = 400.0;
+
+/// The snapshot of `task` being copied at `t`: `(checkpoint, acknowledged)`,
+/// from the coordinator's per-subtask statistics.
+pub fn snapshot_of(
+    history: &[engine::coordinator::CheckpointStats],
+    task: engine::ids::TaskId,
+    t: f64,
+) -> Option<(u64, bool)> {
+    history.iter().rev().find_map(|h| {
+        let s = h.subtasks.get(&task)?;
+        let at = s.snapshot_at? as f64;
+        let done = s.ack_at.map(|a| a as f64);
+        // An aborted checkpoint's snapshot never goes into storage: not shown.
+        let live = done.is_some() || h.status == engine::coordinator::CheckpointStatus::InProgress;
+        let shown = live && t >= at && done.is_none_or(|d| t < d + SNAP_MS);
+        shown.then_some((h.id.0, done.is_some_and(|d| t >= d)))
+    })
+}
+
+impl StateLine {
+    /// "+n more", or "+n" in a narrow lane.
+    pub fn more_text(&self, lang: Lang) -> String {
+        if self.short_more {
+            format!("+{}", self.more)
+        } else {
+            more(lang, self.more)
+        }
+    }
+
+    /// The whole line as text (what the SVG shows, part by part).
+    pub fn text(&self, lang: Lang) -> String {
+        let mut s = self.label.clone();
+        for p in &self.parts {
+            if !s.is_empty() {
+                s.push(' ');
+            }
+            s.push_str(&p.text);
+        }
+        if self.more > 0 {
+            s.push(' ');
+            s.push_str(&self.more_text(lang));
+        }
+        if let Some(r) = &self.rewind {
+            s.push(' ');
+            s.push_str(r);
+        }
+        match &self.snapshot {
+            Some(p) => format!("{p} {s}"),
+            None => s,
+        }
+    }
+}
+
+/// "+n more".
+pub fn more(lang: Lang, n: usize) -> String {
+    lang.t(Msg::StateMore).replace("{n}", &n.to_string())
+}
+
+/// One entry of a state, with what the line needs to order and mark it.
+struct Entry {
+    key: EntryView,
+    /// `(k, v)`, or just `v` for a single-partition source being rewound.
+    text: String,
+    /// Its position in the recently-changed list (0: the latest), if there.
+    recent: Option<usize>,
+    flash: bool,
+    rewound: bool,
+}
+
+/// The state line of `task` (operator uid `uid`) at display time `t`, fitted to
+/// `width` scene units at text size `size` (monospace). `None`: stateless.
+pub fn state_line(
+    task: &TaskView,
+    uid: &str,
+    t: f64,
+    width: f64,
+    size: f64,
+    lang: Lang,
+) -> Option<StateLine> {
+    state_line_with(task, uid, None, t, width, size, lang)
+}
+
+/// [`state_line`], with the snapshot being copied (see [`snapshot_of`]).
+pub fn state_line_with(
+    task: &TaskView,
+    uid: &str,
+    snapshot: Option<(u64, bool)>,
+    t: f64,
+    width: f64,
+    size: f64,
+    lang: Lang,
+) -> Option<StateLine> {
+    let snapshot = snapshot.map(|(id, done)| format!("{} chk-{id}", if done { "✓" } else { "⤴" }));
+    // What the restore changed, while it is news.
+    let rewind = task
+        .rewind
+        .as_ref()
+        .filter(|r| t >= r.at as f64 && t < r.at as f64 + REWIND_MS && !r.values.is_empty());
+    let changed_since_restore = |e: &EntryView| {
+        rewind.is_some_and(|r| task.changed.iter().any(|c| c.entry == *e && c.at > r.at))
+    };
+    let rewound_of = |e: &EntryView, state: Option<&str>| {
+        rewind
+            .filter(|_| !changed_since_restore(e))
+            .and_then(|r| {
+                r.values
+                    .iter()
+                    .find(|v| v.entry == *e && v.state.as_deref() == state)
+            })
+            .map(|v| {
+                (
+                    v.before.clone().unwrap_or_else(|| "∅".into()),
+                    v.after.clone().unwrap_or_else(|| "∅".into()),
+                )
+            })
+    };
+    let recent_of = |e: &EntryView| task.changed.iter().position(|c| c.entry == *e);
+    let flash_of = |e: &EntryView| {
+        task.changed
+            .iter()
+            .find(|c| c.entry == *e)
+            .is_some_and(|c| t >= c.at as f64 && t - (c.at as f64) < FLASH_MS)
+    };
+    let entry = |key: EntryView, k: &str, value: String, state: Option<&str>| {
+        let rewound = rewound_of(&key, state);
+        Entry {
+            text: match &rewound {
+                Some((b, a)) => format!("({k}, {b} ⟲ {a})"),
+                None => format!("({k}, {value})"),
+            },
+            recent: recent_of(&key),
+            flash: flash_of(&key),
+            rewound: rewound.is_some(),
+            key,
+        }
+    };
+    let (label, mut entries, by_recency) = match &task.state {
+        StateView::Stateless => return None,
+        StateView::Source { offsets } => {
+            let mut entries: Vec<Entry> = offsets
+                .iter()
+                .map(|(p, next, _)| {
+                    entry(
+                        EntryView::Partition { partition: *p },
+                        &p.to_string(),
+                        next.to_string(),
+                        None,
+                    )
+                })
+                .collect();
+            // One partition rewound: the study notes' `offset 7 ⟲ 5`.
+            if let [only] = entries.as_mut_slice() {
+                if let Some((b, a)) = rewound_of(&only.key, None) {
+                    only.text = format!("{b} ⟲ {a}");
+                }
+            }
+            ("offset".to_string(), entries, false)
+        }
+        StateView::Keyed { entries } => (
+            uid.to_string(),
+            entries
+                .iter()
+                .map(|(k, _, v)| entry(EntryView::Key { key: k.clone() }, k, v.to_string(), None))
+                .collect(),
+            true,
+        ),
+        StateView::KeyedStates { states } => {
+            // One line: the first named state that has entries (most lessons have
+            // one; the side panel lists them all).
+            let s = states
+                .iter()
+                .find(|s| !s.entries.is_empty())
+                .or(states.first())?;
+            (
+                s.name.clone(),
+                s.entries
+                    .iter()
+                    .map(|e| {
+                        entry(
+                            EntryView::Key { key: e.key.clone() },
+                            &e.key,
+                            e.value.clone(),
+                            Some(&s.name),
+                        )
+                    })
+                    .collect(),
+                true,
+            )
+        }
+        StateView::TwoPhaseCommit { current, pending } => {
+            let mut parts = Vec::new();
+            if let Some(c) = current {
+                parts.push(lang.t(Msg::StateOpenTxn).replace("{id}", &c.to_string()));
+            }
+            for (_, txn) in pending {
+                parts.push(
+                    lang.t(Msg::StatePrecommittedTxn)
+                        .replace("{id}", &txn.to_string()),
+                );
+            }
+            let entries = parts
+                .into_iter()
+                .map(|text| Entry {
+                    key: EntryView::Partition { partition: 0 },
+                    text,
+                    recent: None,
+                    flash: false,
+                    rewound: false,
+                })
+                .collect();
+            (String::new(), entries, false)
+        }
+    };
+    if by_recency {
+        // What the restore rewound first (it is the news), then the most recently
+        // changed (stable: the others keep key order).
+        entries.sort_by_key(|e| (!e.rewound, e.recent.unwrap_or(usize::MAX)));
+    }
+    let any_rewound = entries.iter().any(|e| e.rewound);
+    let rewind_text = rewind.filter(|_| any_rewound).map(|r| match r.checkpoint {
+        Some(c) => format!("(chk-{})", c.0),
+        None => format!("({})", lang.t(Msg::StateFromScratch)),
+    });
+    // As many values as fit, keeping room for "+n more" and the rewind's `(chk-1)`.
+    let w = |s: &str| text_width(s, size, true);
+    let used_base = w(&label)
+        + rewind_text.as_deref().map_or(0.0, |r| w(r) + w(" "))
+        + snapshot.as_deref().map_or(0.0, |p| w(p) + w(" "));
+    let mut used = used_base;
+    let total = entries.len();
+    let mut parts = Vec::new();
+    for (i, e) in entries.into_iter().enumerate() {
+        let left = total - i - 1;
+        let reserve = if left > 0 {
+            w(" ") + w(&more(lang, left))
+        } else {
+            0.0
+        };
+        let need = w(" ") + w(&e.text);
+        if !parts.is_empty() && used + need + reserve > width {
+            break;
+        }
+        used += need;
+        parts.push(StatePart {
+            text: e.text,
+            flash: e.flash,
+            rewound: e.rewound,
+        });
+    }
+    let mut more = total - parts.len();
+    // A narrow lane: the one value shown may still not fit with its label and
+    // "+n more"; then the label and the count say it ("slow-sum +3").
+    let line_w = |parts: &[StatePart], more: usize, short: bool| {
+        let mut x = used_base + parts.iter().map(|p| w(" ") + w(&p.text)).sum::<f64>();
+        if more > 0 {
+            x += w(" ")
+                + if short {
+                    w(&format!("+{more}"))
+                } else {
+                    w(&self::more(lang, more))
+                };
+        }
+        x
+    };
+    if parts.len() == 1 && more > 0 && line_w(&parts, more, false) > width && !parts[0].rewound {
+        parts.clear();
+        more = total;
+    }
+    let short_more = more > 0 && line_w(&parts, more, false) > width;
+    // A rewound line too long for its lane leaves out the label: the lane's
+    // name says whose state it is.
+    let label = if rewind_text.is_some() && line_w(&parts, more, short_more) > width {
+        String::new()
+    } else {
+        label
+    };
+    if label.is_empty() && parts.is_empty() {
+        return None;
+    }
+    Some(StateLine {
+        label,
+        parts,
+        more,
+        short_more,
+        rewind: rewind_text,
+        snapshot,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::runner::load;
+    use engine::World;
+
+    fn world(name: &str) -> World {
+        let s = load(name).unwrap();
+        let mut w = World::new(&s, s.seed).unwrap();
+        w.set_tracing(true);
+        w
+    }
+
+    fn line(w: &World, task: &str, width: f64) -> Option<StateLine> {
+        let v = w.view();
+        let job = w.job_view();
+        let i = w.task_id(task).unwrap().0 as usize;
+        let uid = &job.operators[job.tasks[i].op].uid;
+        state_line(&v.tasks[i], uid, w.now() as f64, width, 17.0, Lang::En)
+    }
+
+    /// odd-even-sum, the study notes' numbers: at chk-1 the source says
+    /// `offset (0, 5)` and the sum `sum (odd, 9) (even, 6)` (odd changed last);
+    /// after the restore `offset 7 ⟲ 5 (chk-1)` and `sum (even, 12 ⟲ 6) (odd, 9)`.
+    #[test]
+    fn odd_even_sum_before_and_after_the_restore() {
+        let mut w = world("odd-even-sum");
+        w.run_until(520, |_| {});
+        let src = line(&w, "numbers#0", 400.0).unwrap();
+        assert_eq!(src.text(Lang::En), "offset (0, 5)");
+        let sum = line(&w, "sum#0", 400.0).unwrap();
+        assert_eq!(sum.text(Lang::En), "sum (odd, 9) (even, 6)");
+        // Run to the restore.
+        while w.view().tasks.iter().all(|t| t.rewind.is_none()) {
+            w.step().expect("the job restarts");
+        }
+        let src = line(&w, "numbers#0", 400.0).unwrap();
+        assert_eq!(src.text(Lang::En), "offset 7 ⟲ 5 (chk-1)");
+        assert!(src.parts[0].rewound);
+        let sum = line(&w, "sum#0", 400.0).unwrap();
+        assert_eq!(sum.text(Lang::En), "sum (even, 12 ⟲ 6) (odd, 9) (chk-1)");
+        // Once the values move on, the line is the live state again.
+        w.run_until(w.now() + REWIND_MS as u64 + 200, |_| {});
+        let src = line(&w, "numbers#0", 400.0).unwrap();
+        assert!(src.rewind.is_none() && !src.text(Lang::En).contains('⟲'));
+        assert!(src.text(Lang::En).starts_with("offset (0, "));
+    }
+
+    /// On the stage itself (the scene fitted to the projector boxes), the
+    /// restore's lines keep their label where the lesson's point is.
+    #[test]
+    fn on_a_projector_stage_the_restore_reads_offset_7_to_5() {
+        let mut w = world("odd-even-sum");
+        while w.view().tasks.iter().all(|t| t.rewind.is_none()) {
+            w.step().expect("the job restarts");
+        }
+        let job = w.job_view();
+        for size in [(1169.0, 441.0), (913.0, 506.0)] {
+            for lang in [Lang::En, Lang::Zh] {
+                let fit = crate::scene::Fit {
+                    size: Some(size),
+                    lang,
+                    ..crate::scene::Fit::default()
+                };
+                let sc = crate::scene::scene_fit(&job, &w.view(), w.now() as f64, fit);
+                let src = sc.lanes[0].state.as_ref().unwrap();
+                assert_eq!(src.text(lang), "offset 7 ⟲ 5 (chk-1)", "{size:?}");
+                let sum = sc.lanes[2].state.as_ref().unwrap();
+                assert!(sum.text(lang).contains("(even, 12 ⟲ 6)"), "{size:?}");
+            }
+        }
+    }
+
+    /// Values change as records are processed, and the changed one flashes.
+    #[test]
+    fn the_changed_value_flashes_and_leads() {
+        let mut w = world("odd-even-sum");
+        let mut flashed = 0;
+        let mut last = String::new();
+        for _ in 0..300 {
+            w.step();
+            let Some(l) = line(&w, "sum#0", 400.0) else {
+                continue;
+            };
+            let text = l.text(Lang::En);
+            let was_rewind = last.contains('⟲');
+            if text != last && !l.parts.is_empty() && l.rewind.is_none() && !was_rewind {
+                // A new value: it is the first part and marked to flash.
+                assert!(l.parts[0].flash, "{text}");
+                flashed += 1;
+            }
+            last = text;
+        }
+        assert!(flashed >= 5, "{flashed}");
+    }
+
+    /// Many keys: the most recent few that fit, then "+n more"; the line never
+    /// exceeds its room (beyond its first value).
+    #[test]
+    fn many_keys_show_the_most_recent_few_and_a_count() {
+        for name in ["pv-count", "busy-network", "state-types", "broadcast-rules"] {
+            let mut w = world(name);
+            w.run_until(2_500, |_| {});
+            let job = w.job_view();
+            let v = w.view();
+            let mut shortened = 0;
+            for (i, t) in v.tasks.iter().enumerate() {
+                let uid = &job.operators[job.tasks[i].op].uid;
+                for width in [140.0, 250.0] {
+                    let Some(l) = state_line(t, uid, w.now() as f64, width, 17.0, Lang::En) else {
+                        continue;
+                    };
+                    let text = l.text(Lang::En);
+                    if l.parts.len() > 1 {
+                        assert!(
+                            text_width(&text, 17.0, true) <= width + 1e-6,
+                            "{name}: {text}"
+                        );
+                    }
+                    if l.more > 0 {
+                        shortened += 1;
+                        assert!(text.contains(&format!("+{}", l.more)), "{text}");
+                    }
+                }
+            }
+            if name == "busy-network" {
+                assert!(
+                    shortened > 0,
+                    "{name}: some keyed lane has more keys than room"
+                );
+            }
+        }
+    }
+
+    /// odd-even-sum's chk-1: from the source's snapshot to its acknowledgement
+    /// its line says the values go into chk-1 (`⤴ chk-1 offset (0, 5)`), then
+    /// `✓ chk-1` a moment.
+    #[test]
+    fn a_snapshot_is_shown_copying_into_its_checkpoint() {
+        let mut w = world("odd-even-sum");
+        let id = w.task_id("numbers#0").unwrap();
+        let (mut copying, mut acked) = (0, 0);
+        while w.now() < 700 && w.step().is_some() {
+            let v = w.view();
+            let t = w.now() as f64;
+            let snap = snapshot_of(&v.coordinator.history, id, t);
+            let l = state_line_with(
+                &v.tasks[id.0 as usize],
+                "numbers",
+                snap,
+                t,
+                400.0,
+                17.0,
+                Lang::En,
+            )
+            .unwrap();
+            match snap {
+                Some((1, false)) => {
+                    copying += 1;
+                    assert_eq!(l.text(Lang::En), "⤴ chk-1 offset (0, 5)");
+                }
+                Some((1, true)) => {
+                    acked += 1;
+                    assert!(l.text(Lang::En).starts_with("✓ chk-1 offset"));
+                }
+                Some(other) => panic!("{other:?}"),
+                None => assert!(l.snapshot.is_none()),
+            }
+        }
+        assert!(copying > 0 && acked > 0, "{copying} {acked}");
+    }
+
+    /// A two-phase-commit sink lists its open and pre-committed transactions.
+    #[test]
+    fn a_two_phase_commit_sink_shows_its_transactions() {
+        let mut w = world("exactly-once-kafka");
+        let mut seen_pre = false;
+        for _ in 0..2_000 {
+            if w.step().is_none() {
+                break;
+            }
+            let v = w.view();
+            for (i, t) in v.tasks.iter().enumerate() {
+                if let StateView::TwoPhaseCommit { current, pending } = &t.state {
+                    let l = state_line(t, "x", w.now() as f64, 400.0, 17.0, Lang::En);
+                    assert_eq!(l.is_some(), current.is_some() || !pending.is_empty());
+                    let Some(l) = l else { continue };
+                    let text = l.text(Lang::En);
+                    if let Some(c) = current {
+                        assert!(text.contains(&format!("open T{c}")), "{text}");
+                    }
+                    for (_, x) in pending {
+                        seen_pre = true;
+                        assert!(text.contains(&format!("pre-committed T{x}")), "{i}: {text}");
+                    }
+                }
+            }
+        }
+        assert!(seen_pre);
+    }
+}
