@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every test: native cargo tests (seeded property loops in release mode), the
 # differential tests against real Flink, the browser tests in headless Chromium,
-# an offline release build of the page, and on that build: the palette's colour
-# differences, the page's geometry at projector and phone sizes, and an axe-core audit.
+# an offline release build of the page, and on that build: the size gate, the palette's
+# colour differences, the page's geometry at projector and phone sizes, each lesson's
+# point on the graph, an axe-core audit, the offline cache and the classroom server.
 # Installs whatever is missing first. CI runs exactly this (.ci/run).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -20,7 +21,13 @@ cargo test --profile ci --workspace
 
 log "differential tests: the lab against real Flink $FLINK_VERSION (fails if Java or Flink's jars are missing)"
 ensure_flink
-cargo test --profile ci -p checkpoint-engine --test flink differential -- --ignored
+# --nocapture shows what each case compared; the count of cases follows.
+DIFF_LOG="$(mktemp)"
+cargo test --profile ci -p checkpoint-engine --test flink differential -- --ignored --nocapture 2>&1 \
+  | tee "$DIFF_LOG"
+echo "differential: $(grep -c ': compared [0-9]* observable' "$DIFF_LOG") cases compared with real Flink" \
+  "($(grep ': compared [0-9]* observable' "$DIFF_LOG" | grep -vc '^b[0-9]-') lessons and variants, the rest part-B probes)"
+rm -f "$DIFF_LOG"
 
 log "browser tests (wasm-bindgen-test in headless Chromium)"
 # The runner's default budget for a whole test binary is 20 s; a loaded machine

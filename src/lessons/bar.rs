@@ -167,25 +167,33 @@ pub struct PairDiffProps {
     pub other_reference: Option<Rc<engine::verdict::Reference>>,
 }
 
-/// One run's verdicts, summed over its sinks: committed, duplicates, not
-/// committed yet, lost (the engine's, against its failure-free run).
-fn verdict_line(
-    name: &str,
+/// A run's verdicts by origin (committed, duplicates, not committed yet, lost)
+/// against its failure-free reference, summed over its sinks.
+fn verdict_counts(
     view: &engine::view::WorldView,
     reference: Option<&Rc<engine::verdict::Reference>>,
-    lang: crate::i18n::Lang,
-) -> Html {
-    use crate::i18n::Msg;
-    let Some(reference) = reference else {
-        return html! {};
-    };
+) -> Option<engine::verdict::VerdictCounts> {
     let mut c = engine::verdict::VerdictCounts::default();
-    for v in reference.judge(view) {
+    for v in reference?.judge(view) {
         c.committed += v.counts.committed;
         c.duplicates += v.counts.duplicates;
         c.not_yet += v.counts.not_yet;
         c.lost += v.counts.lost;
     }
+    Some(c)
+}
+
+/// Whether the pair's per-run verdict lines say something the key table does not:
+/// one run makes duplicates the other does not (exactly-once vs plain). Otherwise
+/// the lines are left out, so the two stages keep their height with a lesson
+/// pair's chart open (the chart tells the rest).
+fn verdicts_tell(ca: &engine::verdict::VerdictCounts, cb: &engine::verdict::VerdictCounts) -> bool {
+    ca.duplicates != cb.duplicates
+}
+
+/// One run's verdicts as a line of the pair's summary.
+fn verdict_line(name: &str, c: &engine::verdict::VerdictCounts, lang: crate::i18n::Lang) -> Html {
+    use crate::i18n::Msg;
     let n = |m: Msg, x: u32| lang.t(m).replace("{n}", &x.to_string());
     html! {
         <li class="pair-diff__run" data-run={name.to_string()} data-duplicates={c.duplicates.to_string()}
@@ -209,6 +217,8 @@ pub fn PairDiff(props: &PairDiffProps) -> Html {
     };
     let rows = pair::compare(&a.sinks, &b.sinks);
     let (this, other) = (props.this_name.as_str(), props.other_name.as_str());
+    let counts_a = verdict_counts(a, props.this_reference.as_ref());
+    let counts_b = verdict_counts(b, props.other_reference.as_ref());
     let differ = rows.iter().filter(|r| !r.is_equal()).count();
     let summary = if rows.is_empty() {
         t("pair_nothing_yet", lang).to_string()
@@ -266,10 +276,14 @@ pub fn PairDiff(props: &PairDiffProps) -> Html {
                 { t("pair_stop", lang) }
             </button>
             <p class="pair-diff__summary" data-differ={differ.to_string()}>{ summary }</p>
-            <ul class="pair-diff__runs">
-                { verdict_line(this, a, props.this_reference.as_ref(), lang) }
-                { verdict_line(other, b, props.other_reference.as_ref(), lang) }
-            </ul>
+            if let (Some(ca), Some(cb)) = (&counts_a, &counts_b) {
+                if verdicts_tell(ca, cb) {
+                    <ul class="pair-diff__runs">
+                        { verdict_line(this, ca, lang) }
+                        { verdict_line(other, cb, lang) }
+                    </ul>
+                }
+            }
             if differ > 0 {
                 <table class="pair-diff__table">
                     <thead><tr>
