@@ -7,11 +7,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/serve-for-measuring.sh"
 targets=("this=$BASE_URL")
 if [ -n "${BASELINE:-}" ]; then
-  BPORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-  python3 -m http.server "$BPORT" --bind 127.0.0.1 --directory "$BASELINE" >/dev/null 2>&1 &
-  BSERVER=$!
-  trap 'kill $SERVER $BSERVER' EXIT
-  sleep 1
-  targets+=("baseline=http://127.0.0.1:$BPORT")
+  serve_build BASELINE_URL "$BASELINE"
+  targets+=("baseline=$BASELINE_URL")
 fi
 node scripts/first-render.cjs --loads "${LOADS:-15}" "${targets[@]}"
