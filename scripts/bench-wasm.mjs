@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { WASI } from 'node:wasi';
 import { argv } from 'node:process';
 
-const wasi = new WASI({ version: 'preview1', args: ['soak', argv[3] ?? '10000000'], env: {} });
+const wasi = new WASI({ version: 'preview1', args: ['soak', argv[3] ?? '10000000', ...argv.slice(4)], env: {} });
 const module = await WebAssembly.compile(await readFile(argv[2]));
 const instance = await WebAssembly.instantiate(module, wasi.getImportObject());
 wasi.start(instance);

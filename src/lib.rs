@@ -27,6 +27,7 @@ pub mod compare;
 pub mod components;
 pub mod describe;
 pub mod document;
+pub mod engine_speed;
 pub mod flink_code;
 pub mod flink_stats;
 pub mod hooks;

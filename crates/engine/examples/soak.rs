@@ -1,9 +1,9 @@
 //! Soak run: step the benchmark pipeline for N engine events (default 10 million),
-//! printing the event rate and the process's resident memory every million events,
-//! so "memory stays flat" is something you can watch. Run:
-//! `cargo run --release -p checkpoint-engine --example soak -- 10000000`
+//! printing the event rate and the process's resident memory every million events
+//! (or every EVERY events), so "memory stays flat" is something you can watch. Run:
+//! `cargo run --release -p checkpoint-engine --example soak -- 10000000 [EVERY]`
 
-use engine::World;
+use engine::soak;
 use std::time::Instant;
 
 fn rss_kib() -> u64 {
@@ -18,35 +18,34 @@ fn rss_kib() -> u64 {
 }
 
 fn main() {
-    let n: u64 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(10_000_000);
-    let scenario =
-        engine::Scenario::from_json(include_str!("../benches/pipeline.json")).expect("valid");
-    let mut w = World::new(&scenario, 1).expect("builds");
-    w.bound_memory(200);
+    let arg = |i: usize| std::env::args().nth(i).and_then(|a| a.parse::<u64>().ok());
+    let n = arg(1).unwrap_or(10_000_000);
+    // A smaller EVERY shows when V8 swaps in its optimised code.
+    let every = arg(2).filter(|&e| e > 0).unwrap_or(1_000_000);
+    let mut w = soak::pipeline_world();
     println!("start: rss {} KiB", rss_kib());
     let t0 = Instant::now();
     let mut last = t0;
-    for i in 1..=n {
-        if w.step().is_none() {
+    let mut i = 0;
+    while i < n {
+        let want = every.min(n - i);
+        let ran = soak::run(&mut w, want);
+        i += ran;
+        if ran < want {
             println!("agenda empty after {i} events");
             break;
         }
-        if i % 1_000_000 == 0 {
-            let now = Instant::now();
-            let rate = 1_000_000.0 / (now - last).as_secs_f64();
-            last = now;
-            println!(
-                "{:>3}M events  t={:>8} ms  {:>6.2} M events/s  rss {} KiB  checkpoints {}",
-                i / 1_000_000,
-                w.now(),
-                rate / 1e6,
-                rss_kib(),
-                w.coordinator().history().len()
-            );
-        }
+        let now = Instant::now();
+        println!(
+            "{:>5.2}M events  after {:>6.1} ms  t={:>8} ms  {:>6.2} M events/s  rss {} KiB  checkpoints {}",
+            i as f64 / 1e6,
+            (now - t0).as_secs_f64() * 1e3,
+            w.now(),
+            want as f64 / (now - last).as_secs_f64() / 1e6,
+            rss_kib(),
+            w.coordinator().history().len()
+        );
+        last = now;
     }
     let total = t0.elapsed().as_secs_f64();
     println!(

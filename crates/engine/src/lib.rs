@@ -87,6 +87,7 @@ pub mod runner;
 pub mod scenario;
 pub mod sink;
 pub mod snapshot;
+pub mod soak;
 pub mod state;
 pub mod status;
 pub mod subtask_checkpoint;
