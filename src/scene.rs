@@ -149,7 +149,6 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
         .zip(&view.tasks)
         .map(|(boxed, task)| {
             let op = &job.operators[job.tasks[boxed.task].op];
-            let text = Text::at(fit.zoom);
             Lane {
                 state: state_line::state_line_with(
                     task,
@@ -162,7 +161,7 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
                     t,
                     // Room inside the lane, with a margin for the real font.
                     boxed.w - 26.0,
-                    text.lane_state,
+                    geometry.state_size,
                     fit.lang,
                 ),
                 boxed: boxed.clone(),
@@ -234,7 +233,10 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
         tokens,
         overflows,
         braces,
-        text: Text::at(fit.zoom),
+        text: Text {
+            lane_state: geometry.state_size,
+            ..Text::at(fit.zoom)
+        },
     };
     placement::place(&mut scene);
     scene

@@ -281,33 +281,48 @@ pub fn state_line_with(
     });
     // As many values as fit, keeping room for "+n more" and the rewind's `(chk-1)`.
     let w = |s: &str| text_width(s, size, true);
-    let used_base = w(&label)
-        + rewind_text.as_deref().map_or(0.0, |r| w(r) + w(" "))
+    let rest_w = rewind_text.as_deref().map_or(0.0, |r| w(r) + w(" "))
         + snapshot.as_deref().map_or(0.0, |p| w(p) + w(" "));
-    let mut used = used_base;
-    let total = entries.len();
-    let mut parts = Vec::new();
-    for (i, e) in entries.into_iter().enumerate() {
-        let left = total - i - 1;
-        let reserve = if left > 0 {
-            w(" ") + w(&more(lang, left))
-        } else {
-            0.0
-        };
-        let need = w(" ") + w(&e.text);
-        if !parts.is_empty() && used + need + reserve > width {
-            break;
+    let pack = |label_w: f64| -> usize {
+        let total = entries.len();
+        let mut used = label_w + rest_w;
+        let mut n = 0;
+        for (i, e) in entries.iter().enumerate() {
+            let left = total - i - 1;
+            let reserve = if left > 0 {
+                w(" ") + w(&more(lang, left))
+            } else {
+                0.0
+            };
+            let need = w(" ") + w(&e.text);
+            if n > 0 && used + need + reserve > width {
+                break;
+            }
+            used += need;
+            n += 1;
         }
-        used += need;
-        parts.push(StatePart {
+        n
+    };
+    // A keyed operator's label is its uid, which the lane's name already says:
+    // left out when that shows more of its keys (`(odd, 9) (even, 6)`).
+    let mut label = label;
+    let mut shown = pack(w(&label));
+    if by_recency && shown < entries.len() && pack(0.0) > shown {
+        label.clear();
+        shown = pack(0.0);
+    }
+    let used_base = w(&label) + rest_w;
+    let total = entries.len();
+    let parts: Vec<StatePart> = entries
+        .into_iter()
+        .take(shown)
+        .map(|e| StatePart {
             text: e.text,
             flash: e.flash,
             rewound: e.rewound,
-        });
-    }
-    let mut more = total - parts.len();
-    // A narrow lane: the one value shown may still not fit with its label and
-    // "+n more"; then the label and the count say it ("slow-sum +3").
+        })
+        .collect();
+    let more = total - parts.len();
     let line_w = |parts: &[StatePart], more: usize, short: bool| {
         let mut x = used_base + parts.iter().map(|p| w(" ") + w(&p.text)).sum::<f64>();
         if more > 0 {
@@ -320,14 +335,11 @@ pub fn state_line_with(
         }
         x
     };
-    if parts.len() == 1 && more > 0 && line_w(&parts, more, false) > width && !parts[0].rewound {
-        parts.clear();
-        more = total;
-    }
     let short_more = more > 0 && line_w(&parts, more, false) > width;
-    // A rewound line too long for its lane leaves out the label: the lane's
-    // name says whose state it is.
-    let label = if rewind_text.is_some() && line_w(&parts, more, short_more) > width {
+    // A narrow lane keeps at least one value: "+n" instead of "+n more", then
+    // without the label (the lane's name says whose state it is) —
+    // `(app1, 5) +2`, never only `count +2 more`.
+    let label = if line_w(&parts, more, short_more) > width && !parts.is_empty() {
         String::new()
     } else {
         label
