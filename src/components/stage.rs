@@ -464,10 +464,18 @@ fn coordinator_strip(
                 }
             }) }
             if let Some(h) = last {
-                <span class="strip__last">
-                    { "✓ " }{ format!("chk-{}", h.id) }{ " · " }
-                    { lang.t(Msg::CompletedAt).replace("{t}", &h.end_at.unwrap_or(h.trigger_at).to_string()) }
-                </span>
+                if h.lost {
+                    // Completed, then lost with the JobManager: nothing can
+                    // restore it, so the strip never calls it completed.
+                    <span class="strip__last strip__last--lost">
+                        { "✕ " }{ format!("chk-{}", h.id) }{ " · " }{ lang.t(Msg::StatusLost) }
+                    </span>
+                } else {
+                    <span class="strip__last">
+                        { "✓ " }{ format!("chk-{}", h.id) }{ " · " }
+                        { lang.t(Msg::CompletedAt).replace("{t}", &h.end_at.unwrap_or(h.trigger_at).to_string()) }
+                    </span>
+                }
             }
         </div>
     }
