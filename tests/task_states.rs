@@ -2,7 +2,8 @@
 //! Browser tests of how Flink's task states and lost checkpoints are drawn
 //! (issue 12, item 6): the real [`App`] in headless Chromium, stepped to the
 //! engine's own moments and checked in the DOM against the engine's views of
-//! the same step (a native [`engine::World`] run beside the page).
+//! the same step (a native [`engine::World`] run beside the page), with the
+//! page's real stylesheet.
 //! - restart-fixed-delay: at the failure the failed subtask's lane is FAILED
 //!   (red, solid, `✕ failed`), every other one CANCELED (grey, dashed,
 //!   `■ canceled`) — told apart by glyph, word and stroke pattern, not only by
@@ -31,6 +32,18 @@ fn all(app: &Mounted, selector: &str) -> Vec<Element> {
     (0..list.length())
         .map(|i| list.item(i).unwrap().unchecked_into::<Element>())
         .collect()
+}
+
+/// The page's real stylesheet, which the test runner's page lacks: the
+/// colours, dashes and widths checked here are its own.
+fn install_stylesheet() {
+    if document().get_element_by_id("lab-style").is_some() {
+        return;
+    }
+    let style = document().create_element("style").unwrap();
+    style.set_id("lab-style");
+    style.set_text_content(Some(include_str!("../assets/style.css")));
+    document().head().unwrap().append_child(&style).unwrap();
 }
 
 /// The lesson's world as the page runs it (its scenario's seed), tracing on.
@@ -128,14 +141,20 @@ fn rgb(css: &str) -> [f64; 3] {
         .trim_start_matches("rgb(")
         .trim_end_matches(')');
     let n: Vec<f64> = inner
-        .split(',')
-        .map(|s| s.trim().parse().unwrap())
+        .split([',', ' ', '/'])
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| {
+            s.trim()
+                .parse()
+                .unwrap_or_else(|_| panic!("a colour: {css:?}"))
+        })
         .collect();
     [n[0], n[1], n[2]]
 }
 
 #[wasm_bindgen_test]
 async fn a_failure_draws_failed_then_canceled_restarting_and_running_again() {
+    install_stylesheet();
     let mut w = world("restart-fixed-delay");
     let events = step_until(&mut w, |e| matches!(e, Event::TaskFailed { .. }));
     let view = w.view();

@@ -236,7 +236,9 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
     let x = b.x + 9.0;
     let note_y = b.y + text.note_y;
     // A sink's transaction: a chip in its status colour (the legend's ⧗ / ✓ / ✕).
-    let txn = lane.txn.map(|(id, st)| {
+    // While the job waits to restart, the note row says so instead (the
+    // aborted transaction is in the sink tab).
+    let txn = lane.txn.filter(|_| !lane.is_restarting).map(|(id, st)| {
         let (key, word, glyph) = labels::txn_status(lang, st);
         let label = format!("{glyph} T{id} {word}");
         let w = layout::text_width(&label, text.lane_note, false) + 12.0;
