@@ -19,6 +19,10 @@ use crate::i18n::{Lang, Msg};
 
 use super::layout::text_width;
 
+/// How much of the lane's margin for the real font (scene units) a source's
+/// line may use to keep its `offset` label.
+pub const SOURCE_SLACK: f64 = 14.0;
+
 /// How long (simulated ms) a changed value is marked to flash.
 pub const FLASH_MS: f64 = 300.0;
 /// How long (simulated ms) after a restore its rewound values say `⟲`.
@@ -337,9 +341,15 @@ pub fn state_line_with(
     };
     let short_more = more > 0 && line_w(&parts, more, false) > width;
     // A narrow lane keeps at least one value: "+n" instead of "+n more", then
-    // without the label (the lane's name says whose state it is) —
-    // `(app1, 5) +2`, never only `count +2 more`.
-    let label = if line_w(&parts, more, short_more) > width && !parts.is_empty() {
+    // a keyed line goes without its label (the lane's name says whose state it
+    // is) — `(app1, 5) +2`, never only `count +2 more`. A source keeps its
+    // `offset` while the line fits the lane itself (`width` keeps a margin for
+    // the real font): a bare `7 ⟲ 5` would not say what rewound.
+    let slack = if by_recency { 0.0 } else { SOURCE_SLACK };
+    let label = if line_w(&parts, more, short_more) > width + slack
+        && !parts.is_empty()
+        && (by_recency || rewind_text.is_some())
+    {
         String::new()
     } else {
         label
