@@ -704,7 +704,7 @@ pub fn Stage(props: &StageProps) -> Html {
                 <>
                     if let Some(text) = countdown {
                         <span class="stage__banner stage__banner--restarting" role="status">
-                            <span class="stage__banner-icon" aria-hidden="true">{ "↻" }</span>{ text }
+                            <span class="stage__banner-icon" aria-hidden="true">{ "↻" }</span><span class="stage__banner-text">{ text }</span>
                         </span>
                     }
                     if let Some((kind, text)) = job_banner {
@@ -712,7 +712,7 @@ pub fn Stage(props: &StageProps) -> Html {
                             <span class="stage__banner-text">{ text }</span>
                             if let Some(original) = failure_detail.clone() {
                                 <span class="stage__banner-detail">
-                                    { lang.t(Msg::FailureOriginal) }{ ": " }<code lang="en">{ original }</code>
+                                    <span>{ lang.t(Msg::FailureOriginal) }{ ": " }</span><code lang="en">{ original }</code>
                                 </span>
                             }
                         </span>
