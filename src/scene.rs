@@ -153,11 +153,14 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
                 state: state_line::state_line_with(
                     task,
                     &op.uid,
+                    // A failed or canceled subtask's values are not what went
+                    // into the checkpoint it acknowledged: no `✓ chk-n` then.
                     state_line::snapshot_of(
                         &view.coordinator.history,
                         engine::ids::TaskId(boxed.task as u32),
                         t,
-                    ),
+                    )
+                    .filter(|_| !matches!(task.status, TaskStatus::Failed | TaskStatus::Canceled)),
                     t,
                     // Room inside the lane, with a margin for the real font.
                     boxed.w - 26.0,

@@ -112,6 +112,19 @@ fn assert_lanes_match(app: &Mounted, w: &World, when: &str) {
             .unwrap()
             .and_then(|n| n.text_content())
             .unwrap_or_default();
+        // A stopped subtask's values are not a checkpoint's: no `✓ chk-n`.
+        if matches!(tv.status, TaskStatus::Failed | TaskStatus::Canceled) {
+            let state = lane
+                .query_selector(".lane__state")
+                .unwrap()
+                .and_then(|s| s.get_attribute("data-state"))
+                .unwrap_or_default();
+            assert!(
+                !state.starts_with('✓') && !state.starts_with('⤴'),
+                "{when}: {} says {state:?}",
+                t.name
+            );
+        }
         let restarting = view.status == JobStatus::Restarting
             && matches!(tv.status, TaskStatus::Failed | TaskStatus::Canceled);
         assert_eq!(
