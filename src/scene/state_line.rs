@@ -463,8 +463,9 @@ mod tests {
         assert!(flashed >= 5, "{flashed}");
     }
 
-    /// Many keys: the most recent few that fit, then "+n more"; the line never
-    /// exceeds its room (beyond its first value).
+    /// Many keys: the most recent few that fit, then "+n more" — at least one
+    /// value even in a narrow lane; the line never exceeds its room (beyond its
+    /// first value).
     #[test]
     fn many_keys_show_the_most_recent_few_and_a_count() {
         for name in ["pv-count", "busy-network", "state-types", "broadcast-rules"] {
@@ -475,7 +476,7 @@ mod tests {
             let mut shortened = 0;
             for (i, t) in v.tasks.iter().enumerate() {
                 let uid = &job.operators[job.tasks[i].op].uid;
-                for width in [140.0, 250.0] {
+                for width in [110.0, 140.0, 250.0] {
                     let Some(l) = state_line(t, uid, w.now() as f64, width, 17.0, Lang::En) else {
                         continue;
                     };
@@ -489,6 +490,9 @@ mod tests {
                     if l.more > 0 {
                         shortened += 1;
                         assert!(text.contains(&format!("+{}", l.more)), "{text}");
+                        // Even a narrow lane shows one key's value, never only
+                        // `count +2 more`.
+                        assert!(!l.parts.is_empty(), "{name} at {width}: {text}");
                     }
                 }
             }
