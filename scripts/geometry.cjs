@@ -4,8 +4,9 @@
 //   - the stage (job graph + coordinator strip) covers ≥ 65 % of the viewport,
 //     and its drawn content (operator boxes, channels) fills ≥ 90 % of the stage
 //     in one dimension;
-//   - operator names render ≥ 18 CSS px; subtask names, states and record
-//     labels ≥ 14 px (font size × the SVG's scale on screen);
+//   - operator names render ≥ 18 CSS px; subtask names, states, the live-state
+//     lines (`offset (0, 5)`) and record labels ≥ 14 px (font size × the SVG's
+//     scale on screen);
 //   - projector mode (A⁺) renders operator names ≥ 15 % larger;
 //   - the tour (with its answer open), the glossary and the editor never cover
 //     an operator box or a channel and leave the stage ≥ 55 %; in the twin view
@@ -84,6 +85,8 @@ function measure() {
     opName: px('.operator__name'),
     laneName: px('.lane__name'),
     status: px('.lane__status'),
+    // The live-state line (`offset (0, 5)`); Infinity when no lane has state yet.
+    liveState: px('.lane__state'),
     record: canvas ? parseFloat(canvas.dataset.recordLabel) * scale : 0,
     hits: [...new Set(hits)],
     overflowX: document.documentElement.scrollWidth - vw,
@@ -102,7 +105,7 @@ async function checkLesson(page, name, size, lang) {
   const fill = Math.max(m.fillW, m.fillH);
   if (fill < 0.9) fail(`${where}: drawing fills ${(m.fillW * 100).toFixed(0)} % × ${(m.fillH * 100).toFixed(0)} % of the stage (< 90 %)`);
   if (m.opName < 18) fail(`${where}: operator names ${m.opName.toFixed(1)} px (< 18)`);
-  for (const [what, v] of [['subtask names', m.laneName], ['states', m.status], ['record labels', m.record]]) {
+  for (const [what, v] of [['subtask names', m.laneName], ['states', m.status], ['live state lines', m.liveState], ['record labels', m.record]]) {
     if (v < 14) fail(`${where}: ${what} ${v.toFixed(1)} px (< 14)`);
   }
   if (m.hits.length) fail(`${where}: ${m.hits.join(', ')} over the graph`);
@@ -111,6 +114,7 @@ async function checkLesson(page, name, size, lang) {
   note('operator name px', m.opName, 'max');
   note('subtask name px', m.laneName, 'max');
   note('state px', m.status, 'max');
+  if (Number.isFinite(m.liveState)) note('live state line px', m.liveState, 'max');
   note('record label px', m.record, 'max');
   return m;
 }

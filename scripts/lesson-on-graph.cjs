@@ -11,6 +11,11 @@
 //     (the canvas's probe: its checkpoint, its epoch and its pixel colour), no
 //     subtask says "aligning", and no two stage labels overlap: the SVG's texts
 //     by their boxes, the canvas's labels by the placement pass's own count;
+//   - restart-fixed-delay in its restart delay (600 ms): sum#0 drawn failed,
+//     every other lane canceled, told apart by stroke pattern and glyph besides
+//     colour, each saying "restarting", with no overprinted text; the
+//     JobManager-crash pair after the crash: the strip says chk-3 is lost with
+//     jobmanager storage, completed with filesystem storage;
 // and with SHOTS=<dir>, screenshots of those moments at 1024×768, 1280×720 and
 // 1920×1080 in both languages.
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/lesson-on-graph.cjs <base-url>
@@ -85,6 +90,45 @@ async function oddEvenSum(page, base, lang, w, h) {
   return `odd-even-sum: "${src}", "${sum}" → "${src2}", "${sum2}"`;
 }
 
+async function taskStates(page, base, lang, w, h) {
+  const where = `restart-fixed-delay ${w}×${h} ${lang}`;
+  await page.goto(`${base}/?lang=${lang}&scenario=restart-fixed-delay&t=600`);
+  await page.waitForSelector('.lane--failed');
+  await settle(page);
+  const lanes = await page.$$eval('[data-lane]', (ls) => ls.map((l) => {
+    const rect = getComputedStyle(l.querySelector('.lane__rect'));
+    return {
+      name: l.dataset.lane,
+      state: ['failed', 'canceled', 'running'].find((s) => l.classList.contains(`lane--${s}`)),
+      status: l.querySelector('.lane__status').textContent,
+      note: l.querySelector('.lane__note')?.textContent || '',
+      dash: rect.strokeDasharray,
+      stroke: rect.stroke,
+    };
+  }));
+  const failed = lanes.filter((l) => l.state === 'failed');
+  const canceled = lanes.filter((l) => l.state === 'canceled');
+  if (failed.map((l) => l.name).join() !== 'sum#0') fail(`${where}: failed lanes ${failed.map((l) => l.name)}`);
+  if (canceled.length !== lanes.length - 1) fail(`${where}: canceled lanes ${canceled.map((l) => l.name)}`);
+  for (const l of lanes) if (!l.note.includes('↻')) fail(`${where}: ${l.name} does not say restarting (${l.note})`);
+  if (failed.some((l) => l.dash !== 'none' || !l.status.startsWith('✕'))) fail(`${where}: the failed lane ${JSON.stringify(failed)}`);
+  if (canceled.some((l) => l.dash === 'none' || !l.status.startsWith('■') || l.stroke === failed[0]?.stroke)) {
+    fail(`${where}: canceled lanes not told apart: ${JSON.stringify(canceled[0])}`);
+  }
+  await labelCheck(page, where);
+  await shot(page, 'restart-delay', w, h, lang);
+  const strips = [];
+  for (const [scenario, lost] of [['jobmanager-crash-jobmanager', true], ['jobmanager-crash-filesystem', false]]) {
+    await page.goto(`${base}/?lang=${lang}&scenario=${scenario}&t=3700`);
+    await page.waitForSelector('.strip__last');
+    await settle(page);
+    const strip = await page.$eval('.strip__last', (e) => ({ text: e.textContent, lost: e.classList.contains('strip__last--lost') }));
+    if (strip.lost !== lost || !strip.text.includes('chk-3')) fail(`${scenario} ${w}×${h} ${lang}: strip says "${strip.text}"`);
+    strips.push(`"${strip.text}"`);
+  }
+  return `task states: ${failed.length} failed, ${canceled.length} canceled, all restarting; JobManager crash: ${strips.join(' vs ')}`;
+}
+
 async function sinkVerdicts(page, base, lang, w, h, scenario) {
   const where = `${scenario} ${w}×${h} ${lang}`;
   await page.goto(`${base}/?lang=${lang}&scenario=${scenario}&t=100000`);
@@ -149,6 +193,7 @@ async function unaligned(page, base, lang, w, h) {
     for (const lang of LANGS) {
       const page = await browser.newPage({ viewport: { width: w, height: h } });
       figures.push(await oddEvenSum(page, base, lang, w, h));
+      figures.push(await taskStates(page, base, lang, w, h));
       const alo = await sinkVerdicts(page, base, lang, w, h, 'at-least-once-duplicates');
       if (alo.dups === 0) fail(`${alo.where}: no duplicate marked`);
       if (/两阶段提交|Two-phase/.test(alo.heading)) fail(`${alo.where}: a plain sink headed ${alo.heading}`);

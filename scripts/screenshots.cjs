@@ -55,6 +55,25 @@ const SHOTS = {
   'chart-storage': { query: 'scenario=jobmanager-crash-jobmanager&t=4700', act: pair('jobmanager-crash-filesystem') },
   'chart-alignment': { query: 'scenario=unaligned-backpressure&t=4500&twin=1' },
   'rescale-strip': { query: 'scenario=savepoint-rescale&t=1700&strips=1' },
+  // Flink's task states (issue 12, item 6): the restart delay of
+  // restart-fixed-delay (sum#0 failed at 500 ms, the others canceled, restart at
+  // 700), the JobManager crash of the storage pair (3500 ms) with the history and
+  // the storage tab, and odd-even-sum's live state lines at chk-1.
+  'ts-restart-delay': { query: 'scenario=restart-fixed-delay&t=600' },
+  'ts-jm-memory-history': { query: 'scenario=jobmanager-crash-jobmanager&t=3700&tab=coordinator' },
+  'ts-jm-memory-storage': { query: 'scenario=jobmanager-crash-jobmanager&t=3700&tab=storage' },
+  'ts-jm-files-storage': { query: 'scenario=jobmanager-crash-filesystem&t=3700&tab=storage' },
+  'ts-odd-even-state': { query: 'scenario=odd-even-sum&t=560' },
+  // The slide export (⋯ → Save as PNG) of the JobManager crash, strip included:
+  // the downloaded PNG is saved beside the screenshot as <name>-slide.png.
+  'ts-slide': {
+    query: 'scenario=jobmanager-crash-jobmanager&t=3700',
+    async act(page, file) {
+      await page.click('#more-button');
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#slide-png')]);
+      await download.saveAs(file.replace(/\.png$/, '-slide.png'));
+    },
+  },
   qr: {
     query: 'scenario=odd-even-sum&t=1200',
     async act(page) {
@@ -86,9 +105,10 @@ function pair(partner) {
         await page.goto(`${base}/?lang=${lang}&${shot.query}`);
         await page.waitForSelector('.operator__name');
         await settle(page);
-        if (shot.act) await shot.act(page);
+        const file = `${out}/${name}-${w}x${h}-${lang}.png`;
+        if (shot.act) await shot.act(page, file);
         await settle(page);
-        await page.screenshot({ path: `${out}/${name}-${w}x${h}-${lang}.png`, fullPage: phone });
+        await page.screenshot({ path: file, fullPage: phone });
       }
       await page.close();
     }

@@ -149,20 +149,22 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
         .zip(&view.tasks)
         .map(|(boxed, task)| {
             let op = &job.operators[job.tasks[boxed.task].op];
-            let text = Text::at(fit.zoom);
             Lane {
                 state: state_line::state_line_with(
                     task,
                     &op.uid,
+                    // A failed or canceled subtask's values are not what went
+                    // into the checkpoint it acknowledged: no `✓ chk-n` then.
                     state_line::snapshot_of(
                         &view.coordinator.history,
                         engine::ids::TaskId(boxed.task as u32),
                         t,
-                    ),
+                    )
+                    .filter(|_| !matches!(task.status, TaskStatus::Failed | TaskStatus::Canceled)),
                     t,
                     // Room inside the lane, with a margin for the real font.
                     boxed.w - 26.0,
-                    text.lane_state,
+                    geometry.state_size,
                     fit.lang,
                 ),
                 boxed: boxed.clone(),
@@ -234,7 +236,10 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
         tokens,
         overflows,
         braces,
-        text: Text::at(fit.zoom),
+        text: Text {
+            lane_state: geometry.state_size,
+            ..Text::at(fit.zoom)
+        },
     };
     placement::place(&mut scene);
     scene

@@ -9,7 +9,8 @@
 //!   subtasks hold (their live state) and the partitions the source subtasks read;
 //! - the QR dialog draws a code for a short link, and says the link is too long
 //!   instead of drawing one for a long full link;
-//! - the stage saved as SVG carries the graph with its styles inline, and the
+//! - the stage saved as SVG carries the graph with its styles inline and the
+//!   coordinator strip above it (title, pending checkpoint, its cells), and the
 //!   PNG is a 1920 × 1080 image.
 
 use std::cell::RefCell;
@@ -353,6 +354,49 @@ async fn the_stage_saves_as_svg_with_inline_styles_and_as_a_1920_png() {
         svg.contains("data:image/png;base64,"),
         "the tokens are embedded"
     );
+
+    // The coordinator strip the class sees is on the slide, above the graph:
+    // its title, the pending checkpoint's label and count, drawn as SVG texts.
+    let slide = document().create_element("div").unwrap();
+    slide.set_inner_html(&svg);
+    let graph = slide
+        .query_selector("svg > svg")
+        .unwrap()
+        .expect("the graph");
+    let graph_y: f64 = graph.get_attribute("y").unwrap().parse().unwrap();
+    assert!(
+        graph_y > 10.0,
+        "the graph sits below the strip: y = {graph_y}"
+    );
+    let texts = slide.query_selector_all("g.strip text").unwrap();
+    let drawn: Vec<(String, f64)> = (0..texts.length())
+        .map(|i| {
+            let t = texts.item(i).unwrap().unchecked_into::<Element>();
+            (
+                t.text_content().unwrap_or_default(),
+                attr(&t, "y").parse().unwrap(),
+            )
+        })
+        .collect();
+    let pending = _app.text(".stages .strip__pending strong");
+    let count = _app.text(".stages .strip__pending .strip__count");
+    assert!(!count.is_empty(), "a checkpoint is pending at 540 ms");
+    for want in ["CheckpointCoordinator", pending.as_str(), count.as_str()] {
+        let (_, y) = drawn
+            .iter()
+            .find(|(t, _)| t == want)
+            .unwrap_or_else(|| panic!("{want:?} not on the slide: {drawn:?}"));
+        assert!(*y < graph_y, "{want:?} above the graph");
+    }
+    // Each acknowledgement cell is there too (✓ acknowledged, … waiting).
+    let cells = _app
+        .root
+        .query_selector_all(".stages .strip__cell")
+        .unwrap()
+        .length();
+    assert!(cells > 0);
+    let drawn_cells = drawn.iter().filter(|(t, _)| t == "✓" || t == "…").count();
+    assert_eq!(drawn_cells as u32, cells, "{drawn:?}");
 
     let got = Rc::new(RefCell::new(None));
     {

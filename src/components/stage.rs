@@ -236,7 +236,9 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
     let x = b.x + 9.0;
     let note_y = b.y + text.note_y;
     // A sink's transaction: a chip in its status colour (the legend's ⧗ / ✓ / ✕).
-    let txn = lane.txn.map(|(id, st)| {
+    // While the job waits to restart, the note row says so instead (the
+    // aborted transaction is in the sink tab).
+    let txn = lane.txn.filter(|_| !lane.is_restarting).map(|(id, st)| {
         let (key, word, glyph) = labels::txn_status(lang, st);
         let label = format!("{glyph} T{id} {word}");
         let w = layout::text_width(&label, text.lane_note, false) + 12.0;
@@ -464,10 +466,18 @@ fn coordinator_strip(
                 }
             }) }
             if let Some(h) = last {
-                <span class="strip__last">
-                    { "✓ " }{ format!("chk-{}", h.id) }{ " · " }
-                    { lang.t(Msg::CompletedAt).replace("{t}", &h.end_at.unwrap_or(h.trigger_at).to_string()) }
-                </span>
+                if h.lost {
+                    // Completed, then lost with the JobManager: nothing can
+                    // restore it, so the strip never calls it completed.
+                    <span class="strip__last strip__last--lost">
+                        { "✕ " }{ format!("chk-{}", h.id) }{ " · " }{ lang.t(Msg::StatusLost) }
+                    </span>
+                } else {
+                    <span class="strip__last">
+                        { "✓ " }{ format!("chk-{}", h.id) }{ " · " }
+                        { lang.t(Msg::CompletedAt).replace("{t}", &h.end_at.unwrap_or(h.trigger_at).to_string()) }
+                    </span>
+                }
             }
         </div>
     }
@@ -694,7 +704,7 @@ pub fn Stage(props: &StageProps) -> Html {
                 <>
                     if let Some(text) = countdown {
                         <span class="stage__banner stage__banner--restarting" role="status">
-                            <span class="stage__banner-icon" aria-hidden="true">{ "↻" }</span>{ text }
+                            <span class="stage__banner-icon" aria-hidden="true">{ "↻" }</span><span class="stage__banner-text">{ text }</span>
                         </span>
                     }
                     if let Some((kind, text)) = job_banner {
@@ -702,7 +712,7 @@ pub fn Stage(props: &StageProps) -> Html {
                             <span class="stage__banner-text">{ text }</span>
                             if let Some(original) = failure_detail.clone() {
                                 <span class="stage__banner-detail">
-                                    { lang.t(Msg::FailureOriginal) }{ ": " }<code lang="en">{ original }</code>
+                                    <span>{ lang.t(Msg::FailureOriginal) }{ ": " }</span><code lang="en">{ original }</code>
                                 </span>
                             }
                         </span>

@@ -29,7 +29,7 @@ pub const GAP_X: f64 = 160.0;
 /// rebalance edge), where more tokens share the space.
 pub const GAP_X_WIDE: f64 = 230.0;
 /// The least room for channels when fitting a narrow box (about four tokens).
-pub const MIN_GAP_X: f64 = 130.0;
+pub const MIN_GAP_X: f64 = 115.0;
 /// The least room for crossing channels when fitting a narrow box.
 pub const MIN_GAP_X_WIDE: f64 = 205.0;
 /// The most room for channels when fitting a wide box (beyond it the scene
@@ -55,6 +55,10 @@ pub const BUSY_W: f64 = 42.0;
 pub const MIN_NAME_PX: f64 = 18.5;
 /// Text size of projector mode (A⁺), relative to the normal stage.
 pub const PROJECTOR_ZOOM: f64 = 1.2;
+/// What the live-state line (`offset (0, 5)`) renders at on a fitted stage, CSS
+/// px: the projector rule for states and records is ≥ 14 px, and a stage
+/// drawn small enlarges the line (up to the states' own size) to keep it.
+pub const STATE_PX: f64 = 14.05;
 
 /// The stage's text sizes (scene units) and baselines (from the top of the
 /// box or lane) at a zoom; the stage writes them into the SVG, so these are
@@ -306,6 +310,12 @@ pub struct Geometry {
     pub lanes: Vec<LaneBox>,
     /// By channel id.
     pub channels: Vec<ChannelPath>,
+    /// The live-state line's text size (scene units): [`Text::lane_state`], or
+    /// larger on a stage drawn small, so that it renders at [`STATE_PX`].
+    pub state_size: f64,
+    /// The size the lanes were given room for the live-state line at (`None`:
+    /// no room, the names needed it).
+    state_room_at: Option<f64>,
 }
 
 fn box_height(parallelism: u32) -> f64 {
@@ -356,19 +366,58 @@ impl Geometry {
 
     /// Lays out `job` as `fit` asks (see the module documentation).
     pub fn fit(job: &JobView, fit: Fit) -> Geometry {
-        // Lanes wide enough for the live-state line, unless that would shrink
-        // the operator names below what a projector needs (then the line shows
-        // fewer values, with "+n more").
-        let roomy = Geometry::fit_with(job, fit, true);
+        let base = Text::at(fit.zoom);
+        let Some((w, h)) = fit.size else {
+            return Geometry::fit_rooms(job, fit, base.lane_state);
+        };
+        // The live-state line renders at STATE_PX: its size depends on the
+        // scale, which depends on the lanes' room for it. The room grows with
+        // the size as long as the operator names stay readable; past that the
+        // line keeps its size and shows fewer values ("+n more"). Projector
+        // mode (A⁺) enlarges the names, and this line only as far as it needs.
+        let least = Text::at(1.0).lane_state;
+        let size_at = |g: &Geometry| (STATE_PX / g.scale_in(w, h)).clamp(least, base.lane_status);
+        let names = |g: &Geometry| g.scale_in(w, h) * Text::at(1.0).operator_name;
+        let mut g = Geometry::fit_rooms(job, fit, least);
+        let mut size = least;
+        for _ in 0..4 {
+            let need = size_at(&g);
+            // Projector mode keeps its room for the names: its line is drawn
+            // at the size it needs, with fewer values.
+            if need <= size + 0.05 || g.state_room_at.is_none() || fit.zoom > 1.0 {
+                break;
+            }
+            // A little more room than the size: the scale shrinks as the lanes widen.
+            let wider = Geometry::fit_with(job, fit, Some(need * 1.03));
+            if names(&wider) < MIN_NAME_PX {
+                break;
+            }
+            (size, g) = (need, wider);
+        }
+        g.state_size = size_at(&g);
+        g
+    }
+
+    /// Lanes wide enough for the live-state line at `state_size`, unless that
+    /// would shrink the operator names below what a projector needs (then the
+    /// line shows fewer values, with "+n more").
+    fn fit_rooms(job: &JobView, fit: Fit, state_size: f64) -> Geometry {
+        let roomy = Geometry::fit_with(job, fit, Some(state_size));
+        // Projector mode (A⁺) wants its names larger still than that minimum.
+        let least = if fit.zoom > 1.0 {
+            MIN_NAME_PX * fit.zoom * 1.05
+        } else {
+            MIN_NAME_PX
+        };
         match fit.size {
-            Some((w, h)) if roomy.scale_in(w, h) * Text::at(1.0).operator_name < MIN_NAME_PX => {
-                Geometry::fit_with(job, fit, false)
+            Some((w, h)) if roomy.scale_in(w, h) * Text::at(fit.zoom).operator_name < least => {
+                Geometry::fit_with(job, fit, None)
             }
             _ => roomy,
         }
     }
 
-    fn fit_with(job: &JobView, fit: Fit, state_lines: bool) -> Geometry {
+    fn fit_with(job: &JobView, fit: Fit, state_room_at: Option<f64>) -> Geometry {
         let text = Text::at(fit.zoom);
         let columns = job
             .operators
@@ -415,11 +464,7 @@ impl Geometry {
             let lane = (lane_name + 20.0)
                 .max(fit.status_width * fit.zoom + 24.0)
                 .max(fit.note_width * fit.zoom + 20.0)
-                .max(if state_lines {
-                    state_room(o, text.lane_state) + 26.0
-                } else {
-                    0.0
-                });
+                .max(state_room_at.map_or(0.0, |size| state_room(o, size) + 26.0));
             (text_width(&o.name, text.operator_name, false) + 24.0)
                 .max(text_width(&kind, text.operator_kind, true) + 24.0)
                 .max(lane + 16.0)
@@ -431,7 +476,7 @@ impl Geometry {
             .collect();
         let natural = |c: usize| if wide[c] { GAP_X_WIDE } else { GAP_X };
         // Projector mode gives the text more room and the channels a little less.
-        let tighter = if fit.zoom > 1.0 { 0.7 } else { 1.0 };
+        let tighter = if fit.zoom > 1.0 { 0.6 } else { 1.0 };
         let least = |c: usize| tighter * if wide[c] { MIN_GAP_X_WIDE } else { MIN_GAP_X };
         let content_h = MARGIN_TOP + max_h + MARGIN_BOTTOM;
         let fixed_w = 2.0 * MARGIN_X + column_w.iter().sum::<f64>();
@@ -534,6 +579,8 @@ impl Geometry {
             operators,
             lanes,
             channels,
+            state_size: text.lane_state,
+            state_room_at,
         }
     }
 }
@@ -635,7 +682,6 @@ mod tests {
         for (name, _) in engine::runner::BUILTINS {
             let s = engine::runner::load(name).unwrap();
             let job = engine::World::new(&s, s.seed).unwrap().job_view();
-            let natural = Geometry::of(&job);
             let wide = Geometry::fit(
                 &job,
                 Fit {
@@ -643,6 +689,10 @@ mod tests {
                     ..Fit::default()
                 },
             );
+            // The natural layout with the room the fitted one gave the
+            // live-state line (which grows when the stage is drawn small).
+            let room = wide.state_room_at.unwrap_or(Text::at(1.0).lane_state);
+            let natural = Geometry::fit_with(&job, Fit::default(), Some(room));
             assert_eq!(natural.lanes.len(), wide.lanes.len());
             for (a, b) in natural.operators.iter().zip(&wide.operators) {
                 // A box may give up its live-state room (never grow) to keep

@@ -19,6 +19,10 @@ use crate::i18n::{Lang, Msg};
 
 use super::layout::text_width;
 
+/// How much of the lane's margin for the real font (scene units) a source's
+/// line may use to keep its `offset` label.
+pub const SOURCE_SLACK: f64 = 14.0;
+
 /// How long (simulated ms) a changed value is marked to flash.
 pub const FLASH_MS: f64 = 300.0;
 /// How long (simulated ms) after a restore its rewound values say `⟲`.
@@ -281,33 +285,48 @@ pub fn state_line_with(
     });
     // As many values as fit, keeping room for "+n more" and the rewind's `(chk-1)`.
     let w = |s: &str| text_width(s, size, true);
-    let used_base = w(&label)
-        + rewind_text.as_deref().map_or(0.0, |r| w(r) + w(" "))
+    let rest_w = rewind_text.as_deref().map_or(0.0, |r| w(r) + w(" "))
         + snapshot.as_deref().map_or(0.0, |p| w(p) + w(" "));
-    let mut used = used_base;
-    let total = entries.len();
-    let mut parts = Vec::new();
-    for (i, e) in entries.into_iter().enumerate() {
-        let left = total - i - 1;
-        let reserve = if left > 0 {
-            w(" ") + w(&more(lang, left))
-        } else {
-            0.0
-        };
-        let need = w(" ") + w(&e.text);
-        if !parts.is_empty() && used + need + reserve > width {
-            break;
+    let pack = |label_w: f64| -> usize {
+        let total = entries.len();
+        let mut used = label_w + rest_w;
+        let mut n = 0;
+        for (i, e) in entries.iter().enumerate() {
+            let left = total - i - 1;
+            let reserve = if left > 0 {
+                w(" ") + w(&more(lang, left))
+            } else {
+                0.0
+            };
+            let need = w(" ") + w(&e.text);
+            if n > 0 && used + need + reserve > width {
+                break;
+            }
+            used += need;
+            n += 1;
         }
-        used += need;
-        parts.push(StatePart {
+        n
+    };
+    // A keyed operator's label is its uid, which the lane's name already says:
+    // left out when that shows more of its keys (`(odd, 9) (even, 6)`).
+    let mut label = label;
+    let mut shown = pack(w(&label));
+    if by_recency && shown < entries.len() && pack(0.0) > shown {
+        label.clear();
+        shown = pack(0.0);
+    }
+    let used_base = w(&label) + rest_w;
+    let total = entries.len();
+    let parts: Vec<StatePart> = entries
+        .into_iter()
+        .take(shown)
+        .map(|e| StatePart {
             text: e.text,
             flash: e.flash,
             rewound: e.rewound,
-        });
-    }
-    let mut more = total - parts.len();
-    // A narrow lane: the one value shown may still not fit with its label and
-    // "+n more"; then the label and the count say it ("slow-sum +3").
+        })
+        .collect();
+    let more = total - parts.len();
     let line_w = |parts: &[StatePart], more: usize, short: bool| {
         let mut x = used_base + parts.iter().map(|p| w(" ") + w(&p.text)).sum::<f64>();
         if more > 0 {
@@ -320,14 +339,17 @@ pub fn state_line_with(
         }
         x
     };
-    if parts.len() == 1 && more > 0 && line_w(&parts, more, false) > width && !parts[0].rewound {
-        parts.clear();
-        more = total;
-    }
     let short_more = more > 0 && line_w(&parts, more, false) > width;
-    // A rewound line too long for its lane leaves out the label: the lane's
-    // name says whose state it is.
-    let label = if rewind_text.is_some() && line_w(&parts, more, short_more) > width {
+    // A narrow lane keeps at least one value: "+n" instead of "+n more", then
+    // a keyed line goes without its label (the lane's name says whose state it
+    // is) — `(app1, 5) +2`, never only `count +2 more`. A source keeps its
+    // `offset` while the line fits the lane itself (`width` keeps a margin for
+    // the real font): a bare `7 ⟲ 5` would not say what rewound.
+    let slack = if by_recency { 0.0 } else { SOURCE_SLACK };
+    let label = if line_w(&parts, more, short_more) > width + slack
+        && !parts.is_empty()
+        && (by_recency || rewind_text.is_some())
+    {
         String::new()
     } else {
         label
@@ -441,8 +463,9 @@ mod tests {
         assert!(flashed >= 5, "{flashed}");
     }
 
-    /// Many keys: the most recent few that fit, then "+n more"; the line never
-    /// exceeds its room (beyond its first value).
+    /// Many keys: the most recent few that fit, then "+n more" — at least one
+    /// value even in a narrow lane; the line never exceeds its room (beyond its
+    /// first value).
     #[test]
     fn many_keys_show_the_most_recent_few_and_a_count() {
         for name in ["pv-count", "busy-network", "state-types", "broadcast-rules"] {
@@ -453,7 +476,7 @@ mod tests {
             let mut shortened = 0;
             for (i, t) in v.tasks.iter().enumerate() {
                 let uid = &job.operators[job.tasks[i].op].uid;
-                for width in [140.0, 250.0] {
+                for width in [110.0, 140.0, 250.0] {
                     let Some(l) = state_line(t, uid, w.now() as f64, width, 17.0, Lang::En) else {
                         continue;
                     };
@@ -467,6 +490,9 @@ mod tests {
                     if l.more > 0 {
                         shortened += 1;
                         assert!(text.contains(&format!("+{}", l.more)), "{text}");
+                        // Even a narrow lane shows one key's value, never only
+                        // `count +2 more`.
+                        assert!(!l.parts.is_empty(), "{name} at {width}: {text}");
                     }
                 }
             }
