@@ -78,6 +78,13 @@ pub fn Legend() -> Html {
                         <rect x="2.5" y="2.5" width="19" height="19" rx="4" fill="none" stroke={hex(Status::Persisted)} stroke-width="2.2" stroke-dasharray="3 2" />
                     </>
                 }, Msg::LegendPersisted, "persisted") }
+                { item(html! {
+                    <>
+                        <rect x="4" y="6" width="14" height="14" rx="2.5" fill={EPOCHS[0].hex()} stroke={palette::REPLAY.hex()} stroke-width="2.2" />
+                        <circle cx="18" cy="6" r="5.5" fill={palette::REPLAY.hex()} />
+                        <text x="18" y="9" text-anchor="middle" font-size="9" font-weight="800" fill="#ffffff">{ "↺" }</text>
+                    </>
+                }, Msg::LegendReplayed, "replayed") }
                 { item(txn_chip(Status::PreCommitted, "⧗"), Msg::LegendPreCommitted, "pre-committed") }
                 { item(txn_chip(Status::Committed, "✓"), Msg::LegendCommitted, "committed") }
                 { item(txn_chip(Status::Aborted, "✕"), Msg::LegendAborted, "aborted") }
