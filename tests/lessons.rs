@@ -499,7 +499,8 @@ async fn odd_even_sum_values_flow_to_chk_1_and_back_and_replays_are_marked() {
     let app = Mounted::at("?lang=en&scenario=odd-even-sum&t=560").await;
     let snap = flows(&app);
     assert!(
-        snap.iter().any(|(d, t, x)| d == "snapshot" && t == "numbers#0" && x == "offset (0, 5)"),
+        snap.iter()
+            .any(|(d, t, x)| d == "snapshot" && t == "numbers#0" && x == "offset (0, 5)"),
         "{snap:?}"
     );
     assert_eq!(app.attr(".flow-store", "data-checkpoint"), "1");
@@ -515,14 +516,23 @@ async fn odd_even_sum_values_flow_to_chk_1_and_back_and_replays_are_marked() {
         }
     }
     assert!(
-        back.iter().any(|(_, t, x)| t == "numbers#0" && x == "offset (0, 5)"),
+        back.iter()
+            .any(|(_, t, x)| t == "numbers#0" && x == "offset (0, 5)"),
         "chk-1's offset flows back: {back:?}"
     );
     let line = app.attr("[data-lane=\"numbers#0\"] .lane__state", "data-state");
-    assert!(line.contains("⟲ 5 (chk-1)"), "lands on the rewound value: {line}");
+    assert!(
+        line.contains("⟲ 5 (chk-1)"),
+        "lands on the rewound value: {line}"
+    );
     let mut marked = String::new();
     for _ in 0..400 {
-        if app.attr(".scene__tokens", "data-replays").parse::<usize>().unwrap_or(0) > 0 {
+        if app
+            .attr(".scene__tokens", "data-replays")
+            .parse::<usize>()
+            .unwrap_or(0)
+            > 0
+        {
             marked = app.attr(".scene__tokens", "data-replay-origins");
             break;
         }
@@ -536,7 +546,11 @@ async fn odd_even_sum_values_flow_to_chk_1_and_back_and_replays_are_marked() {
     );
     let fresh = app.attr(".scene__tokens", "data-fresh-origins");
     assert!(
-        fresh.split(' ').filter(|o| !o.is_empty()).map(offset).all(|o| o >= 7),
+        fresh
+            .split(' ')
+            .filter(|o| !o.is_empty())
+            .map(offset)
+            .all(|o| o >= 7),
         "{fresh}"
     );
 }

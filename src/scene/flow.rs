@@ -176,9 +176,11 @@ pub fn flows(job: &JobView, view: &WorldView, frame: &Frame, t: f64, lang: Lang)
     };
     let store = store_at(checkpoint, width, gap, size);
     for c in &mut chips {
+        // At the store, a chip wider than it stays inside the scene's right edge.
+        let at_store = (store.x.min(width - c.w / 2.0 - 4.0), store.y);
         match c.direction {
-            Direction::ToStorage => c.to = (store.x, store.y),
-            Direction::FromStorage => c.from = (store.x, store.y),
+            Direction::ToStorage => c.to = at_store,
+            Direction::FromStorage => c.from = at_store,
         }
         let e = ease(c.progress);
         c.x = c.from.0 + (c.to.0 - c.from.0) * e;
@@ -373,7 +375,11 @@ mod tests {
             "chk-1 is in the room above the graph, under the strip"
         );
         assert!(store.x + store.w / 2.0 <= s0.width);
-        assert_eq!(chip.to, (store.x, store.y));
+        assert_eq!(chip.to.1, store.y);
+        assert!(
+            chip.to.0 <= store.x && chip.to.0 + chip.w / 2.0 <= s0.width,
+            "inside the scene"
+        );
         // Halfway in time, halfway along (the easing is symmetric).
         let mid = scene_fit(&job, &view, at + FLOW_MS / 2.0, fit());
         let c = mid.flows.chips.iter().find(|c| c.task == src).unwrap();
@@ -406,7 +412,11 @@ mod tests {
         assert!(texts.contains(&"offset (0, 5)"), "{texts:?}");
         assert!(texts.contains(&"sum (even, 6)"), "{texts:?}");
         for c in &s0.flows.chips {
-            assert_eq!((c.x, c.y), (store.x, store.y), "leaves chk-1");
+            assert_eq!(c.y, store.y, "leaves chk-1");
+            assert!(
+                c.x <= store.x && c.x + c.w / 2.0 <= s0.width,
+                "inside the scene"
+            );
             let lane = &s0.lanes[c.task];
             let line = lane.state.as_ref().unwrap();
             let left = lane.boxed.x + 9.0 + rewound_x(line, s0.text.lane_state).unwrap();
