@@ -94,7 +94,7 @@ fn a_snapshot_keeps_the_state_of_its_moment() {
     let mut w = world("odd-even-sum");
     let source = w.task_id("numbers#0").unwrap().0 as usize;
     let mut read_on = false;
-    while let Some(_) = w.step() {
+    while w.step().is_some() {
         let v = w.view();
         let t = &v.tasks[source];
         let Some(snap) = &t.snapshot else { continue };
