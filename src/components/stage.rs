@@ -375,9 +375,8 @@ fn text_style(t: &Text) -> String {
 }
 
 /// The state values travelling to and from `chk-n` ([`scene::flow`]): the store
-/// above the graph and a chip per subtask with its trail. `still` (reduced
-/// motion): no chips in flight, the store shown as the end state.
-fn draw_flows(scene: &Scene, still: bool) -> Html {
+/// above the graph and a chip per subtask with its trail.
+fn draw_flows(scene: &Scene) -> Html {
     let flows = &scene.flows;
     let Some(store) = &flows.store else {
         return html! {};
@@ -395,11 +394,6 @@ fn draw_flows(scene: &Scene, still: bool) -> Html {
         d = f(2.0 * r),
         r = f(r),
     );
-    let chips: Vec<&scene::flow::Chip> = if still {
-        Vec::new()
-    } else {
-        flows.chips.iter().collect()
-    };
     html! {
         <g class="flows" data-flows={flows.chips.len().to_string()}>
             <g class="flow-store" data-checkpoint={store.checkpoint.to_string()}>
@@ -407,7 +401,7 @@ fn draw_flows(scene: &Scene, still: bool) -> Html {
                 <path class="flow-store__icon" d={cylinder} />
                 <text class="flow-store__text" x={f(l + 26.0)} y={f(store.y + size * 0.35)}>{ scene::flow::store_label(store.checkpoint) }</text>
             </g>
-            { for chips.into_iter().map(|c| {
+            { for flows.chips.iter().map(|c| {
                 let name = scene.lanes.get(c.task).map(|l| l.boxed.name.clone()).unwrap_or_default();
                 html! {
                     <g class={classes!("flow", format!("flow--{}", c.direction.key()))}
@@ -425,7 +419,6 @@ fn draw_flows(scene: &Scene, still: bool) -> Html {
 
 fn draw(
     scene: &Scene,
-    still: bool,
     lang: Lang,
     selected: Option<usize>,
     on_select: &Callback<usize>,
@@ -456,7 +449,7 @@ fn draw(
             }) }
             { draw_channels(scene) }
             { for scene.lanes.iter().map(|l| draw_lane(l, t, lang, selected)) }
-            { draw_flows(scene, still) }
+            { draw_flows(scene) }
         </svg>
         <canvas ref={canvas.clone()} class="scene__tokens" aria-hidden="true"
                 data-record-label={f(palette::RECORD_LABEL)} />
@@ -701,6 +694,10 @@ pub fn Stage(props: &StageProps) -> Html {
                 lang,
             };
             let mut scene = scene::scene_fit(job, view, props.t, fit);
+            if *still {
+                // Reduced motion: nothing travels; the store is the end state.
+                scene.flows.chips.clear();
+            }
             // The placement pass's result, for the page's checks (labels, pairs
             // overlapping, labels on a lane or record).
             let (pairs, on) = scene::placement::clashes(&scene);
@@ -769,7 +766,7 @@ pub fn Stage(props: &StageProps) -> Html {
                     // inside this scroller (the page itself never scrolls sideways).
                     <div class="scene-scroll">
                         <div class="scene-box" ref={scene_box.clone()} {onpointerdown} {onpointerup}>
-                            { draw(&scene, *still, lang, props.selected, &props.on_select, &canvas, summary, clash) }
+                            { draw(&scene, lang, props.selected, &props.on_select, &canvas, summary, clash) }
                         </div>
                     </div>
                 </>
