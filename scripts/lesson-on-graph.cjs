@@ -7,6 +7,9 @@
 //     as many as the correctness meter counts, and the meter's counts partition
 //     the committed chips; exactly-once-kafka ends with none;
 //   - exactly-once-kafka-plain: the plain sink's heading is not two-phase commit;
+//   - odd-even-sum: offset (0, 5) flows into chk-1 at the snapshot and back at the
+//     restore; replayed records are marked, only those with 5 ≤ offset < 7;
+//   - unaligned-backpressure: chk-1 in storage lists its persisted channel state;
 //   - unaligned-backpressure: a record the barrier overtook keeps chk-1's epoch
 //     (the canvas's probe: its checkpoint, its epoch and its pixel colour), no
 //     subtask says "aligning", and no two stage labels overlap: the SVG's texts
@@ -35,7 +38,9 @@ const stateOf = (page, task) => page.$eval(`[data-lane="${task}"] .lane__state`,
 
 /** Pairs of SVG stage texts whose glyphs would overprint (screen pixels). */
 function svgOverlaps() {
-  const boxes = [...document.querySelectorAll('.scene__svg text')]
+  // The flow chips travel across the stage by design (src/scene/flow.rs): not
+  // labels; the store they travel to is.
+  const boxes = [...document.querySelectorAll('.scene__svg text:not(.flow__text)')]
     .map((t) => ({ t: t.textContent, b: t.getBoundingClientRect() }))
     .filter((x) => x.b.width > 0 && x.b.height > 0);
   const out = [];
@@ -77,6 +82,13 @@ async function oddEvenSum(page, base, lang, w, h) {
   if (!src || !src.replace(/^[⤴✓] chk-1 /, '').startsWith('offset (0, 5)')) fail(`${where} at chk-1: source says ${src}`);
   if (!sum || !sum.includes('(even, 6)') || !sum.includes('(odd, 9)')) fail(`${where} at chk-1: sum says ${sum}`);
   await labelCheck(page, `${where} at chk-1`);
+  // The snapshot's values on their way to chk-1 (the source's offset (0, 5)).
+  const flows = () => page.$$eval('.flow', (fs) => fs.map((f) => ({ ...f.dataset })));
+  const store = () => page.$eval('.flow-store', (s) => s.dataset.checkpoint).catch(() => null);
+  const snap = await flows();
+  const srcFlow = snap.find((f) => f.task === 'numbers#0' && f.flow === 'snapshot');
+  if (!srcFlow || srcFlow.text !== 'offset (0, 5)' || srcFlow.checkpoint !== '1') fail(`${where} at chk-1: no snapshot flow of offset (0, 5) into chk-1: ${JSON.stringify(snap)}`);
+  if ((await store()) !== '1') fail(`${where} at chk-1: no chk-1 store drawn`);
   await shot(page, 'state-chk1', w, h, lang);
   await page.goto(`${base}/?lang=${lang}&scenario=odd-even-sum&t=1210`);
   await page.waitForSelector('.lane__state');
@@ -87,6 +99,36 @@ async function oddEvenSum(page, base, lang, w, h) {
   if (!sum2 || !sum2.includes('(even, 12 ⟲ 6)') || !sum2.includes('(chk-1)')) fail(`${where} after the restore: sum says ${sum2}`);
   await labelCheck(page, `${where} after the restore`);
   await shot(page, 'restore', w, h, lang);
+  // Back to just before the restore, then step to it: chk-1's values flow back.
+  await page.goto(`${base}/?lang=${lang}&scenario=odd-even-sum&t=900`);
+  await page.waitForSelector('.lane__state');
+  let back = [];
+  for (let i = 0; i < 400 && !back.length; i++) {
+    await page.click('#step-forward');
+    back = (await flows()).filter((f) => f.flow === 'restore');
+  }
+  const srcBack = back.find((f) => f.task === 'numbers#0');
+  if (!srcBack || srcBack.text !== 'offset (0, 5)' || srcBack.checkpoint !== '1') fail(`${where} at the restore: no flow of offset (0, 5) back from chk-1: ${JSON.stringify(back)}`);
+  await settle(page);
+  await shot(page, 'restore-flow', w, h, lang);
+  // The records read again are marked, and only those below the offset read
+  // before the failure (7), from the restored offset (5) on.
+  let replays = null;
+  for (let i = 0; i < 400 && !replays; i++) {
+    const d = await page.$eval('.scene__tokens', (c) => ({ ...c.dataset }));
+    if (+d.replays > 0) replays = d;
+    else await page.click('#step-forward');
+  }
+  if (!replays) fail(`${where}: no replayed record marked after the restore`);
+  else {
+    const offs = (list) => (list || '').split(' ').filter(Boolean).map((o) => +o.split(':')[1]);
+    const marked = offs(replays.replayOrigins), fresh = offs(replays.freshOrigins);
+    if (marked.some((o) => o < 5 || o >= 7)) fail(`${where}: replay marks on offsets ${marked} (want 5 ≤ offset < 7)`);
+    if (fresh.some((o) => o < 7)) fail(`${where}: unmarked replays at offsets ${fresh}`);
+    await settle(page);
+    await shot(page, 'replay', w, h, lang);
+    return `odd-even-sum: "${src}", "${sum}" → "${src2}", "${sum2}"; snapshot flow "${srcFlow && srcFlow.text}", back "${srcBack && srcBack.text}"; replays marked at offsets ${marked}, unmarked ${fresh}`;
+  }
   return `odd-even-sum: "${src}", "${sum}" → "${src2}", "${sum2}"`;
 }
 
@@ -183,7 +225,19 @@ async function unaligned(page, base, lang, w, h) {
   if (aligning.length) fail(`${where}: an unaligned subtask says ${aligning[0]}`);
   const labels = await labelCheck(page, where);
   await shot(page, 'unaligned-overtaken', w, h, lang);
-  return { where, probe, notes, labels };
+  // Once chk-1 completes, the storage tab lists its persisted channel state.
+  await page.goto(`${base}/?lang=${lang}&scenario=unaligned-backpressure&t=1100`);
+  await page.waitForSelector('.operator__name');
+  await page.click('#tab-storage');
+  await page.waitForSelector('.stored');
+  await settle(page);
+  const chk1 = await page.$eval('.stored[data-checkpoint="1"]', (s) => {
+    const c = s.querySelector('.stored__channels');
+    return c && { total: +c.dataset.channelState, rows: [...c.querySelectorAll('.stored__channel')].map((r) => r.textContent), ring: !!c.querySelector('.persisted-ring') };
+  }).catch(() => null);
+  if (!chk1 || !(chk1.total > 0) || !chk1.rows.length || !chk1.ring) fail(`${where}: chk-1 in storage lists no persisted channel state: ${JSON.stringify(chk1)}`);
+  await shot(page, 'unaligned-storage', w, h, lang);
+  return { where, probe, notes, labels, chk1 };
 }
 
 (async () => {
@@ -219,7 +273,7 @@ async function unaligned(page, base, lang, w, h) {
       figures.push(`exactly-once vs plain at 1500 ms ${w}×${h} ${lang}: ${runs.map((r) => r.text).join(' | ')}`);
       await shot(page, 'compare-eo-plain', w, h, lang);
       const u = await unaligned(page, base, lang, w, h);
-      if (u) figures.push(`${u.where}: probe ${u.probe}; notes ${JSON.stringify(u.notes)}; ${u.labels.labels} canvas labels, ${u.labels.pairs} overlapping, ${u.labels.on} on obstacles, ${u.labels.svg} SVG text overlaps`);
+      if (u) figures.push(`${u.where}: probe ${u.probe}; notes ${JSON.stringify(u.notes)}; ${u.labels.labels} canvas labels, ${u.labels.pairs} overlapping, ${u.labels.on} on obstacles, ${u.labels.svg} SVG text overlaps; chk-1 channel state ${u.chk1 && u.chk1.total} records (${u.chk1 && u.chk1.rows.join('; ')})`);
       await page.close();
     }
   }

@@ -525,7 +525,7 @@ pub fn Lab(props: &LabProps) -> Html {
                         </CaptionBar>
                         <Transport playback={playback.clone()} dispatch={dispatch.clone()} {auto_pause} {on_auto_pause} />
                         if !show_twin && !drawer_open {
-                            <Legend />
+                            <Legend replaying={playback.view.as_ref().is_some_and(|v| crate::components::legend::replaying(v))} />
                         }
                     </div>
                     <SidePanel job={playback.job.clone()} view={playback.view.clone()}

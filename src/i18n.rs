@@ -200,6 +200,10 @@ messages! {
     LegendBarrier = "legend_barrier",
     LegendBlocked = "legend_blocked",
     LegendPersisted = "legend_persisted",
+    /// A record read again after a restore (↺).
+    LegendReplayed = "legend_replayed",
+    /// A completed unaligned checkpoint's persisted in-flight records (`{n}`).
+    StorageChannelState = "storage_channel_state",
     LegendPreCommitted = "legend_pre_committed",
     LegendCommitted = "legend_committed",
     LegendAborted = "legend_aborted",

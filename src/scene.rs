@@ -14,6 +14,7 @@
 //!   stylesheet all take from it.
 
 pub mod braces;
+pub mod flow;
 pub mod layout;
 pub mod palette;
 pub mod placement;
@@ -103,6 +104,8 @@ pub struct Scene {
     pub overflows: Vec<Overflow>,
     /// Braces over each checkpoint's records.
     pub braces: Vec<braces::Brace>,
+    /// State values travelling to and from checkpoint storage ([`flow`]).
+    pub flows: flow::Flows,
     /// Text sizes and baselines.
     pub text: Text,
 }
@@ -143,7 +146,7 @@ pub fn scene(job: &JobView, view: &WorldView, t: f64) -> Scene {
 /// The scene at display time `t`, laid out as `fit` asks (the stage's box).
 pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
     let geometry = Geometry::fit(job, fit);
-    let lanes = geometry
+    let lanes: Vec<Lane> = geometry
         .lanes
         .iter()
         .zip(&view.tasks)
@@ -223,10 +226,35 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
     let mut tokens = Vec::new();
     let mut overflows = Vec::new();
     for (path, c) in geometry.channels.iter().zip(&view.channels) {
-        tokens::place(path, c, t, &mut tokens, &mut overflows);
+        tokens::place(path, c, &view.replay, t, &mut tokens, &mut overflows);
     }
     make_ids_unique(&mut tokens);
     let braces = braces::epoch_braces(&tokens);
+    let text = Text {
+        lane_state: geometry.state_size,
+        ..Text::at(fit.zoom)
+    };
+    // The room above the fitted graph inside its box (the scene is centred).
+    let gap = fit.size.map_or(0.0, |(bw, bh)| {
+        let scale = (bw / geometry.width).min(bh / geometry.height);
+        if scale > 0.0 {
+            ((bh / scale - geometry.height) / 2.0).max(0.0)
+        } else {
+            0.0
+        }
+    });
+    let flows = flow::flows(
+        job,
+        view,
+        &flow::Frame {
+            lanes: &lanes,
+            text: &text,
+            width: geometry.width,
+            gap,
+        },
+        t,
+        fit.lang,
+    );
     let mut scene = Scene {
         width: geometry.width,
         height: geometry.height,
@@ -236,10 +264,8 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
         tokens,
         overflows,
         braces,
-        text: Text {
-            lane_state: geometry.state_size,
-            ..Text::at(fit.zoom)
-        },
+        flows,
+        text,
     };
     placement::place(&mut scene);
     scene

@@ -477,3 +477,80 @@ async fn the_savepoint_tour_walks_the_restored_run() {
         app.text("#tour-answer")
     );
 }
+
+/// The `.flow` chips on the stage: (direction, subtask, text).
+fn flows(app: &Mounted) -> Vec<(String, String, String)> {
+    let list = app.root.query_selector_all(".flow").unwrap();
+    (0..list.length())
+        .map(|i| {
+            let e = list.item(i).unwrap().unchecked_into::<Element>();
+            let a = |n: &str| e.get_attribute(n).unwrap_or_default();
+            (a("data-flow"), a("data-task"), a("data-text"))
+        })
+        .collect()
+}
+
+/// Snapshot and restore you can watch (issue 12, item 2) in odd-even-sum: at
+/// chk-1's snapshot the source's `offset (0, 5)` travels to the chk-1 store; at
+/// the restore it travels back while the line says `⟲ 5`; then the records read
+/// again are marked on the canvas, exactly those with 5 ≤ offset < 7.
+#[wasm_bindgen_test]
+async fn odd_even_sum_values_flow_to_chk_1_and_back_and_replays_are_marked() {
+    let app = Mounted::at("?lang=en&scenario=odd-even-sum&t=560").await;
+    let snap = flows(&app);
+    assert!(
+        snap.iter()
+            .any(|(d, t, x)| d == "snapshot" && t == "numbers#0" && x == "offset (0, 5)"),
+        "{snap:?}"
+    );
+    assert_eq!(app.attr(".flow-store", "data-checkpoint"), "1");
+    let mut back = Vec::new();
+    for _ in 0..400 {
+        app.click("#step-forward").await;
+        back = flows(&app)
+            .into_iter()
+            .filter(|(d, _, _)| d == "restore")
+            .collect();
+        if !back.is_empty() {
+            break;
+        }
+    }
+    assert!(
+        back.iter()
+            .any(|(_, t, x)| t == "numbers#0" && x == "offset (0, 5)"),
+        "chk-1's offset flows back: {back:?}"
+    );
+    let line = app.attr("[data-lane=\"numbers#0\"] .lane__state", "data-state");
+    assert!(
+        line.contains("⟲ 5 (chk-1)"),
+        "lands on the rewound value: {line}"
+    );
+    let mut marked = String::new();
+    for _ in 0..400 {
+        if app
+            .attr(".scene__tokens", "data-replays")
+            .parse::<usize>()
+            .unwrap_or(0)
+            > 0
+        {
+            marked = app.attr(".scene__tokens", "data-replay-origins");
+            break;
+        }
+        app.click("#step-forward").await;
+    }
+    let offset = |o: &str| o.split(':').nth(1).unwrap().parse::<u32>().unwrap();
+    assert!(!marked.is_empty(), "replayed records are marked");
+    assert!(
+        marked.split(' ').map(offset).all(|o| (5..7).contains(&o)),
+        "{marked}"
+    );
+    let fresh = app.attr(".scene__tokens", "data-fresh-origins");
+    assert!(
+        fresh
+            .split(' ')
+            .filter(|o| !o.is_empty())
+            .map(offset)
+            .all(|o| o >= 7),
+        "{fresh}"
+    );
+}

@@ -25,8 +25,31 @@ fn txn_chip(s: Status, glyph: &'static str) -> Html {
     }
 }
 
+/// Properties of [`Legend`].
+#[derive(Properties, PartialEq, Default)]
+pub struct LegendProps {
+    /// Replayed records are on the stage: their entry is shown (only then, so
+    /// the legend keeps to one line at projector sizes the rest of the time).
+    #[prop_or_default]
+    pub replaying: bool,
+}
+
+/// Whether `view` has records on its channels that are replays (read again
+/// after a restore, the engine's [`engine::view::WorldView::replay`]).
+pub fn replaying(view: &engine::view::WorldView) -> bool {
+    use engine::view::{ElementView, ReplayView};
+    !view.replay.is_empty()
+        && view.channels.iter().any(|c| {
+            c.out_queue
+                .iter()
+                .chain(c.wire.iter().map(|w| &w.element))
+                .chain(&c.queue)
+                .any(|e| matches!(e, ElementView::Record { record, .. } if ReplayView::covers(&view.replay, &record.origin)))
+        })
+}
+
 #[component]
-pub fn Legend() -> Html {
+pub fn Legend(props: &LegendProps) -> Html {
     let lang = use_lang().lang;
     let item = |swatch: Html, msg: Msg, key: &'static str| {
         html! {
@@ -78,6 +101,15 @@ pub fn Legend() -> Html {
                         <rect x="2.5" y="2.5" width="19" height="19" rx="4" fill="none" stroke={hex(Status::Persisted)} stroke-width="2.2" stroke-dasharray="3 2" />
                     </>
                 }, Msg::LegendPersisted, "persisted") }
+                if props.replaying {
+                { item(html! {
+                    <>
+                        <rect x="4" y="6" width="14" height="14" rx="2.5" fill={EPOCHS[0].hex()} stroke={palette::REPLAY.hex()} stroke-width="2.2" />
+                        <circle cx="18" cy="6" r="5.5" fill={palette::REPLAY.hex()} />
+                        <text x="18" y="9" text-anchor="middle" font-size="9" font-weight="800" fill="#ffffff">{ "↺" }</text>
+                    </>
+                }, Msg::LegendReplayed, "replayed") }
+                }
                 { item(txn_chip(Status::PreCommitted, "⧗"), Msg::LegendPreCommitted, "pre-committed") }
                 { item(txn_chip(Status::Committed, "✓"), Msg::LegendCommitted, "committed") }
                 { item(txn_chip(Status::Aborted, "✕"), Msg::LegendAborted, "aborted") }

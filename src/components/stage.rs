@@ -376,6 +376,49 @@ fn text_style(t: &Text) -> String {
     )
 }
 
+/// The state values travelling to and from `chk-n` ([`scene::flow`]): the store
+/// above the graph and a chip per subtask with its trail.
+fn draw_flows(scene: &Scene) -> Html {
+    let flows = &scene.flows;
+    let Some(store) = &flows.store else {
+        return html! {};
+    };
+    let size = scene.text.lane_state;
+    let (l, t) = (store.x - store.w / 2.0, store.y - store.h / 2.0);
+    // A small cylinder (storage) left of the text.
+    let (cx, cy, r) = (l + 13.0, store.y, store.h * 0.28);
+    let cylinder = format!(
+        "M{a} {top} v{h} a{r} {ry} 0 0 0 {d} 0 v-{h} M{a} {top} a{r} {ry} 0 0 0 {d} 0 a{r} {ry} 0 0 0 -{d} 0",
+        a = f(cx - r),
+        top = f(cy - r),
+        h = f(2.0 * r),
+        ry = f(r * 0.4),
+        d = f(2.0 * r),
+        r = f(r),
+    );
+    html! {
+        <g class="flows" data-flows={flows.chips.len().to_string()}>
+            <g class="flow-store" data-checkpoint={store.checkpoint.to_string()}>
+                <rect class="flow-store__box" x={f(l)} y={f(t)} width={f(store.w)} height={f(store.h)} rx="6" />
+                <path class="flow-store__icon" d={cylinder} />
+                <text class="flow-store__text" x={f(l + 26.0)} y={f(store.y + size * 0.35)}>{ scene::flow::store_label(store.checkpoint) }</text>
+            </g>
+            { for flows.chips.iter().map(|c| {
+                let name = scene.lanes.get(c.task).map(|l| l.boxed.name.clone()).unwrap_or_default();
+                html! {
+                    <g class={classes!("flow", format!("flow--{}", c.direction.key()))}
+                       data-flow={c.direction.key()} data-checkpoint={c.checkpoint.to_string()}
+                       data-task={name} data-text={c.text.clone()} data-progress={format!("{:.2}", c.progress)}>
+                        <line class="flow__trail" x1={f(c.from.0)} y1={f(c.from.1)} x2={f(c.x)} y2={f(c.y)} />
+                        <rect class="flow__chip" x={f(c.x - c.w / 2.0)} y={f(c.y - c.h / 2.0)} width={f(c.w)} height={f(c.h)} rx="5" />
+                        <text class="flow__text" x={f(c.x)} y={f(c.y + size * 0.35)} text-anchor="middle">{ c.text.clone() }</text>
+                    </g>
+                }
+            }) }
+        </g>
+    }
+}
+
 fn draw(
     scene: &Scene,
     lang: Lang,
@@ -408,6 +451,7 @@ fn draw(
             }) }
             { draw_channels(scene) }
             { for scene.lanes.iter().map(|l| draw_lane(l, t, lang, selected)) }
+            { draw_flows(scene) }
         </svg>
         <canvas ref={canvas.clone()} class="scene__tokens" aria-hidden="true"
                 data-record-label={f(palette::RECORD_LABEL)} />
@@ -584,6 +628,8 @@ fn swipe(from: (i32, i32), to: (i32, i32)) -> Option<Action> {
 #[component]
 pub fn Stage(props: &StageProps) -> Html {
     let lang = use_lang().lang;
+    // Reduced motion: values do not travel, the flows' end state is shown.
+    let still = use_state(crate::document::prefers_reduced_motion);
     // The token canvas: painted imperatively after every render (outside the
     // virtual DOM), and again whenever its box changes size.
     let canvas = use_node_ref();
@@ -658,6 +704,10 @@ pub fn Stage(props: &StageProps) -> Html {
                 lang,
             };
             let mut scene = scene::scene_fit(job, view, props.t, fit);
+            if *still {
+                // Reduced motion: nothing travels; the store is the end state.
+                scene.flows.chips.clear();
+            }
             // The placement pass's result, for the page's checks (labels, pairs
             // overlapping, labels on a lane or record).
             let (pairs, on) = scene::placement::clashes(&scene);

@@ -3,6 +3,7 @@
 //! (the JobManager's memory or files), what was deleted, and the JobManager crash
 //! button that shows why that matters.
 
+use engine::view::JobView;
 use engine::Intervention;
 use serde_json::Value;
 use yew::prelude::*;
@@ -59,6 +60,7 @@ pub fn StoragePanel(props: &PanelProps) -> Html {
                                     <span class="muted">{ lang.t(Msg::CompletedAt).replace("{t}", &s.completed_at.to_string()) }</span>
                                 </div>
                                 <p class="stored__line"><strong>{ format!("{dir}: ") }</strong>{ parts.join(", ") }</p>
+                                { channel_state(&props.job, &s.metadata, lang) }
                                 if !s.files.is_empty() {
                                     <ul class="stored__files">
                                         { for s.files.iter().map(|f| html! {
@@ -78,6 +80,77 @@ pub fn StoragePanel(props: &PanelProps) -> Html {
                 </ul>
             }
         </>
+    }
+}
+
+/// The in-flight records an unaligned checkpoint persisted as its channel state,
+/// per channel (`events#0 → slow-sum#0`, or a sender's output `enrich#0 out0 →`)
+/// with how many, from its `_metadata` (`<uid>.channels.<subtask>.in<i>|out<o>`).
+pub fn channel_states(job: &JobView, metadata: &Value) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    let Value::Object(ops) = metadata else {
+        return out;
+    };
+    for (uid, entry) in ops {
+        let Some(Value::Object(subtasks)) = entry.get("channels") else {
+            continue;
+        };
+        let Some(op) = job.operators.iter().find(|o| &o.uid == uid) else {
+            continue;
+        };
+        for (index, chans) in subtasks {
+            let Ok(index) = index.parse::<u32>() else {
+                continue;
+            };
+            let task = op.first_task + index;
+            let name = |t: u32| {
+                job.tasks
+                    .get(t as usize)
+                    .map_or_else(|| format!("{uid}#{index}"), |t| t.name.to_string())
+            };
+            let Value::Object(chans) = chans else {
+                continue;
+            };
+            for (ch, recs) in chans {
+                let n = recs.as_array().map_or(0, Vec::len);
+                let label =
+                    if let Some(i) = ch.strip_prefix("in").and_then(|i| i.parse::<u32>().ok()) {
+                        let from = job
+                            .channels
+                            .iter()
+                            .find(|c| c.to.0 == task && c.input.0 == i)
+                            .map_or_else(|| ch.clone(), |c| name(c.from.0));
+                        format!("{from} → {}", name(task))
+                    } else {
+                        format!("{} {ch} →", name(task))
+                    };
+                out.push((label, n));
+            }
+        }
+    }
+    out
+}
+
+/// Under `chk-n`: its persisted channel state, with the persisted ring the
+/// channel's records carry (nothing for an aligned checkpoint).
+fn channel_state(job: &JobView, metadata: &Value, lang: crate::i18n::Lang) -> Html {
+    let chans = channel_states(job, metadata);
+    let total: usize = chans.iter().map(|(_, n)| n).sum();
+    if total == 0 {
+        return html! {};
+    }
+    html! {
+        <div class="stored__channels" data-channel-state={total.to_string()}>
+            <p class="stored__channels-head">
+                <span class="persisted-ring" aria-hidden="true"></span>
+                { lang.t(Msg::StorageChannelState).replace("{n}", &total.to_string()) }
+            </p>
+            <ul class="stored__channel-list">
+                { for chans.iter().filter(|(_, n)| *n > 0).map(|(label, n)| html! {
+                    <li class="stored__channel" data-records={n.to_string()}>{ format!("{label} · {n}") }</li>
+                }) }
+            </ul>
+        </div>
     }
 }
 
@@ -105,5 +178,38 @@ fn leaf(value: &Value) -> String {
         Value::String(s) => s.clone(),
         Value::Object(m) if m.is_empty() => "{}".into(),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::channel_states;
+    use engine::runner::load;
+    use engine::World;
+
+    /// unaligned-backpressure's chk-1 lists the records it persisted, channel by
+    /// channel, as many as the engine counts (39).
+    #[test]
+    fn chk_1_lists_its_persisted_channel_state() {
+        let s = load("unaligned-backpressure").unwrap();
+        let mut w = World::new(&s, s.seed).unwrap();
+        while w.view().coordinator.storage.is_empty() {
+            w.step().expect("chk-1 completes");
+        }
+        let v = w.view();
+        let chk1 = &v.coordinator.storage[0];
+        let chans = channel_states(&w.job_view(), &chk1.metadata);
+        let total: usize = chans.iter().map(|(_, n)| n).sum();
+        let counted = v.coordinator.history[0]
+            .subtasks
+            .values()
+            .map(|s| s.persisted_records)
+            .sum::<u64>();
+        assert_eq!(total as u64, counted);
+        assert!(total > 0);
+        assert!(
+            chans.iter().any(|(l, _)| l.contains(" → slow-sum#0")),
+            "{chans:?}"
+        );
     }
 }

@@ -13,13 +13,14 @@
 //! by epoch colour *and* overlaid with an epoch pattern (stripes, dots, bars: a
 //! second cue besides colour), labelled with their value; barriers are dark bars
 //! with a tag `B<n>` (`S<n>` for a savepoint); unaligned barriers are hollow and
-//! dashed; a persisted record has a dashed ring. Colours, patterns and sizes come
+//! dashed; a persisted record has a dashed ring; a replayed record (read again
+//! after a restore) a solid ring and a ↺. Colours, patterns and sizes come
 //! from [`crate::scene::palette`] (as the SVG's and the legend's do); only the
 //! font families are read from the stylesheet.
 //!
 //! What was painted is also written on the canvas as data attributes
 //! (`data-tokens`, `data-records`, `data-barriers`, `data-unaligned-barriers`,
-//! `data-checkpoints`), which the browser tests and `scripts/measure-frames.cjs`
+//! `data-checkpoints`, `data-replays` and the replayed records' origins), which the browser tests and `scripts/measure-frames.cjs`
 //! read instead of counting DOM nodes.
 
 use wasm_bindgen::{JsCast, JsValue};
@@ -35,6 +36,8 @@ struct Palette {
     labels: Vec<String>,
     barrier: String,
     persisted: String,
+    /// Replayed records' ring and ↺ (the rewind's accent).
+    replay: String,
     aborted: String,
     ghost: String,
     text: String,
@@ -130,6 +133,13 @@ struct Counts {
     /// (its epoch is that checkpoint's: it is chk-n's channel state).
     persisted: usize,
     persisted_probe: String,
+    /// Records read again after a restore (marked ↺), and the origins
+    /// (`partition:offset`, space separated) of those marked and of the other
+    /// records of replayed partitions — so a check sees that exactly the ones
+    /// below the offset read before the failure are marked.
+    replays: usize,
+    replay_origins: String,
+    fresh_origins: String,
 }
 
 fn var(style: &web_sys::CssStyleDeclaration, name: &str, fallback: &str) -> String {
@@ -196,6 +206,7 @@ fn palette(canvas: &HtmlCanvasElement) -> Option<Palette> {
         labels: EPOCHS.iter().map(|c| palette::label_on(*c).hex()).collect(),
         barrier: palette::BARRIER.hex(),
         persisted: Status::Persisted.colour().hex(),
+        replay: palette::REPLAY.hex(),
         aborted: Status::Aborted.colour().hex(),
         ghost: palette::GHOST.hex(),
         text: var(&style, "--text", "#101720"),
@@ -315,6 +326,34 @@ impl TokenLayer {
             let _ = ctx.set_line_dash(&p.dash_tag);
             ctx.stroke();
             let _ = ctx.set_line_dash(&p.dash_none);
+        }
+        // Replayed records: a solid ring and a ↺ at the top right corner.
+        if tokens.iter().any(|t| t.is_replay) {
+            ctx.begin_path();
+            for tok in tokens.iter().filter(|t| t.is_replay) {
+                let _ = ctx.round_rect_with_f64(
+                    tok.x - h - 2.0,
+                    tok.y - h - 2.0,
+                    TOKEN + 4.0,
+                    TOKEN + 4.0,
+                    6.0,
+                );
+            }
+            ctx.set_stroke_style_str(&p.replay);
+            ctx.set_line_width(3.0);
+            ctx.stroke();
+            ctx.begin_path();
+            for tok in tokens.iter().filter(|t| t.is_replay) {
+                ctx.move_to(tok.x + h + 8.0, tok.y - h);
+                let _ = ctx.arc(tok.x + h, tok.y - h, 8.0, 0.0, std::f64::consts::TAU);
+            }
+            ctx.set_fill_style_str(&p.replay);
+            ctx.fill();
+            ctx.set_font(&p.font_small_bold);
+            ctx.set_fill_style_str("#ffffff");
+            for tok in tokens.iter().filter(|t| t.is_replay) {
+                let _ = ctx.fill_text("↺", tok.x + h, tok.y - h + 1.0);
+            }
         }
         ctx.set_font(&p.font_label);
         // A label only where it can be read: on a busy wire records overlap, and
@@ -483,6 +522,30 @@ impl TokenLayer {
                 palette::epoch_colour(epoch).hex()
             );
         }
+        counts.replays = tokens.iter().filter(|t| t.is_replay).count();
+        if counts.replays > 0 {
+            // `<ch>:r<source>.<partition>.<offset>[#n]` (the token's id).
+            let origin = |t: &Token| {
+                let o = t.id.split(":r").nth(1)?.split('#').next()?;
+                let mut it = o.split('.').skip(1);
+                Some(format!("{}:{}", it.next()?, it.next()?))
+            };
+            let partition = |o: &str| o.split(':').next().map(str::to_string);
+            let marked: Vec<String> = tokens
+                .iter()
+                .filter(|t| t.is_replay)
+                .filter_map(origin)
+                .collect();
+            let parts: Vec<String> = marked.iter().filter_map(|o| partition(o)).collect();
+            let fresh: Vec<String> = tokens
+                .iter()
+                .filter(|t| !t.is_replay && matches!(t.kind, TokenKind::Record { .. }))
+                .filter_map(origin)
+                .filter(|o| partition(o).is_some_and(|p| parts.contains(&p)))
+                .collect();
+            counts.replay_origins = marked.join(" ");
+            counts.fresh_origins = fresh.join(" ");
+        }
         checkpoints.sort_unstable();
         checkpoints.dedup();
         counts.checkpoints = checkpoints
@@ -504,6 +567,9 @@ impl TokenLayer {
             set_attr(canvas, "data-probe", &counts.probe);
             set_attr(canvas, "data-persisted", &counts.persisted.to_string());
             set_attr(canvas, "data-persisted-probe", &counts.persisted_probe);
+            set_attr(canvas, "data-replays", &counts.replays.to_string());
+            set_attr(canvas, "data-replay-origins", &counts.replay_origins);
+            set_attr(canvas, "data-fresh-origins", &counts.fresh_origins);
             self.attrs = counts;
         }
     }

@@ -114,6 +114,7 @@ mod tests {
                 persisted: None,
             },
             is_persisting: false,
+            is_replay: false,
             side: 0.0,
             tag: None,
         }

@@ -151,6 +151,8 @@ impl Status {
     }
 }
 
+/// A replayed record's ring and ↺ (the stylesheet's `--accent`, the rewind's `⟲`).
+pub const REPLAY: Rgb = Rgb(0x1f, 0x56, 0xc2);
 /// A checkpoint barrier: a dark bar (shape, not hue, tells it from records).
 pub const BARRIER: Rgb = Rgb(0x14, 0x1a, 0x23);
 /// The outline of records and the stroke behind their labels.

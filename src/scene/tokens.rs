@@ -6,7 +6,7 @@
 //! receiver. An element on the wire sits at `(t - sent_at) / (arrive_at - sent_at)`
 //! of the way from the end of the out-queue to the tail of the input queue.
 
-use engine::view::{ChannelView, ElementView};
+use engine::view::{ChannelView, ElementView, ReplayView};
 
 use super::layout::ChannelPath;
 use super::{record_label, SPACING};
@@ -76,6 +76,10 @@ pub struct Token {
     /// barrier overtook it, in the out-queue or the input queue, or it waits on
     /// a channel being persisted).
     pub is_persisting: bool,
+    /// A record read again after a restore: its origin is below what its source
+    /// partition had read before the failure (the engine's
+    /// [`engine::view::WorldView::replay`]), so it is being processed again.
+    pub is_replay: bool,
     /// Its channel's side of the receiving lane ([`ChannelPath::side`]): a
     /// barrier's tag goes below it when positive, above otherwise.
     pub side: f64,
@@ -166,10 +170,12 @@ pub fn lock_at(path: &ChannelPath, c: &ChannelView) -> (f64, f64) {
     path.at(path.length() - END_GAP - in_shown as f64 * SPACING - 16.0)
 }
 
-/// Places channel `c`'s elements along `path` at time `t`.
+/// Places channel `c`'s elements along `path` at time `t`; `replay` is the
+/// world's [`engine::view::WorldView::replay`] (which records are replays).
 pub fn place(
     path: &ChannelPath,
     c: &ChannelView,
+    replay: &[ReplayView],
     t: f64,
     tokens: &mut Vec<Token>,
     overflows: &mut Vec<Overflow>,
@@ -185,6 +191,10 @@ pub fn place(
                 ..
             }
         );
+        let is_replay = match e {
+            ElementView::Record { record, .. } => ReplayView::covers(replay, &record.origin),
+            _ => false,
+        };
         let tag = matches!(e, ElementView::Barrier { .. })
             .then(|| super::placement::natural_tag(x, y, path.side));
         tokens.push(Token {
@@ -195,6 +205,7 @@ pub fn place(
             y,
             kind: kind_of(e),
             is_persisting,
+            is_replay,
             side: path.side,
             tag,
         });
@@ -311,7 +322,7 @@ mod tests {
         let c = channel(vec![], vec![(100, 110, rec(1, 1))], vec![]);
         let at = |t: f64| {
             let (mut toks, mut over) = (Vec::new(), Vec::new());
-            place(&PATH, &c, t, &mut toks, &mut over);
+            place(&PATH, &c, &[], t, &mut toks, &mut over);
             toks[0].x
         };
         let (a, m, b) = (at(100.0), at(105.0), at(110.0));
@@ -340,7 +351,7 @@ mod tests {
             queue,
         );
         let (mut toks, mut over) = (Vec::new(), Vec::new());
-        place(&PATH, &c, 5.0, &mut toks, &mut over);
+        place(&PATH, &c, &[], 5.0, &mut toks, &mut over);
         let out: Vec<&Token> = toks.iter().filter(|t| t.place == Place::OutQueue).collect();
         assert_eq!(out.len(), 2);
         assert!(

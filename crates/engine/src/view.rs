@@ -222,6 +222,21 @@ pub struct TaskView {
     /// After a restart: what its restore rewound.
     #[serde(default)]
     pub rewind: Option<RewindView>,
+    /// Its latest synchronous snapshot, with the state as it was then (what goes
+    /// into `chk-n` while processing carries on).
+    #[serde(default)]
+    pub snapshot: Option<SnapshotView>,
+}
+
+/// A subtask's synchronous snapshot of one checkpoint.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SnapshotView {
+    /// The checkpoint.
+    pub checkpoint: CheckpointId,
+    /// When it was taken (simulated ms).
+    pub at: u64,
+    /// The state it holds, as [`TaskView::state`] reads.
+    pub state: StateView,
 }
 
 /// How a barrier handler treats a pending checkpoint.
@@ -509,6 +524,82 @@ impl World {
         }
     }
 
+    /// Operator `op`'s state `state` as the page shows it.
+    fn state_view(&self, op: usize, state: &OpState) -> StateView {
+        let setup = self.setup();
+        let key_groups = setup.max_parallelism[op];
+        match state {
+            OpState::Source(s) => StateView::Source {
+                offsets: s
+                    .offsets
+                    .iter()
+                    .map(|(p, o)| (*p, *o, setup.logs[op][*p as usize].len() as u64))
+                    .collect(),
+            },
+            OpState::Keyed { values } => StateView::Keyed {
+                entries: values
+                    .iter()
+                    .map(|(k, v)| {
+                        (
+                            setup.keys.name(*k).clone(),
+                            setup.keys.key_group(*k, key_groups),
+                            *v,
+                        )
+                    })
+                    .collect(),
+            },
+            OpState::TwoPhaseCommit(s) => StateView::TwoPhaseCommit {
+                current: s.current,
+                pending: s.pending.clone(),
+            },
+            // Broadcast state reads like one named map state without key groups.
+            OpState::Broadcast { rules } => StateView::KeyedStates {
+                states: vec![NamedStateView {
+                    name: "rules".into(),
+                    kind: "broadcast".into(),
+                    ttl_ms: None,
+                    entries: rules
+                        .iter()
+                        .map(|(k, v)| NamedEntryView {
+                            key: setup.keys.name(*k).clone(),
+                            key_group: None,
+                            value: v.to_string(),
+                            expired_units: 0,
+                        })
+                        .collect(),
+                }],
+            },
+            OpState::KeyedStates(store) => StateView::KeyedStates {
+                states: store
+                    .tables()
+                    .iter()
+                    .map(|(name, table)| {
+                        let ttl = table.descriptor.ttl;
+                        let now = self.now();
+                        NamedStateView {
+                            name: name.clone(),
+                            kind: table.descriptor.kind.as_str().to_string(),
+                            ttl_ms: ttl.map(|c| c.ttl_ms),
+                            entries: table
+                                .entries
+                                .iter()
+                                .map(|(k, v)| NamedEntryView {
+                                    key: setup.keys.name(*k).clone(),
+                                    key_group: Some(setup.keys.key_group(*k, key_groups)),
+                                    value: v.display().to_string(),
+                                    expired_units: ttl.map_or(0, |c| {
+                                        v.units() - v.unexpired(&c, now).map_or(0, |u| u.units())
+                                    }),
+                                })
+                                .collect(),
+                        }
+                    })
+                    .collect(),
+            },
+            OpState::Stateless | OpState::Sink => StateView::Stateless,
+        }
+    }
+
     /// Everything the page draws now.
     pub fn view(&self) -> WorldView {
         let setup = self.setup();
@@ -517,78 +608,7 @@ impl World {
             .iter_enumerated()
             .map(|(id, t)| {
                 let info = &setup.tasks[id];
-                let key_groups = setup.max_parallelism[info.op];
-                let state = match &t.op {
-                    OpState::Source(s) => StateView::Source {
-                        offsets: s
-                            .offsets
-                            .iter()
-                            .map(|(p, o)| (*p, *o, setup.logs[info.op][*p as usize].len() as u64))
-                            .collect(),
-                    },
-                    OpState::Keyed { values } => StateView::Keyed {
-                        entries: values
-                            .iter()
-                            .map(|(k, v)| {
-                                (
-                                    setup.keys.name(*k).clone(),
-                                    setup.keys.key_group(*k, key_groups),
-                                    *v,
-                                )
-                            })
-                            .collect(),
-                    },
-                    OpState::TwoPhaseCommit(s) => StateView::TwoPhaseCommit {
-                        current: s.current,
-                        pending: s.pending.clone(),
-                    },
-                    // Broadcast state reads like one named map state without key groups.
-                    OpState::Broadcast { rules } => StateView::KeyedStates {
-                        states: vec![NamedStateView {
-                            name: "rules".into(),
-                            kind: "broadcast".into(),
-                            ttl_ms: None,
-                            entries: rules
-                                .iter()
-                                .map(|(k, v)| NamedEntryView {
-                                    key: setup.keys.name(*k).clone(),
-                                    key_group: None,
-                                    value: v.to_string(),
-                                    expired_units: 0,
-                                })
-                                .collect(),
-                        }],
-                    },
-                    OpState::KeyedStates(store) => StateView::KeyedStates {
-                        states: store
-                            .tables()
-                            .iter()
-                            .map(|(name, table)| {
-                                let ttl = table.descriptor.ttl;
-                                let now = self.now();
-                                NamedStateView {
-                                    name: name.clone(),
-                                    kind: table.descriptor.kind.as_str().to_string(),
-                                    ttl_ms: ttl.map(|c| c.ttl_ms),
-                                    entries: table
-                                        .entries
-                                        .iter()
-                                        .map(|(k, v)| NamedEntryView {
-                                            key: setup.keys.name(*k).clone(),
-                                            key_group: Some(setup.keys.key_group(*k, key_groups)),
-                                            value: v.display().to_string(),
-                                            expired_units: ttl.map_or(0, |c| {
-                                                v.units()
-                                                    - v.unexpired(&c, now).map_or(0, |u| u.units())
-                                            }),
-                                        })
-                                        .collect(),
-                                }
-                            })
-                            .collect(),
-                    },
-                    OpState::Stateless | OpState::Sink => StateView::Stateless,
-                };
+                let state = self.state_view(info.op, &t.op);
                 TaskView {
                     status: t.status,
                     busy: t
@@ -616,6 +636,11 @@ impl World {
                             at: *at,
                         })
                         .collect(),
+                    snapshot: t.snapped.as_ref().map(|b| SnapshotView {
+                        checkpoint: b.0,
+                        at: b.1,
+                        state: self.state_view(info.op, &b.2),
+                    }),
                     rewind: t.restored.as_ref().map(|r| RewindView {
                         checkpoint: r.checkpoint,
                         at: r.at,

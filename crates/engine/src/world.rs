@@ -1042,6 +1042,8 @@ impl World {
         let incremental = self.coordinator.config().incremental && !barrier.is_savepoint;
         let is_finished = self.tasks[t].status != TaskStatus::Running;
         let name = self.name(t);
+        // What the page shows travelling into chk-n (view only).
+        self.tasks[t].snapped = Some(Box::new((id, self.now, self.tasks[t].op.clone())));
         let state = match &mut self.tasks[t].op {
             OpState::TwoPhaseCommit(s) => {
                 let (ext, txn_ids) = self.external.topic_and_txn_ids(self.graph.tasks[t].op);

@@ -81,6 +81,10 @@ pub struct Task {
     pub(crate) recent: Recent,
     /// After a restart: what its restore rewound. View only.
     pub(crate) restored: Option<Box<Restored>>,
+    /// Its latest synchronous snapshot: the checkpoint, when, and the operator
+    /// state as it was then (what goes into `chk-n`, while processing carries
+    /// on). View only.
+    pub(crate) snapped: Option<Box<(CheckpointId, u64, OpState)>>,
 }
 
 impl Task {
@@ -114,6 +118,7 @@ impl Task {
             processed: 0,
             recent: Recent::default(),
             restored: None,
+            snapped: None,
         }
     }
 

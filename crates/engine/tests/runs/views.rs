@@ -84,6 +84,69 @@ fn odd_even_sum_restore_rewinds_offset_7_to_5_and_even_12_to_6() {
 
 /// A keyed subtask's recent changes are its keys, most recent first, each with the
 /// time of the record that changed it; a source's are its partitions.
+/// Every subtask's latest snapshot of a checkpoint holds its state as it was at
+/// the snapshot (what the page shows travelling into chk-n), not as processing
+/// left it since: in odd-even-sum the source snapshots chk-1 at offset 5 and reads
+/// on, and each snapshot equals what the completed checkpoint stored.
+#[test]
+fn a_snapshot_keeps_the_state_of_its_moment() {
+    use engine::view::StateView;
+    let mut w = world("odd-even-sum");
+    let source = w.task_id("numbers#0").unwrap().0 as usize;
+    let mut read_on = false;
+    while w.step().is_some() {
+        let v = w.view();
+        let t = &v.tasks[source];
+        let Some(snap) = &t.snapshot else { continue };
+        assert!(snap.at <= v.now);
+        if snap.checkpoint.0 == 1 && t.rewind.is_none() {
+            let StateView::Source { offsets } = &snap.state else {
+                panic!("a source's snapshot: {:?}", snap.state)
+            };
+            assert_eq!(offsets[0].1, 5, "chk-1 holds offset (0, 5)");
+            if let StateView::Source { offsets: now } = &t.state {
+                read_on |= now[0].1 > 5;
+            }
+            if let Some(stored) = v.coordinator.storage.iter().find(|s| s.id.0 == 1) {
+                assert_eq!(stored.metadata["numbers"]["offsets"]["0"], 5);
+            }
+        }
+        if w.now() > 1_000 {
+            break;
+        }
+    }
+    assert!(
+        read_on,
+        "the source read on while its snapshot kept offset 5"
+    );
+    // The sum's snapshots match what their completed checkpoints stored.
+    let mut w = world("odd-even-sum");
+    let sum = w.task_id("sum#0").unwrap().0 as usize;
+    let mut compared = 0;
+    while w.step().is_some() && w.now() < 3_000 {
+        let v = w.view();
+        let Some(snap) = &v.tasks[sum].snapshot else {
+            continue;
+        };
+        let Some(stored) = v
+            .coordinator
+            .storage
+            .iter()
+            .find(|s| s.id == snap.checkpoint)
+        else {
+            continue;
+        };
+        let StateView::Keyed { entries } = &snap.state else {
+            panic!("a keyed snapshot: {:?}", snap.state)
+        };
+        for (k, _, value) in entries {
+            assert_eq!(stored.metadata["sum"]["keyed"][k.as_ref()], *value, "{k}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 0);
+}
+
 #[test]
 fn recent_changes_follow_the_processed_records() {
     let mut w = world("odd-even-sum");
