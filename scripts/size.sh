@@ -15,9 +15,10 @@ cd "$ROOT"
 DIST="${DIST:-dist}"
 TARGET_WASM_KIB=350
 TARGET_FIRST_KIB=400
-# The gate: the wasm's gzip -9 size at the end of round 2 (780.5 KiB) plus ~2.5 % headroom.
+# The gate: the wasm's gzip -9 size with the lesson data fetched on demand (749.4 KiB)
+# plus ~1.5 % headroom (it was 800 with the data compiled in, 780.5 KiB).
 # Lower it whenever the page shrinks.
-CEILING_WASM_KIB=${CEILING_WASM_KIB:-800}
+CEILING_WASM_KIB=${CEILING_WASM_KIB:-760}
 [ -d "$DIST" ] || { ensure_web_tools; trunk build --release; }
 
 python3 - "$DIST" "$TARGET_WASM_KIB" "$TARGET_FIRST_KIB" "$CEILING_WASM_KIB" <<'PY'

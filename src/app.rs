@@ -128,6 +128,10 @@ pub fn Lab(props: &LabProps) -> Html {
         if let Some(step) = document::query_param("step").and_then(|s| s.parse().ok()) {
             state = state.apply(Action::SeekStep(step));
         }
+        // The first lesson's data could not be loaded: say which file.
+        if let Some(why) = crate::data::take_boot_error() {
+            state = state.apply(Action::Fail(why));
+        }
         state
     });
     let dispatcher = playback.dispatcher();

@@ -25,6 +25,7 @@ pub mod app;
 pub mod barrier_bench;
 pub mod compare;
 pub mod components;
+pub mod data;
 pub mod describe;
 pub mod document;
 pub mod engine_speed;

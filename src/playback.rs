@@ -25,9 +25,10 @@ pub mod reducer;
 pub mod run;
 pub mod transport;
 
+#[cfg(feature = "bundled")]
 use std::rc::Rc;
 
-use engine::runner::{ModeOverride, BUILTINS};
+use engine::runner::ModeOverride;
 use engine::scenario::{CheckpointingMode, Scenario};
 
 pub use reducer::{Action, State};
@@ -113,11 +114,13 @@ impl Mode {
 }
 
 /// The built-in scenarios: `(name, parsed scenario)`, those that parse. Parsed
-/// once per thread: the toolbar asks on every render.
+/// once per thread. Only with the compiled-in data (the `bundled` feature); the
+/// page lists its lessons with [`crate::data::lesson_titles`].
+#[cfg(feature = "bundled")]
 pub fn builtins() -> Rc<Vec<(&'static str, Scenario)>> {
     thread_local! {
         static PARSED: Rc<Vec<(&'static str, Scenario)>> = Rc::new(
-            BUILTINS
+            engine::runner::BUILTINS
                 .iter()
                 .filter_map(|(name, json)| Scenario::from_json(json).ok().map(|s| (*name, s)))
                 .collect(),

@@ -102,9 +102,49 @@ pub fn FlinkPanel(props: &FlinkPanelProps) -> Html {
     }
 }
 
-/// The Java of the run, its highlighted lines, copy, download and the command.
+/// The Java of the run, once the exporter's Java fragments are here: fetched
+/// when the tab first opens (the page ships without them, `crate::data`); a
+/// failure names the file.
 #[component]
 pub fn FlinkCode(props: &FlinkCodeProps) -> Html {
+    let lang = use_lang().lang;
+    // `Ok(true)` once the fragments are here; `Err` says which file failed.
+    let java = use_state_eq(|| {
+        Ok::<bool, String>(
+            crate::data::java_files()
+                .iter()
+                .all(|f| crate::data::available(f)),
+        )
+    });
+    {
+        let java = java.clone();
+        use_effect_with((), move |_| {
+            if *java == Ok(false) {
+                wasm_bindgen_futures::spawn_local(async move {
+                    java.set(
+                        crate::data::ensure(crate::data::java_files())
+                            .await
+                            .map(|()| true)
+                            .map_err(|e| crate::data::failure(&e)),
+                    );
+                });
+            }
+        });
+    }
+    match &*java {
+        Ok(true) => html! { <FlinkExport doc={props.doc.clone()} seed={props.seed} /> },
+        Ok(false) => html! { <p class="muted" role="status">{ lang.t(FlinkMsg::Loading) }</p> },
+        Err(e) => html! {
+            <div class="flink__refused" role="status">
+                <p class="flink__refused-detail">{ e.clone() }</p>
+            </div>
+        },
+    }
+}
+
+/// The Java of the run, its highlighted lines, copy, download and the command.
+#[component]
+fn FlinkExport(props: &FlinkCodeProps) -> Html {
     let lang = use_lang().lang;
     let copied = use_state_eq(|| Copied::Not);
     // The export runs the lab once (to place the script's crashes): once per

@@ -3,8 +3,6 @@
 //! menu for what a lesson rarely needs (seed, glossary, edit, share, export,
 //! import), projector mode, fullscreen, the key map and the language switch.
 
-use std::rc::Rc;
-
 use gloo::events::EventListener;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -15,7 +13,7 @@ use crate::hooks::{use_lang, Lessons};
 use crate::i18n::{Lang, Msg};
 use crate::labels;
 use crate::lessons::{LessonActions, LessonMenuItems};
-use crate::playback::{builtins, Action, Mode, State};
+use crate::playback::{Action, Mode, State};
 
 /// Properties of [`TopBar`].
 #[derive(Properties, PartialEq)]
@@ -81,8 +79,13 @@ pub fn TopBar(props: &TopBarProps) -> Html {
     let has_run = p.view.is_some();
     let has_checkpointing = p.mode != Mode::Off;
 
-    let on_scenario =
-        d.reform(|e: Event| Action::LoadScenario(select_value(&e).unwrap_or_default()));
+    // A lesson whose data has not arrived yet opens once it has (src/data.rs).
+    let on_scenario = {
+        let d = d.clone();
+        Callback::from(move |e: Event| {
+            crate::data::open_lesson(select_value(&e).unwrap_or_default(), d.clone())
+        })
+    };
     let on_mode = {
         let d = d.clone();
         Callback::from(move |e: Event| {
@@ -161,7 +164,7 @@ pub fn TopBar(props: &TopBarProps) -> Html {
         });
     }
 
-    let scenarios: Rc<Vec<(&'static str, engine::Scenario)>> = builtins();
+    let scenarios = crate::data::lesson_titles();
     let projector_label = format!("A⁺ {}", lang.t(Msg::ProjectorMode));
     let fullscreen_label = if *fullscreen {
         lang.t(Msg::ExitFullscreen)
@@ -183,8 +186,8 @@ pub fn TopBar(props: &TopBarProps) -> Html {
                     <span class="visually-hidden">{ lang.t(Msg::ScenarioLabel) }</span>
                     <select class="select select--scenario" id="scenario-select" onchange={on_scenario}
                             title={lang.t(Msg::ScenarioLabel)}>
-                        { for scenarios.iter().map(|(name, s)| {
-                            let title = s.title.as_ref().map_or_else(|| name.to_string(), |t| match lang {
+                        { for scenarios.iter().map(|(name, title)| {
+                            let title = title.as_ref().map_or_else(|| name.to_string(), |t| match lang {
                                 Lang::Zh => t.zh.clone(),
                                 Lang::En => t.en.clone(),
                             });

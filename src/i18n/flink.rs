@@ -8,6 +8,8 @@ messages! {
     /// The side panel's tab.
     Tab = "tab_flink",
     Empty = "flink_empty",
+    /// While the exporter's Java fragments are fetched (the tab's first opening).
+    Loading = "flink_loading",
     /// `{version}`: Flink's.
     Kind = "flink_kind",
     Intro = "flink_intro",

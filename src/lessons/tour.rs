@@ -1,7 +1,8 @@
 //! Guided tours: what each step says, where it goes, what it points at.
 //!
-//! A tour is a data file, `assets/tours/<scenario>.json`, compiled in with
-//! `include_str!` (a teacher edits sentences, not Rust):
+//! A tour is a data file, `assets/tours/<scenario>.json` (a teacher edits
+//! sentences, not Rust), compiled in for the tests (the `bundled` feature) and
+//! fetched by the page when its lesson opens ([`provide`], `src/data.rs`):
 //!
 //! ```json
 //! {"scenario": "odd-even-sum",
@@ -25,6 +26,9 @@
 //! page plays), so a tour can never point at a moment that does not happen. Pure:
 //! no `web_sys`, unit-tested natively.
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
 use engine::scenario::{Localized, Scenario};
 use engine::view::JobView;
 use engine::World;
@@ -33,90 +37,71 @@ use serde_json::{Map, Value};
 
 use crate::i18n::Lang;
 
-/// The tours, by scenario name.
-pub const TOURS: &[(&str, &str)] = &[
-    (
-        "state-types",
-        include_str!("../../assets/tours/state-types.json"),
-    ),
-    ("pv-count", include_str!("../../assets/tours/pv-count.json")),
-    (
-        "barrier-alignment",
-        include_str!("../../assets/tours/barrier-alignment.json"),
-    ),
-    (
-        "unaligned-backpressure",
-        include_str!("../../assets/tours/unaligned-backpressure.json"),
-    ),
-    (
-        "at-least-once-duplicates",
-        include_str!("../../assets/tours/at-least-once-duplicates.json"),
-    ),
-    (
-        "odd-even-sum",
-        include_str!("../../assets/tours/odd-even-sum.json"),
-    ),
-    (
-        "exactly-once-kafka",
-        include_str!("../../assets/tours/exactly-once-kafka.json"),
-    ),
-    (
-        "exactly-once-kafka-plain",
-        include_str!("../../assets/tours/exactly-once-kafka-plain.json"),
-    ),
-    (
-        "restart-fixed-delay",
-        include_str!("../../assets/tours/restart-fixed-delay.json"),
-    ),
-    (
-        "restart-failure-rate",
-        include_str!("../../assets/tours/restart-failure-rate.json"),
-    ),
-    (
-        "restart-none",
-        include_str!("../../assets/tours/restart-none.json"),
-    ),
-    (
-        "checkpoint-config",
-        include_str!("../../assets/tours/checkpoint-config.json"),
-    ),
-    (
-        "checkpoint-config-strict",
-        include_str!("../../assets/tours/checkpoint-config-strict.json"),
-    ),
-    (
-        "savepoint-rescale",
-        include_str!("../../assets/tours/savepoint-rescale.json"),
-    ),
-    (
-        "savepoint-upgrade",
-        include_str!("../../assets/tours/savepoint-upgrade.json"),
-    ),
-    (
-        "broadcast-rules",
-        include_str!("../../assets/tours/broadcast-rules.json"),
-    ),
-    (
-        "state-backend-rocksdb",
-        include_str!("../../assets/tours/state-backend-rocksdb.json"),
-    ),
-    (
-        "state-backend-hashmap",
-        include_str!("../../assets/tours/state-backend-hashmap.json"),
-    ),
-    (
-        "jobmanager-storage-limit",
-        include_str!("../../assets/tours/jobmanager-storage-limit.json"),
-    ),
-    (
-        "jobmanager-crash-jobmanager",
-        include_str!("../../assets/tours/jobmanager-crash-jobmanager.json"),
-    ),
-    (
-        "jobmanager-crash-filesystem",
-        include_str!("../../assets/tours/jobmanager-crash-filesystem.json"),
-    ),
-];
+/// Declares the tours once: the lessons that have one and, with the `bundled`
+/// feature, their text, `assets/tours/<lesson>.json`.
+macro_rules! tours {
+    ($($name:literal,)*) => {
+        /// The lessons that have a tour.
+        pub const NAMES: &[&str] = &[$($name),*];
+
+        /// The tours, by scenario name, compiled in (the `bundled` feature; the
+        /// page fetches each when its lesson opens, see [`provide`]).
+        #[cfg(feature = "bundled")]
+        pub const TOURS: &[(&str, &str)] = &[
+            $(($name, include_str!(concat!("../../assets/tours/", $name, ".json")))),*
+        ];
+    };
+}
+
+tours! {
+    "state-types",
+    "pv-count",
+    "barrier-alignment",
+    "unaligned-backpressure",
+    "at-least-once-duplicates",
+    "odd-even-sum",
+    "exactly-once-kafka",
+    "exactly-once-kafka-plain",
+    "restart-fixed-delay",
+    "restart-failure-rate",
+    "restart-none",
+    "checkpoint-config",
+    "checkpoint-config-strict",
+    "savepoint-rescale",
+    "savepoint-upgrade",
+    "broadcast-rules",
+    "state-backend-rocksdb",
+    "state-backend-hashmap",
+    "jobmanager-storage-limit",
+    "jobmanager-crash-jobmanager",
+    "jobmanager-crash-filesystem",
+}
+
+thread_local! {
+    /// Tours supplied by [`provide`] (fetched), by lesson.
+    static PROVIDED: RefCell<BTreeMap<String, Tour>> = const { RefCell::new(BTreeMap::new()) };
+}
+
+/// Whether the tour of `lesson` is here (compiled in or supplied); a lesson
+/// without a tour has nothing to wait for.
+pub fn available(lesson: &str) -> bool {
+    #[cfg(feature = "bundled")]
+    if TOURS.iter().any(|(n, _)| *n == lesson) {
+        return true;
+    }
+    !NAMES.contains(&lesson) || PROVIDED.with(|p| p.borrow().contains_key(lesson))
+}
+
+/// Supplies the tour of `lesson` (the fetched `tours/<lesson>.json`): checked as
+/// the tests check the compiled-in ones; the error names the file and the field.
+pub fn provide(lesson: &str, json: &str) -> Result<(), String> {
+    if !NAMES.contains(&lesson) {
+        return Err(format!("tours/{lesson}.json: {lesson:?} has no tour"));
+    }
+    let tour = Tour::parse(json).map_err(|e| format!("tours/{lesson}.json: {e}"))?;
+    PROVIDED.with(|p| p.borrow_mut().insert(lesson.to_string(), tour));
+    Ok(())
+}
 
 /// Side-panel tabs a step may point at (the `data-tab` keys of the side panel).
 pub const PANELS: [&str; 4] = ["coordinator", "storage", "sink", "narration"];
@@ -251,13 +236,15 @@ impl Tour {
     }
 }
 
-/// The tour of the built-in scenario `scenario`, if it has one. A tour that fails
-/// to parse is absent (the native tests make sure none does).
+/// The tour of the built-in scenario `scenario`, if it has one (compiled in or
+/// supplied). A tour that fails to parse is absent (the native tests make sure
+/// none does).
 pub fn tour_for(scenario: &str) -> Option<Tour> {
-    TOURS
-        .iter()
-        .find(|(n, _)| *n == scenario)
-        .and_then(|(_, j)| Tour::parse(j).ok())
+    #[cfg(feature = "bundled")]
+    if let Some((_, json)) = TOURS.iter().find(|(n, _)| *n == scenario) {
+        return Tour::parse(json).ok();
+    }
+    PROVIDED.with(|p| p.borrow().get(scenario).cloned())
 }
 
 /// Whether `event` (a trace event as JSON) has every field of `pattern`.

@@ -126,6 +126,9 @@ pub enum Action {
     Intervene(Intervention),
     /// Dismiss the error message.
     ClearError,
+    /// Show `message` as the stage's error and pause, keeping the run (lesson
+    /// data that could not be loaded, see `crate::data`).
+    Fail(String),
 }
 
 impl State {
@@ -351,6 +354,11 @@ impl State {
                 }
                 Action::ClearError => {
                     next.error = None;
+                    Refresh::Derived
+                }
+                Action::Fail(message) => {
+                    next.error = Some(message);
+                    next.is_playing = false;
                     Refresh::Derived
                 }
                 Action::LoadScenario(_)

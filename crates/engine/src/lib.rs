@@ -80,6 +80,7 @@ pub mod job_graph;
 pub mod keygroup;
 pub mod operators;
 pub mod parallelism;
+mod provided;
 pub mod record;
 pub mod restart;
 pub mod restore;

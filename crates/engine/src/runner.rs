@@ -2,103 +2,78 @@
 //! kept in the library so tests and the page share it.
 
 use crate::event::TraceEvent;
+use crate::provided::{self, Table};
 use crate::scenario::{CheckpointingMode, Scenario, ScenarioError, ScriptStep};
 use crate::summary::Summary;
 use crate::world::World;
 
-/// The built-in scenarios: `(name, JSON)`, compiled in.
-pub const BUILTINS: &[(&str, &str)] = &[
+/// Declares the built-ins once: their names (always compiled in: the page's lesson
+/// menu lists every lesson before any data has arrived) and, with the `builtins`
+/// feature, their JSON, `scenarios/<name>.json`.
+macro_rules! builtins {
+    ($($name:literal,)*) => {
+        /// The built-in scenarios' names, in lesson order.
+        pub const NAMES: &[&str] = &[$($name),*];
+
+        /// The built-in scenarios: `(name, JSON)`, compiled in (the `builtins`
+        /// feature, on by default; the page's wasm build turns it off and fetches
+        /// each file when its lesson opens, see [`provide`]).
+        #[cfg(feature = "builtins")]
+        pub const BUILTINS: &[(&str, &str)] = &[
+            $(($name, include_str!(concat!("../scenarios/", $name, ".json")))),*
+        ];
+    };
+}
+
+builtins! {
     // The classroom library, in lesson order (issue 7); pairs sit side by side.
-    ("pv-count", include_str!("../scenarios/pv-count.json")),
-    (
-        "barrier-alignment",
-        include_str!("../scenarios/barrier-alignment.json"),
-    ),
-    (
-        "unaligned-backpressure",
-        include_str!("../scenarios/unaligned-backpressure.json"),
-    ),
-    (
-        "at-least-once-duplicates",
-        include_str!("../scenarios/at-least-once-duplicates.json"),
-    ),
-    (
-        "odd-even-sum",
-        include_str!("../scenarios/odd-even-sum.json"),
-    ),
-    (
-        "exactly-once-kafka",
-        include_str!("../scenarios/exactly-once-kafka.json"),
-    ),
-    (
-        "exactly-once-kafka-plain",
-        include_str!("../scenarios/exactly-once-kafka-plain.json"),
-    ),
-    (
-        "restart-fixed-delay",
-        include_str!("../scenarios/restart-fixed-delay.json"),
-    ),
-    (
-        "restart-failure-rate",
-        include_str!("../scenarios/restart-failure-rate.json"),
-    ),
-    (
-        "restart-none",
-        include_str!("../scenarios/restart-none.json"),
-    ),
-    (
-        "savepoint-rescale",
-        include_str!("../scenarios/savepoint-rescale.json"),
-    ),
-    (
-        "savepoint-upgrade",
-        include_str!("../scenarios/savepoint-upgrade.json"),
-    ),
-    (
-        "checkpoint-config",
-        include_str!("../scenarios/checkpoint-config.json"),
-    ),
-    (
-        "checkpoint-config-strict",
-        include_str!("../scenarios/checkpoint-config-strict.json"),
-    ),
-    (
-        "state-backend-rocksdb",
-        include_str!("../scenarios/state-backend-rocksdb.json"),
-    ),
-    (
-        "state-backend-hashmap",
-        include_str!("../scenarios/state-backend-hashmap.json"),
-    ),
-    (
-        "jobmanager-storage-limit",
-        include_str!("../scenarios/jobmanager-storage-limit.json"),
-    ),
-    (
-        "jobmanager-crash-jobmanager",
-        include_str!("../scenarios/jobmanager-crash-jobmanager.json"),
-    ),
-    (
-        "jobmanager-crash-filesystem",
-        include_str!("../scenarios/jobmanager-crash-filesystem.json"),
-    ),
-    (
-        "broadcast-rules",
-        include_str!("../scenarios/broadcast-rules.json"),
-    ),
-    ("state-types", include_str!("../scenarios/state-types.json")),
-    (
-        "busy-network",
-        include_str!("../scenarios/busy-network.json"),
-    ),
-];
+    "pv-count",
+    "barrier-alignment",
+    "unaligned-backpressure",
+    "at-least-once-duplicates",
+    "odd-even-sum",
+    "exactly-once-kafka",
+    "exactly-once-kafka-plain",
+    "restart-fixed-delay",
+    "restart-failure-rate",
+    "restart-none",
+    "savepoint-rescale",
+    "savepoint-upgrade",
+    "checkpoint-config",
+    "checkpoint-config-strict",
+    "state-backend-rocksdb",
+    "state-backend-hashmap",
+    "jobmanager-storage-limit",
+    "jobmanager-crash-jobmanager",
+    "jobmanager-crash-filesystem",
+    "broadcast-rules",
+    "state-types",
+    "busy-network",
+}
 
 /// When no bound is given, a run stops at this simulated time.
 pub const DEFAULT_LIMIT_MS: u64 = 600_000;
 
-/// The JSON of a built-in scenario.
+thread_local! {
+    static PROVIDED: Table = const { Table::new(Vec::new()) };
+}
+
+/// The JSON of a built-in scenario: compiled in (the `builtins` feature) or
+/// supplied by [`provide`]; `None` for a name that is not a built-in, or whose
+/// file has not been supplied yet.
 pub fn builtin(name: &str) -> Option<&'static str> {
-    BUILTINS.iter().find(|(n, _)| *n == name).map(|(_, j)| *j)
+    #[cfg(feature = "builtins")]
+    if let Some((_, json)) = BUILTINS.iter().find(|(n, _)| *n == name) {
+        return Some(json);
+    }
+    provided::get(&PROVIDED, name)
+}
+
+/// Supplies the JSON of the built-in `name` when it is not compiled in (the page
+/// fetches `scenarios/<name>.json`). The first text supplied for a name stays;
+/// a name that is not in [`NAMES`] is refused.
+pub fn provide(name: &str, json: String) -> Result<(), String> {
+    provided::put(&PROVIDED, NAMES, name, json)
 }
 
 /// `--mode`: override the checkpointing mode.

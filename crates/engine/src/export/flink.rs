@@ -26,9 +26,10 @@
 //! error naming the field.
 
 mod java;
+
+pub use java::{missing as missing_fragments, provide as provide_fragment, NAMES as FRAGMENTS};
 pub mod script;
 
-use crate::runner;
 use crate::scenario::{
     BackendKind, CheckpointingConfig, CheckpointingMode, Externalized, FieldError, FnName,
     ListStateMode, OperatorKind, OperatorSpec, PartitionSpec, Partitioning, RestartConfig,
@@ -112,6 +113,18 @@ pub struct Export {
 
 /// Exports `scenario` (validated; a built-in or a parsed document).
 pub fn export(scenario: &Scenario, opts: &Options) -> Result<Export, ScenarioError> {
+    let missing = missing_fragments();
+    if !missing.is_empty() {
+        return Err(ScenarioError {
+            errors: vec![FieldError {
+                field: "java".into(),
+                message: format!(
+                    "the exporter's Java fragments are not loaded: {}",
+                    missing.join(", ")
+                ),
+            }],
+        });
+    }
     scenario.validate()?;
     refuse_unmappable(scenario)?;
     if !(opts.time_scale.is_finite() && opts.time_scale >= 0.1 && opts.time_scale <= 100.0) {
@@ -1689,8 +1702,9 @@ import org.apache.flink.util.Collector;
 
 /// Every built-in lesson: exported, or refused with the reason. For the tests and
 /// `lab export flink --all`.
+#[cfg(feature = "builtins")]
 pub fn builtins(opts: &Options) -> Vec<(&'static str, Result<Export, ScenarioError>)> {
-    runner::BUILTINS
+    crate::runner::BUILTINS
         .iter()
         .map(|(name, json)| {
             let result = Scenario::from_json(json).and_then(|s| export(&s, opts));

@@ -11,39 +11,69 @@
 //!   needs the per-record hook (the marker itself is removed).
 
 use super::Lang;
+use crate::provided::{self, Table};
 
-/// The fragments, by name.
-pub(super) const FRAGMENTS: &[(&str, &str)] = &[
-    ("Event", include_str!("../java/Event.java")),
-    (
-        "ReplayableSource",
-        include_str!("../java/ReplayableSource.java"),
-    ),
-    ("Map", include_str!("../java/Map.java")),
-    ("Filter", include_str!("../java/Filter.java")),
-    ("KeyedValue", include_str!("../java/KeyedValue.java")),
-    ("KeyedReduce", include_str!("../java/KeyedReduce.java")),
-    ("KeyedAverage", include_str!("../java/KeyedAverage.java")),
-    ("KeyedDedup", include_str!("../java/KeyedDedup.java")),
-    (
-        "KeyedWindowCount",
-        include_str!("../java/KeyedWindowCount.java"),
-    ),
-    ("RulesFilter", include_str!("../java/RulesFilter.java")),
-    (
-        "TransactionalFileSink",
-        include_str!("../java/TransactionalFileSink.java"),
-    ),
-    (
-        "AppendingFileSink",
-        include_str!("../java/AppendingFileSink.java"),
-    ),
-    (
-        "UpsertFileSink",
-        include_str!("../java/UpsertFileSink.java"),
-    ),
-    ("Lab", include_str!("../java/Lab.java")),
-];
+/// Declares the fragments once: their names and, with the `builtins` feature,
+/// their text, `java/<name>.java`.
+macro_rules! fragments {
+    ($($name:literal,)*) => {
+        /// The fragments' names (`java/<name>.java`).
+        pub const NAMES: &[&str] = &[$($name),*];
+
+        /// The fragments, by name, compiled in (the `builtins` feature; the page
+        /// fetches them when its Flink code tab first opens, see [`provide`]).
+        #[cfg(feature = "builtins")]
+        const FRAGMENTS: &[(&str, &str)] = &[
+            $(($name, include_str!(concat!("../java/", $name, ".java")))),*
+        ];
+    };
+}
+
+fragments! {
+    "Event",
+    "ReplayableSource",
+    "Map",
+    "Filter",
+    "KeyedValue",
+    "KeyedReduce",
+    "KeyedAverage",
+    "KeyedDedup",
+    "KeyedWindowCount",
+    "RulesFilter",
+    "TransactionalFileSink",
+    "AppendingFileSink",
+    "UpsertFileSink",
+    "Lab",
+}
+
+thread_local! {
+    static PROVIDED: Table = const { Table::new(Vec::new()) };
+}
+
+/// The text of the fragment `name`, compiled in or supplied by [`provide`].
+fn text(name: &str) -> Option<&'static str> {
+    #[cfg(feature = "builtins")]
+    if let Some((_, text)) = FRAGMENTS.iter().find(|(n, _)| *n == name) {
+        return Some(text);
+    }
+    provided::get(&PROVIDED, name)
+}
+
+/// Supplies the fragment `name` (`java/<name>.java`) when it is not compiled in.
+/// The first text supplied stays; a name not in [`NAMES`] is refused.
+pub fn provide(name: &str, text: String) -> Result<(), String> {
+    provided::put(&PROVIDED, NAMES, name, text)
+}
+
+/// The fragments not available yet (none with the `builtins` feature): an
+/// export needs them all.
+pub fn missing() -> Vec<&'static str> {
+    NAMES
+        .iter()
+        .copied()
+        .filter(|n| text(n).is_none())
+        .collect()
+}
 
 /// Which optional lines of the fragments to keep.
 #[derive(Clone, Copy, Debug)]
@@ -56,11 +86,8 @@ pub(super) struct Filter {
 /// The fragment `name`, filtered, with each `(from, to)` replaced (whole words,
 /// in the code and in its comments alike).
 pub(super) fn fragment(name: &str, filter: Filter, replace: &[(&str, &str)]) -> String {
-    let text = FRAGMENTS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, t)| *t)
-        .unwrap_or_else(|| panic!("no Java fragment {name}"));
+    // `export` refuses to start while any fragment is missing.
+    let text = text(name).unwrap_or_else(|| panic!("no Java fragment {name}"));
     let lines: Vec<&str> = text.lines().collect();
     let mut out = String::with_capacity(text.len());
     // Inside `/* … */`: the indent of its opening line (language lines become ` * …`).

@@ -1,0 +1,77 @@
+// Lesson data on demand (issue 15): the page's wasm is built without the
+// compiled-in lesson data (the engine's `builtins` feature off); this Trunk
+// post_build hook writes that data next to it, each file under a name carrying a
+// hash of its bytes (Trunk hashes only what it builds, not copied files, and a
+// new release must never be served a stale cached file), and puts into
+// index.html, as <script id="lab-data" type="application/json">:
+//   files:  "scenarios/pv-count.json" -> "data/scenarios/pv-count.<hash>.json"
+//           (also tours/<lesson>.json and java/<Fragment>.java)
+//   titles: every lesson's title (the lesson menu lists them all at once)
+//   inline: the first lesson's scenario and tour, so the first render waits
+//           for no fetch.
+// src/data.rs reads it. Runs for every profile (debug builds fetch too), before
+// scripts/sw-manifest.cjs, which then precaches the data files with the rest.
+// Usage: node scripts/data-manifest.cjs [DIR]   (default: $TRUNK_STAGING_DIR)
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const crypto = require('crypto');
+
+const root = path.join(__dirname, '..');
+const dir = process.argv[2] || process.env.TRUNK_STAGING_DIR;
+if (!dir) {
+  console.error('data-manifest: name the build directory (or run as a Trunk hook)');
+  process.exit(2);
+}
+const fail = (why) => {
+  console.error(`data-manifest: ${why}`);
+  process.exit(1);
+};
+
+// The lesson the page opens first (src/playback.rs), whose data is inlined.
+const playback = fs.readFileSync(path.join(root, 'src', 'playback.rs'), 'utf8');
+const first = (playback.match(/pub const DEFAULT_SCENARIO: &str = "([^"]+)";/) || [])[1];
+if (!first) fail('src/playback.rs has no `pub const DEFAULT_SCENARIO: &str = "…";`');
+
+const sources = [
+  ['scenarios', path.join(root, 'crates', 'engine', 'scenarios'), '.json'],
+  ['tours', path.join(root, 'assets', 'tours'), '.json'],
+  ['java', path.join(root, 'crates', 'engine', 'src', 'export', 'java'), '.java'],
+];
+const out = path.join(dir, 'data');
+fs.rmSync(out, { recursive: true, force: true });
+const files = {};
+const titles = {};
+const inline = {};
+for (const [kind, from, ext] of sources) {
+  fs.mkdirSync(path.join(out, kind), { recursive: true });
+  for (const name of fs.readdirSync(from).filter((f) => f.endsWith(ext)).sort()) {
+    const bytes = fs.readFileSync(path.join(from, name));
+    const stem = name.slice(0, -ext.length);
+    const hash = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+    const url = `data/${kind}/${stem}.${hash}${ext}`;
+    fs.writeFileSync(path.join(dir, url), bytes);
+    const key = `${kind}/${name}`;
+    files[key] = url;
+    if (ext === '.json') {
+      let doc;
+      try {
+        doc = JSON.parse(bytes.toString('utf8'));
+      } catch (e) {
+        fail(`${path.relative(root, path.join(from, name))}: ${e.message}`);
+      }
+      if (kind === 'scenarios' && doc.title) titles[stem] = doc.title;
+    }
+    if (stem === first && kind !== 'java') inline[key] = bytes.toString('utf8');
+  }
+}
+if (!inline[`scenarios/${first}.json`]) fail(`the first lesson ${first} has no crates/engine/scenarios/${first}.json`);
+
+// `<\/` keeps a `</script>` inside a string from closing the element.
+const json = JSON.stringify({ files, titles, inline }).replace(/<\//g, '<\\/');
+const indexPath = path.join(dir, 'index.html');
+const index = fs.readFileSync(indexPath, 'utf8')
+  .replace(/\n?<script id="lab-data"[\s\S]*?<\/script>/, '') // idempotent
+  .replace('</head>', `<script id="lab-data" type="application/json">${json}</script>\n</head>`);
+fs.writeFileSync(indexPath, index);
+console.error(`data-manifest: ${Object.keys(files).length} data files, ${first} inlined (${json.length} bytes)`);
