@@ -54,6 +54,11 @@ pub struct Chip {
     /// Centre where it starts and where it lands.
     pub from: (f64, f64),
     pub to: (f64, f64),
+    /// Where the trip turns: a chip to storage rises from its line to the
+    /// store's row, then goes across; one from storage goes across, then down.
+    /// Either way it travels above the graph, never across its channels and
+    /// their records and labels.
+    pub corner: (f64, f64),
     /// Time fraction of the trip, 0–1.
     pub progress: f64,
     /// Centre now.
@@ -182,13 +187,31 @@ pub fn flows(job: &JobView, view: &WorldView, frame: &Frame, t: f64, lang: Lang)
             Direction::ToStorage => c.to = at_store,
             Direction::FromStorage => c.from = at_store,
         }
-        let e = ease(c.progress);
-        c.x = c.from.0 + (c.to.0 - c.from.0) * e;
-        c.y = c.from.1 + (c.to.1 - c.from.1) * e;
+        c.corner = match c.direction {
+            Direction::ToStorage => (c.from.0, c.to.1),
+            Direction::FromStorage => (c.to.0, c.from.1),
+        };
+        (c.x, c.y) = along(c.from, c.corner, c.to, ease(c.progress));
     }
     Flows {
         store: Some(store),
         chips,
+    }
+}
+
+/// The point a fraction `e` of the way along `from` → `corner` → `to` (by length).
+pub fn along(from: (f64, f64), corner: (f64, f64), to: (f64, f64), e: f64) -> (f64, f64) {
+    let dist = |a: (f64, f64), b: (f64, f64)| (b.0 - a.0).hypot(b.1 - a.1);
+    let lerp =
+        |a: (f64, f64), b: (f64, f64), k: f64| (a.0 + (b.0 - a.0) * k, a.1 + (b.1 - a.1) * k);
+    let (first, second) = (dist(from, corner), dist(corner, to));
+    let s = e.clamp(0.0, 1.0) * (first + second);
+    if first + second == 0.0 {
+        from
+    } else if s <= first {
+        lerp(from, corner, s / first)
+    } else {
+        lerp(corner, to, (s - first) / second)
     }
 }
 
@@ -234,6 +257,7 @@ fn snapshot_chip(
         from,
         to: from,
         progress,
+        corner: from,
         x: from.0,
         y: from.1,
         w,
@@ -287,6 +311,7 @@ fn restore_chip(
         from: to,
         to,
         progress,
+        corner: to,
         x: to.0,
         y: to.1,
         w,
@@ -380,11 +405,23 @@ mod tests {
             chip.to.0 <= store.x && chip.to.0 + chip.w / 2.0 <= s0.width,
             "inside the scene"
         );
-        // Halfway in time, halfway along (the easing is symmetric).
+        // Halfway in time, halfway along the path (the easing is symmetric);
+        // all the way it rises from its line, then goes across above the graph.
         let mid = scene_fit(&job, &view, at + FLOW_MS / 2.0, fit());
         let c = mid.flows.chips.iter().find(|c| c.task == src).unwrap();
-        assert!((c.x - (chip.from.0 + chip.to.0) / 2.0).abs() < 1e-6);
-        assert!((c.y - (chip.from.1 + chip.to.1) / 2.0).abs() < 1e-6);
+        let (from, to) = (chip.from, chip.to);
+        let length = (from.1 - to.1).abs() + (to.0 - from.0).abs();
+        let travelled = (from.1 - c.y).abs() + (c.x - from.0).abs();
+        assert!((travelled - length / 2.0).abs() < 1e-6);
+        for k in 0..=20 {
+            let s = scene_fit(&job, &view, at + FLOW_MS * k as f64 / 21.0, fit());
+            let c = s.flows.chips.iter().find(|c| c.task == src).unwrap();
+            assert!(
+                (c.x - from.0).abs() < 1e-9 || ((c.y - to.1).abs() < 1e-9 && c.y < top),
+                "on its line's vertical or on the store's row above the graph: {:?}",
+                (c.x, c.y)
+            );
+        }
         let end = scene_fit(&job, &view, at + FLOW_MS, fit());
         assert!(end.flows.chips.iter().all(|c| c.task != src), "arrived");
         for p in [0.0, 0.2, 0.5, 0.8, 1.0] {
@@ -411,8 +448,15 @@ mod tests {
             .collect();
         assert!(texts.contains(&"offset (0, 5)"), "{texts:?}");
         assert!(texts.contains(&"sum (even, 6)"), "{texts:?}");
+        let top = s0.operators.iter().map(|o| o.y).fold(f64::MAX, f64::min);
         for c in &s0.flows.chips {
             assert_eq!(c.y, store.y, "leaves chk-1");
+            assert_eq!(
+                c.corner,
+                (c.to.0, store.y),
+                "across above the graph, then down"
+            );
+            assert!(store.y < top);
             assert!(
                 c.x <= store.x && c.x + c.w / 2.0 <= s0.width,
                 "inside the scene"
