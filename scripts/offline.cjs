@@ -6,7 +6,9 @@
 //      build; the server stops (the Wi-Fi drops); a reload still shows the
 //      lesson, and a lesson never opened before opens;
 //   3. a new build is served on the same address: after one reload its worker
-//      has replaced the old cache, and the next reload shows the new build.
+//      has replaced the old cache, and the next reload shows the new build;
+//   4. a lesson's data file that does not arrive (HTTP 404, no cache) gives a
+//      message naming the file, not a panic.
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/offline.cjs DIST
 // (scripts/offline.sh builds or reuses dist/). Exit 1 on failure.
 'use strict';
@@ -126,6 +128,25 @@ async function drawn(page) {
   await drawn(page);
   const shown = await buildOf(page);
   check(shown === buildB, `the next reload shows the new build ${buildB} (shows ${shown})`);
+
+  await stop(server);
+
+  console.log('a lesson data file that does not arrive:');
+  const c = copyBuild(path.join(tmp, 'c'));
+  const scenarios = path.join(c, 'data', 'scenarios');
+  const victim = fs.readdirSync(scenarios).find((f) => f.startsWith(`${other}.`));
+  fs.rmSync(path.join(scenarios, victim));
+  server = await serve(c, port);
+  const bare = await browser.newContext({ viewport: { width: 1280, height: 720 }, serviceWorkers: 'block' });
+  const fresh = await bare.newPage();
+  await fresh.goto(url);
+  await drawn(fresh);
+  await fresh.selectOption('#scenario-select', other);
+  const named = await fresh.waitForFunction((f) => document.body.innerText.includes(f), `data/scenarios/${victim}`, { timeout: 20000 })
+    .then(() => true, () => false);
+  const panicked = await fresh.$('#panic-banner, .error-banner');
+  check(named && !panicked, `opening ${other} without data/scenarios/${victim} says which file (HTTP 404), no panic`);
+  await bare.close();
 
   await browser.close();
   await stop(server);
