@@ -2,9 +2,48 @@
 //! printing the event rate and the process's resident memory every million events
 //! (or every EVERY events), so "memory stays flat" is something you can watch. Run:
 //! `cargo run --release -p checkpoint-engine --example soak -- 10000000 [EVERY]`
+//!
+//! It also counts heap allocations: building the pipeline (its 2 million source
+//! records) apart from the run itself, so "is the engine slow before V8 optimises
+//! because it allocates?" has a figure (issue 15).
 
 use engine::soak;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
+
+/// The system allocator, counting allocations and their bytes.
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+static ALLOCATED_BYTES: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Relaxed);
+        ALLOCATED_BYTES.fetch_add(layout.size() as u64, Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `alloc` above, that is from `System`.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Relaxed);
+        ALLOCATED_BYTES.fetch_add(new_size as u64, Relaxed);
+        // SAFETY: as in `dealloc`; `new_size` is the caller's, checked by `System`.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// (allocations, bytes) so far.
+fn allocated() -> (u64, u64) {
+    (ALLOCATIONS.load(Relaxed), ALLOCATED_BYTES.load(Relaxed))
+}
 
 fn rss_kib() -> u64 {
     std::fs::read_to_string("/proc/self/statm")
@@ -23,7 +62,12 @@ fn main() {
     // A smaller EVERY shows when V8 swaps in its optimised code.
     let every = arg(2).filter(|&e| e > 0).unwrap_or(1_000_000);
     let mut w = soak::pipeline_world();
-    println!("start: rss {} KiB", rss_kib());
+    let (built, built_bytes) = allocated();
+    println!(
+        "start: rss {} KiB; building the pipeline allocated {built} times ({} MiB)",
+        rss_kib(),
+        built_bytes / (1 << 20)
+    );
     let t0 = Instant::now();
     let mut last = t0;
     let mut i = 0;
@@ -48,6 +92,13 @@ fn main() {
         last = now;
     }
     let total = t0.elapsed().as_secs_f64();
+    let (all, all_bytes) = allocated();
+    let (run, run_bytes) = (all - built, all_bytes - built_bytes);
+    println!(
+        "allocations during the run: {run} ({:.4} per event, {:.1} bytes per event)",
+        run as f64 / w.steps().max(1) as f64,
+        run_bytes as f64 / w.steps().max(1) as f64
+    );
     println!(
         "total: {} events in {:.2} s = {:.2} M events/s",
         w.steps(),
