@@ -15,10 +15,11 @@ cd "$ROOT"
 DIST="${DIST:-dist}"
 TARGET_WASM_KIB=350
 TARGET_FIRST_KIB=400
-# The gate: the wasm's gzip -9 size with the lesson data fetched on demand (749.4 KiB)
-# plus ~1.5 % headroom (it was 800 with the data compiled in, 780.5 KiB).
+# The gate: the wasm's gzip -9 size plus ~1 % headroom. History: 800 with the lesson
+# data compiled in (780.5 KiB); 760 with it fetched on demand (749.4 KiB); 770 once the
+# flow chips, replay marks and task states of issue 12 joined it (760.7 KiB).
 # Lower it whenever the page shrinks.
-CEILING_WASM_KIB=${CEILING_WASM_KIB:-760}
+CEILING_WASM_KIB=${CEILING_WASM_KIB:-770}
 [ -d "$DIST" ] || { ensure_web_tools; trunk build --release; }
 
 python3 - "$DIST" "$TARGET_WASM_KIB" "$TARGET_FIRST_KIB" "$CEILING_WASM_KIB" <<'PY'
@@ -50,13 +51,20 @@ PY
 if [ "${1:-}" = --breakdown ]; then
   command -v twiggy >/dev/null || { echo "size: --breakdown needs twiggy (cargo install twiggy)" >&2; exit 2; }
   ensure_web_tools
-  # The same profile trunk uses, before wasm-bindgen and wasm-opt strip the names.
-  cargo build --profile web --target wasm32-unknown-unknown -p checkpoint-lab --bin checkpoint-lab
-  twiggy top -n 1000000 -f csv target/wasm32-unknown-unknown/web/checkpoint-lab.wasm | python3 -c '
+  # The same profile and features trunk uses (index.html: no default features, so no
+  # lesson data compiled in), before wasm-bindgen and wasm-opt strip the names.
+  cargo build --profile web --target wasm32-unknown-unknown -p checkpoint-lab --bin checkpoint-lab \
+    --no-default-features
+  twiggy top -n 1000000 -f csv "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/web/checkpoint-lab.wasm" \
+    | python3 -c '
 import csv, re, sys, collections
 by = collections.Counter()
 for r in csv.DictReader(sys.stdin):
     name, size = r["Name"], int(r["ShallowSize"])
+    # Names and debug sections: wasm-bindgen and wasm-opt strip them, not shipped.
+    # wasm-bindgen also removes its __wbindgen_describe_* functions.
+    if "custom section" in name or "subsection" in name or name.startswith("__wbindgen_describe"):
+        continue
     if "section" in name or "data segment" in name:
         by[name[:48]] += size
         continue
@@ -65,11 +73,25 @@ for r in csv.DictReader(sys.stdin):
     m = re.search(r"([a-z_][a-z0-9_]*)::", name.lstrip("<&*( "))
     crate = m.group(1) if m else "(unnamed)"
     if crate in ("checkpoint_lab", "engine"):
-        mod = re.search(crate + r"::([a-z_0-9]+)", name)
+        mod = re.search(crate + r"::([a-z_0-9]+)(?:::([a-z_0-9]+))?", name)
         crate += "::" + (mod.group(1) if mod else "?")
+        if mod and mod.group(1) in ("components", "export", "share", "lessons") and mod.group(2):
+            crate += "::" + mod.group(2)
     by[crate] += size
 total = sum(by.values())
-print(f"where the wasm is, before wasm-opt (shallow bytes; names and bindgen sections are stripped later):")
-for k, v in by.most_common(40):
-    print(f"  {v:9d} {100 * v / total:5.1f} %  {k}")'
+print(f"where the wasm is, before wasm-opt (shallow bytes of {total}; names stripped later):")
+for k, v in by.most_common(50):
+    print(f"  {v:9d} {100 * v / total:5.1f} %  {k}")
+# What a page split into separately loaded modules could leave out of the first
+# download: the tools a lesson opens on demand. Their own code only: the generic
+# code they share with the rest (core, alloc, serde) is counted as staying.
+LATER = ("engine::export", "engine::bench", "checkpoint_lab::compare",
+         "checkpoint_lab::flink_stats", "checkpoint_lab::flink_code",
+         "checkpoint_lab::barrier_bench", "checkpoint_lab::share::encode", "qrcode")
+LATER = LATER + tuple("checkpoint_lab::components::" + c for c in (
+    "bench_panel", "real_stats_panel", "flink_panel", "qr_dialog", "slide_export",
+    "key_group_strip")) + tuple("checkpoint_lab::lessons::" + c for c in ("editor", "pair"))
+later = sum(v for k, v in by.items() if k.startswith(LATER))
+print(f"loaded on demand in a split page: {later} bytes ({100 * later / total:.1f} %); the first "
+      f"module keeps {100 - 100 * later / total:.1f} % of the code, so about that share of the gzip size")'
 fi
