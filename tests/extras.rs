@@ -280,6 +280,25 @@ async fn the_key_group_strip_shows_the_owners_the_restored_subtasks_hold() {
         }
     }
     assert_eq!(keys, 3);
+    // And what `lab run --metadata --key-groups` stores: the key-group range of each pv subtask
+    // in the restored job's first checkpoint is where the strip draws it.
+    let with_metadata = engine::runner::RunOptions {
+        metadata: true,
+        key_groups: true,
+        ..Default::default()
+    };
+    let lines = engine::runner::run_lines(&s, &with_metadata).unwrap();
+    let summary: serde_json::Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+    let first = &summary["checkpoints"][0];
+    assert_eq!(first["status"], "completed");
+    let ranges = first["metadata"]["pv"]["key_groups"].as_object().unwrap();
+    assert_eq!(ranges.len(), 3);
+    for (subtask, range) in ranges {
+        let (a, b) = (range[0].as_u64().unwrap(), range[1].as_u64().unwrap());
+        for kg in a..=b {
+            assert_eq!(after[kg as usize].to_string(), *subtask, "key group {kg}");
+        }
+    }
     let split = app.text(".split");
     assert!(split.contains("even split"), "{split}");
     assert_eq!(

@@ -116,6 +116,8 @@ pub struct RunOptions {
     pub trace: bool,
     /// Add `_metadata` to completed checkpoints.
     pub metadata: bool,
+    /// With `metadata`: each keyed operator's key-group ranges too.
+    pub key_groups: bool,
 }
 
 /// Apply `--mode` and `--crash` to a scenario (validation happens when the world is built).
@@ -179,7 +181,11 @@ pub fn run_lines(scenario: &Scenario, opts: &RunOptions) -> Result<Vec<String>, 
     let world = run(scenario, opts, |e| {
         lines.push(serde_json::to_string(e).expect("events serialize"));
     })?;
-    let summary = Summary::of(&world, opts.metadata);
+    let summary = if opts.metadata && opts.key_groups {
+        Summary::with_key_groups(&world)
+    } else {
+        Summary::of(&world, opts.metadata)
+    };
     lines.push(serde_json::to_string(&summary).expect("summary serializes"));
     Ok(lines)
 }

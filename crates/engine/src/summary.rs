@@ -113,6 +113,17 @@ impl Summary {
     /// Summarize `world` at its current time; `with_metadata` adds each completed
     /// checkpoint's `_metadata`.
     pub fn of(world: &World, with_metadata: bool) -> Summary {
+        Self::build(world, with_metadata.then_some(false))
+    }
+
+    /// [`Summary::of`] with metadata, each keyed operator's also listing its key-group
+    /// ranges (`lab run --metadata --key-groups`, see [`checkpoint_metadata_with`]).
+    pub fn with_key_groups(world: &World) -> Summary {
+        Self::build(world, Some(true))
+    }
+
+    /// `metadata`: `None` for none, `Some(key_groups)` for each completed checkpoint's.
+    fn build(world: &World, metadata: Option<bool>) -> Summary {
         let setup = world.setup();
         let coord = world.coordinator();
         let completed: BTreeMap<CheckpointId, _> = coord
@@ -155,8 +166,12 @@ impl Summary {
                         .sum(),
                     state_bytes,
                     uploaded_bytes,
-                    metadata: if with_metadata && h.status == CheckpointStatus::Completed {
-                        completed.get(&h.id).map(|c| checkpoint_metadata(setup, c))
+                    metadata: if let (Some(key_groups), CheckpointStatus::Completed) =
+                        (metadata, h.status)
+                    {
+                        completed
+                            .get(&h.id)
+                            .map(|c| checkpoint_metadata_with(setup, c, key_groups))
                     } else {
                         None
                     },
@@ -220,6 +235,19 @@ impl Summary {
 /// channel state of each subtask (`in<i>` / `out<i>`). Flink: what
 /// `Checkpoints.storeCheckpointMetadata` writes, in readable form.
 pub fn checkpoint_metadata(graph: &JobGraph, c: &CompletedCheckpoint) -> Value {
+    checkpoint_metadata_with(graph, c, false)
+}
+
+/// [`checkpoint_metadata`]; with `key_groups` a keyed operator also lists its
+/// `max_parallelism` and, per subtask, the inclusive key-group range its keyed state
+/// covers (`"key_groups": {"0": [0, 63], "1": [64, 127]}`: the `KeyGroupRange` of
+/// Flink's `KeyGroupsStateHandle`) — an extension the contract's `--metadata` leaves
+/// out, asked for with `--key-groups`.
+pub fn checkpoint_metadata_with(
+    graph: &JobGraph,
+    c: &CompletedCheckpoint,
+    key_groups: bool,
+) -> Value {
     let mut out = Map::new();
     for (oi, op) in graph.scenario.job.operators.iter().enumerate() {
         let mut entry = Map::new();
@@ -228,8 +256,17 @@ pub fn checkpoint_metadata(graph: &JobGraph, c: &CompletedCheckpoint) -> Value {
         let mut states: BTreeMap<String, BTreeMap<String, Value>> = BTreeMap::new();
         let mut channels = Map::new();
         let mut operator = Vec::new();
+        let mut ranges = Map::new();
         for (i, t) in graph.subtasks_of(oi).enumerate() {
             let Some(s) = c.tasks.get(&t) else { continue };
+            if key_groups && op.is_keyed() {
+                let range = crate::keygroup::key_group_range(
+                    graph.max_parallelism[oi],
+                    op.parallelism,
+                    i as u32,
+                );
+                ranges.insert(i.to_string(), json!([range.start(), range.end()]));
+            }
             match &s.state {
                 OperatorSnapshot::Source { offsets: o } => offsets.extend(o.iter().map(|(p, v)| (*p, *v))),
                 OperatorSnapshot::Keyed { entries } => {
@@ -279,6 +316,10 @@ pub fn checkpoint_metadata(graph: &JobGraph, c: &CompletedCheckpoint) -> Value {
         }
         if op.kind.has_named_state() {
             entry.insert("states".into(), json!(states));
+        }
+        if !ranges.is_empty() {
+            entry.insert("max_parallelism".into(), json!(graph.max_parallelism[oi]));
+            entry.insert("key_groups".into(), Value::Object(ranges));
         }
         if !operator.is_empty() {
             entry.insert("operator".into(), Value::Array(operator));

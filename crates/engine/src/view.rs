@@ -748,7 +748,8 @@ impl World {
                     id: c.id,
                     kind: c.kind,
                     completed_at: c.completed_at,
-                    metadata: crate::summary::checkpoint_metadata(setup, c),
+                    // The storage tab shows who held which key groups, too.
+                    metadata: crate::summary::checkpoint_metadata_with(setup, c, true),
                     files: self.storage_files(c),
                     discarded,
                     lost: coord.history().get(&c.id).is_some_and(|h| h.lost),

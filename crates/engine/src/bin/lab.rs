@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: lab run <scenario.json | builtin-name> [--seed N] [--until MS] [--mode aligned|unaligned|at-least-once]
-               [--crash TASK@MS]... [--trace] [--metadata]
+               [--crash TASK@MS]... [--trace] [--metadata [--key-groups]]
        lab list
        lab validate <scenario.json>
        lab export flink <scenario.json | builtin-name> [-o DIR] [--lang zh|en] [--observe]
@@ -112,6 +112,7 @@ fn run(args: &[String]) -> Result<Vec<String>, String> {
             }
             "--trace" => opts.trace = true,
             "--metadata" => opts.metadata = true,
+            "--key-groups" => opts.key_groups = true,
             flag if flag.starts_with("--") => {
                 return Err(format!("lab run: unknown option {flag:?}\n{USAGE}"))
             }
@@ -123,6 +124,11 @@ fn run(args: &[String]) -> Result<Vec<String>, String> {
                 }
             }
         }
+    }
+    if opts.key_groups && !opts.metadata {
+        return Err(format!(
+            "--key-groups adds key-group ranges to --metadata's _metadata: give --metadata too\n{USAGE}"
+        ));
     }
     let source =
         source.ok_or_else(|| format!("lab run needs a scenario file or built-in name\n{USAGE}"))?;

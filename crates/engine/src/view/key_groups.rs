@@ -264,4 +264,64 @@ mod tests {
             .rescale_view()
             .is_none());
     }
+
+    /// Owner per key group of operator `uid` in the `_metadata` of checkpoint `id`
+    /// (the first completed one when `None`) of `lab run --metadata`'s summary line.
+    fn metadata_owners(summary: &str, uid: &str, id: Option<u64>) -> (u64, Vec<u32>) {
+        let summary: serde_json::Value = serde_json::from_str(summary).unwrap();
+        let c = summary["checkpoints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| {
+                c["status"] == "completed" && id.is_none_or(|id| c["id"].as_u64() == Some(id))
+            })
+            .expect("the checkpoint is in the summary");
+        let op = &c["metadata"][uid];
+        let mut owners = vec![u32::MAX; op["max_parallelism"].as_u64().unwrap() as usize];
+        for (subtask, range) in op["key_groups"].as_object().unwrap() {
+            let (a, b) = (range[0].as_u64().unwrap(), range[1].as_u64().unwrap());
+            for kg in a..=b {
+                assert_eq!(owners[kg as usize], u32::MAX, "key group {kg} owned twice");
+                owners[kg as usize] = subtask.parse().unwrap();
+            }
+        }
+        assert!(
+            owners.iter().all(|&o| o != u32::MAX),
+            "every key group owned"
+        );
+        (c["id"].as_u64().unwrap(), owners)
+    }
+
+    /// The strip draws what `lab run --metadata --key-groups` stores: after the restore, the
+    /// key-group ranges in the restored job's first checkpoint; before, those in the
+    /// restored savepoint of the earlier job (run on its own with the same seed).
+    #[test]
+    fn savepoint_rescale_owners_match_lab_run_metadata_key_groups() {
+        let s = runner::load("savepoint-rescale").unwrap();
+        let r = super::rescale(&s, s.seed).expect("savepoint-rescale restores");
+        let pv = r.keyed.iter().find(|k| k.uid == "pv").unwrap();
+        let with_metadata = runner::RunOptions {
+            metadata: true,
+            key_groups: true,
+            ..Default::default()
+        };
+        let after = runner::run_lines(&s, &with_metadata).unwrap();
+        let (first, owners) = metadata_owners(after.last().unwrap(), "pv", None);
+        assert!(first > r.checkpoint, "a checkpoint of the restored job");
+        assert_eq!(owners, pv.after);
+        let earlier = &s.restore.as_ref().unwrap().from;
+        let before = runner::run_lines(
+            earlier,
+            &runner::RunOptions {
+                seed: Some(s.seed),
+                ..with_metadata
+            },
+        )
+        .unwrap();
+        let (id, owners) = metadata_owners(before.last().unwrap(), "pv", Some(r.checkpoint));
+        assert_eq!(id, r.checkpoint);
+        assert_eq!(owners, pv.before);
+        assert_ne!(pv.before, pv.after, "rescaled 2 -> 3");
+    }
 }

@@ -588,6 +588,33 @@ fn metadata_adds_each_completed_checkpoints_metadata() {
     }
 }
 
+#[test]
+fn key_groups_add_each_keyed_subtasks_range_to_the_metadata() {
+    let lines = ok_json(&["run", "savepoint-rescale", "--metadata", "--key-groups"]);
+    let first = &lines[0]["checkpoints"][0];
+    let pv = &first["metadata"]["pv"];
+    // Rescaled to 3 with max parallelism 128: KeyGroupRangeAssignment's ranges.
+    assert_eq!(pv["max_parallelism"], 128);
+    assert_eq!(
+        pv["key_groups"],
+        json!({"0": [0, 42], "1": [43, 85], "2": [86, 127]})
+    );
+    assert!(
+        first["metadata"]["kafka"].get("key_groups").is_none(),
+        "a source has none"
+    );
+    // Plain --metadata keeps the contract's form.
+    let plain = ok_json(&["run", "savepoint-rescale", "--metadata"]);
+    assert!(plain[0]["checkpoints"][0]["metadata"]["pv"]
+        .get("key_groups")
+        .is_none());
+    let err = bad_input(&["run", "savepoint-rescale", "--key-groups"]);
+    assert!(
+        err.contains("--key-groups") && err.contains("--metadata"),
+        "{err}"
+    );
+}
+
 // ----- bad input --------------------------------------------------------------------
 
 #[test]
