@@ -63,7 +63,7 @@ for r in csv.DictReader(sys.stdin):
     name, size = r["Name"], int(r["ShallowSize"])
     # Names and debug sections: wasm-bindgen and wasm-opt strip them, not shipped.
     # wasm-bindgen also removes its __wbindgen_describe_* functions.
-    if "custom section" in name or "subsection" in name or name.startswith("__wbindgen_describe"):
+    if "custom section" in name or "subsection" in name or "__wbindgen_describe" in name:
         continue
     if "section" in name or "data segment" in name:
         by[name[:48]] += size
