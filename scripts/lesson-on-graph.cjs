@@ -57,9 +57,20 @@ function svgOverlaps() {
   return out;
 }
 
+/** Live-state lines that run past their subtask's box (screen pixels). */
+function statesOutsideLanes() {
+  return [...document.querySelectorAll('.lane .lane__state')].flatMap((t) => {
+    const b = t.getBoundingClientRect();
+    const r = t.closest('.lane').querySelector('.lane__rect').getBoundingClientRect();
+    return b.left < r.left - 1 || b.right > r.right + 1 ? [`"${t.textContent}" (${Math.round(b.right - r.right)} px past)`] : [];
+  });
+}
+
 async function labelCheck(page, where) {
   const svg = await page.evaluate(svgOverlaps);
   if (svg.length) fail(`${where}: stage texts overlap: ${svg.slice(0, 4).join(', ')}`);
+  const outside = await page.evaluate(statesOutsideLanes);
+  if (outside.length) fail(`${where}: state lines run past their subtask: ${outside.join(', ')}`);
   const c = await page.$eval('.scene', (e) => ({ ...e.dataset }));
   if (+c.labelOverlaps > 0 || +c.labelsOnObstacles > 0) {
     fail(`${where}: canvas labels: ${c.labelOverlaps} overlapping pairs, ${c.labelsOnObstacles} on a lane or record (of ${c.labels})`);

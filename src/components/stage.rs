@@ -278,7 +278,9 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
 fn state_text(state: &scene::state_line::StateLine, x: f64, y: f64, lang: Lang) -> Html {
     html! {
         <text class={classes!("lane__state", state.rewind.is_some().then_some("lane__state--rewound"))}
-              x={f(x)} y={f(y)} data-state={state.text(lang)}>
+              x={f(x)} y={f(y)} data-state={state.text(lang)}
+              textLength={state.squeeze.map(f)}
+              lengthAdjust={state.squeeze.map(|_| "spacingAndGlyphs")}>
             if let Some(p) = &state.snapshot {
                 <tspan class="lane__state-snap">{ format!("{p} ") }</tspan>
             }

@@ -56,6 +56,9 @@ pub struct StateLine {
     /// snapshot to the acknowledgement, and [`SNAP_MS`] after): `⤴ chk-n`, then
     /// `✓ chk-n` — the values shown are the ones that go into it.
     pub snapshot: Option<String>,
+    /// The width (scene units) the line is drawn into when even its one value is
+    /// wider than the lane's room (SVG `textLength`); `None`: it fits.
+    pub squeeze: Option<f64>,
 }
 
 /// How long (simulated ms) after its acknowledgement a snapshot's `✓ chk-n` stays.
@@ -357,14 +360,32 @@ pub fn state_line_with(
     if label.is_empty() && parts.is_empty() {
         return None;
     }
-    Some(StateLine {
+    let mut line = StateLine {
         label,
         parts,
         more,
         short_more,
         rewind: rewind_text,
         snapshot,
-    })
+        squeeze: None,
+    };
+    // The one value a line always keeps can be a rewound key with its `(chk-1)`,
+    // or an offset behind `✓ chk-1`, longer than a narrow lane was sized for
+    // (`(even, 12 ⟲ 6) +1 (chk-1)`): rather than run past its lane, the line lets go
+    // of the count of keys left out, then of the snapshot's mark (its chip is on
+    // its way to `chk-n` then), and what is still too long is drawn narrower
+    // (`squeeze`), its words kept.
+    if line.more > 0 && w(&line.text(lang)) > width + slack {
+        line.more = 0;
+        line.short_more = false;
+    }
+    if line.snapshot.is_some() && w(&line.text(lang)) > width + slack {
+        line.snapshot = None;
+    }
+    if w(&line.text(lang)) > width + slack {
+        line.squeeze = Some(width + slack);
+    }
+    Some(line)
 }
 
 #[cfg(test)]
@@ -436,6 +457,20 @@ mod tests {
                 assert_eq!(src.text(lang), "offset 7 ⟲ 5 (chk-1)", "{size:?}");
                 let sum = sc.lanes[2].state.as_ref().unwrap();
                 assert!(sum.text(lang).contains("(even, 12 ⟲ 6)"), "{size:?}");
+                // Every line stays inside its lane (the room `scene_fit` gives it).
+                for lane in &sc.lanes {
+                    if let Some(l) = &lane.state {
+                        let line = l
+                            .squeeze
+                            .unwrap_or_else(|| text_width(&l.text(lang), sc.text.lane_state, true));
+                        assert!(
+                            line <= lane.boxed.w - 26.0 + SOURCE_SLACK,
+                            "{size:?} {lang:?}: {:?} is {line:.0} wide in a lane of {:.0}",
+                            l.text(lang),
+                            lane.boxed.w
+                        );
+                    }
+                }
             }
         }
     }
