@@ -55,6 +55,9 @@ const SHOTS = {
   'chart-storage': { query: 'scenario=jobmanager-crash-jobmanager&t=4700', act: pair('jobmanager-crash-filesystem') },
   'chart-alignment': { query: 'scenario=unaligned-backpressure&t=4500&twin=1' },
   'rescale-strip': { query: 'scenario=savepoint-rescale&t=1700&strips=1' },
+  // The restored job's first checkpoint in the storage tab: pv's key-group range per
+  // subtask (0–42, 43–85, 86–127) beside its values, as `lab run --metadata --key-groups`.
+  'rescale-storage': { query: 'scenario=savepoint-rescale&t=2100&tab=storage' },
   // Flink's task states (issue 12, item 6): the restart delay of
   // restart-fixed-delay (sum#0 failed at 500 ms, the others canceled, restart at
   // 700), the JobManager crash of the storage pair (3500 ms) with the history and
