@@ -86,7 +86,7 @@ pub fn checkpoint_status(
 pub fn txn_status(lang: Lang, status: TxnStatus) -> (&'static str, &'static str, &'static str) {
     match status {
         TxnStatus::Open => ("open", lang.t(Msg::TxnOpen), "✎"),
-        TxnStatus::Precommitted => ("pre-committed", lang.t(Msg::TxnPrecommitted), "⧗"),
+        TxnStatus::Precommitted => ("pre-committed", lang.t(Msg::TxnPrecommitted), "◴"),
         TxnStatus::Committed => ("committed", lang.t(Msg::TxnCommitted), "✓"),
         TxnStatus::Aborted => ("aborted", lang.t(Msg::TxnAborted), "✕"),
     }

@@ -110,7 +110,7 @@ pub fn Legend(props: &LegendProps) -> Html {
                     </>
                 }, Msg::LegendReplayed, "replayed") }
                 }
-                { item(txn_chip(Status::PreCommitted, "⧗"), Msg::LegendPreCommitted, "pre-committed") }
+                { item(txn_chip(Status::PreCommitted, "◴"), Msg::LegendPreCommitted, "pre-committed") }
                 { item(txn_chip(Status::Committed, "✓"), Msg::LegendCommitted, "committed") }
                 { item(txn_chip(Status::Aborted, "✕"), Msg::LegendAborted, "aborted") }
                 { item(html! {

@@ -235,7 +235,7 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
     let status_line = format!("{} {}", labels::task_status_glyph(lane.status), status);
     let x = b.x + 9.0;
     let note_y = b.y + text.note_y;
-    // A sink's transaction: a chip in its status colour (the legend's ⧗ / ✓ / ✕).
+    // A sink's transaction: a chip in its status colour (the legend's ◴ / ✓ / ✕).
     // While the job waits to restart, the note row says so instead (the
     // aborted transaction is in the sink tab).
     let txn = lane.txn.filter(|_| !lane.is_restarting).map(|(id, st)| {

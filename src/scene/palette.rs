@@ -105,7 +105,7 @@ pub enum Status {
     Blocked,
     /// In-flight records persisted by an unaligned checkpoint (dashed ring).
     Persisted,
-    /// A two-phase-commit transaction pre-committed at the barrier (⧗).
+    /// A two-phase-commit transaction pre-committed at the barrier (◴).
     PreCommitted,
     /// A transaction committed when its checkpoint completed (✓).
     Committed,
