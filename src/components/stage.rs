@@ -411,7 +411,7 @@ fn draw_flows(scene: &Scene) -> Html {
                     <g class={classes!("flow", format!("flow--{}", c.direction.key()))}
                        data-flow={c.direction.key()} data-checkpoint={c.checkpoint.to_string()}
                        data-task={name} data-text={c.text.clone()} data-progress={format!("{:.2}", c.progress)}>
-                        <polyline class="flow__trail" points={trail(c)} />
+                        <polyline class="flow__trail" points={c.trail().iter().map(|(x, y)| format!("{},{}", f(*x), f(*y))).collect::<Vec<_>>().join(" ")} />
                         <rect class="flow__chip" x={f(c.x - c.w / 2.0)} y={f(c.y - c.h / 2.0)} width={f(c.w)} height={f(c.h)} rx="5" />
                         <text class="flow__text" x={f(c.x)} y={f(c.y + size * 0.35)} text-anchor="middle">{ c.text.clone() }</text>
                     </g>
@@ -419,25 +419,6 @@ fn draw_flows(scene: &Scene) -> Html {
             }) }
         </g>
     }
-}
-
-/// A chip's trail: from where it left, round the corner once it has turned, to
-/// where it is.
-fn trail(c: &scene::flow::Chip) -> String {
-    let (first, now) = (
-        (c.corner.0 - c.from.0).hypot(c.corner.1 - c.from.1),
-        (c.x - c.from.0).hypot(c.y - c.from.1),
-    );
-    let mut points = vec![c.from];
-    if now > first {
-        points.push(c.corner);
-    }
-    points.push((c.x, c.y));
-    points
-        .iter()
-        .map(|(x, y)| format!("{},{}", f(*x), f(*y)))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn draw(

@@ -69,6 +69,20 @@ pub struct Chip {
     pub h: f64,
 }
 
+impl Chip {
+    /// The trail behind it: from where it left, round the corner once it has
+    /// turned, to where it is now.
+    pub fn trail(&self) -> Vec<(f64, f64)> {
+        let dist = |a: (f64, f64), b: (f64, f64)| (b.0 - a.0).hypot(b.1 - a.1);
+        let mut points = vec![self.from];
+        if dist(self.from, (self.x, self.y)) > dist(self.from, self.corner) {
+            points.push(self.corner);
+        }
+        points.push((self.x, self.y));
+        points
+    }
+}
+
 /// The checkpoint storage the chips travel to and from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Store {
@@ -416,6 +430,11 @@ mod tests {
         for k in 0..=20 {
             let s = scene_fit(&job, &view, at + FLOW_MS * k as f64 / 21.0, fit());
             let c = s.flows.chips.iter().find(|c| c.task == src).unwrap();
+            // Its trail turns the same corner once it has.
+            let trail = c.trail();
+            assert_eq!(trail.first(), Some(&from));
+            assert_eq!(trail.last(), Some(&(c.x, c.y)));
+            assert_eq!(trail.len() == 3, c.y == to.1 && c.x != from.0, "{trail:?}");
             assert!(
                 (c.x - from.0).abs() < 1e-9 || ((c.y - to.1).abs() < 1e-9 && c.y < top),
                 "on its line's vertical or on the store's row above the graph: {:?}",
