@@ -15,6 +15,28 @@ export TRUNK_SKIP_VERSION_CHECK=true
 
 log() { printf '\033[1;34m[setup]\033[0m %s\n' "$*"; }
 
+# Times one install step and says how long it took (a fresh machine's setup is
+# most of a first test run, so the figure is worth seeing).
+timed() {
+  local what="$1" start=$SECONDS
+  shift
+  "$@"
+  log "$what: $((SECONDS - start)) s"
+}
+
+# The two tools from crates.io are build helpers, not the product: their own
+# release profiles ask for fat LTO and one codegen unit, which is most of their
+# compile time on two cores and buys nothing measurable when they run. Config
+# beats the manifest's profile, so these settings apply to `cargo install` alone.
+tool_install() {
+  CARGO_PROFILE_RELEASE_LTO=false \
+  CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+  CARGO_PROFILE_RELEASE_OPT_LEVEL=2 \
+  CARGO_PROFILE_RELEASE_DEBUG=false \
+  CARGO_PROFILE_RELEASE_STRIP=true \
+    cargo install "$@"
+}
+
 ensure_wasm_target() {
   if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     log "adding the wasm32-unknown-unknown target"
@@ -24,8 +46,8 @@ ensure_wasm_target() {
 
 ensure_trunk() {
   if ! trunk --version 2>/dev/null | grep -q "$TRUNK_VERSION"; then
-    log "installing trunk $TRUNK_VERSION from crates.io (about 5 minutes)"
-    cargo install trunk --version "$TRUNK_VERSION" --locked
+    log "installing trunk $TRUNK_VERSION from crates.io (without its fat LTO)"
+    timed "trunk installed" tool_install trunk --version "$TRUNK_VERSION" --locked
   fi
 }
 
@@ -40,9 +62,9 @@ ensure_wasm_bindgen_cli() {
   want="$(wasm_bindgen_version)"
   if ! wasm-bindgen --version 2>/dev/null | grep -q " $want\$" \
      || ! command -v wasm-bindgen-test-runner >/dev/null; then
-    log "installing wasm-bindgen-cli $want from crates.io (about 2 minutes)"
+    log "installing wasm-bindgen-cli $want from crates.io (without its fat LTO)"
     # --locked fails here: its lockfile pins a crate version the registry lacks.
-    cargo install wasm-bindgen-cli --version "$want" --force
+    timed "wasm-bindgen-cli installed" tool_install wasm-bindgen-cli --version "$want" --force
   fi
 }
 
