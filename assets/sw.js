@@ -1,4 +1,4 @@
-// The page's service worker (issue 15): after one visit the page and every
+// The page's service worker: after one visit the page and every
 // lesson's data come from this cache, so a class whose Wi-Fi drops keeps
 // teaching. scripts/sw-manifest.cjs fills BUILD and FILES in at the end of a
 // release build (a Trunk post_build hook); debug builds get no service worker.

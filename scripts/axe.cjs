@@ -1,4 +1,4 @@
-// Accessibility audit of the built page with axe-core (issue 11): the first
+// Accessibility audit of the built page with axe-core: the first
 // screen, a guided tour open (its answer shown), projector mode, the Flink
 // code tab with real statistics imported, a comparison chart, the key-group
 // strip and the QR dialog, in zh and
@@ -27,7 +27,7 @@ const SCREENS = {
       await page.click('#flink-whole summary');
     },
   },
-  // Issue 12's extras: a comparison chart, the key-group strip, the QR dialog.
+  // The lesson extras: a comparison chart, the key-group strip, the QR dialog.
   'a comparison chart': {
     query: 'scenario=restart-fixed-delay&t=3000',
     async act(page) {

@@ -1,6 +1,6 @@
-// The engine's speed in the page's own build, in headless Chromium (issue 15 item
-// 5): a cold load of the built page in a fresh context (no HTTP or code cache),
-// then the page's `EngineSoak` export (src/engine_speed.rs) steps the soak pipeline
+// The engine's speed in the page's own build, in headless Chromium: a cold load
+// of the built page in a fresh context (no HTTP or code cache), then the page's
+// `EngineSoak` export (src/engine_speed.rs) steps the soak pipeline
 // for EVENTS events from a cold start, timed per EVERY events with
 // performance.now() — no warm-up, Chromium's default V8 flags. Prints lines in the
 // soak example's shape, so scripts/bench.sh reads the total the same way.

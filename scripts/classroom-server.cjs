@@ -1,4 +1,4 @@
-// A classroom of thirty on one Wi-Fi (issue 15): serves a release build with
+// A classroom of thirty on one Wi-Fi: serves a release build with
 // precompressed files, brotli or gzip by the browser's Accept-Encoding (the
 // .br/.gz files are written next to the originals once, at start), so each
 // phone downloads the compressed bytes only. Prints the URL and, for phones, a

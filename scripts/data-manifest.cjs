@@ -1,4 +1,4 @@
-// Lesson data on demand (issue 15): the page's wasm is built without the
+// Lesson data on demand: the page's wasm is built without the
 // compiled-in lesson data (the engine's `builtins` feature off); this Trunk
 // post_build hook writes that data next to it, each file under a name carrying a
 // hash of its bytes (Trunk hashes only what it builds, not copied files, and a

@@ -1,4 +1,4 @@
-// First render (issue 15): cold loads of the page in headless Chromium, each in
+// First render: cold loads of the page in headless Chromium, each in
 // a fresh browser context (no HTTP cache, no service worker), timed from
 // navigation start to the first lesson's operator names drawn. Prints the
 // median, min and max per build, and the machine's load average (timings are

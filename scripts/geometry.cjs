@@ -1,4 +1,4 @@
-// Geometry of the built page where it is real (issue 11): the release build in
+// Geometry of the built page where it is real: the release build in
 // headless Chromium with its own stylesheet, at classroom projector sizes. For
 // every built-in lesson at 1280×720 and 1024×768, in zh and en, it asserts
 //   - the stage (job graph + coordinator strip) covers ≥ 65 % of the viewport,
@@ -13,7 +13,7 @@
 //     the two stages take ≥ 65 % together and ≥ 30 % each;
 //   - the comparison charts of the lesson pairs and of the twin view, and the
 //     savepoint-rescale key-group strip: never over the stage, inside the
-//     viewport, text ≥ 14 px, the stage still ≥ 55 % (issue 12);
+//     viewport, text ≥ 14 px, the stage still ≥ 55 %;
 //   - the caption under the graph shows the latest narration sentence;
 //   - the Flink code tab: code ≥ 14 px in a box ≥ 60 columns that never scrolls
 //     sideways, its CheckpointConfig lines highlighted; the recorded real
@@ -186,7 +186,7 @@ async function pixelProbe(page, where) {
 
 const FIXTURE = require('path').join(__dirname, '..', 'tests', 'fixtures', 'flink-stats-unaligned-backpressure.json');
 
-/** The Flink code tab (issue 14): the Java legible on a projector, the real
+/** The Flink code tab: the Java legible on a projector, the real
  *  statistics beside the lab's once imported. The tab widens the drawer on
  *  purpose (code needs its lines), so the stage-share rule of the overlays
  *  does not apply to it. */
@@ -340,7 +340,7 @@ async function keyMap(page, where) {
       await page.click('#more-button');
       await page.click('#compare-state-backend-hashmap');
       await settle(page);
-      // The comparison chart (issue 12) opens with the pair: checked, then
+      // The comparison chart opens with the pair: checked, then
       // closed for the twin stages' own share.
       await checkPanel(page, `state-backend-rocksdb compare ${where}`, '#compare-chart', 'the comparison chart');
       await page.click('#chart-toggle');

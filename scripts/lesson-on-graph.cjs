@@ -1,4 +1,4 @@
-// Each lesson's point on the graph (issue 12), asserted on the built page with its
+// Each lesson's point on the graph, asserted on the built page with its
 // real stylesheet at 1280×720 and 1024×768, zh and en:
 //   - odd-even-sum: the source's offset and the sum's keys are on the stage at
 //     chk-1 (offset (0, 5); (even, 6) (odd, 9)) and, after the restore, the

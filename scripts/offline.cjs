@@ -1,4 +1,4 @@
-// Offline after the first visit, and the classroom server (issue 15), on the
+// Offline after the first visit, and the classroom server, on the
 // loopback address only. With the release build DIST:
 //   1. the classroom server sends brotli, gzip or plain bytes as asked, each
 //      equal to the file, with the right types;

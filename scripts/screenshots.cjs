@@ -1,4 +1,4 @@
-// Screenshots for a projector check (issue 11): the barrier-alignment moment
+// Screenshots for a projector check: the barrier-alignment moment
 // (records 3, 2, 1 held behind the lock), an unaligned checkpoint's barrier
 // overtaking persisted records, a tour step with its answer open, and
 // projector mode (A⁺), the Flink code tab and real statistics imported, at 1280×720, 1024×768, 1920×1080 and 390×844, zh and en.
@@ -47,7 +47,7 @@ const SHOTS = {
       await page.$eval('#real-heading', (h) => h.scrollIntoView());
     },
   },
-  // Issue 12's extras: each lesson pair's chart, the twin view's alignment
+  // The lesson extras: each lesson pair's chart, the twin view's alignment
   // chart, the savepoint-rescale key-group strip, the QR code.
   'chart-backends': { query: 'scenario=state-backend-rocksdb&t=7500', act: pair('state-backend-hashmap') },
   'chart-restarts': { query: 'scenario=restart-fixed-delay&t=3400', act: pair('restart-none') },
@@ -58,7 +58,7 @@ const SHOTS = {
   // The restored job's first checkpoint in the storage tab: pv's key-group range per
   // subtask (0–42, 43–85, 86–127) beside its values, as `lab run --metadata --key-groups`.
   'rescale-storage': { query: 'scenario=savepoint-rescale&t=2100&tab=storage' },
-  // Flink's task states (issue 12, item 6): the restart delay of
+  // Flink's task states (FAILED, CANCELED, restarting): the restart delay of
   // restart-fixed-delay (sum#0 failed at 500 ms, the others canceled, restart at
   // 700), the JobManager crash of the storage pair (3500 ms) with the history and
   // the storage tab, and odd-even-sum's live state lines at chk-1.

@@ -1,4 +1,4 @@
-// Offline after the first visit (issue 15): writes the service worker into a
+// Offline after the first visit: writes the service worker into a
 // release build and registers it from its index.html. Run by Trunk as a
 // post_build hook (Trunk.toml) on the staging directory; does nothing for a
 // debug build, so `trunk serve` and the browser-test runner never get a worker.

@@ -25,8 +25,11 @@ ensure_flink
 DIFF_LOG="$(mktemp)"
 cargo test --profile ci -p checkpoint-engine --test flink differential -- --ignored --nocapture 2>&1 \
   | tee "$DIFF_LOG"
-echo "differential: $(grep -c ': compared [0-9]* observable' "$DIFF_LOG") cases compared with real Flink" \
-  "($(grep ': compared [0-9]* observable' "$DIFF_LOG" | grep -vc '^b[0-9]-') lessons and variants, the rest part-B probes)"
+# Each case prints "<case>: compared N observable(s)"; probes are the cases named probe-….
+COMPARED_RE=': compared [0-9]* observable'
+echo "differential: $(grep -c "$COMPARED_RE" "$DIFF_LOG") cases compared with real Flink" \
+  "($(grep "$COMPARED_RE" "$DIFF_LOG" | grep -vc '^probe-') lessons and variants," \
+  "$(grep "$COMPARED_RE" "$DIFF_LOG" | grep -c '^probe-') probes of single rules)"
 rm -f "$DIFF_LOG"
 
 log "browser tests (wasm-bindgen-test in headless Chromium)"

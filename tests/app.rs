@@ -35,7 +35,7 @@ fn html_lang() -> String {
         .unwrap_or_default()
 }
 
-/// The issue's first real browser test: click 中文 / English and see the page follow.
+/// Click 中文 / English and see the page follow: title, `<html lang>` and the URL.
 #[wasm_bindgen_test]
 async fn language_switch_changes_title_html_lang_and_url() {
     let app = Mounted::at("?lang=zh").await;
@@ -144,7 +144,7 @@ async fn switching_language_keeps_other_query_parameters() {
     assert_eq!(search(), "?scenario=aligned&seed=7&lang=en");
 }
 
-/// Issue 12: the sink tab names the sink's kind — a plain sink is never called
+/// The sink tab names the sink's kind — a plain sink is never called
 /// two-phase commit — and marks its duplicates, as many as its meter counts.
 #[wasm_bindgen_test]
 async fn the_sink_tab_names_the_kind_and_badges_duplicates() {

@@ -1,5 +1,5 @@
 #![cfg(target_arch = "wasm32")]
-//! Browser tests of the lesson extras (issue 12, items 5, 7, 8, 9): the real
+//! Browser tests of the lesson extras: the real
 //! [`App`] in headless Chromium, checked in the DOM.
 //! - the backend comparison's chart shows two different uploaded sizes for the
 //!   same checkpoint, and the same full size;

@@ -1,5 +1,5 @@
 #![cfg(target_arch = "wasm32")]
-//! Browser tests of the Flink code tab (issue 14, items 4 and 5): the Java of
+//! Browser tests of the Flink code tab: the Java of
 //! the run on stage follows the editor and the mode switch; the recorded real
 //! statistics (a real Flink 2.3 run's `flink.sh --stats` file) import from a
 //! chosen file and from the paste box and show their rows beside the lab's;

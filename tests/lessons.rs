@@ -1,5 +1,5 @@
 #![cfg(target_arch = "wasm32")]
-//! Browser tests of the teaching aids (issue 7): the guided tour's previous /
+//! Browser tests of the teaching aids: the guided tour's previous /
 //! next (buttons and ← / →) in both languages, a share link's round trip to the
 //! same moment, damaged links that name what is wrong while the page stays usable,
 //! the form editor applying a valid change and refusing an invalid one, a lesson
@@ -387,7 +387,7 @@ async fn a_lesson_pair_opens_side_by_side_with_the_difference_in_output() {
     assert!(app.query("#pair-diff").is_none());
 }
 
-/// Issue 12: exactly-once vs plain, mid-run: each run's verdicts are counted
+/// Exactly-once vs plain, mid-run: each run's verdicts are counted
 /// apart — the plain sink's duplicates marked, exactly-once's outputs still to
 /// come "not committed yet" — and the difference never says "missing".
 #[wasm_bindgen_test]
@@ -490,7 +490,7 @@ fn flows(app: &Mounted) -> Vec<(String, String, String)> {
         .collect()
 }
 
-/// Snapshot and restore you can watch (issue 12, item 2) in odd-even-sum: at
+/// Snapshot and restore you can watch in odd-even-sum: at
 /// chk-1's snapshot the source's `offset (0, 5)` travels to the chk-1 store; at
 /// the restore it travels back while the line says `⟲ 5`; then the records read
 /// again are marked on the canvas, exactly those with 5 ≤ offset < 7.

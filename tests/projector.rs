@@ -1,5 +1,5 @@
 #![cfg(target_arch = "wasm32")]
-//! Browser tests of the projector layout and the first minute (issue 11): the
+//! Browser tests of the projector layout and the first minute: the
 //! caption under the graph as the page's one narration live region, the key
 //! map (PageDown / PageUp to key moments, `.` and `b` pause, the tour's keys),
 //! focus moving into a panel after a tab click, the drawer (a subtask's state,

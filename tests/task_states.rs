@@ -1,6 +1,6 @@
 #![cfg(target_arch = "wasm32")]
-//! Browser tests of how Flink's task states and lost checkpoints are drawn
-//! (issue 12, item 6): the real [`App`] in headless Chromium, stepped to the
+//! Browser tests of how Flink's task states (FAILED, CANCELED, restarting) and
+//! lost checkpoints are drawn: the real [`App`] in headless Chromium, stepped to the
 //! engine's own moments and checked in the DOM against the engine's views of
 //! the same step (a native [`engine::World`] run beside the page), with the
 //! page's real stylesheet.

@@ -5,7 +5,7 @@
 //!
 //! It also counts heap allocations: building the pipeline (its 2 million source
 //! records) apart from the run itself, so "is the engine slow before V8 optimises
-//! because it allocates?" has a figure (issue 15).
+//! because it allocates?" has a figure.
 
 use engine::soak;
 use std::alloc::{GlobalAlloc, Layout, System};

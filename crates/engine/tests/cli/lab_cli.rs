@@ -1,5 +1,5 @@
 //! The `lab` command line, run as a user runs it (the built binary), against the
-//! contract (scenario-format.md, "The headless runner", "Summary", "Trace"):
+//! contract (docs/scenario-format.md, "The headless runner", "Summary", "Trace"):
 //! exit 0 for any simulated run, exit 2 with a message on stderr and nothing on
 //! stdout for bad input, never a panic; every JSON object on one line, the
 //! summary last; the field names of the contract.

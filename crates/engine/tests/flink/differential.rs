@@ -1,4 +1,4 @@
-//! The lab against real Apache Flink 2.3 (issue 14, "differential tests").
+//! The lab against real Apache Flink 2.3: differential tests.
 //!
 //! Every case below is exported with the observation hooks (`lab export flink
 //! --observe`), all are compiled with one `javac` and run one after another in one
@@ -18,7 +18,7 @@
 //! Left out of exact comparison, and why: checkpoint ids and trigger times (Flink
 //! 2.3 schedules its first periodic checkpoint after a random delay in [min pause,
 //! interval] from the job's switch to RUNNING, seen here 15–85 ms after the sources
-//! started; the lab at `interval_ms`, see issue 13 B.5 and the README's
+//! started; the lab at `interval_ms`, see docs/scenario-format.md,
 //! Simplifications), TTL expiry and processing-time windows (they
 //! depend on when records arrive, i.e. on the wall clock), checkpoint timeouts and
 //! durations, and byte sizes (Flink's are real serialized bytes, the lab's a model).
@@ -29,10 +29,11 @@
 //! `cargo test --profile ci -p checkpoint-engine --test flink differential -- --ignored`.
 //! It fails — never skips — when Java or Flink's jars are missing.
 //!
-//! Disagreements that wait for the engine fixes of issue 13 part B are listed in
-//! [`AWAITING_PART_B`]: while listed, the test checks that the disagreement is
-//! still there (so a fix flips it to a failure that says "remove me"); removing
-//! the line turns the comparison on.
+//! Besides the lessons, a few *probes* (`tests/flink/probes/`, cases named
+//! `probe-…`) each pin one rule where a simpler model of Flink would go wrong: a
+//! derived max parallelism giving way to a savepoint's, union list state with
+//! part of its subtasks finished, a two-phase-commit sink scaled in, TTL'd
+//! reducing and aggregating state folding an expired value.
 
 use engine::event::{Event, TraceEvent};
 use engine::export::flink::{self, Options};
@@ -50,11 +51,8 @@ use std::time::{Duration, Instant};
 /// Wall-clock ms per lab ms for every real run.
 const TIME_SCALE: f64 = 1.0;
 
-/// Comparisons that disagree until issue 13 part B fixes the lab: `(case, item)`.
-/// Delete a line to turn its comparison on.
-const AWAITING_PART_B: &[(&str, &str)] = &[];
-
-/// The lessons compared (issue 14's list) and extra cases: `(case, built-in, variant)`.
+/// The cases: `(case, built-in)` — the built-in lesson a case runs, or `"probe"`
+/// for a document of [`PROBES`].
 const CASES: &[(&str, &str)] = &[
     ("odd-even-sum", "odd-even-sum"),
     ("pv-count", "pv-count"),
@@ -73,30 +71,31 @@ const CASES: &[(&str, &str)] = &[
     ("broadcast-rules", "broadcast-rules"),
     ("state-backend-rocksdb", "state-backend-rocksdb"),
     ("state-backend-hashmap", "state-backend-hashmap"),
-    // Probes of issue 13 part B (tests/flink/probes/): where the lab and Flink differ.
-    ("b1-max-parallelism-unset", "probe"),
-    ("b2-union-partly-finished", "probe"),
-    ("b3-two-phase-commit-scale-in", "probe"),
-    ("b4-ttl-return-expired", "probe"),
+    // Probes (tests/flink/probes/): one rule each, where a simpler model of Flink
+    // would disagree with it.
+    ("probe-max-parallelism-unset", "probe"),
+    ("probe-union-partly-finished", "probe"),
+    ("probe-two-phase-commit-scale-in", "probe"),
+    ("probe-ttl-return-expired", "probe"),
 ];
 
 /// The probes' documents.
 const PROBES: &[(&str, &str)] = &[
     (
-        "b1-max-parallelism-unset",
-        include_str!("probes/b1-max-parallelism-unset.json"),
+        "probe-max-parallelism-unset",
+        include_str!("probes/max-parallelism-unset.json"),
     ),
     (
-        "b2-union-partly-finished",
-        include_str!("probes/b2-union-partly-finished.json"),
+        "probe-union-partly-finished",
+        include_str!("probes/union-partly-finished.json"),
     ),
     (
-        "b3-two-phase-commit-scale-in",
-        include_str!("probes/b3-two-phase-commit-scale-in.json"),
+        "probe-two-phase-commit-scale-in",
+        include_str!("probes/two-phase-commit-scale-in.json"),
     ),
     (
-        "b4-ttl-return-expired",
-        include_str!("probes/b4-ttl-return-expired.json"),
+        "probe-ttl-return-expired",
+        include_str!("probes/ttl-return-expired.json"),
     ),
 ];
 
@@ -404,8 +403,7 @@ impl Check {
         }
     }
 
-    /// Panics with every finding, unless it is awaited from part B (then it must
-    /// still be there).
+    /// Prints what was compared; panics with every finding.
     fn finish(self) {
         eprintln!(
             "{}: compared {} observable(s): {}",
@@ -414,24 +412,6 @@ impl Check {
             self.compared.join("; ")
         );
         assert!(!self.compared.is_empty(), "{}: nothing compared", self.case);
-        let awaited: Vec<&str> = AWAITING_PART_B
-            .iter()
-            .filter(|(c, _)| *c == self.case)
-            .map(|(_, item)| *item)
-            .collect();
-        if !awaited.is_empty() {
-            assert!(
-                !self.findings.is_empty(),
-                "{}: the lab now agrees with real Flink — remove {awaited:?} from AWAITING_PART_B",
-                self.case
-            );
-            eprintln!(
-                "{}: disagrees as expected until issue 13 part B {awaited:?}:\n  {}",
-                self.case,
-                self.findings.join("\n  ")
-            );
-            return;
-        }
         assert!(
             self.findings.is_empty(),
             "{}: the lab and real Flink 2.3 disagree:\n  {}",
@@ -1039,13 +1019,13 @@ fn state_backend_hashmap() {
     backend("state-backend-hashmap");
 }
 
-/// Issue 13 B.1: a job that leaves max parallelism unset restores a savepoint taken
+/// Probe: a job that leaves max parallelism unset restores a savepoint taken
 /// at 256 — Flink derives its own and adopts the stored one
 /// (`Checkpoints.loadAndValidateCheckpoint`, `DefaultVertexParallelismInfo.canRescaleMaxParallelism`).
 #[test]
 #[ignore = "needs real Flink: scripts/test.sh's differential step runs it"]
-fn b1_max_parallelism_unset() {
-    let case = "b1-max-parallelism-unset";
+fn probe_max_parallelism_unset() {
+    let case = "probe-max-parallelism-unset";
     let s = case_scenario(case, "probe");
     let real = real_of(case);
     let mut check = Check::new(case);
@@ -1058,7 +1038,7 @@ fn b1_max_parallelism_unset() {
     check.finish();
 }
 
-/// Issue 13 B.2: a checkpoint while part of a union-list-state operator has finished
+/// Probe: a checkpoint while part of a union-list-state operator has finished
 /// fails in Flink: `DefaultCheckpointPlan.checkNoPartlyOperatorsFinishedVertexUsedUnionListState`
 /// throws `PartialFinishingNotSupportedByStateException` ("… has used UnionListState,
 /// but part of its tasks has called operators' finish method"), which
@@ -1066,8 +1046,8 @@ fn b1_max_parallelism_unset() {
 /// ("Checkpoint was declined (task is closing)", not counted as a failure).
 #[test]
 #[ignore = "needs real Flink: scripts/test.sh's differential step runs it"]
-fn b2_union_partly_finished() {
-    let case = "b2-union-partly-finished";
+fn probe_union_partly_finished() {
+    let case = "probe-union-partly-finished";
     let s = case_scenario(case, "probe");
     let real = real_of(case);
     let lab = lab_run(&s, s.seed).expect("the lab runs");
@@ -1124,12 +1104,12 @@ fn b2_union_partly_finished() {
     check.finish();
 }
 
-/// Issue 13 B.3: after a restore from two sink subtasks to one, the remaining
+/// Probe: after a restore from two sink subtasks to one, the remaining
 /// subtask commits both recovered transactions.
 #[test]
 #[ignore = "needs real Flink: scripts/test.sh's differential step runs it"]
-fn b3_two_phase_commit_scale_in() {
-    let case = "b3-two-phase-commit-scale-in";
+fn probe_two_phase_commit_scale_in() {
+    let case = "probe-two-phase-commit-scale-in";
     let (mut check, _, labs) = standard(case);
     let real = real_of(case);
     let lab = labs
@@ -1159,13 +1139,13 @@ fn b3_two_phase_commit_scale_in() {
     check.finish();
 }
 
-/// Issue 13 B.4: ReducingState and AggregatingState with ReturnExpiredIfNotCleanedUp
+/// Probe: ReducingState and AggregatingState with ReturnExpiredIfNotCleanedUp
 /// fold a new value into the expired, not yet cleaned one (`TtlReduceFunction`,
 /// `TtlAggregateFunction`).
 #[test]
 #[ignore = "needs real Flink: scripts/test.sh's differential step runs it"]
-fn b4_ttl_return_expired() {
-    simple("b4-ttl-return-expired");
+fn probe_ttl_return_expired() {
+    simple("probe-ttl-return-expired");
 }
 
 /// Prints the suite's wall time (javac and the JVM); runs with the others.

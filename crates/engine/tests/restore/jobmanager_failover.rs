@@ -1,5 +1,6 @@
 //! `crash_jobmanager`: what survives the JobManager depends on the checkpoint
-//! storage (issue 6, "the state backend must be highly available").
+//! storage — the lesson that the state backend must be highly available: with
+//! `jobmanager` storage the completed checkpoints die with the process.
 
 use engine::runner::{self, RunOptions};
 use engine::{JobStatus, Scenario, World};
@@ -219,7 +220,7 @@ fn builtin_backend_twins_upload_full_versus_incremental() {
     );
 }
 
-/// Issue 13 B.6: checkpoints that died with the JobManager (Flink:
+/// Checkpoints that died with the JobManager (Flink:
 /// `JobManagerCheckpointStorage` keeps them in the JobManager's heap, so the
 /// `CompletedCheckpointStore` a new leader recovers holds nothing usable) keep
 /// their status `completed` and are marked `lost` — in the summary JSON and in the

@@ -1,6 +1,6 @@
 //! Non-keyed state: broadcast state (`broadcast_filter`) and a source's offsets as
 //! even-split or union list state — checkpointed, restored, rescaled
-//! (flink-semantics.md §6.3; Flink: BroadcastProcessFunction, getUnionListState).
+//! (docs/flink-semantics.md §6.3; Flink: BroadcastProcessFunction, getUnionListState).
 
 use engine::operators::OpState;
 use engine::{JobStatus, Scenario, World};
@@ -255,7 +255,7 @@ fn builtin_broadcast_rules_restores_the_rules_on_every_subtask() {
     assert!(late.iter().all(|v| (50..=90).contains(v)), "{late:?}");
 }
 
-/// Issue 13 B.2, Flink's `DefaultCheckpointPlan.fulfillFinishedTaskStatus`
+/// Flink's `DefaultCheckpointPlan.fulfillFinishedTaskStatus`
 /// (`PartialFinishingNotSupportedByStateException`) as `CheckpointCoordinator.
 /// finalizeCheckpoint` reports it: while one subtask of a union-offsets source has
 /// finished and the other has not, every checkpoint is aborted with Flink's
@@ -266,7 +266,7 @@ fn builtin_broadcast_rules_restores_the_rules_on_every_subtask() {
 fn union_state_with_part_of_its_subtasks_finished_fails_the_checkpoint_uncounted() {
     use engine::cause::{AbortCause, CheckpointFailureReason};
     use engine::event::Event;
-    let probe = include_str!("../flink/probes/b2-union-partly-finished.json");
+    let probe = include_str!("../flink/probes/union-partly-finished.json");
     let mut doc: Value = serde_json::from_str(probe).unwrap();
     doc["checkpointing"]["tolerable_failures"] = json!(0);
     for (mode, expect_aborts) in [("union", true), ("even_split", false)] {

@@ -1,6 +1,6 @@
 //! State assignment on restore into a (changed, rescaled) job: `engine::restore`
 //! against Flink's `StateAssignmentOperation`, `RoundRobinOperatorStateRepartitioner`
-//! and `Checkpoints.loadAndValidateCheckpoint` (flink-semantics.md §5.4, §6.3, §6.4).
+//! and `Checkpoints.loadAndValidateCheckpoint` (docs/flink-semantics.md §5.4, §6.3, §6.4).
 //! Each test names the Flink test it mirrors where there is one.
 
 use engine::event::SnapshotKind;
@@ -198,7 +198,7 @@ fn op_subtasks(out: &BTreeMap<(usize, u32), SubtaskRestore>, op: usize) -> Vec<&
         .collect()
 }
 
-/// Keys with known key groups at max parallelism 128 (flink-semantics.md §6.4 and
+/// Keys with known key groups at max parallelism 128 (docs/flink-semantics.md §6.4 and
 /// the contract): b→22, hello→35, c→62, a→81, flink→98, odd→110, even→111.
 const KEYS: [&str; 7] = ["b", "hello", "c", "a", "flink", "odd", "even"];
 
@@ -489,7 +489,7 @@ fn changed_uid_is_removed_plus_added() {
 // Parallelism preconditions
 // ---------------------------------------------------------------------------------
 
-/// Issue 13 B.1. Mirrors Flink's `StateAssignmentOperation.checkParallelismPreconditions`
+/// Mirrors Flink's `StateAssignmentOperation.checkParallelismPreconditions`
 /// with `DefaultVertexParallelismInfo.canRescaleMaxParallelism`: a new job that sets
 /// no max parallelism takes the stored one (here 256, not its derived 128) — keyed
 /// state is cut into the stored key groups — and [`adopted_max_parallelism`] says so.
@@ -622,7 +622,7 @@ fn names(list: &[&str]) -> BTreeSet<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
 
-/// Rescaling keyed state key by key, against the ranges of flink-semantics.md §6.4
+/// Rescaling keyed state key by key, against the ranges of docs/flink-semantics.md §6.4
 /// (p=2 [0,63][64,127]; p=3 [0,42][43,85][86,127]; p=4 [0,31][32,63][64,95][96,127]).
 /// Mirrors CheckpointCoordinatorRestoringTest#testRestoreLatestCheckpointedStateScaleOut
 /// and #testRestoreLatestCheckpointedStateScaleIn (each new subtask gets exactly the
@@ -758,7 +758,7 @@ fn inconsistent_keys_are_errors() {
 // Operator list state (RoundRobinOperatorStateRepartitioner)
 // ---------------------------------------------------------------------------------
 
-/// flink-semantics.md §6.3's example and its mirror images, element by element:
+/// docs/flink-semantics.md §6.3's example and its mirror images, element by element:
 /// p=2→3 [a,b,c],[d,e] ⇒ [a,b],[c,d],[e]. Mirrors
 /// StateAssignmentOperationTest#testRepartitionSplitDistributeStates and
 /// RoundRobinOperatorStateRepartitionerTest.

@@ -443,7 +443,7 @@ fn restoring_a_snapshot_that_does_not_exist_names_the_field() {
     assert_eq!(err.errors[0].field, "script[0].at_ms");
 }
 
-/// flink-semantics.md §1.7: what survives the end of the earlier job.
+/// docs/flink-semantics.md §1.7: what survives the end of the earlier job.
 #[test]
 fn retained_checkpoints_follow_the_externalized_policy_on_cancellation() {
     for (policy, survives) in [
@@ -645,7 +645,7 @@ fn subtask_of_keys(events: &[engine::event::TraceEvent], uid: &str) -> BTreeMap<
     out
 }
 
-/// Issue 13 B.1. Mirrors Flink's `DefaultVertexParallelismInfo.canRescaleMaxParallelism`
+/// Mirrors Flink's `DefaultVertexParallelismInfo.canRescaleMaxParallelism`
 /// as `StateAssignmentOperation.checkParallelismPreconditions` uses it: a job that
 /// sets no max parallelism restores a savepoint taken at 256 and runs with 256 key
 /// groups (its keys where 256 puts them); a job that sets another value is refused
@@ -696,7 +696,7 @@ fn a_job_without_max_parallelism_takes_the_savepoints() {
     );
 }
 
-/// B.1 over many seeds: for any stored max parallelism and new parallelism, a job
+/// The adopted max parallelism over many seeds: for any stored max parallelism and new parallelism, a job
 /// without max parallelism places every key as a job that sets the stored value
 /// does, and counts the same — the derived value never shows through.
 #[test]
@@ -738,14 +738,14 @@ fn an_unset_max_parallelism_behaves_as_the_stored_one_over_many_seeds() {
     }
 }
 
-/// Issue 13 B.3, Flink's `TwoPhaseCommitSinkFunction.initializeState`: after a
+/// Flink's `TwoPhaseCommitSinkFunction.initializeState`: after a
 /// restore from two sink subtasks to one, the remaining subtask receives both list
 /// elements and recovers (commits) both pre-committed transactions — the trace names
 /// `out#0` for each, never `out#1`, which no longer exists.
 #[test]
 fn a_scaled_in_two_phase_commit_sink_commits_the_old_transactions_itself() {
     let s = Scenario::from_json(include_str!(
-        "../flink/probes/b3-two-phase-commit-scale-in.json"
+        "../flink/probes/two-phase-commit-scale-in.json"
     ))
     .unwrap();
     let (events, summary) = crate::common::run_traced(&s);
@@ -774,7 +774,7 @@ fn a_scaled_in_two_phase_commit_sink_commits_the_old_transactions_itself() {
     assert!(!crate::common::committed(&summary, "out").is_empty());
 }
 
-/// Issue 13 B.6: the savepoint a rescaled job starts from lists its files as the
+/// The savepoint a rescaled job starts from lists its files as the
 /// job that wrote them named them (Flink: the savepoint directory holds the earlier
 /// job's `_metadata` and state files; `CheckpointCoordinator.restoreSavepoint` only
 /// points at them) — not by the restoring job's subtasks.

@@ -1,4 +1,4 @@
-//! The barrier-handling rules of flink-semantics.md §2.1–2.6, one test each (naming
+//! The barrier-handling rules of docs/flink-semantics.md §2.1–2.6, one test each (naming
 //! the Flink class the rule mirrors), the bench's model (§9), seeded properties over
 //! random arrival sequences, and the `lab barriers` command line's errors.
 

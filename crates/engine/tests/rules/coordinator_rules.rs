@@ -1,6 +1,6 @@
 //! The World's rules, one test per rule, each naming the Flink class or test it
-//! mirrors (flink-semantics.md §1 coordinator, §2.6, §3, §4.1, §5.1; the contract in
-//! scenario-format.md). Small hand-written scenarios, run through
+//! mirrors (docs/flink-semantics.md §1 coordinator, §2.6, §3, §4.1, §5.1; the contract in
+//! docs/scenario-format.md). Small hand-written scenarios, run through
 //! `engine::runner` / `World`; where a rule lives wholly inside the coordinator's
 //! bookkeeping and no scenario can reach it, the coordinator or sink is driven
 //! directly, as Flink's own unit tests do.

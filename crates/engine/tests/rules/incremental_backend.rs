@@ -1,6 +1,6 @@
 //! The `rocksdb` backend's incremental checkpoints in the contract's file model and
 //! the shared-state registry (Flink: `RocksIncrementalSnapshotStrategy`,
-//! `SharedStateRegistryImpl`; flink-semantics.md §7), and the property that
+//! `SharedStateRegistryImpl`; docs/flink-semantics.md §7), and the property that
 //! whatever the backend, a restore yields exactly the state that was checkpointed.
 
 use crate::common::{random_scenario, Gen, Mode};

@@ -1,4 +1,4 @@
-//! Key-group assignment against Flink's numbers (flink-semantics.md §6.4, the
+//! Key-group assignment against Flink's numbers (docs/flink-semantics.md §6.4, the
 //! contract's "odd"/"even" example) and the consistency Flink's own tests check.
 
 use engine::keygroup::{
@@ -37,7 +37,7 @@ fn java_string_hash_code_uses_utf16_code_units() {
     assert!(group < 128);
 }
 
-/// The vectors of flink-semantics.md §6.4 (a port of `MathUtils.murmurHash`), for
+/// The vectors of docs/flink-semantics.md §6.4 (a port of `MathUtils.murmurHash`), for
 /// `Integer` keys (hashCode = value) with max parallelism 128.
 #[test]
 fn integer_keys_map_to_flinks_key_groups() {
@@ -63,7 +63,7 @@ fn integer_keys_map_to_flinks_key_groups() {
     }
 }
 
-/// The vectors of flink-semantics.md §6.4 for `String` keys, max parallelism 128.
+/// The vectors of docs/flink-semantics.md §6.4 for `String` keys, max parallelism 128.
 #[test]
 fn string_keys_map_to_flinks_key_groups() {
     let expected = [
@@ -111,7 +111,7 @@ fn murmur_hash_is_non_negative() {
     assert_eq!(murmur_hash(42) % 128, 29);
 }
 
-/// The ranges of flink-semantics.md §6.4.
+/// The ranges of docs/flink-semantics.md §6.4.
 #[test]
 fn key_group_ranges_match_flink() {
     assert_eq!(key_group_range(128, 1, 0), 0..=127);

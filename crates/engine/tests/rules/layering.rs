@@ -1,8 +1,9 @@
 //! The engine's modules form no import circle: a file never depends, through the
-//! `crate::…` / `super::…` paths of its code, on a file that depends on it
-//! (issue 13: `restore` below `world`, the registry below `restore`, validation below
-//! `world`). A parent module and its own submodules are one room and may refer to
-//! each other. Comments are not code; a circle fails with the files that form it.
+//! `crate::…` / `super::…` paths of its code, on a file that depends on it, so each
+//! Flink rule can be read and tested below its users (`restore` below `world`, the
+//! shared-state registry below `restore`, validation below `world`). A parent module
+//! and its own submodules are one room and may refer to each other. Comments are not
+//! code; a circle fails with the files that form it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -138,7 +139,7 @@ fn no_import_circles_in_the_engine() {
             panic!("import circle: {} -> {m}", path.join(" -> "));
         }
     }
-    // The three the issue names, and that the scan sees real dependencies at all.
+    // The three layerings named above, and that the scan sees real dependencies at all.
     assert!(!graph["restore"].contains("world"));
     assert!(!graph["state::shared_registry"].contains("restore"));
     assert!(!graph["scenario::validate"].contains("world"));

@@ -1,5 +1,5 @@
 //! The engine's rules, one test per rule, each naming the Flink class or test it
-//! mirrors (flink-semantics.md). One test binary for the subsystems below, so the
+//! mirrors (docs/flink-semantics.md). One test binary for the subsystems below, so the
 //! engine links once instead of once per file.
 //!
 //! - [`barrier_rules`]: barrier handling (§2.1–2.6), the bench's model, seeded

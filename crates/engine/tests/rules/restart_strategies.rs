@@ -1,4 +1,4 @@
-//! Restart strategies against Flink's own unit tests (flink-semantics.md §5.1).
+//! Restart strategies against Flink's own unit tests (docs/flink-semantics.md §5.1).
 //! Flink's tests drive a `ManualClock` starting at 0; here the clock is the `now`
 //! passed to each call. Where a Flink test uses jitter, the lab has none
 //! (Simplified), so the values asserted are exactly Flink's without jitter — in the

@@ -1,4 +1,4 @@
-//! State time-to-live under each setting (flink-semantics.md §6.2). Each test names
+//! State time-to-live under each setting (docs/flink-semantics.md §6.2). Each test names
 //! the Flink class whose behaviour it mirrors (flink-runtime `state/ttl`, and the
 //! cases of Flink's `TtlStateTestBase#testExactExpirationOnWrite`,
 //! `#testExactExpirationOnRead`, `#testRelaxedExpirationOnWrite`, …).
@@ -238,7 +238,7 @@ fn aggregating_starts_a_fresh_accumulator_after_expiry() {
     assert_eq!(s.aggregating("s").unwrap().accumulator(), Some((3, 1)));
 }
 
-/// Issue 13 B.4. Mirrors Flink's `TtlReduceFunction.reduce`, which reads the stored
+/// Mirrors Flink's `TtlReduceFunction.reduce`, which reads the stored
 /// value through `AbstractTtlDecorator.getUnexpired`: with ReturnExpiredIfNotCleanedUp
 /// an expired value that no cleanup removed yet is still folded in (expired 10 plus
 /// 20 gives 30, written at the time of the add); once a read or a cleanup removed it,
@@ -271,7 +271,7 @@ fn reducing_folds_an_expired_value_not_cleaned_up() {
     );
 }
 
-/// Issue 13 B.4. Mirrors Flink's `TtlAggregateFunction.add` (`getUnexpired`, then
+/// Mirrors Flink's `TtlAggregateFunction.add` (`getUnexpired`, then
 /// `createAccumulator` only for nothing): with ReturnExpiredIfNotCleanedUp an expired
 /// accumulator keeps aggregating — the average of an expired 10 and a new 20 is 15.
 #[test]
@@ -291,7 +291,7 @@ fn aggregating_keeps_an_expired_accumulator_not_cleaned_up() {
     assert_eq!(s.aggregating("s").unwrap().get(), Some(15));
 }
 
-/// B.4 over many seeds: adds only (no read, no cleanup) at random times. With
+/// The same fold over many seeds: adds only (no read, no cleanup) at random times. With
 /// ReturnExpiredIfNotCleanedUp nothing is ever dropped — the reduced value is the sum
 /// of all adds, as without TTL; with NeverReturnExpired it is the sum since the last
 /// gap of at least the TTL (`TtlReduceFunction` on an expired value).
@@ -399,7 +399,7 @@ fn incremental_cleanup_for_every_record() {
     assert_eq!(stored(&s), 2);
 }
 
-/// Issue 13 B.4. Mirrors Flink's default `StateTtlConfig` (cleanup in the background:
+/// Mirrors Flink's default `StateTtlConfig` (cleanup in the background:
 /// `CleanupStrategies.getIncrementalCleanupStrategy` gives the heap backend an
 /// incremental cleanup of 5 entries per access, not for every record): asked for
 /// with `in_background`, each access checks 5 keys.

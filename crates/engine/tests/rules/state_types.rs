@@ -1,5 +1,5 @@
 //! The keyed state types and their operations, as Flink's state API defines them
-//! (flink-semantics.md §6.1): ValueState, ListState, ReducingState,
+//! (docs/flink-semantics.md §6.1): ValueState, ListState, ReducingState,
 //! AggregatingState, MapState, registered through named descriptors.
 
 use engine::record::KeyId;

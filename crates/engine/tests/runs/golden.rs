@@ -5,7 +5,7 @@
 //! Regenerate after an intended change with
 //! `UPDATE_GOLDEN=1 cargo test --profile ci -p checkpoint-engine --test runs golden`,
 //! then read the diff (`git diff crates/engine/tests/golden`) against
-//! flink-semantics.md before committing it.
+//! docs/flink-semantics.md before committing it.
 //!
 //! What was checked by eye when these were first locked:
 //! - `odd-even-sum`: checkpoint 1 at 550 holds offset 5, even 6, odd 9; the sink

@@ -1,4 +1,4 @@
-//! The classroom library (issue 7): each built-in lesson runs to its end, and the
+//! The classroom library: each built-in lesson runs to its end, and the
 //! facts its description and guided tour tell the class are asserted here, so a
 //! change to the engine that would make a lesson say something false fails a test.
 

@@ -1,4 +1,4 @@
-//! The views the page draws a lesson's point from (issue 12): live state with its
+//! The views the page draws a lesson's point from: live state with its
 //! recent changes, what a restore rewound and which records are replays, the epoch
 //! and channel state of records an unaligned barrier overtook, how a subtask
 //! handles its pending checkpoints, and the sink verdicts by origin (committed /

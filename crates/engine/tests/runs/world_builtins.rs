@@ -76,7 +76,7 @@ fn first_difference_names_the_line() {
     );
 }
 
-/// Issue 13 B.6, Flink's `ExecutionState` through `DefaultScheduler`'s failover: the
+/// Flink's `ExecutionState` through `DefaultScheduler`'s failover: the
 /// failing subtask is FAILED, every other unfinished subtask goes CANCELING →
 /// CANCELED (events and views), then the job restarts and they run again. A
 /// JobManager crash is no task failure: its TaskExecutors fail every task.

@@ -8,7 +8,7 @@ use engine::scenario::{
 };
 use serde_json::{json, Value};
 
-/// The document of scenario-format.md, "Document", verbatim.
+/// The document of docs/scenario-format.md, "Document", verbatim.
 const CONTRACT_EXAMPLE: &str = r#"{
   "version": 1,
   "name": "odd-even-sum",
@@ -120,6 +120,20 @@ fn everything() -> Value {
         ],
         "until_ms": 1000
     })
+}
+
+/// The example under "Document" in docs/scenario-format.md is [`CONTRACT_EXAMPLE`],
+/// character for character, so the contract's text and the tests cannot drift apart.
+#[test]
+fn the_documented_example_is_the_tested_one() {
+    let doc = include_str!("../../../../docs/scenario-format.md");
+    let block = doc
+        .split("\n## Document\n")
+        .nth(1)
+        .and_then(|section| section.split("```json\n").nth(1))
+        .and_then(|rest| rest.split("\n```").next())
+        .expect("docs/scenario-format.md has a JSON block under \"## Document\"");
+    assert_eq!(block, CONTRACT_EXAMPLE);
 }
 
 #[test]
