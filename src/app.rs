@@ -322,14 +322,14 @@ pub fn Lab(props: &LabProps) -> Html {
         Callback::from(move |on: bool| choice.set(Some(on)))
     };
 
-    // The key map.
+    // The key map: its actions go through the same dispatch as the buttons', so
+    // `c` checkpoints both runs of a twin view as the toolbar's button does.
     {
-        let d = dispatcher.clone();
-        let (log, step_now) = (log.clone(), step_now.clone());
+        let d = dispatch.clone();
         let help = help_open.setter();
         let help_now = Rc::new(Cell::new(*help_open));
         let speed = Rc::new(Cell::new(playback.speed));
-        let deps = (*help_open, playback.speed);
+        let deps = (*help_open, playback.speed, dispatch.clone());
         use_effect_with(deps, move |_| {
             let listener = web_sys::window().and_then(|w| w.document()).map(|doc| {
                 EventListener::new_with_options(
@@ -372,8 +372,7 @@ pub fn Lab(props: &LabProps) -> Html {
                         };
                         e.prevent_default();
                         if let Some(a) = action {
-                            log.note(&a, *step_now.borrow());
-                            d.dispatch(a);
+                            d.emit(a);
                         }
                     },
                 )
@@ -381,6 +380,35 @@ pub fn Lab(props: &LabProps) -> Html {
             move || drop(listener)
         });
     }
+
+    // A control clicked with a pointer hands the keyboard back to the stage, so
+    // Space plays or pauses after a click on a checkbox or button; a keyboard
+    // user's activation (a click event with `detail` 0) keeps its focus, and
+    // Space with it, as accessibility requires.
+    use_effect_with((), |_| {
+        let listener = web_sys::window().and_then(|w| w.document()).map(|doc| {
+            EventListener::new(&doc, "click", |e| {
+                let Some(e) = e.dyn_ref::<web_sys::MouseEvent>() else {
+                    return;
+                };
+                let Some(target) = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                else {
+                    return;
+                };
+                if e.detail() == 0 {
+                    return;
+                }
+                // After the click's own default action (a label focuses its input).
+                gloo::timers::callback::Timeout::new(0, move || {
+                    document::release_pointer_focus(&target)
+                })
+                .forget();
+            })
+        });
+        move || drop(listener)
+    });
 
     let twin_dispatch = {
         let d = twin_dispatcher.clone();

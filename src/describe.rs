@@ -11,7 +11,7 @@ use engine::event::{Event, TraceEvent};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Msg};
 
 /// The narration wording, compiled into the wasm.
 pub const NARRATION_JSON: &str = include_str!("../assets/i18n/narration.json");
@@ -61,6 +61,8 @@ fn show(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         Value::Null => "—".into(),
+        // A list of checkpoint ids reads `1, 2`, never JSON's `[1,2]`.
+        Value::Array(items) => items.iter().map(show).collect::<Vec<_>>().join(", "),
         other => other.to_string(),
     }
 }
@@ -114,6 +116,12 @@ pub fn sentence(event: &Event, lang: Lang) -> (String, bool) {
 pub fn typed_as_letter(key: &str, n: i64) -> bool {
     let mut chars = key.chars();
     matches!((chars.next(), chars.next()), (Some(c), None) if i64::from(u32::from(c)) == n)
+}
+
+/// The engine's word `value` for field `field` (`reason`, `status`, `action`) as
+/// the narration says it in `lang`; the word itself where the narration has none.
+pub fn said(field: &str, value: &str, lang: Lang) -> String {
+    field_words(templates(), field, value, lang).unwrap_or_else(|| value.to_string())
 }
 
 /// `value` of field `field` in `lang`, from the narration file's
@@ -222,9 +230,41 @@ pub fn latest_sentence<'a>(
         .map(|(s, _)| s)
 }
 
+/// A state value as a learner reads it: `[a, b]` for a list, `{a: 1, b: 3}` for
+/// a map, strings unquoted — never raw JSON.
+pub fn readable(v: &Value) -> String {
+    match v {
+        Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(readable).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Object(map) => format!(
+            "{{{}}}",
+            map.iter()
+                .map(|(k, v)| format!("{k}: {}", readable(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => show(other),
+    }
+}
+
+/// A named state's entries by key as `(k, v)` pairs, each value [`readable`].
+fn readable_entries(values: &Value) -> String {
+    match values {
+        Value::Object(map) if map.is_empty() => "∅".into(),
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| format!("({k}, {})", readable(v)))
+            .collect::<Vec<_>>()
+            .join(" "),
+        other => readable(other),
+    }
+}
+
 /// The study notes' one-line form of a `chk-N/_metadata`:
 /// `offset (0, 5), sum (even, 6) (odd, 9)`. Operators without state are left out.
-pub fn metadata_parts(metadata: &Value) -> Vec<String> {
+pub fn metadata_parts(metadata: &Value, lang: Lang) -> Vec<String> {
     let Value::Object(ops) = metadata else {
         return Vec::new();
     };
@@ -254,28 +294,38 @@ pub fn metadata_parts(metadata: &Value) -> Vec<String> {
                 format!("{uid} {}", pairs.join(" "))
             });
         }
+        if let Some(Value::Object(states)) = entry.get("states") {
+            for (name, values) in states {
+                parts.push(format!("{uid} {name} {}", readable_entries(values)));
+            }
+        }
         if let Some(Value::Array(txns)) = entry.get("operator") {
             for t in txns {
-                let pending: Vec<String> = t
+                // A two-phase-commit sink's snapshot, in the lane's own words: the
+                // transactions pre-committed at this barrier, then the one opened
+                // after it (Flink's TwoPhaseCommitSinkFunction state:
+                // pendingCommitTransactions, pendingTransaction).
+                let Some(sub) = t.get("subtask") else {
+                    parts.push(format!("{uid} {}", readable(t)));
+                    continue;
+                };
+                let mut said: Vec<String> = t
                     .get("pending_commit")
                     .and_then(Value::as_array)
                     .map(|a| {
                         a.iter()
-                            .map(|p| format!("txn {}", p.get("txn").map(show).unwrap_or_default()))
+                            .filter_map(|p| p.get("txn"))
+                            .map(|id| lang.t(Msg::StatePrecommittedTxn).replace("{id}", &show(id)))
                             .collect()
                     })
                     .unwrap_or_default();
-                let open = t.get("pending_transaction").map(show).unwrap_or_default();
-                parts.push(format!(
-                    "{uid}#{} open txn {open}{}",
-                    t.get("subtask").map(show).unwrap_or_default(),
-                    if pending.is_empty() {
-                        String::new()
-                    } else {
-                        format!(", pre-committed {}", pending.join(" "))
-                    }
-                ));
+                if let Some(open) = t.get("pending_transaction").filter(|v| !v.is_null()) {
+                    said.push(lang.t(Msg::StateOpenTxn).replace("{id}", &show(open)));
+                }
+                parts.push(format!("{uid}#{} {}", show(sub), said.join(" · ")));
             }
+        } else if let Some(other) = entry.get("operator") {
+            parts.push(format!("{uid} {}", readable(other)));
         }
         if let Some(Value::Object(channels)) = entry.get("channels") {
             for (sub, chans) in channels {
@@ -362,9 +412,27 @@ mod tests {
             "sum": {"keyed": {"even": 6, "odd": 9}},
         });
         assert_eq!(
-            metadata_parts(&m).join(", "),
+            metadata_parts(&m, Lang::En).join(", "),
             "offset (0, 5), sum (even, 6) (odd, 9)"
         );
+    }
+
+    /// A sink's snapshot says what the lane says, in the page's language, and a
+    /// named state's values read as lists and maps, never JSON.
+    #[test]
+    fn sink_and_named_states_in_the_lanes_words() {
+        let m = serde_json::json!({
+            "out": {"operator": [{"pending_commit": [{"checkpoint": 1, "txn": 1}], "pending_transaction": 2, "subtask": 0}]},
+            "dedup": {"states": {"seen": {"a": ["x", "y"], "b": {"k": 3}}}},
+        });
+        assert_eq!(
+            metadata_parts(&m, Lang::En),
+            [
+                "dedup seen (a, [x, y]) (b, {k: 3})",
+                "out#0 pre-committed T1 · open T2"
+            ]
+        );
+        assert_eq!(metadata_parts(&m, Lang::Zh)[1], "out#0 预提交 T1 · 开启 T2");
     }
 
     /// Issue 11: narration as the class reads it — every event of every

@@ -59,6 +59,41 @@ pub fn query_param(name: &str) -> Option<String> {
     url.get(name)
 }
 
+/// After a pointer click on `clicked`: blurs the focused control if the click
+/// put the focus there (the control itself, or inside it, or through its
+/// label) and it is one a pointer merely toggles or presses (a button,
+/// checkbox, radio, slider), so the page's keys reach the stage again. Text
+/// fields and selects keep their focus (the viewer is typing or choosing), and
+/// so does a control that a click moved the focus to on purpose (a menu's
+/// first item).
+pub fn release_pointer_focus(clicked: &web_sys::Element) {
+    let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+    else {
+        return;
+    };
+    let through_label = clicked
+        .closest("label")
+        .ok()
+        .flatten()
+        .is_some_and(|l| l.contains(Some(&el)) || l.get_attribute("for") == Some(el.id()));
+    if !(clicked.contains(Some(&el)) || el.contains(Some(clicked)) || through_label) {
+        return;
+    }
+    let kind = el.get_attribute("type").unwrap_or_default();
+    let pressed = match el.tag_name().to_ascii_uppercase().as_str() {
+        "BUTTON" | "SUMMARY" => true,
+        "INPUT" => matches!(kind.as_str(), "checkbox" | "radio" | "range" | "button"),
+        _ => false,
+    };
+    if pressed {
+        if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+            let _ = el.blur();
+        }
+    }
+}
+
 /// Whether the viewer asked the system for less motion.
 pub fn prefers_reduced_motion() -> bool {
     web_sys::window()

@@ -268,6 +268,20 @@ pub fn failure(lang: Lang, why: &Suppressed, last: Option<&LastFailure>) -> Stri
 mod tests {
     use super::*;
 
+    /// A running subtask's status reads as a state, never as a button's verb:
+    /// 运行中 (the canonical term), not 运行.
+    #[test]
+    fn a_running_task_says_running_in_the_canonical_term() {
+        let terms = crate::i18n::terms::parse(crate::i18n::terms::TERMS_JSON).unwrap();
+        let canonical = terms
+            .terms
+            .iter()
+            .find(|t| t.concept.starts_with("running"))
+            .map(|t| t.zh.clone());
+        assert_eq!(canonical.as_deref(), Some("运行中"));
+        assert_eq!(task_status(Lang::Zh, TaskStatus::Running), "运行中");
+    }
+
     /// Every value of every enum has a word in both languages (none empty, none
     /// the raw key), and the words of one enum differ from each other.
     #[test]

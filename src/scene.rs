@@ -70,6 +70,9 @@ pub struct Lane {
     pub is_restarting: bool,
     /// Its live state in the study notes' form ([`state_line`]); `None`: stateless.
     pub state: Option<state_line::StateLine>,
+    /// Its state line's values are on the chip leaving it for `chk-n` now
+    /// ([`flow::lifted_lines`]): the line shows only its `⤴ chk-n` mark.
+    pub is_lifted: bool,
 }
 
 /// A channel with its state now.
@@ -156,14 +159,23 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
                 state: state_line::state_line_with(
                     task,
                     &op.uid,
-                    // A failed or canceled subtask's values are not what went
-                    // into the checkpoint it acknowledged: no `✓ chk-n` then.
+                    // The mark `✓ chk-n` stands beside the values it stored, or
+                    // not at all: once the live values move on (a source reads on
+                    // after its snapshot) the chip and `chk-n` carry what was
+                    // stored. A failed or canceled subtask's values are not what
+                    // went into the checkpoint it acknowledged: no mark then.
                     state_line::snapshot_of(
                         &view.coordinator.history,
                         engine::ids::TaskId(boxed.task as u32),
                         t,
                     )
-                    .filter(|_| !matches!(task.status, TaskStatus::Failed | TaskStatus::Canceled)),
+                    .filter(|(id, _)| {
+                        !matches!(task.status, TaskStatus::Failed | TaskStatus::Canceled)
+                            && task
+                                .snapshot
+                                .as_ref()
+                                .is_some_and(|s| s.checkpoint.0 == *id && s.state == task.state)
+                    }),
                     t,
                     // Room inside the lane, with a margin for the real font.
                     boxed.w - 26.0,
@@ -172,6 +184,7 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
                 ),
                 boxed: boxed.clone(),
                 status: task.status,
+                is_lifted: false,
                 is_restarting: view.status == engine::world::JobStatus::Restarting
                     && matches!(task.status, TaskStatus::Failed | TaskStatus::Canceled),
                 busy: task.busy.as_ref().map(|(r, done_at)| {
@@ -247,6 +260,7 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
         job,
         view,
         &flow::Frame {
+            operators: &geometry.operators,
             lanes: &lanes,
             text: &text,
             width: geometry.width,
@@ -255,6 +269,19 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
         t,
         fit.lang,
     );
+    let mut lanes = lanes;
+    for task in flow::lifted_lines(
+        &flows,
+        &flow::Frame {
+            operators: &geometry.operators,
+            lanes: &lanes,
+            text: &text,
+            width: geometry.width,
+            gap,
+        },
+    ) {
+        lanes[task].is_lifted = true;
+    }
     let mut scene = Scene {
         width: geometry.width,
         height: geometry.height,

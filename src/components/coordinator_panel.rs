@@ -178,7 +178,7 @@ pub fn CoordinatorPanel(props: &PanelProps) -> Html {
             <div class="hist__field"><dt>{ lang.t(label) }</dt><dd>{ value }</dd></div>
         };
         html! {
-            <li class="hist" data-checkpoint={h.id.0.to_string()} title={h.reason.clone().unwrap_or_default()}>
+            <li class="hist" data-checkpoint={h.id.0.to_string()} title={h.reason.as_deref().map(|r| crate::describe::said("reason", r, lang))}>
                 <div class="hist__head">
                     <strong class="hist__id" title={lang.t(Msg::ColId)}>{ format!("#{id}") }</strong>
                     <span class={class} title={lang.t(Msg::ColStatus)}>{ glyph }{ " " }{ status }</span>
@@ -193,7 +193,7 @@ pub fn CoordinatorPanel(props: &PanelProps) -> Html {
                     { field(Msg::ColPersisted, persisted.to_string()) }
                 </dl>
                 if let Some(reason) = &h.reason {
-                    <p class="hist__reason">{ reason.clone() }</p>
+                    <p class="hist__reason">{ crate::describe::said("reason", reason, lang) }</p>
                 }
                 { subtask_timeline(job, h, lang, &props.dispatch) }
             </li>

@@ -266,7 +266,16 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
                 { busy_record(lane, text, &status_line, busy) }
             }
             if let Some(state) = &lane.state {
-                { state_text(state, x, b.y + text.state_y, lang) }
+                if lane.is_lifted {
+                    // Its values ride the chip leaving for chk-n: the mark stays.
+                    if let Some(p) = &state.snapshot {
+                        <text class="lane__state" x={f(x)} y={f(b.y + text.state_y)}>
+                            <tspan class="lane__state-snap">{ p.clone() }</tspan>
+                        </text>
+                    }
+                } else {
+                    { state_text(state, x, b.y + text.state_y, lang) }
+                }
             }
         </g>
     }
@@ -405,7 +414,7 @@ fn draw_flows(scene: &Scene) -> Html {
                 <path class="flow-store__icon" d={cylinder} />
                 <text class="flow-store__text" x={f(l + 26.0)} y={f(store.y + size * 0.35)}>{ scene::flow::store_label(store.checkpoint) }</text>
             </g>
-            { for flows.chips.iter().map(|c| {
+            { for flows.chips.iter().filter(|c| c.shown).map(|c| {
                 let name = scene.lanes.get(c.task).map(|l| l.boxed.name.clone()).unwrap_or_default();
                 html! {
                     <g class={classes!("flow", format!("flow--{}", c.direction.key()))}
@@ -597,6 +606,23 @@ fn note_width(lang: Lang) -> f64 {
     .fold(0.0, f64::max)
 }
 
+/// The widest transaction badge a two-phase-commit sink's lane can show in
+/// `lang` at zoom 1 (`◴ T88 pre-committed` with its chip's padding).
+fn txn_width(lang: Lang) -> f64 {
+    use engine::sink::TxnStatus::*;
+    [Open, Precommitted, Committed, Aborted]
+        .into_iter()
+        .map(|st| {
+            let (_, word, glyph) = labels::txn_status(lang, st);
+            layout::text_width(
+                &format!("{glyph} T88 {word}"),
+                Text::at(1.0).lane_note,
+                false,
+            ) + 12.0
+        })
+        .fold(0.0, f64::max)
+}
+
 /// Observes `target`'s size: `on_size` receives it (whole CSS pixels) now and
 /// whenever it changes, until the returned observer is dropped.
 fn observe_size(
@@ -703,6 +729,7 @@ pub fn Stage(props: &StageProps) -> Html {
                 zoom: props.zoom,
                 status_width: status_width(lang),
                 note_width: note_width(lang),
+                txn_width: txn_width(lang),
                 lang,
             };
             let mut scene = scene::scene_fit(job, view, props.t, fit);
@@ -799,8 +826,11 @@ pub fn Stage(props: &StageProps) -> Html {
         || lang.t(Msg::StageLabel).to_string(),
         |c| format!("{} · {c}", lang.t(Msg::StageLabel)),
     );
+    // The engine's moment, for the page's own audits (scripts/key-moments.cjs
+    // compares what is drawn with `lab run --trace` at this simulated time).
+    let now = props.view.as_ref().map(|v| v.now.to_string());
     html! {
-        <section class="stage card" aria-label={label}>
+        <section class="stage card" aria-label={label} data-now={now}>
             <h2 class="visually-hidden">{ lang.t(Msg::StageLabel) }</h2>
             if let Some(error) = &props.error {
                 <div class="stage__error" role="alert">

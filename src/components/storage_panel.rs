@@ -46,7 +46,7 @@ pub fn StoragePanel(props: &PanelProps) -> Html {
                 <ul class="storage-list">
                     { for storage.iter().rev().map(|s| {
                         let dir = if s.kind.is_savepoint() { format!("savepoint-{}", s.id) } else { format!("chk-{}", s.id) };
-                        let parts = metadata_parts(&s.metadata);
+                        let parts = metadata_parts(&s.metadata, lang);
                         html! {
                             <li class={classes!("stored", s.discarded.then_some("stored--discarded"), s.lost.then_some("stored--lost"))}
                                 data-checkpoint={s.id.0.to_string()} data-lost={s.lost.then_some("true")}>

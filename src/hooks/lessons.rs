@@ -208,6 +208,28 @@ pub fn use_lessons(input: LessonsInput) -> Lessons {
     };
     let n_steps = tour.as_ref().as_ref().map_or(0, |t| t.steps.len());
 
+    // `?tour=1` opens the linked lesson with its tour (a teacher's slide links a
+    // lesson ready to present), at `&tour_step=N` (1-based, as the card counts)
+    // when given. Once: the first run whose tour positions are known.
+    {
+        let go = go.clone();
+        let pending = use_mut_ref(|| {
+            (crate::document::query_param("tour").as_deref() == Some("1")).then(|| {
+                crate::document::query_param("tour_step")
+                    .and_then(|v| v.parse::<usize>().ok())
+                    .map_or(0, |n| n.saturating_sub(1))
+            })
+        });
+        let ready = matches!(&*positions, Some(Ok(_)));
+        use_effect_with((run_id, ready), move |(_, ready)| {
+            if *ready {
+                if let Some(step) = pending.borrow_mut().take() {
+                    go.emit(step.min(n_steps.saturating_sub(1)));
+                }
+            }
+        });
+    }
+
     // ← / → and PageDown / PageUp in tour mode.
     {
         let go = go.clone();

@@ -67,19 +67,31 @@ pub struct Chip {
     /// Size.
     pub w: f64,
     pub h: f64,
+    /// Drawn at this moment: a chip is never drawn over a text of the stage
+    /// (a lane's rows, an operator's header, `chk-n`, another chip); while it
+    /// crosses one it is hidden as a whole, as a map hides a colliding label.
+    pub shown: bool,
 }
 
 impl Chip {
-    /// The trail behind it: from where it left, round the corner once it has
-    /// turned, to where it is now.
+    /// The trail behind it, along the store's row above the graph only (the
+    /// part of its trip that crosses no text).
     pub fn trail(&self) -> Vec<(f64, f64)> {
         let dist = |a: (f64, f64), b: (f64, f64)| (b.0 - a.0).hypot(b.1 - a.1);
-        let mut points = vec![self.from];
-        if dist(self.from, (self.x, self.y)) > dist(self.from, self.corner) {
-            points.push(self.corner);
+        let now = (self.x, self.y);
+        let turned = dist(self.from, now) > dist(self.from, self.corner);
+        match (self.direction, turned) {
+            // Rising from its line: no trail yet.
+            (Direction::ToStorage, false) => Vec::new(),
+            (Direction::ToStorage, true) => vec![self.corner, now],
+            (Direction::FromStorage, false) => vec![self.from, now],
+            (Direction::FromStorage, true) => vec![self.from, self.corner],
         }
-        points.push((self.x, self.y));
-        points
+    }
+
+    /// Its box now.
+    pub fn rect(&self) -> super::placement::Rect {
+        super::placement::Rect::centred(self.x, self.y, self.w, self.h)
     }
 }
 
@@ -163,6 +175,8 @@ fn values_text(line: &StateLine, lang: Lang) -> String {
 /// Where a scene sits: its lanes (laid out with `text`), its width, and the
 /// room free above it (scene units).
 pub struct Frame<'a> {
+    /// The operator boxes (their headers are text a chip must not cross).
+    pub operators: &'a [super::OperatorBox],
     /// The lanes, with their state lines.
     pub lanes: &'a [Lane],
     /// Text sizes and baselines.
@@ -207,10 +221,103 @@ pub fn flows(job: &JobView, view: &WorldView, frame: &Frame, t: f64, lang: Lang)
         };
         (c.x, c.y) = along(c.from, c.corner, c.to, ease(c.progress));
     }
+    show_without_collisions(&mut chips, frame, &store);
     Flows {
         store: Some(store),
         chips,
     }
+}
+
+/// Decides which chips are drawn now: in the order of their trips' progress
+/// (the one nearest its end first), a chip is shown when its box meets no
+/// text of the stage and no chip already shown. The texts are the operators'
+/// headers, every lane's rows, `chk-n` — and the chip's own line only for a
+/// chip landing from storage (one leaving it carries that line's values: the
+/// line is lifted while it sits there, see [`lifted_lines`]).
+fn show_without_collisions(chips: &mut [Chip], frame: &Frame, store: &Store) {
+    use super::placement::Rect;
+    let text = frame.text;
+    let headers: Vec<Rect> = frame
+        .operators
+        .iter()
+        .map(|o| Rect {
+            x: o.x,
+            y: o.y,
+            w: o.w,
+            h: text.header(),
+        })
+        .collect();
+    let store_rect = Rect::centred(store.x, store.y, store.w, store.h);
+    let mut order: Vec<usize> = (0..chips.len()).collect();
+    order.sort_by(|&a, &b| chips[b].progress.total_cmp(&chips[a].progress));
+    let mut placed: Vec<Rect> = Vec::new();
+    for i in order {
+        let c = &chips[i];
+        let r = c.rect();
+        let own = &frame.lanes[c.task].boxed;
+        // The own lane's rows above its state line (name, status, note).
+        let own_rows = Rect {
+            x: own.x,
+            y: own.y,
+            w: own.w,
+            h: text.state_y - 1.15 * text.lane_state,
+        };
+        let lanes = frame
+            .lanes
+            .iter()
+            .map(|l| &l.boxed)
+            .filter(|b| b.task != c.task)
+            .map(|b| Rect {
+                x: b.x,
+                y: b.y,
+                w: b.w,
+                h: b.h,
+            });
+        let own_line = (c.direction == Direction::FromStorage).then(|| Rect {
+            x: own.x,
+            y: own.y,
+            w: own.w,
+            h: own.h,
+        });
+        let blocked = headers
+            .iter()
+            .copied()
+            .chain(lanes)
+            .chain(std::iter::once(own_rows))
+            .chain(own_line)
+            .chain(std::iter::once(store_rect))
+            .chain(placed.iter().copied())
+            .any(|o| r.overlap(&o) > 0.0);
+        chips[i].shown = !blocked;
+        if !blocked {
+            placed.push(r);
+        }
+    }
+}
+
+/// The lanes whose state line a shown chip to storage sits on now: the chip
+/// carries those values (it leaves from them), so the line draws only its
+/// `⤴ chk-n` mark until the chip has left — two copies of one text never
+/// overprint.
+pub fn lifted_lines(flows: &Flows, frame: &Frame) -> Vec<usize> {
+    let text = frame.text;
+    flows
+        .chips
+        .iter()
+        .filter(|c| c.shown && c.direction == Direction::ToStorage)
+        .filter(|c| {
+            let lane = &frame.lanes[c.task].boxed;
+            let baseline = lane.y + text.state_y;
+            let line = super::placement::Rect {
+                x: lane.x,
+                y: baseline - text.lane_state,
+                w: lane.w,
+                h: text.lane_state * 1.3,
+            };
+            c.rect().overlap(&line) > 0.0
+        })
+        .map(|c| c.task)
+        .collect()
 }
 
 /// The point a fraction `e` of the way along `from` → `corner` → `to` (by length).
@@ -252,16 +359,17 @@ fn snapshot_chip(
         rewind: None,
         ..task.clone()
     };
-    let width = lane.boxed.w - 26.0;
-    let line = state_line::state_line(&then, uid, t, width, size, lang)?;
-    let text = values_text(&line, lang);
-    let (w, h) = chip_size(&text, size);
-    // It leaves from the values, after the line's `⤴ chk-n ` mark.
+    // It leaves from the values, after the line's `⤴ chk-n ` mark, and stays
+    // inside its lane there: the values fitted to the room after the mark.
     let mark = lane
         .state
         .as_ref()
         .and_then(|s| s.snapshot.as_deref())
         .map_or(0.0, |m| text_width(&format!("{m} "), size, true));
+    let width = lane.boxed.w - 26.0 - mark;
+    let line = state_line::state_line(&then, uid, t, width, size, lang)?;
+    let text = values_text(&line, lang);
+    let (w, h) = chip_size(&text, size);
     let from = on_line(left + mark, baseline, w, size);
     Some(Chip {
         task: lane.boxed.task,
@@ -276,6 +384,7 @@ fn snapshot_chip(
         y: from.1,
         w,
         h,
+        shown: true,
     })
 }
 
@@ -330,6 +439,7 @@ fn restore_chip(
         y: to.1,
         w,
         h,
+        shown: true,
     })
 }
 
@@ -405,6 +515,13 @@ mod tests {
             chip.x > lane.x && chip.x < lane.x + lane.w,
             "starts on its lane"
         );
+        assert!(chip.shown, "drawn as it leaves");
+        assert!(
+            chip.x + chip.w / 2.0 <= lane.x + lane.w,
+            "inside its lane as it leaves"
+        );
+        // The line lends it its values: only the `⤴ chk-1` mark stays.
+        assert!(s0.lanes[src].is_lifted);
         assert!((chip.y - (lane.y + s0.text.state_y - s0.text.lane_state * 0.35)).abs() < 1e-9);
         let store = s0.flows.store.as_ref().unwrap();
         assert_eq!(store.checkpoint, 1);
@@ -430,11 +547,36 @@ mod tests {
         for k in 0..=20 {
             let s = scene_fit(&job, &view, at + FLOW_MS * k as f64 / 21.0, fit());
             let c = s.flows.chips.iter().find(|c| c.task == src).unwrap();
-            // Its trail turns the same corner once it has.
+            // Its trail is drawn along the store's row only, from the corner.
             let trail = c.trail();
-            assert_eq!(trail.first(), Some(&from));
-            assert_eq!(trail.last(), Some(&(c.x, c.y)));
-            assert_eq!(trail.len() == 3, c.y == to.1 && c.x != from.0, "{trail:?}");
+            let on_row = c.y == to.1 && c.x != from.0;
+            assert_eq!(!trail.is_empty(), on_row, "{trail:?}");
+            if on_row {
+                assert_eq!(trail, vec![c.corner, (c.x, c.y)]);
+            }
+            // Shown only where it crosses no text: never over another lane or
+            // an operator's header.
+            if c.shown {
+                for l in s.lanes.iter().filter(|l| l.boxed.task != src) {
+                    let b = &l.boxed;
+                    let r = crate::scene::placement::Rect {
+                        x: b.x,
+                        y: b.y,
+                        w: b.w,
+                        h: b.h,
+                    };
+                    assert_eq!(c.rect().overlap(&r), 0.0, "over {}", b.name);
+                }
+                for o in &s.operators {
+                    let r = crate::scene::placement::Rect {
+                        x: o.x,
+                        y: o.y,
+                        w: o.w,
+                        h: s.text.header(),
+                    };
+                    assert_eq!(c.rect().overlap(&r), 0.0, "over {}'s header", o.name);
+                }
+            }
             assert!(
                 (c.x - from.0).abs() < 1e-9 || ((c.y - to.1).abs() < 1e-9 && c.y < top),
                 "on its line's vertical or on the store's row above the graph: {:?}",

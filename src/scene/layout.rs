@@ -108,6 +108,21 @@ impl Text {
             lane_state: note,
         }
     }
+
+    /// An operator's header: its name and kind, with room under the kind's
+    /// descenders ([`HEADER`] at the normal size, more in projector mode so the
+    /// first lane's border never runs through `keyed_sum`).
+    pub fn header(&self) -> f64 {
+        (self.kind_y + 0.3 * self.operator_kind + 4.0).max(HEADER)
+    }
+
+    /// A lane's height: its four rows (name, status, note, live state) with the
+    /// live-state line at the largest size the stage draws it
+    /// ([`Self::lane_status`]), so the bottom border never runs through it;
+    /// [`LANE_H`] at the normal size.
+    pub fn lane_h(&self) -> f64 {
+        (self.state_y + 0.28 * self.lane_status + 4.0).max(LANE_H)
+    }
 }
 
 /// Roughly how wide `text` is at `size` (bold sans, or monospace): enough to
@@ -169,6 +184,9 @@ pub struct Fit {
     /// Width of the widest note a lane can show (back-pressured, persisting,
     /// aligning B12) at zoom 1, scene units.
     pub note_width: f64,
+    /// Width of the widest transaction badge of a two-phase-commit sink's lane
+    /// (`◴ T88 pre-committed`) at zoom 1, scene units.
+    pub txn_width: f64,
     /// The page's language (the lanes' live-state lines are worded in it).
     pub lang: crate::i18n::Lang,
 }
@@ -180,6 +198,7 @@ impl Default for Fit {
             zoom: 1.0,
             status_width: 110.0,
             note_width: 150.0,
+            txn_width: 170.0,
             lang: crate::i18n::Lang::default(),
         }
     }
@@ -318,9 +337,9 @@ pub struct Geometry {
     state_room_at: Option<f64>,
 }
 
-fn box_height(parallelism: u32) -> f64 {
+fn box_height(parallelism: u32, text: &Text) -> f64 {
     let p = parallelism.max(1) as f64;
-    HEADER + p * LANE_H + (p - 1.0) * LANE_GAP + BOX_PAD
+    text.header() + p * text.lane_h() + (p - 1.0) * LANE_GAP + BOX_PAD
 }
 
 /// A function or sink kind, short enough for a box.
@@ -432,7 +451,7 @@ impl Geometry {
         let column_height = |ops: &Vec<usize>| -> f64 {
             let hs: f64 = ops
                 .iter()
-                .map(|&i| box_height(job.operators[i].parallelism))
+                .map(|&i| box_height(job.operators[i].parallelism, &text))
                 .sum();
             hs + OP_GAP_Y * ops.len().saturating_sub(1) as f64
         };
@@ -464,6 +483,11 @@ impl Geometry {
             let lane = (lane_name + 20.0)
                 .max(fit.status_width * fit.zoom + 24.0)
                 .max(fit.note_width * fit.zoom + 20.0)
+                .max(if o.detail.as_deref() == Some("TwoPhaseCommit") {
+                    fit.txn_width * fit.zoom + 20.0
+                } else {
+                    0.0
+                })
                 .max(state_room_at.map_or(0.0, |size| state_room(o, size) + 26.0));
             (text_width(&o.name, text.operator_name, false) + 24.0)
                 .max(text_width(&kind, text.operator_kind, true) + 24.0)
@@ -508,7 +532,7 @@ impl Geometry {
             let mut y = pad_y + MARGIN_TOP + (max_h - column_height(ops)) / 2.0;
             for &i in ops {
                 let o = &job.operators[i];
-                let h = box_height(o.parallelism);
+                let h = box_height(o.parallelism, &text);
                 operators.push(OperatorBox {
                     op: i,
                     x,
@@ -533,9 +557,9 @@ impl Geometry {
                     task: i,
                     name: t.name.to_string(),
                     x: b.x + 8.0,
-                    y: b.y + HEADER + t.index as f64 * (LANE_H + LANE_GAP),
+                    y: b.y + text.header() + t.index as f64 * (text.lane_h() + LANE_GAP),
                     w: b.w - 16.0,
-                    h: LANE_H,
+                    h: text.lane_h(),
                 }
             })
             .collect();
@@ -707,8 +731,11 @@ mod tests {
         }
     }
 
-    /// Projector mode (A⁺): in the same box, every lesson's operator names are
-    /// at least 15 % larger than without it.
+    /// Projector mode (A⁺): every lesson's operator names are at least 15 %
+    /// larger than without it. A⁺ folds the page's chrome away, so its stage is
+    /// at least a tenth taller than the normal one in the same window: the
+    /// lanes it makes taller for its larger rows (no border through text) are
+    /// paid for by that height.
     #[test]
     fn projector_mode_enlarges_the_text_by_at_least_fifteen_per_cent() {
         for (name, _) in engine::runner::BUILTINS {
@@ -716,6 +743,7 @@ mod tests {
             let job = engine::World::new(&s, s.seed).unwrap().job_view();
             for (w, h) in BOXES {
                 let at = |zoom: f64| {
+                    let h = if zoom > 1.0 { h * 1.1 } else { h };
                     let fit = Fit {
                         size: Some((w, h)),
                         zoom,

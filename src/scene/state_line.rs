@@ -173,10 +173,16 @@ pub fn state_line_with(
                     .find(|v| v.entry == *e && v.state.as_deref() == state)
             })
             .map(|v| {
-                (
-                    v.before.clone().unwrap_or_else(|| "∅".into()),
-                    v.after.clone().unwrap_or_else(|| "∅".into()),
-                )
+                let said = |x: &Option<String>| {
+                    x.as_deref().map_or_else(
+                        || "∅".to_string(),
+                        |x| {
+                            serde_json::from_str(x)
+                                .map_or_else(|_| x.to_string(), |j| crate::describe::readable(&j))
+                        },
+                    )
+                };
+                (said(&v.before), said(&v.after))
             })
     };
     let recent_of = |e: &EntryView| task.changed.iter().position(|c| c.entry == *e);
@@ -241,10 +247,20 @@ pub fn state_line_with(
                 s.entries
                     .iter()
                     .map(|e| {
+                        // A list, map or aggregate reads `[a, b]`, `{a: 1}`, not
+                        // JSON; a value past its TTL but not yet cleaned up is
+                        // marked ⊘ (Flink keeps it until a cleanup removes it).
+                        let value = serde_json::from_str(&e.value)
+                            .map_or_else(|_| e.value.clone(), |v| crate::describe::readable(&v));
+                        let value = if e.expired_units > 0 {
+                            format!("⊘{value}")
+                        } else {
+                            value
+                        };
                         entry(
                             EntryView::Key { key: e.key.clone() },
                             &e.key,
-                            e.value.clone(),
+                            value,
                             Some(&s.name),
                         )
                     })
