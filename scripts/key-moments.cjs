@@ -24,7 +24,8 @@
 // Usage: NODE_PATH=<tools>/pw/node_modules LAB=<lab binary> node scripts/key-moments.cjs <base-url>
 //   MOMENTS=n (default 12) moments per lesson, LESSONS=a,b to audit some lessons,
 //   CONFIGS=0,2 to audit some of the sizes above (by index),
-//   ALLOW=<n> lets the run pass with at most n defects (a known count, printed).
+//   ALLOW=<n> lets the run pass with at most n defects (a known count, printed),
+//   SHOTS_ALL=1 saves every moment's screenshot (to look at them), not only failing ones.
 // scripts/key-moments.sh builds the lab binary and serves the page. Exit 1 on failure.
 const { execFileSync } = require('child_process');
 const fs = require('fs');
@@ -109,7 +110,12 @@ function txnStatuses(run, task, txn, now) {
 /** A stored value as the page writes it: `[a, b]`, `{a: 1, b: 3}`, never JSON. */
 function readable(v) {
   if (Array.isArray(v)) return `[${v.map(readable).join(', ')}]`;
-  if (v && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${k}: ${readable(x)}`).join(', ')}}`;
+  // Keys in the engine's order (a BTreeMap of strings), not JavaScript's, which
+  // puts integer-like keys first in numeric order.
+  if (v && typeof v === 'object') {
+    const keys = Object.keys(v).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${keys.map((k) => `${k}: ${readable(v[k])}`).join(', ')}}`;
+  }
   return String(v);
 }
 
@@ -162,7 +168,10 @@ function valueDefects(run, seen) {
     const stored = storedPairs(meta, uidsOf(lane));
     const all = storedPairs(meta, []);
     for (const p of drawnPairs(text)) {
-      if (!stored.has(p) && !all.has(p)) {
+      // A value shortened to fit (`{29: 245, …+5}`) must begin as the stored one.
+      const cut = p.match(/^(.*?)(, )?…\+\d+[\]}]$/);
+      const matches = (set) => set.has(p) || (cut && [...set].some((q) => q.startsWith(cut[1])));
+      if (!matches(stored) && !matches(all)) {
         defects.push(`value: ${what} "${text}" on ${lane}: chk-${checkpoint} stored no ${p.replace('=', ' = ')}`);
       }
     }
@@ -366,6 +375,9 @@ async function main() {
         last = key;
         moments++;
         const defects = [...seen.issues, ...valueDefects(run, seen)];
+        if (process.env.SHOTS_ALL) {
+          await page.screenshot({ path: path.join(SHOTS, `${lesson}-${cfg.w}x${cfg.h}-${cfg.lang}${cfg.projector ? '-aplus' : ''}-${String(i).padStart(2, '0')}-${seen.now}.png`) });
+        }
         if (defects.length) {
           const unique = [...new Set(defects)];
           for (const d of unique) {

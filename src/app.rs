@@ -88,6 +88,8 @@ pub fn Lab(props: &LabProps) -> Html {
     // The palette's colours as the stylesheet's custom properties, before the
     // first paint.
     let _ = use_state(document::install_palette);
+    // Text widths in the page's real fonts, before the first layout.
+    let _ = use_state(document::install_text_measure);
     let lang = use_state_eq(document::initial_lang);
     use_effect_with(*lang, |lang| document::apply_lang(*lang));
     let set_lang = {

@@ -59,6 +59,52 @@ pub fn query_param(name: &str) -> Option<String> {
     url.get(name)
 }
 
+/// Installs the stage's text measure ([`crate::scene::layout::install_measure`]):
+/// a canvas `measureText` in the stylesheet's own fonts (`--font`, bold, and
+/// `--font-mono`), cached per text. Without the stylesheet (a test page), the
+/// layout keeps its estimate.
+pub fn install_text_measure() {
+    use std::collections::HashMap;
+    let Some((window, document)) = web_sys::window().and_then(|w| w.document().map(|d| (w, d)))
+    else {
+        return;
+    };
+    let Some(root) = document.document_element() else {
+        return;
+    };
+    let Ok(Some(style)) = window.get_computed_style(&root) else {
+        return;
+    };
+    let family = |var: &str| {
+        let f = style.get_property_value(var).unwrap_or_default();
+        let f = f.trim().to_string();
+        (!f.is_empty()).then_some(f)
+    };
+    let (Some(sans), Some(mono)) = (family("--font"), family("--font-mono")) else {
+        return;
+    };
+    let Some(ctx) = document
+        .create_element("canvas")
+        .ok()
+        .and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+        .and_then(|c| c.get_context("2d").ok().flatten())
+        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+    else {
+        return;
+    };
+    let (sans, mono) = (format!("700 100px {sans}"), format!("700 100px {mono}"));
+    let cache: std::cell::RefCell<HashMap<(String, bool), f64>> = Default::default();
+    crate::scene::layout::install_measure(Box::new(move |text: &str, is_mono: bool| {
+        if let Some(w) = cache.borrow().get(&(text.to_string(), is_mono)) {
+            return Some(*w);
+        }
+        ctx.set_font(if is_mono { &mono } else { &sans });
+        let em = ctx.measure_text(text).ok()?.width() / 100.0;
+        cache.borrow_mut().insert((text.to_string(), is_mono), em);
+        Some(em)
+    }));
+}
+
 /// After a pointer click on `clicked`: blurs the focused control if the click
 /// put the focus there (the control itself, or inside it, or through its
 /// label) and it is one a pointer merely toggles or presses (a button,

@@ -155,33 +155,45 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
         .zip(&view.tasks)
         .map(|(boxed, task)| {
             let op = &job.operators[job.tasks[boxed.task].op];
-            Lane {
-                state: state_line::state_line_with(
+            // The mark `✓ chk-n` stands beside the values it stored, or not at
+            // all: once the live values move on (a source reads on after its
+            // snapshot) the chip and `chk-n` carry what was stored. A failed or
+            // canceled subtask's values are not what went into the checkpoint
+            // it acknowledged: no mark then.
+            let snapshot = state_line::snapshot_of(
+                &view.coordinator.history,
+                engine::ids::TaskId(boxed.task as u32),
+                t,
+            )
+            .filter(|(id, _)| {
+                !matches!(task.status, TaskStatus::Failed | TaskStatus::Canceled)
+                    && task
+                        .snapshot
+                        .as_ref()
+                        .is_some_and(|s| s.checkpoint.0 == *id && s.state == task.state)
+            });
+            // Room inside the lane, with a margin for the real font.
+            let room = boxed.w - 26.0;
+            let line = |width: f64| {
+                state_line::state_line_with(
                     task,
                     &op.uid,
-                    // The mark `✓ chk-n` stands beside the values it stored, or
-                    // not at all: once the live values move on (a source reads on
-                    // after its snapshot) the chip and `chk-n` carry what was
-                    // stored. A failed or canceled subtask's values are not what
-                    // went into the checkpoint it acknowledged: no mark then.
-                    state_line::snapshot_of(
-                        &view.coordinator.history,
-                        engine::ids::TaskId(boxed.task as u32),
-                        t,
-                    )
-                    .filter(|(id, _)| {
-                        !matches!(task.status, TaskStatus::Failed | TaskStatus::Canceled)
-                            && task
-                                .snapshot
-                                .as_ref()
-                                .is_some_and(|s| s.checkpoint.0 == *id && s.state == task.state)
-                    }),
+                    snapshot,
                     t,
-                    // Room inside the lane, with a margin for the real font.
-                    boxed.w - 26.0,
+                    width,
                     geometry.state_size,
                     fit.lang,
-                ),
+                )
+            };
+            // Two rows where the lane has them: every key when up to a few.
+            let rows = geometry.state_rows;
+            let state = (rows > 1)
+                .then(|| line(room * f64::from(rows)))
+                .flatten()
+                .and_then(|l| state_line::wrap(l, rows, room, geometry.state_size, fit.lang))
+                .or_else(|| line(room));
+            Lane {
+                state,
                 boxed: boxed.clone(),
                 status: task.status,
                 is_lifted: false,
@@ -245,6 +257,7 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
     let braces = braces::epoch_braces(&tokens);
     let text = Text {
         lane_state: geometry.state_size,
+        state_rows: geometry.state_rows,
         ..Text::at(fit.zoom)
     };
     // The room above the fitted graph inside its box (the scene is centred).

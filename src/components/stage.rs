@@ -274,7 +274,7 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
                         </text>
                     }
                 } else {
-                    { state_text(state, x, b.y + text.state_y, lang) }
+                    { state_text(state, x, b.y + text.state_y, text.state_row_step(), lang) }
                 }
             }
         </g>
@@ -282,33 +282,48 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
 }
 
 /// A lane's live state (`offset (0, 5)`, `sum (odd, 9) (even, 6) +2 more`):
-/// one `<text>`, a `<tspan>` per value so the one that just changed flashes and a
-/// rewound one is marked.
-fn state_text(state: &scene::state_line::StateLine, x: f64, y: f64, lang: Lang) -> Html {
-    html! {
-        <text class={classes!("lane__state", state.rewind.is_some().then_some("lane__state--rewound"))}
-              x={f(x)} y={f(y)} data-state={state.text(lang)}
-              textLength={state.squeeze.map(f)}
-              lengthAdjust={state.squeeze.map(|_| "spacingAndGlyphs")}>
-            if let Some(p) = &state.snapshot {
-                <tspan class="lane__state-snap">{ format!("{p} ") }</tspan>
-            }
-            { state.label.clone() }
-            { for state.parts.iter().map(|p| html! {
-                <tspan class={classes!(
-                    "lane__state-part",
-                    p.flash.then_some("lane__state-part--flash"),
-                    p.rewound.then_some("lane__state-part--rewound"),
-                )}>{ if state.label.is_empty() && std::ptr::eq(p, &state.parts[0]) { p.text.clone() } else { format!(" {}", p.text) } }</tspan>
-            }) }
-            if state.more > 0 {
-                <tspan class="lane__state-more">{ format!(" {}", state.more_text(lang)) }</tspan>
-            }
-            if let Some(r) = &state.rewind {
-                <tspan class="lane__state-chk">{ format!(" {r}") }</tspan>
-            }
-        </text>
-    }
+/// one `<text>` per row (`step` apart), a `<tspan>` per value so the one that
+/// just changed flashes and a rewound one is marked.
+fn state_text(state: &scene::state_line::StateLine, x: f64, y: f64, step: f64, lang: Lang) -> Html {
+    // Row r holds parts[starts[r]..starts[r + 1]]: the mark and label open the
+    // first, "+n more" and the rewind's `(chk-n)` close the last.
+    let mut starts = vec![0];
+    starts.extend(state.breaks.iter().copied());
+    starts.push(state.parts.len());
+    let last = starts.len() - 2;
+    let rows = (0..=last).map(|r| {
+        let parts = &state.parts[starts[r]..starts[r + 1]];
+        let opens_row = |i: usize| i == 0 && (r > 0 || state.label.is_empty());
+        html! {
+            <text class={classes!("lane__state", state.rewind.is_some().then_some("lane__state--rewound"))}
+                  x={f(x)} y={f(y + r as f64 * step)} data-state={(r == 0).then(|| state.text(lang))}
+                  textLength={state.squeeze.map(f)}
+                  lengthAdjust={state.squeeze.map(|_| "spacingAndGlyphs")}>
+                if r == 0 {
+                    if let Some(p) = &state.snapshot {
+                        <tspan class="lane__state-snap">{ format!("{p} ") }</tspan>
+                    }
+                    { state.label.clone() }
+                }
+                { for parts.iter().enumerate().map(|(i, p)| html! {
+                    <tspan class={classes!(
+                        "lane__state-part",
+                        p.flash.then_some("lane__state-part--flash"),
+                        p.rewound.then_some("lane__state-part--rewound"),
+                    )}>{ if opens_row(i) { p.text.clone() } else { format!(" {}", p.text) } }</tspan>
+                }) }
+                if r == last && state.more > 0 {
+                    <tspan class="lane__state-more">{ format!(" {}", state.more_text(lang)) }</tspan>
+                }
+                if r == last {
+                    if let Some(rw) = &state.rewind {
+                        <tspan class="lane__state-chk">{ format!(" {rw}") }</tspan>
+                    }
+                }
+            </text>
+        }
+    });
+    html! { <>{ for rows }</> }
 }
 
 /// The record a subtask is working on, with its progress: beside the state when
@@ -422,7 +437,8 @@ fn draw_flows(scene: &Scene) -> Html {
                        data-task={name} data-text={c.text.clone()} data-progress={format!("{:.2}", c.progress)}>
                         <polyline class="flow__trail" points={c.trail().iter().map(|(x, y)| format!("{},{}", f(*x), f(*y))).collect::<Vec<_>>().join(" ")} />
                         <rect class="flow__chip" x={f(c.x - c.w / 2.0)} y={f(c.y - c.h / 2.0)} width={f(c.w)} height={f(c.h)} rx="5" />
-                        <text class="flow__text" x={f(c.x)} y={f(c.y + size * 0.35)} text-anchor="middle">{ c.text.clone() }</text>
+                        <text class="flow__text" x={f(c.x)} y={f(c.y + size * 0.35)} text-anchor="middle"
+                              textLength={c.squeeze.map(f)} lengthAdjust={c.squeeze.map(|_| "spacingAndGlyphs")}>{ c.text.clone() }</text>
                     </g>
                 }
             }) }

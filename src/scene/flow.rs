@@ -51,6 +51,9 @@ pub struct Chip {
     pub checkpoint: u64,
     /// The values, in the state line's form (`offset (0, 5)`).
     pub text: String,
+    /// The width its text is drawn into when the chip is narrower than the text
+    /// (SVG `textLength`); `None`: it fits.
+    pub squeeze: Option<f64>,
     /// Centre where it starts and where it lands.
     pub from: (f64, f64),
     pub to: (f64, f64),
@@ -209,8 +212,12 @@ pub fn flows(job: &JobView, view: &WorldView, frame: &Frame, t: f64, lang: Lang)
     };
     let store = store_at(checkpoint, width, gap, size);
     for c in &mut chips {
-        // At the store, a chip wider than it stays inside the scene's right edge.
-        let at_store = (store.x.min(width - c.w / 2.0 - 4.0), store.y);
+        // Beside the store, on its left: a chip arriving (or leaving) is read
+        // next to `chk-n`, never over its label; inside the scene.
+        let at_store = (
+            (store.x - store.w / 2.0 - 6.0 - c.w / 2.0).max(c.w / 2.0 + 4.0),
+            store.y,
+        );
         match c.direction {
             Direction::ToStorage => c.to = at_store,
             Direction::FromStorage => c.from = at_store,
@@ -369,13 +376,19 @@ fn snapshot_chip(
     let width = lane.boxed.w - 26.0 - mark;
     let line = state_line::state_line(&then, uid, t, width, size, lang)?;
     let text = values_text(&line, lang);
-    let (w, h) = chip_size(&text, size);
+    let (natural, h) = chip_size(&text, size);
+    // Inside its lane as it leaves: a line that keeps one value wider than the
+    // room (a source's `offset` kept by its slack) draws its chip's text narrower.
+    let room = lane.boxed.x + lane.boxed.w - 4.0 - (left + mark - PAD);
+    let w = natural.min(room);
+    let squeeze = (w < natural).then_some(w - 2.0 * PAD);
     let from = on_line(left + mark, baseline, w, size);
     Some(Chip {
         task: lane.boxed.task,
         direction: Direction::ToStorage,
         checkpoint: snap.checkpoint.0,
         text,
+        squeeze,
         from,
         to: from,
         progress,
@@ -431,6 +444,7 @@ fn restore_chip(
         direction: Direction::FromStorage,
         checkpoint,
         text,
+        squeeze: None,
         from: to,
         to,
         progress,
@@ -609,6 +623,17 @@ mod tests {
             .collect();
         assert!(texts.contains(&"offset (0, 5)"), "{texts:?}");
         assert!(texts.contains(&"sum (even, 6)"), "{texts:?}");
+        // They leave chk-1 one after another: the first is drawn at once.
+        let shown: Vec<(&str, bool)> = s0
+            .flows
+            .chips
+            .iter()
+            .map(|c| (c.text.as_str(), c.shown))
+            .collect();
+        assert!(
+            shown.iter().any(|(t, on)| *t == "offset (0, 5)" && *on),
+            "{shown:?}"
+        );
         let top = s0.operators.iter().map(|o| o.y).fold(f64::MAX, f64::min);
         for c in &s0.flows.chips {
             assert_eq!(c.y, store.y, "leaves chk-1");

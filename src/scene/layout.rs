@@ -86,6 +86,9 @@ pub struct Text {
     pub note_y: f64,
     /// Baseline of the live-state line (from the lane's top).
     pub state_y: f64,
+    /// Rows the live state may take (1, or 2 where the stage has the height:
+    /// a keyed state of up to four keys then shows them all).
+    pub state_rows: u32,
 }
 
 impl Text {
@@ -106,7 +109,14 @@ impl Text {
             note_y: 5.0 + 0.95 * lane + 1.3 * status + 1.45 * note,
             state_y: 5.0 + 0.95 * lane + 1.3 * status + 1.45 * note + 1.4 * note,
             lane_state: note,
+            state_rows: 1,
         }
+    }
+
+    /// From one live-state row's baseline to the next's: room for the largest
+    /// size the stage draws the line at.
+    pub fn state_row_step(&self) -> f64 {
+        1.25 * self.lane_status
     }
 
     /// An operator's header: its name and kind, with room under the kind's
@@ -122,12 +132,44 @@ impl Text {
     /// [`LANE_H`] at the normal size.
     pub fn lane_h(&self) -> f64 {
         (self.state_y + 0.28 * self.lane_status + 4.0).max(LANE_H)
+            + f64::from(self.state_rows.saturating_sub(1)) * self.state_row_step()
     }
 }
 
-/// Roughly how wide `text` is at `size` (bold sans, or monospace): enough to
-/// size a box; the page's real fonts differ by a few per cent.
+/// Measures a text in the page's real fonts: its width in em (at font size 1),
+/// bold sans or monospace; `None` where it cannot (then the estimate serves).
+pub type Measure = Box<dyn Fn(&str, bool) -> Option<f64>>;
+
+std::thread_local! {
+    static MEASURE: std::cell::RefCell<Option<Measure>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Room the measured width keeps for what the canvas's measure and the SVG's
+/// rendering of one font may differ by (hinting, sub-pixel positions).
+const MEASURED_MARGIN: f64 = 1.02;
+
+/// Lets [`text_width`] measure in the page's real fonts (the page installs a
+/// canvas `measureText`; native tests keep the estimate).
+pub fn install_measure(measure: Measure) {
+    MEASURE.with(|m| *m.borrow_mut() = Some(measure));
+}
+
+/// How wide `text` is at `size` (bold sans, or monospace): measured in the
+/// page's fonts once the page installed its measure, else [`estimated_width`].
+/// Every box, lane and chip is sized from it, so a border never runs through
+/// the text it was sized for.
 pub fn text_width(text: &str, size: f64, mono: bool) -> f64 {
+    MEASURE
+        .with(|m| m.borrow().as_ref().and_then(|m| m(text, mono)))
+        .map_or_else(
+            || estimated_width(text, size, mono),
+            |em| em * size * MEASURED_MARGIN,
+        )
+}
+
+/// Roughly how wide `text` is at `size` (bold sans, or monospace), by character
+/// class: enough to size a box where the real fonts cannot be measured.
+pub fn estimated_width(text: &str, size: f64, mono: bool) -> f64 {
     text.chars()
         .map(|c| {
             let em = if ('\u{2e80}'..='\u{ffff}').contains(&c)
@@ -332,6 +374,8 @@ pub struct Geometry {
     /// The live-state line's text size (scene units): [`Text::lane_state`], or
     /// larger on a stage drawn small, so that it renders at [`STATE_PX`].
     pub state_size: f64,
+    /// Rows the lanes give the live-state line ([`Text::state_rows`]).
+    pub state_rows: u32,
     /// The size the lanes were given room for the live-state line at (`None`:
     /// no room, the names needed it).
     state_room_at: Option<f64>,
@@ -414,6 +458,19 @@ impl Geometry {
             (size, g) = (need, wider);
         }
         g.state_size = size_at(&g);
+        // A stage bounded by its width has height to spare: the lanes of a job
+        // with keyed state take a second row for it when that costs no scale.
+        let keyed = job
+            .operators
+            .iter()
+            .any(|o| state_room(o, 1.0) > 0.0 && o.kind != engine::scenario::OperatorKind::Source);
+        if keyed {
+            let mut two = Geometry::fit_with_rows(job, fit, g.state_room_at, 2);
+            if two.scale_in(w, h) >= g.scale_in(w, h) * 0.999 {
+                two.state_size = g.state_size;
+                return two;
+            }
+        }
         g
     }
 
@@ -437,7 +494,19 @@ impl Geometry {
     }
 
     fn fit_with(job: &JobView, fit: Fit, state_room_at: Option<f64>) -> Geometry {
-        let text = Text::at(fit.zoom);
+        Geometry::fit_with_rows(job, fit, state_room_at, 1)
+    }
+
+    fn fit_with_rows(
+        job: &JobView,
+        fit: Fit,
+        state_room_at: Option<f64>,
+        state_rows: u32,
+    ) -> Geometry {
+        let text = Text {
+            state_rows,
+            ..Text::at(fit.zoom)
+        };
         let columns = job
             .operators
             .iter()
@@ -604,6 +673,7 @@ impl Geometry {
             lanes,
             channels,
             state_size: text.lane_state,
+            state_rows,
             state_room_at,
         }
     }
@@ -716,7 +786,8 @@ mod tests {
             // The natural layout with the room the fitted one gave the
             // live-state line (which grows when the stage is drawn small).
             let room = wide.state_room_at.unwrap_or(Text::at(1.0).lane_state);
-            let natural = Geometry::fit_with(&job, Fit::default(), Some(room));
+            let natural =
+                Geometry::fit_with_rows(&job, Fit::default(), Some(room), wide.state_rows);
             assert_eq!(natural.lanes.len(), wide.lanes.len());
             for (a, b) in natural.operators.iter().zip(&wide.operators) {
                 // A box may give up its live-state room (never grow) to keep

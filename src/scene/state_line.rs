@@ -59,6 +59,9 @@ pub struct StateLine {
     /// The width (scene units) the line is drawn into when even its one value is
     /// wider than the lane's room (SVG `textLength`); `None`: it fits.
     pub squeeze: Option<f64>,
+    /// Where a new row begins (indices into `parts`) when the lane gives the
+    /// line more than one row ([`wrap`]); empty: one row.
+    pub breaks: Vec<usize>,
 }
 
 /// How long (simulated ms) after its acknowledgement a snapshot's `✓ chk-n` stays.
@@ -92,6 +95,33 @@ impl StateLine {
         }
     }
 
+    /// Each row's text as drawn ([`Self::breaks`]): the mark and label open the
+    /// first, "+n more" and the rewind close the last.
+    pub fn row_texts(&self, lang: Lang) -> Vec<String> {
+        let mut starts = vec![0];
+        starts.extend(self.breaks.iter().copied());
+        starts.push(self.parts.len());
+        let last = starts.len() - 2;
+        (0..=last)
+            .map(|r| {
+                let row = StateLine {
+                    label: if r == 0 {
+                        self.label.clone()
+                    } else {
+                        String::new()
+                    },
+                    parts: self.parts[starts[r]..starts[r + 1]].to_vec(),
+                    more: if r == last { self.more } else { 0 },
+                    rewind: if r == last { self.rewind.clone() } else { None },
+                    snapshot: if r == 0 { self.snapshot.clone() } else { None },
+                    breaks: Vec::new(),
+                    ..self.clone()
+                };
+                row.text(lang)
+            })
+            .collect()
+    }
+
     /// The whole line as text (what the SVG shows, part by part).
     pub fn text(&self, lang: Lang) -> String {
         let mut s = self.label.clone();
@@ -114,6 +144,84 @@ impl StateLine {
             None => s,
         }
     }
+}
+
+/// A list or map value as `(key, value)` fits in `width` at `size`: whole
+/// (`{a: 1, b: 3}`) when it fits, else its first items and how many more
+/// (`{29: 245, 32: 605, …+5}`) — legible, never squeezed to nothing.
+fn fitted_value(key: &str, v: &serde_json::Value, width: f64, size: f64) -> String {
+    use crate::describe::readable;
+    use serde_json::Value;
+    let whole = readable(v);
+    let fits = |s: &str| text_width(&format!("({key}, {s})"), size, true) <= width;
+    if fits(&whole) {
+        return whole;
+    }
+    let items: Vec<String> = match v {
+        Value::Array(a) => a.iter().map(readable).collect(),
+        Value::Object(m) => m
+            .iter()
+            .map(|(k, x)| format!("{k}: {}", readable(x)))
+            .collect(),
+        _ => return whole,
+    };
+    let (open, close) = if v.is_array() { ('[', ']') } else { ('{', '}') };
+    let mut shown = items.len();
+    loop {
+        let rest = items.len() - shown;
+        let mut s = format!("{open}{}", items[..shown].join(", "));
+        if rest > 0 {
+            s.push_str(&format!("{}…+{rest}", if shown > 0 { ", " } else { "" }));
+        }
+        s.push(close);
+        if shown == 0 || fits(&s) {
+            return s;
+        }
+        shown -= 1;
+    }
+}
+
+/// `line` (fitted to `rows` × `width`) laid into at most `rows` rows of `width`
+/// at `size`: its mark and label open the first row, its values follow in
+/// order, a row breaking between two values, and "+n more" and the rewind's
+/// `(chk-n)` close the last. `None` when it does not fit so (the one-row line
+/// serves then).
+pub fn wrap(line: StateLine, rows: u32, width: f64, size: f64, lang: Lang) -> Option<StateLine> {
+    if line.squeeze.is_some() || rows < 2 {
+        return None;
+    }
+    let w = |s: &str| text_width(s, size, true);
+    let mut used = line
+        .snapshot
+        .as_deref()
+        .map_or(0.0, |m| w(&format!("{m} ")))
+        + w(&line.label);
+    let mut row_has = !line.label.is_empty();
+    let mut breaks = Vec::new();
+    for (i, p) in line.parts.iter().enumerate() {
+        let need = if row_has { w(" ") } else { 0.0 } + w(&p.text);
+        if used + need > width && row_has {
+            if breaks.len() + 1 >= rows as usize {
+                return None;
+            }
+            breaks.push(i);
+            used = w(&p.text);
+        } else {
+            used += need;
+        }
+        row_has = true;
+    }
+    let mut tail = 0.0;
+    if line.more > 0 {
+        tail += w(" ") + w(&line.more_text(lang));
+    }
+    if let Some(r) = &line.rewind {
+        tail += w(" ") + w(r);
+    }
+    if used + tail > width {
+        return None;
+    }
+    Some(StateLine { breaks, ..line })
 }
 
 /// "+n more".
@@ -250,8 +358,10 @@ pub fn state_line_with(
                         // A list, map or aggregate reads `[a, b]`, `{a: 1}`, not
                         // JSON; a value past its TTL but not yet cleaned up is
                         // marked ⊘ (Flink keeps it until a cleanup removes it).
-                        let value = serde_json::from_str(&e.value)
-                            .map_or_else(|_| e.value.clone(), |v| crate::describe::readable(&v));
+                        let value = serde_json::from_str(&e.value).map_or_else(
+                            |_| e.value.clone(),
+                            |v| fitted_value(&e.key, &v, width, size),
+                        );
                         let value = if e.expired_units > 0 {
                             format!("⊘{value}")
                         } else {
@@ -384,6 +494,7 @@ pub fn state_line_with(
         rewind: rewind_text,
         snapshot,
         squeeze: None,
+        breaks: Vec::new(),
     };
     // The one value a line always keeps can be a rewound key with its `(chk-1)`,
     // or an offset behind `✓ chk-1`, longer than a narrow lane was sized for
@@ -473,18 +584,26 @@ mod tests {
                 assert_eq!(src.text(lang), "offset 7 ⟲ 5 (chk-1)", "{size:?}");
                 let sum = sc.lanes[2].state.as_ref().unwrap();
                 assert!(sum.text(lang).contains("(even, 12 ⟲ 6)"), "{size:?}");
+                // The stage has the height: the odd sum the restore kept is
+                // shown too, on the lane's second row.
+                assert!(
+                    sum.text(lang).contains("(odd, 9)"),
+                    "{size:?} {lang:?}: {:?}",
+                    sum.text(lang)
+                );
                 // Every line stays inside its lane (the room `scene_fit` gives it).
                 for lane in &sc.lanes {
                     if let Some(l) = &lane.state {
-                        let line = l
-                            .squeeze
-                            .unwrap_or_else(|| text_width(&l.text(lang), sc.text.lane_state, true));
-                        assert!(
-                            line <= lane.boxed.w - 26.0 + SOURCE_SLACK,
-                            "{size:?} {lang:?}: {:?} is {line:.0} wide in a lane of {:.0}",
-                            l.text(lang),
-                            lane.boxed.w
-                        );
+                        for row in l.row_texts(lang) {
+                            let line = l
+                                .squeeze
+                                .unwrap_or_else(|| text_width(&row, sc.text.lane_state, true));
+                            assert!(
+                                line <= lane.boxed.w - 26.0 + SOURCE_SLACK,
+                                "{size:?} {lang:?}: {row:?} is {line:.0} wide in a lane of {:.0}",
+                                lane.boxed.w
+                            );
+                        }
                     }
                 }
             }
