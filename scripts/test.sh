@@ -3,7 +3,8 @@
 # differential tests against real Flink, the browser tests in headless Chromium,
 # an offline release build of the page, and on that build: the size gate, the palette's
 # colour differences, the page's geometry at projector and phone sizes, each lesson's
-# point on the graph, an axe-core audit, the offline cache and the classroom server.
+# point on the graph, every key moment of every lesson (scripts/key-moments.sh), an
+# axe-core audit, the offline cache and the classroom server.
 # Installs whatever is missing first. CI runs exactly this (.ci/run).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -52,6 +53,9 @@ DIST=dist bash scripts/geometry.sh
 
 log "each lesson's point on the graph: live state and rewinds, duplicates, the unaligned epoch, no overprinted labels"
 DIST=dist bash scripts/lesson-on-graph.sh
+
+log "key moments: every lesson's auto-pause moments at projector sizes, zh and en — no overprint, no border through text, no clipped text, every drawn value as lab run --trace --metadata says"
+DIST=dist bash scripts/key-moments.sh
 
 log "accessibility (axe-core): first screen, a tour, projector mode"
 DIST=dist bash scripts/axe.sh

@@ -222,7 +222,11 @@ pub fn Lab(props: &LabProps) -> Html {
     let main_t = use_mut_ref(|| 0.0_f64);
     *main_t.borrow_mut() = playback.display_t;
     let reduced_motion = use_state(document::prefers_reduced_motion);
-    let chart_open = use_state_eq(|| true);
+    // The comparison chart: open with a lesson pair (the chart is its point),
+    // folded in the plain twin view so both graphs keep the stage's height;
+    // its button decides after that.
+    let chart_choice = use_state_eq(|| None::<bool>);
+    let chart_open = chart_choice.unwrap_or(partner.is_some());
     let qr_open = use_state_eq(|| false);
     let on_qr = {
         let setter = qr_open.setter();
@@ -238,8 +242,8 @@ pub fn Lab(props: &LabProps) -> Html {
         use_callback((), move |on: bool, _: &()| setter.set(on))
     };
     let on_chart = {
-        let setter = chart_open.setter();
-        use_callback((), move |on: bool, _: &()| setter.set(on))
+        let setter = chart_choice.setter();
+        use_callback((), move |on: bool, _: &()| setter.set(Some(on)))
     };
     let help_open = use_state_eq(|| false);
     let projector = use_state_eq(|| document::query_param("projector").is_some_and(|v| v == "1"));
@@ -551,8 +555,8 @@ pub fn Lab(props: &LabProps) -> Html {
                                 <KeyGroupStrips rescale={r} open={*strips_open} on_toggle={on_strips.clone()} />
                             }
                             if let Some(kind) = chart_kind {
-                                <ChartToggle open={*chart_open} on_toggle={on_chart.clone()} />
-                                if *chart_open {
+                                <ChartToggle open={chart_open} on_toggle={on_chart.clone()} />
+                                if chart_open {
                                     <CompareChart {kind} runs={chart_runs(&playback, &twin)} seed={playback.seed} />
                                 }
                             }

@@ -185,13 +185,18 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
                     fit.lang,
                 )
             };
-            // Two rows where the lane has them: every key when up to a few.
+            // Two rows where the lane has them and one row hides something (a
+            // key, the label): every key when up to a few.
             let rows = geometry.state_rows;
-            let state = (rows > 1)
+            let single = line(room);
+            let hides = single
+                .as_ref()
+                .is_some_and(|l| l.more > 0 || l.label.is_empty() || l.squeeze.is_some());
+            let state = (rows > 1 && hides)
                 .then(|| line(room * f64::from(rows)))
                 .flatten()
                 .and_then(|l| state_line::wrap(l, rows, room, geometry.state_size, fit.lang))
-                .or_else(|| line(room));
+                .or(single);
             Lane {
                 state,
                 boxed: boxed.clone(),

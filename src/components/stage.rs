@@ -269,7 +269,7 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
                 if lane.is_lifted {
                     // Its values ride the chip leaving for chk-n: the mark stays.
                     if let Some(p) = &state.snapshot {
-                        <text class="lane__state" x={f(x)} y={f(b.y + text.state_y)}>
+                        <text class="lane__state" x={f(x)} y={f(b.y + text.state_y)} data-state={state.text(lang)}>
                             <tspan class="lane__state-snap">{ p.clone() }</tspan>
                         </text>
                     }

@@ -181,12 +181,10 @@ pub fn Transport(props: &TransportProps) -> Html {
             </label>
             <label class="toggle" title={lang.t(Msg::SkipQuietHint)}>
                 <input type="checkbox" id="skip-quiet" checked={p.skip_quiet} onchange={on_skip} />
-                <span class="toggle__icon" aria-hidden="true">{ "»" }</span>
                 <span class="toggle__text">{ lang.t(Msg::SkipQuiet) }</span>
             </label>
             <label class="toggle" title={lang.t(Msg::AutoPauseHint)}>
                 <input type="checkbox" id="auto-pause" checked={props.auto_pause} onchange={on_auto} />
-                <span class="toggle__icon" aria-hidden="true">{ "❚❚" }</span>
                 <span class="toggle__text">{ lang.t(Msg::AutoPause) }</span>
             </label>
             <div class="scrubber">

@@ -196,10 +196,17 @@ pub fn wrap(line: StateLine, rows: u32, width: f64, size: f64, lang: Lang) -> Op
         .as_deref()
         .map_or(0.0, |m| w(&format!("{m} ")))
         + w(&line.label);
+    if used > width {
+        return None;
+    }
     let mut row_has = !line.label.is_empty();
     let mut breaks = Vec::new();
     for (i, p) in line.parts.iter().enumerate() {
         let need = if row_has { w(" ") } else { 0.0 } + w(&p.text);
+        // A label keeps its first value beside it (`offset` never alone).
+        if used + need > width && i == 0 {
+            return None;
+        }
         if used + need > width && row_has {
             if breaks.len() + 1 >= rows as usize {
                 return None;
