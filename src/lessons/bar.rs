@@ -339,21 +339,26 @@ pub fn TourCard(props: &LessonProps) -> Html {
         <div class="tour-card" role="region" aria-label={t("tour_label", lang)} lang={lang.html_lang()}>
             <div class="tour-card__head">
                 <strong class="tour-card__title">{ text(&tour.title) }</strong>
-                <span class="tour-card__counter" id="tour-counter" aria-live="polite">{ counter }</span>
+                // Leaving is rare: a small ✕ in the corner, so previous / next keep
+                // one row and the step's question stays in view.
+                <button type="button" class="icon-button tour-card__exit" id="tour-exit"
+                        aria-label={t("tour_exit", lang)} title={t("tour_exit", lang)}
+                        onclick={l.exit.reform(|_: MouseEvent| ())}>{ "✕" }</button>
             </div>
             <div class="tour-card__nav">
                 <button type="button" class="text-button" id="tour-prev" disabled={step == 0}
                         onclick={nav(step.saturating_sub(1))}>{ "← " }{ t("tour_prev", lang) }</button>
                 <button type="button" class="text-button text-button--primary" id="tour-next" disabled={step + 1 >= n}
                         onclick={nav(step + 1)}>{ t("tour_next", lang) }{ " →" }</button>
-                <button type="button" class="text-button" id="tour-exit"
-                        onclick={l.exit.reform(|_: MouseEvent| ())}>{ t("tour_exit", lang) }</button>
+                <span class="tour-card__counter" id="tour-counter" aria-live="polite">{ counter }</span>
             </div>
             <p class="tour-card__text" id="tour-text">{ text(&s.text) }</p>
             if let Some(e) = unreachable {
                 <p class="lesson-bar__error" role="alert">{ t("tour_unreachable", lang) }{ " " }{ e }</p>
             }
             if let (Some(q), Some(a)) = (&s.ask, &s.answer) {
+                // Kept in view at the drawer's bottom while a long step's text
+                // scrolls: the question and its answer are what the class reads.
                 <div class="tour-card__ask">
                     <p><strong>{ t("tour_predict", lang) }</strong>{ " " }{ text(q) }</p>
                     if revealed {
