@@ -973,8 +973,11 @@ impl World {
         self.sync_timer(t);
     }
 
-    /// Flink: `SubtaskCheckpointCoordinatorImpl.checkpointState` — forward the
-    /// barrier, take the synchronous snapshot, start the asynchronous part.
+    /// Flink: `SubtaskCheckpointCoordinatorImpl.checkpointState` — the steps of a
+    /// subtask's checkpoint, in Flink's order: check for an earlier abort, prepare,
+    /// forward the barrier, register the alignment timer, capture the input channel
+    /// state, take the synchronous snapshot, start the asynchronous part; then the
+    /// barriers that the capture turned into priority events.
     fn perform_checkpoint(
         &mut self,
         t: TaskId,
@@ -983,26 +986,75 @@ impl World {
         first_seen_at: u64,
     ) {
         let id = barrier.id;
+        if !self.begin_checkpoint(t, id) {
+            return;
+        }
+        self.prepare_snapshot_pre_barrier(t, id);
+        let output_channels = self.broadcast_barrier(t, &barrier);
+        let output_pending = self.register_alignment_timer(t, &barrier);
+        self.prepare_inflight_data_snapshot(t, id, &persist);
+        self.take_snapshot_sync(t, &barrier, output_channels, output_pending, first_seen_at);
+        self.start_async_part(t, id);
+        self.handle_queued_barriers_as_priority(t, id, persist);
+    }
+
+    /// Flink: `SubtaskCheckpointCoordinatorImpl.checkpointState`, step 0
+    /// (`checkAndClearAbortedStatus`). Whether to take checkpoint `id`: not if it is
+    /// out of order, nor if the coordinator aborted it before its barrier got here —
+    /// then the subtask takes no snapshot and passes the news on with a
+    /// `CancelCheckpointMarker`.
+    fn begin_checkpoint(&mut self, t: TaskId, id: CheckpointId) -> bool {
         match self.tasks[t].checkpoints.begin(id) {
-            Begin::Take => {}
-            Begin::Stale => return, // out of order (aborted previously)
+            Begin::Take => true,
+            Begin::Stale => false,
             Begin::AbortedBefore => {
-                // Aborted by the coordinator before the barrier got here: no snapshot,
-                // pass the news on (Flink: SubtaskCheckpointCoordinatorImpl.checkpointState).
                 self.broadcast(t, &Element::Cancel { checkpoint: id });
                 let name = self.name(t);
                 self.trace.push(|| Event::CancellationMarkerSent {
                     task: name,
                     checkpoint: id,
                 });
-                return;
+                false
             }
         }
-        let unaligned = barrier.alignment == Alignment::Unaligned;
-        let is_source = self.op_kind(t) == OperatorKind::Source;
+    }
 
-        // Forward the barrier. Unaligned, it overtakes the output queues, whose
-        // records become this subtask's output channel state.
+    /// Flink: `OperatorChain.prepareSnapshotPreBarrier` — an operator's work before
+    /// the barrier goes out. The lab's operators have none; the one thing done
+    /// before the barrier is a source stopping for a stop-with-savepoint.
+    fn prepare_snapshot_pre_barrier(&mut self, t: TaskId, id: CheckpointId) {
+        if self.op_kind(t) == OperatorKind::Source {
+            self.stop_source_for_savepoint(t, id);
+        }
+    }
+
+    /// Flink: `SourceOperator.stop` from `triggerStopWithSavepointAsync` — a
+    /// source taking a stop-with-savepoint (a synchronous savepoint) emits nothing
+    /// after its barrier.
+    fn stop_source_for_savepoint(&mut self, t: TaskId, id: CheckpointId) {
+        let stop = self
+            .coordinator
+            .pending_checkpoint(id)
+            .is_some_and(|p| p.kind == SnapshotKind::StopWithSavepoint);
+        if let OpState::Source(s) = &mut self.tasks[t].op {
+            if stop {
+                s.stopped = true;
+            }
+        }
+    }
+
+    /// Flink: `OperatorChain.broadcastEvent(barrier, isUnalignedCheckpoint)` — the
+    /// barrier goes out on every output channel; at a source this is its injection.
+    /// Unaligned, it overtakes the output queues (Flink: the subpartition's priority
+    /// event), and the records it overtakes are returned as the subtask's output
+    /// channel state.
+    fn broadcast_barrier(
+        &mut self,
+        t: TaskId,
+        barrier: &CheckpointBarrier,
+    ) -> BTreeMap<u32, Vec<Record>> {
+        let id = barrier.id;
+        let unaligned = barrier.alignment == Alignment::Unaligned;
         let mut output_channels = BTreeMap::new();
         let outs: Vec<ChannelId> = self.graph.outputs(t).collect();
         for c in &outs {
@@ -1020,25 +1072,80 @@ impl World {
                 },
             );
         }
-        if is_source {
+        if self.op_kind(t) == OperatorKind::Source {
             let name = self.name(t);
             self.trace.push(|| Event::BarrierInjected {
                 task: name,
                 checkpoint: id,
             });
-            if let OpState::Source(s) = &mut self.tasks[t].op {
-                // Flink suspends the sources at a synchronous savepoint.
-                if self
-                    .coordinator
-                    .pending_checkpoint(id)
-                    .is_some_and(|p| p.kind == SnapshotKind::StopWithSavepoint)
-                {
-                    s.stopped = true;
-                }
-            }
         }
+        output_channels
+    }
 
-        // Synchronous phase. Savepoints are full (canonical format) whatever the backend.
+    /// Flink: `SubtaskCheckpointCoordinatorImpl.registerAlignmentTimer` — a
+    /// timeoutable (aligned) barrier still waiting in an output queue is turned
+    /// into an unaligned one when the aligned-checkpoint timeout passes
+    /// ([`Item::OutputTimeout`]). Returns whether such a barrier is waiting: the
+    /// snapshot's output channel state is then pending.
+    fn register_alignment_timer(&mut self, t: TaskId, barrier: &CheckpointBarrier) -> bool {
+        let output_pending = barrier.is_timeoutable() && self.barrier_in_out_queues(t, barrier.id);
+        if output_pending {
+            let timeout = barrier.aligned_timeout_ms.unwrap_or(0);
+            // Strict check, as at the input: timed out once more than T has passed since creation.
+            self.schedule(
+                (barrier.created_at + timeout + 1).max(self.now),
+                Item::OutputTimeout(t, barrier.id),
+            );
+        }
+        output_pending
+    }
+
+    /// Flink: `ChannelStateWriter.addInputData` via `prepareInflightDataSnapshot`
+    /// (unaligned) — the records queued in the input channels whose barrier has not
+    /// been received are persisted, and so is what arrives on them until it is.
+    fn prepare_inflight_data_snapshot(
+        &mut self,
+        t: TaskId,
+        id: CheckpointId,
+        persist: &[ChannelIndex],
+    ) {
+        if persist.is_empty() {
+            return;
+        }
+        let mut records = BTreeMap::new();
+        // Channels whose priority barrier has arrived (being handled, or waiting
+        // behind the record in progress): exactly the records it overtook.
+        let mut overtaken: BTreeMap<ChannelIndex, usize> = self.tasks[t]
+            .priority
+            .iter()
+            .filter(|(_, b, _)| b.id == id)
+            .map(|(ch, _, n)| (*ch, *n))
+            .collect();
+        overtaken.extend(self.tasks[t].overtaking);
+        for ch in persist {
+            let c = self.graph.tasks[t].inputs[*ch];
+            let queue = &self.channels[c];
+            let recs = match overtaken.get(ch) {
+                Some(&ahead) => queue.queued_records_in_first(ahead),
+                _ => queue.queued_records_before(id),
+            };
+            records.insert(*ch, recs);
+        }
+        self.tasks[t].channel_state.start(id, records);
+    }
+
+    /// Flink: `SubtaskCheckpointCoordinatorImpl.takeSnapshotSync` — the operator's
+    /// state, copied while the task does nothing else. Savepoints are full
+    /// (canonical format) whatever the backend.
+    fn take_snapshot_sync(
+        &mut self,
+        t: TaskId,
+        barrier: &CheckpointBarrier,
+        output_channels: BTreeMap<u32, Vec<Record>>,
+        output_pending: bool,
+        first_seen_at: u64,
+    ) {
+        let id = barrier.id;
         let incremental = self.coordinator.config().incremental && !barrier.is_savepoint;
         let is_finished = self.tasks[t].status != TaskStatus::Running;
         let name = self.name(t);
@@ -1054,7 +1161,6 @@ impl World {
         if self.tasks[t].status == TaskStatus::Waiting {
             self.tasks[t].awaiting = Some(id);
         }
-        let output_pending = barrier.is_timeoutable() && self.barrier_in_out_queues(t, id);
         let bytes = self.tasks[t].checkpoints.take_snapshot(
             &name,
             id,
@@ -1069,63 +1175,47 @@ impl World {
             checkpoint: id,
             state_bytes: bytes,
         });
-        let now = self.now;
+        let unaligned = barrier.alignment == Alignment::Unaligned;
         self.coordinator
-            .snapshot_taken(id, t, first_seen_at, now, unaligned);
-        if output_pending {
-            let timeout = barrier.aligned_timeout_ms.unwrap_or(0);
-            // Strict check, as at the input: timed out once more than T has passed since creation.
-            self.schedule(
-                (barrier.created_at + timeout + 1).max(now),
-                Item::OutputTimeout(t, id),
-            );
-        }
-        let async_ms = self.coordinator.config().async_ms;
-        self.schedule(now + async_ms, Item::AsyncDone(t, id));
+            .snapshot_taken(id, t, first_seen_at, self.now, unaligned);
+    }
 
-        // Unaligned: persist what is queued in the channels whose barrier has not
-        // been received, and what arrives on them until it is.
-        if !persist.is_empty() {
-            let mut records = BTreeMap::new();
-            // Channels whose priority barrier has arrived (being handled, or waiting
-            // behind the record in progress): exactly the records it overtook.
-            let mut overtaken: BTreeMap<ChannelIndex, usize> = self.tasks[t]
-                .priority
-                .iter()
-                .filter(|(_, b, _)| b.id == id)
-                .map(|(ch, _, n)| (*ch, *n))
-                .collect();
-            overtaken.extend(self.tasks[t].overtaking);
-            for ch in &persist {
-                let c = self.graph.tasks[t].inputs[*ch];
-                let queue = &self.channels[c];
-                let recs = match overtaken.get(ch) {
-                    Some(&ahead) => queue.queued_records_in_first(ahead),
-                    _ => queue.queued_records_before(id),
-                };
-                records.insert(*ch, recs);
-            }
-            self.tasks[t].channel_state.start(id, records);
-            // Barriers of this checkpoint still queued behind data (aligned-checkpoint
-            // timeout) become priority events: they overtake the queued records.
-            for ch in persist {
-                let c = self.graph.tasks[t].inputs[ch];
-                if let Some(barrier) = self.channels[c].take_queued_barrier(id) {
-                    let name = self.name(t);
-                    self.trace.push(|| Event::BarrierReceived {
-                        task: name,
-                        channel: ch,
-                        checkpoint: id,
-                    });
-                    let mut actions = Vec::new();
-                    self.tasks[t].handler.process_barrier(
-                        ch,
-                        &barrier.to_unaligned(),
-                        self.now,
-                        &mut actions,
-                    );
-                    self.apply_actions(t, actions);
-                }
+    /// Flink: `SubtaskCheckpointCoordinatorImpl.finishAndReportAsync` — the
+    /// asynchronous part (upload) ends after the configured time ([`Item::AsyncDone`]),
+    /// then the subtask acknowledges once its channel state is complete too.
+    fn start_async_part(&mut self, t: TaskId, id: CheckpointId) {
+        let async_ms = self.coordinator.config().async_ms;
+        self.schedule(self.now + async_ms, Item::AsyncDone(t, id));
+    }
+
+    /// Flink: `SingleCheckpointBarrierHandler` re-entered through
+    /// `CheckpointedInputGate` priority events — barriers of checkpoint `id` still
+    /// queued behind data in the channels being persisted (an aligned-checkpoint
+    /// timeout) become priority events: they overtake the queued records and are
+    /// handled now.
+    fn handle_queued_barriers_as_priority(
+        &mut self,
+        t: TaskId,
+        id: CheckpointId,
+        persist: Vec<ChannelIndex>,
+    ) {
+        for ch in persist {
+            let c = self.graph.tasks[t].inputs[ch];
+            if let Some(barrier) = self.channels[c].take_queued_barrier(id) {
+                let name = self.name(t);
+                self.trace.push(|| Event::BarrierReceived {
+                    task: name,
+                    channel: ch,
+                    checkpoint: id,
+                });
+                let mut actions = Vec::new();
+                self.tasks[t].handler.process_barrier(
+                    ch,
+                    &barrier.to_unaligned(),
+                    self.now,
+                    &mut actions,
+                );
+                self.apply_actions(t, actions);
             }
         }
     }
