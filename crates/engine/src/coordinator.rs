@@ -233,6 +233,10 @@ pub struct PendingCheckpoint {
     pub barrier: CheckpointBarrier,
     /// The final checkpoint of a drained job.
     pub is_final: bool,
+    /// When it expires unless it completes first: its trigger time plus the
+    /// checkpoint timeout (see [`CheckpointCoordinator::is_expired`]).
+    #[serde(default)]
+    pub expires_at: u64,
     /// Subtasks not yet acknowledged (Flink: `notYetAcknowledgedTasks`).
     pub not_yet_acknowledged: BTreeSet<TaskId>,
     /// Acknowledged snapshots.
@@ -684,11 +688,27 @@ impl CheckpointCoordinator {
                 kind: request.kind,
                 barrier,
                 is_final: request.is_final,
+                expires_at: now + self.config.timeout_ms,
                 not_yet_acknowledged,
                 acknowledged: BTreeMap::new(),
             },
         );
         id
+    }
+
+    /// When pending checkpoint `id` expires: the caller schedules its timeout then.
+    /// Flink: the `CheckpointCanceller` that `CheckpointCoordinator` schedules
+    /// `checkpointTimeout` after the trigger.
+    pub fn expires_at(&self, id: CheckpointId) -> Option<u64> {
+        self.pending.get(&id).map(|p| p.expires_at)
+    }
+
+    /// Whether checkpoint `id` has expired at `now`: it is still pending (not
+    /// completed, aborted or subsumed since) and its timeout has passed; the caller
+    /// then aborts it as expired. Flink: `CheckpointCanceller.run`, which aborts
+    /// with `CHECKPOINT_EXPIRED` unless the checkpoint is disposed.
+    pub fn is_expired(&self, id: CheckpointId, now: u64) -> bool {
+        self.pending.get(&id).is_some_and(|p| now >= p.expires_at)
     }
 
     /// The id the next checkpoint will get.
@@ -931,6 +951,24 @@ mod tests {
             !periodic.final_aborted(),
             "the next periodic checkpoint will do"
         );
+    }
+
+    /// A pending checkpoint expires `timeout_ms` after its trigger, not before; a
+    /// completed one never does.
+    #[test]
+    fn a_pending_checkpoint_expires_after_the_timeout() {
+        let mut c = CheckpointCoordinator::new(config(None, 0));
+        c.offer(SnapshotKind::Checkpoint, false, false);
+        let Decision::Start(req) = c.decide(100) else {
+            panic!("starts");
+        };
+        let id = c.start(&req, 100, [TaskId(0)]);
+        assert_eq!(c.expires_at(id), Some(600_100));
+        assert!(!c.is_expired(id, 600_099));
+        assert!(c.is_expired(id, 600_100));
+        c.acknowledge(id, TaskId(0), finished_snapshot(), 200);
+        c.complete(id, 200).expect("completes");
+        assert!(!c.is_expired(id, 600_100), "no longer pending");
     }
 
     fn finished_snapshot() -> TaskSnapshot {

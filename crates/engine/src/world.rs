@@ -311,7 +311,7 @@ impl World {
             Item::TriggerTask(t, id) => self.trigger_task(t, id),
             Item::PeriodicTrigger(generation) => self.periodic_trigger(generation),
             Item::CheckpointTimeout(id) => {
-                if self.coordinator.is_pending(id) {
+                if self.coordinator.is_expired(id, self.now) {
                     self.abort_checkpoint(id, AbortCause::Expired);
                 }
             }
@@ -1433,8 +1433,9 @@ impl World {
             kind,
             unaligned,
         });
-        let timeout = self.coordinator.config().timeout_ms;
-        self.schedule(self.now + timeout, Item::CheckpointTimeout(id));
+        if let Some(at) = self.coordinator.expires_at(id) {
+            self.schedule(at, Item::CheckpointTimeout(id));
+        }
         // Tasks to trigger: running sources, and running tasks whose predecessors all finished.
         for t in &waiting {
             let preds_done = self

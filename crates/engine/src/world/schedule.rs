@@ -35,7 +35,8 @@ pub(crate) enum Item {
     /// The periodic checkpoint scheduler fires (its generation,
     /// [`crate::coordinator::PeriodicTrigger`]).
     PeriodicTrigger(u32),
-    /// A pending checkpoint's timeout.
+    /// A pending checkpoint's timeout is due
+    /// ([`crate::coordinator::CheckpointCoordinator::is_expired`] rules on it).
     CheckpointTimeout(CheckpointId),
     /// notifyCheckpointComplete (true) or notifyCheckpointAborted (false) reaches a task.
     Notify(TaskId, CheckpointId, bool),
