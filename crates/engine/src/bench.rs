@@ -29,7 +29,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::barrier::channel_state::ChannelStatePersister;
-use crate::barrier::{AbortReason, BarrierHandler, CheckpointBarrier, HandlerAction, HandlerMode};
+use crate::barrier::{
+    AbortReason, BarrierHandler, CheckpointBarrier, HandlerAction, HandlerMode, SnapshotType,
+};
 use crate::ids::{ChannelIndex, CheckpointId};
 
 /// The bench's configuration (the `lab barriers` flags).
@@ -67,12 +69,16 @@ impl BenchConfig {
         created_at: u64,
         is_savepoint: bool,
     ) -> CheckpointBarrier {
+        let snapshot = if is_savepoint {
+            SnapshotType::Savepoint
+        } else {
+            SnapshotType::Checkpoint
+        };
         CheckpointBarrier::for_config(
             checkpoint,
             created_at,
-            is_savepoint,
-            self.mode != HandlerMode::AtLeastOnce,
-            self.mode == HandlerMode::Unaligned,
+            snapshot,
+            self.mode,
             self.aligned_timeout_ms,
         )
     }

@@ -33,7 +33,9 @@
 use crate::barrier::{Alignment, CheckpointBarrier, HandlerAction};
 use crate::cause::{FailureCause, FailureReason, SkipCause};
 use crate::channel::{Channel, Element, Queued};
-use crate::coordinator::{AbortCause, CheckpointCoordinator, CompletedCheckpoint, Decision};
+use crate::coordinator::{
+    AbortCause, CheckpointCoordinator, CompletedCheckpoint, Decision, TriggerOrigin,
+};
 use crate::event::{Event, SnapshotKind, TaskName, Trace, TraceEvent};
 use crate::ids::{ChannelId, ChannelIndex, CheckpointId, IdVec, TaskId};
 use crate::job_graph::JobGraph;
@@ -315,7 +317,8 @@ impl World {
                     self.abort_checkpoint(id, AbortCause::Expired);
                 }
             }
-            Item::Notify(t, id, complete) => self.notify(t, id, complete),
+            Item::NotifyComplete(t, id) => self.notify_checkpoint_complete(t, id),
+            Item::NotifyAborted(t, id) => self.notify_checkpoint_aborted(t, id),
             Item::StopJob => self.stop_job(),
             Item::Script(i) => {
                 let step = &self.graph.scenario.script[i as usize];
@@ -1367,7 +1370,7 @@ impl World {
             return;
         }
         self.coordinator
-            .offer(SnapshotKind::Checkpoint, true, false);
+            .offer(SnapshotKind::Checkpoint, TriggerOrigin::Periodic);
         self.try_trigger();
     }
 
@@ -1512,7 +1515,7 @@ impl World {
         }
         if completed.kind != SnapshotKind::Savepoint {
             for t in self.tasks.ids() {
-                self.schedule(self.now, Item::Notify(t, id, true));
+                self.schedule(self.now, Item::NotifyComplete(t, id));
             }
         }
         if completed.kind == SnapshotKind::StopWithSavepoint {
@@ -1535,7 +1538,7 @@ impl World {
         });
         if cause != AbortCause::JobFailover && cause != AbortCause::JobCanceled {
             for t in self.tasks.ids() {
-                self.schedule(self.now, Item::Notify(t, id, false));
+                self.schedule(self.now, Item::NotifyAborted(t, id));
             }
         }
         if is_final && self.job.is_running() {
@@ -1553,31 +1556,41 @@ impl World {
         }
     }
 
-    fn notify(&mut self, t: TaskId, id: CheckpointId, complete: bool) {
-        if !matches!(
+    /// Whether a notification reaches the task: only a running or waiting one.
+    fn is_notifiable(&self, t: TaskId) -> bool {
+        matches!(
             self.tasks[t].status,
             TaskStatus::Running | TaskStatus::Waiting
-        ) {
+        )
+    }
+
+    /// Flink: `StreamTask.notifyCheckpointCompleteAsync`.
+    fn notify_checkpoint_complete(&mut self, t: TaskId, id: CheckpointId) {
+        if !self.is_notifiable(t) {
             return;
         }
-        if complete {
-            if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
-                let ext = self.external.topic(self.graph.tasks[t].op);
-                s.notify_checkpoint_complete(id, ext, &mut self.trace);
-            }
-            // The completed snapshot becomes the incremental base (Flink: RocksDB's
-            // notifyCheckpointComplete makes its SST set the base).
-            self.tasks[t].checkpoints.notify_complete(id);
-            if self.tasks[t].status == TaskStatus::Waiting
-                && self.tasks[t].awaiting.is_some_and(|a| id >= a)
-            {
-                self.finish_task(t);
-            }
-        } else {
-            // Cancel the asynchronous part; Flink forgets the aborted checkpoint's uploads.
-            self.tasks[t].checkpoints.notify_aborted(id);
-            self.tasks[t].channel_state.abort(id);
+        if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
+            let ext = self.external.topic(self.graph.tasks[t].op);
+            s.notify_checkpoint_complete(id, ext, &mut self.trace);
         }
+        // The completed snapshot becomes the incremental base (Flink: RocksDB's
+        // notifyCheckpointComplete makes its SST set the base).
+        self.tasks[t].checkpoints.notify_complete(id);
+        if self.tasks[t].status == TaskStatus::Waiting
+            && self.tasks[t].awaiting.is_some_and(|a| id >= a)
+        {
+            self.finish_task(t);
+        }
+    }
+
+    /// Flink: `StreamTask.notifyCheckpointAbortAsync`.
+    fn notify_checkpoint_aborted(&mut self, t: TaskId, id: CheckpointId) {
+        if !self.is_notifiable(t) {
+            return;
+        }
+        // Cancel the asynchronous part; Flink forgets the aborted checkpoint's uploads.
+        self.tasks[t].checkpoints.notify_aborted(id);
+        self.tasks[t].channel_state.abort(id);
     }
 
     fn abort_all_pending(&mut self, cause: AbortCause) {

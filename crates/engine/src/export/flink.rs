@@ -161,7 +161,7 @@ pub fn export(scenario: &Scenario, opts: &Options) -> Result<Export, ScenarioErr
     }
     let class_name = match &opts.class_name {
         Some(c) => {
-            if java::identifier(c, true) != *c || java::CLASSES.contains(&c.as_str()) {
+            if java::class_name(c) != *c || java::CLASSES.contains(&c.as_str()) {
                 return Err(ScenarioError {
                     errors: vec![FieldError {
                         field: "--class".into(),
@@ -172,7 +172,7 @@ pub fn export(scenario: &Scenario, opts: &Options) -> Result<Export, ScenarioErr
             c.clone()
         }
         None => {
-            let mut c = java::identifier(&scenario.name, true);
+            let mut c = java::class_name(&scenario.name);
             if java::CLASSES.contains(&c.as_str()) {
                 c.push_str("Job");
             }
@@ -320,7 +320,7 @@ impl Generator<'_> {
             self.chain
                 .iter()
                 .map(|s| {
-                    let mut n = java::identifier(&s.name, false);
+                    let mut n = java::variable_name(&s.name);
                     while java::RESERVED.contains(&n.as_str()) || !seen.insert(n.clone()) {
                         n.push_str("Job");
                     }
@@ -1108,7 +1108,7 @@ impl Generator<'_> {
         let mut vars: BTreeMap<&str, String> = BTreeMap::new();
         let mut used = BTreeSet::new();
         for o in ops {
-            let mut v = java::identifier(&o.uid, false);
+            let mut v = java::variable_name(&o.uid);
             while java::RESERVED.contains(&v.as_str())
                 || java::CLASSES.contains(&v.as_str())
                 || !used.insert(v.clone())

@@ -12,6 +12,7 @@
 
 use super::World;
 use crate::cause::{FailureCause, IgnoreCause};
+use crate::coordinator::TriggerOrigin;
 use crate::event::{Event, SnapshotKind};
 use crate::scenario::ScriptStep;
 use serde::{Deserialize, Serialize};
@@ -81,17 +82,17 @@ impl World {
             }
             Intervention::TriggerCheckpoint => {
                 self.coordinator
-                    .offer(SnapshotKind::Checkpoint, false, false);
+                    .offer(SnapshotKind::Checkpoint, TriggerOrigin::Manual);
                 self.try_trigger();
             }
             Intervention::Savepoint => {
                 self.coordinator
-                    .offer(SnapshotKind::Savepoint, false, false);
+                    .offer(SnapshotKind::Savepoint, TriggerOrigin::Manual);
                 self.try_trigger();
             }
             Intervention::StopWithSavepoint => {
                 self.coordinator
-                    .offer(SnapshotKind::StopWithSavepoint, false, false);
+                    .offer(SnapshotKind::StopWithSavepoint, TriggerOrigin::Manual);
                 self.try_trigger();
             }
             Intervention::Cancel => self.cancel_job(),

@@ -38,8 +38,10 @@ pub(crate) enum Item {
     /// A pending checkpoint's timeout is due
     /// ([`crate::coordinator::CheckpointCoordinator::is_expired`] rules on it).
     CheckpointTimeout(CheckpointId),
-    /// notifyCheckpointComplete (true) or notifyCheckpointAborted (false) reaches a task.
-    Notify(TaskId, CheckpointId, bool),
+    /// notifyCheckpointComplete reaches a task.
+    NotifyComplete(TaskId, CheckpointId),
+    /// notifyCheckpointAborted reaches a task.
+    NotifyAborted(TaskId, CheckpointId),
     /// After a stop-with-savepoint completed and was notified: the job ends.
     StopJob,
     /// A script step is due (its index in the scenario's `script`).

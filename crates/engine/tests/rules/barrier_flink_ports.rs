@@ -10,6 +10,7 @@
 
 use engine::barrier::{
     AbortReason, Alignment, BarrierHandler, CheckpointBarrier, HandlerAction, HandlerMode,
+    SnapshotType,
 };
 use engine::bench::{self, ArrivalKind, BenchConfig, BenchOutput};
 use engine::ids::{ChannelIndex, CheckpointId};
@@ -143,7 +144,13 @@ fn cp(id: u64) -> CheckpointId {
 }
 
 fn aligned_with_timeout(id: u64, created_at: u64, timeout_ms: u64) -> CheckpointBarrier {
-    CheckpointBarrier::for_config(cp(id), created_at, false, true, true, timeout_ms)
+    CheckpointBarrier::for_config(
+        cp(id),
+        created_at,
+        SnapshotType::Checkpoint,
+        Unaligned,
+        timeout_ms,
+    )
 }
 
 fn is_unaligned_trigger(action: &HandlerAction) -> bool {

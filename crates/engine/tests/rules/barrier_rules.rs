@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use engine::barrier::{
     AbortReason, Alignment, BarrierHandler, CheckpointBarrier, HandlerAction, HandlerMode,
+    SnapshotType,
 };
 use engine::bench::{self, ArrivalKind, BenchConfig, BenchOutput};
 use engine::ids::{ChannelIndex, CheckpointId};
@@ -15,6 +16,7 @@ use rand_chacha::ChaCha8Rng;
 use AbortReason::{CancellationBarrier, EndOfStream, Subsumed};
 use HandlerAction::{Abort, Blocked, StopPersisting, Trigger, Unblocked};
 use HandlerMode::{Aligned, AtLeastOnce, Unaligned};
+use SnapshotType::{Checkpoint, Savepoint};
 
 // ---------------------------------------------------------------------------------
 // helpers
@@ -46,15 +48,15 @@ fn cp(id: u64) -> CheckpointId {
 }
 
 fn aligned(id: u64) -> CheckpointBarrier {
-    CheckpointBarrier::for_config(cp(id), 0, false, true, false, 0)
+    CheckpointBarrier::for_config(cp(id), 0, Checkpoint, Aligned, 0)
 }
 
 fn unaligned(id: u64) -> CheckpointBarrier {
-    CheckpointBarrier::for_config(cp(id), 0, false, true, true, 0)
+    CheckpointBarrier::for_config(cp(id), 0, Checkpoint, Unaligned, 0)
 }
 
 fn timeoutable(id: u64, created_at: u64, timeout_ms: u64) -> CheckpointBarrier {
-    CheckpointBarrier::for_config(cp(id), created_at, false, true, true, timeout_ms)
+    CheckpointBarrier::for_config(cp(id), created_at, Checkpoint, Unaligned, timeout_ms)
 }
 
 fn blocked(out: &BenchOutput, i: usize) -> Vec<u32> {
@@ -455,33 +457,39 @@ fn collecting_unaligned_counts_barriers_of_any_alignment() {
 /// Rule (CheckpointOptions.forConfig / isTimeoutable).
 #[test]
 fn barrier_options_for_config() {
-    let b = |sp, eo, uc, t| CheckpointBarrier::for_config(cp(1), 0, sp, eo, uc, t);
-    assert_eq!(b(false, false, true, 5).alignment, Alignment::AtLeastOnce);
+    let b = |snapshot, mode, t| CheckpointBarrier::for_config(cp(1), 0, snapshot, mode, t);
+    assert_eq!(
+        b(Checkpoint, AtLeastOnce, 5).alignment,
+        Alignment::AtLeastOnce
+    );
     assert_eq!(
         (
-            b(true, true, true, 5).alignment,
-            b(true, true, true, 5).aligned_timeout_ms
+            b(Savepoint, Unaligned, 5).alignment,
+            b(Savepoint, Unaligned, 5).aligned_timeout_ms
         ),
         (Alignment::Aligned, None)
     );
     assert_eq!(
         (
-            b(false, true, false, 5).alignment,
-            b(false, true, false, 5).aligned_timeout_ms
+            b(Checkpoint, Aligned, 5).alignment,
+            b(Checkpoint, Aligned, 5).aligned_timeout_ms
         ),
         (Alignment::Aligned, None)
     );
-    assert_eq!(b(false, true, true, 0).alignment, Alignment::Unaligned);
+    assert_eq!(b(Checkpoint, Unaligned, 0).alignment, Alignment::Unaligned);
     assert_eq!(
         (
-            b(false, true, true, 5).alignment,
-            b(false, true, true, 5).aligned_timeout_ms
+            b(Checkpoint, Unaligned, 5).alignment,
+            b(Checkpoint, Unaligned, 5).aligned_timeout_ms
         ),
         (Alignment::Aligned, Some(5))
     );
-    assert!(b(false, true, true, 5).is_timeoutable());
-    assert!(!b(true, true, true, 5).is_timeoutable() && !b(false, true, true, 0).is_timeoutable());
-    let u = b(false, true, true, 5).to_unaligned();
+    assert!(b(Checkpoint, Unaligned, 5).is_timeoutable());
+    assert!(
+        !b(Savepoint, Unaligned, 5).is_timeoutable()
+            && !b(Checkpoint, Unaligned, 0).is_timeoutable()
+    );
+    let u = b(Checkpoint, Unaligned, 5).to_unaligned();
     assert_eq!(
         (u.alignment, u.aligned_timeout_ms, u.id, u.created_at),
         (Alignment::Unaligned, None, cp(1), 0)
