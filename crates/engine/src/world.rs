@@ -55,9 +55,6 @@ use crate::job_graph::Route;
 pub use crate::job_graph::{LogEntry, OutputEdge, TaskInfo};
 use observed::StateEntry;
 
-/// The old name of [`JobGraph`].
-pub type Setup = JobGraph;
-
 mod build;
 mod failover;
 mod intervention;
@@ -113,8 +110,8 @@ impl World {
         self.now
     }
 
-    /// The fixed part of the run.
-    pub fn setup(&self) -> &Setup {
+    /// The job as deployed, fixed for the run: its [`JobGraph`].
+    pub fn setup(&self) -> &JobGraph {
         &self.graph
     }
 

@@ -222,10 +222,10 @@ impl SavepointState {
     }
 }
 
-fn persisted(r: &Record, setup: &JobGraph) -> PersistedRecord {
-    let job = &setup.scenario.job;
+fn persisted(r: &Record, graph: &JobGraph) -> PersistedRecord {
+    let job = &graph.scenario.job;
     PersistedRecord {
-        key: r.key.map(|k| setup.keys.name(k).to_string()),
+        key: r.key.map(|k| graph.keys.name(k).to_string()),
         value: r.value,
         source: job
             .operators
@@ -259,7 +259,7 @@ pub(super) fn output_layout(job: &Job, uid: &str) -> Vec<EdgeLayout> {
 
 fn subtask_state(
     snap: &TaskSnapshot,
-    setup: &JobGraph,
+    graph: &JobGraph,
     op: &OperatorSpec,
     key_groups: u32,
 ) -> SubtaskState {
@@ -272,7 +272,7 @@ fn subtask_state(
             let elements = rules
                 .iter()
                 .map(|(k, v)| StateValue::Entry {
-                    key: setup.keys.name(*k).to_string(),
+                    key: graph.keys.name(*k).to_string(),
                     value: *v,
                 })
                 .collect();
@@ -307,10 +307,10 @@ fn subtask_state(
                 .iter()
                 .map(|(k, v)| {
                     let entry = KeyedEntry {
-                        key_group: setup.keys.key_group(*k, key_groups),
+                        key_group: graph.keys.key_group(*k, key_groups),
                         value: StateValue::Int(*v),
                     };
-                    (setup.keys.name(*k).to_string(), entry)
+                    (graph.keys.name(*k).to_string(), entry)
                 })
                 .collect();
             s.keyed.insert(VALUE_STATE.to_string(), entries);
@@ -337,10 +337,10 @@ fn subtask_state(
                     .iter()
                     .map(|(k, v)| {
                         let entry = KeyedEntry {
-                            key_group: setup.keys.key_group(*k, key_groups),
+                            key_group: graph.keys.key_group(*k, key_groups),
                             value: v.to_state_value(op.ttl.is_some()),
                         };
-                        (setup.keys.name(*k).to_string(), entry)
+                        (graph.keys.name(*k).to_string(), entry)
                     })
                     .collect();
                 s.keyed.insert(name.clone(), entries);
@@ -351,41 +351,41 @@ fn subtask_state(
     s.input_channels = snap
         .input_channels
         .iter()
-        .map(|(c, rs)| (*c, rs.iter().map(|r| persisted(r, setup)).collect()))
+        .map(|(c, rs)| (*c, rs.iter().map(|r| persisted(r, graph)).collect()))
         .collect();
     s.output_channels = snap
         .output_channels
         .iter()
-        .map(|(c, rs)| (*c, rs.iter().map(|r| persisted(r, setup)).collect()))
+        .map(|(c, rs)| (*c, rs.iter().map(|r| persisted(r, graph)).collect()))
         .collect();
     s
 }
 
 /// The task-id-independent state of a completed checkpoint or savepoint of the run
-/// described by `setup`: per operator uid, one [`SubtaskState`] per subtask (empty
+/// described by `graph`: per operator uid, one [`SubtaskState`] per subtask (empty
 /// for a subtask the checkpoint has no snapshot of).
 ///
 /// Flink: what `Checkpoints.storeCheckpointMetadata` writes to `_metadata`.
-/// Precondition: `c` was taken by a World built with `setup` (its [`KeyId`]s are
-/// `setup.keys`'s).
-pub fn from_completed(c: &CompletedCheckpoint, setup: &JobGraph) -> SavepointState {
-    let job = &setup.scenario.job;
+/// Precondition: `c` was taken by a World built with `graph` (its
+/// [`crate::record::KeyId`]s are `graph.keys`'s).
+pub fn from_completed(c: &CompletedCheckpoint, graph: &JobGraph) -> SavepointState {
+    let job = &graph.scenario.job;
     let mut operators = BTreeMap::new();
     for (oi, op) in job.operators.iter().enumerate() {
-        let first = setup.op_first_task.get(oi).copied().unwrap_or(0);
+        let first = graph.op_first_task.get(oi).copied().unwrap_or(0);
         let subtasks = (0..op.parallelism)
             .map(|i| {
                 let t = crate::ids::TaskId(first.saturating_add(i));
                 c.tasks
                     .get(&t)
-                    .map(|snap| subtask_state(snap, setup, op, setup.max_parallelism[oi]))
+                    .map(|snap| subtask_state(snap, graph, op, graph.max_parallelism[oi]))
                     .unwrap_or_default()
             })
             .collect();
         operators.insert(
             op.uid.clone(),
             OperatorState {
-                max_parallelism: setup.max_parallelism[oi],
+                max_parallelism: graph.max_parallelism[oi],
                 parallelism: op.parallelism,
                 subtasks,
                 inputs: input_layout(job, &op.uid),

@@ -6,8 +6,9 @@
 //!
 //! # Two steps
 //! 1. [`from_completed`] turns what the [`crate::World`] stores — a
-//!    [`CompletedCheckpoint`], whose snapshots are keyed by [`crate::ids::TaskId`] and
-//!    whose keys are [`KeyId`]s of one run's [`KeyTable`] — into a [`SavepointState`]:
+//!    [`crate::snapshot::CompletedCheckpoint`], whose snapshots are keyed by
+//!    [`crate::ids::TaskId`] and whose keys are [`crate::record::KeyId`]s of one
+//!    run's [`KeyTable`] — into a [`SavepointState`]:
 //!    per operator **uid**, its max parallelism, parallelism and one [`SubtaskState`]
 //!    per old subtask, with keys spelled out and each keyed entry carrying its key
 //!    group. Nothing in it depends on task ids, key ids or operator positions, so it
