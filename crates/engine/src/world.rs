@@ -66,7 +66,7 @@ pub use crate::status::{JobStatus, TaskStatus};
 pub use build::BuildError;
 use failover::JobLifecycle;
 pub use failover::{FailureRecord, Recovery, JOBMANAGER_RECOVERY_MS};
-pub use intervention::Intervention;
+pub use intervention::{Intervention, InterventionError};
 use schedule::{Item, Schedule};
 use task::Busy;
 pub use task::Task;
@@ -271,12 +271,10 @@ impl World {
     }
 
     /// Carry out an intervention now.
-    pub fn apply(&mut self, intervention: Intervention) -> Result<(), String> {
+    pub fn apply(&mut self, intervention: Intervention) -> Result<(), InterventionError> {
         if let Intervention::Crash { task } = &intervention {
             if self.task_id(task).is_none() {
-                return Err(format!(
-                    "unknown task {task:?}: subtasks are named \"<uid>#<index>\""
-                ));
+                return Err(InterventionError::UnknownTask { task: task.clone() });
             }
         }
         self.trace.events.clear();

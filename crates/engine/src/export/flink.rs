@@ -27,6 +27,7 @@
 
 mod java;
 
+pub use crate::provided::UnknownFile;
 pub use java::{missing as missing_fragments, provide as provide_fragment, NAMES as FRAGMENTS};
 pub mod script;
 
@@ -53,15 +54,29 @@ pub enum Lang {
     Zh,
 }
 
+/// A `--lang` that is not one of the languages (the text given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownLang(pub String);
+
+impl std::fmt::Display for UnknownLang {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "--lang: {:?} is not a language (expected en or zh)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownLang {}
+
 impl Lang {
     /// `en` or `zh`.
-    pub fn parse(s: &str) -> Result<Lang, String> {
+    pub fn parse(s: &str) -> Result<Lang, UnknownLang> {
         match s {
             "en" => Ok(Lang::En),
             "zh" => Ok(Lang::Zh),
-            other => Err(format!(
-                "--lang: {other:?} is not a language (expected en or zh)"
-            )),
+            other => Err(UnknownLang(other.to_string())),
         }
     }
 

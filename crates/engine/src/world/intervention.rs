@@ -17,6 +17,29 @@ use crate::event::{Event, SnapshotKind};
 use crate::scenario::ScriptStep;
 use serde::{Deserialize, Serialize};
 
+/// Why [`World::apply`] refuses an intervention.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InterventionError {
+    /// A crash of a subtask the job does not have.
+    UnknownTask {
+        /// The name given.
+        task: String,
+    },
+}
+
+impl std::fmt::Display for InterventionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InterventionError::UnknownTask { task } => write!(
+                f,
+                "unknown task {task:?}: subtasks are named \"<uid>#<index>\""
+            ),
+        }
+    }
+}
+
+impl std::error::Error for InterventionError {}
+
 /// What a learner or a script does to the running job. Flink: the REST API's job
 /// actions (`POST /jobs/:id/checkpoints`, `/savepoints`, `/stop`, `PATCH` to cancel)
 /// and the failures a teacher injects.

@@ -802,7 +802,9 @@ fn bench_fires_due_timers_before_the_element() {
 /// later); `:T` sets it; going backwards is an error naming the token.
 #[test]
 fn bench_times() {
-    let a = bench::parse_arrivals("r0@0 r1@0:10 r2@0 r3@0 tick:12 r5@0 r6@0:6").unwrap_err();
+    let a = bench::parse_arrivals("r0@0 r1@0:10 r2@0 r3@0 tick:12 r5@0 r6@0:6")
+        .unwrap_err()
+        .to_string();
     assert!(a.contains("\"r6@0:6\""), "{a}");
     let a = bench::parse_arrivals("r0@0 r1@0:10 r2@0 tick:12 r5@0 EOP@0:20").unwrap();
     assert_eq!(
@@ -861,7 +863,7 @@ fn cli_output_lines() {
 /// `lab barriers` errors name the token or flag.
 #[test]
 fn cli_errors_name_the_problem() {
-    let err = |list: &[&str]| bench::run_cli(&args(list)).unwrap_err();
+    let err = |list: &[&str]| bench::run_cli(&args(list)).unwrap_err().to_string();
     let e = err(&["--mode", "aligned", "--channels", "2", "r1@0 q7@1"]);
     assert!(e.contains("\"q7@1\""), "{e}");
     let e = err(&["--mode", "aligned", "--channels", "2", "r1@0 B1@2"]);

@@ -11,7 +11,7 @@
 //!   needs the per-record hook (the marker itself is removed).
 
 use super::Lang;
-use crate::provided::{self, Table};
+use crate::provided::{self, Table, UnknownFile};
 
 /// Declares the fragments once: their names and, with the `builtins` feature,
 /// their text, `java/<name>.java`.
@@ -61,7 +61,7 @@ fn text(name: &str) -> Option<&'static str> {
 
 /// Supplies the fragment `name` (`java/<name>.java`) when it is not compiled in.
 /// The first text supplied stays; a name not in [`NAMES`] is refused.
-pub fn provide(name: &str, text: String) -> Result<(), String> {
+pub fn provide(name: &str, text: String) -> Result<(), UnknownFile> {
     provided::put(&PROVIDED, NAMES, name, text)
 }
 
