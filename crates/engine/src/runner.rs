@@ -27,7 +27,7 @@ macro_rules! builtins {
 }
 
 builtins! {
-    // The classroom library, in lesson order (issue 7); pairs sit side by side.
+    // The classroom library, in the order the lessons use it; pairs sit side by side.
     "pv-count",
     "barrier-alignment",
     "unaligned-backpressure",

@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub enum DistributionMode {
     /// `getListState`: unchanged parallelism — every subtask gets its own list back;
     /// changed — all lists concatenated in old-subtask order and cut into contiguous
-    /// chunks (flink-semantics.md §6.3). Flink: `SPLIT_DISTRIBUTE`.
+    /// chunks (docs/flink-semantics.md §6.3). Flink: `SPLIT_DISTRIBUTE`.
     SplitDistribute,
     /// `getUnionListState`: every new subtask gets the concatenation of all lists.
     /// Flink: `UNION`.

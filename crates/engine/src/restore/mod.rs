@@ -2,7 +2,7 @@
 //! rescaled) job: which new subtask gets which keys, which list-state elements, which
 //! transactions. Flink: `StateAssignmentOperation`, `RoundRobinOperatorStateRepartitioner`,
 //! `Checkpoints.loadAndValidateCheckpoint`, `KeyGroupRangeAssignment`
-//! (flink-semantics.md §5.3, §5.4, §6.3, §6.4).
+//! (docs/flink-semantics.md §5.3, §5.4, §6.3, §6.4).
 //!
 //! # Two steps
 //! 1. [`from_completed`] turns what the [`crate::World`] stores — a
