@@ -5,7 +5,7 @@ use crate::event::TraceEvent;
 pub use crate::provided::UnknownFile;
 use crate::provided::{self, Table};
 use crate::scenario::{CheckpointingMode, Scenario, ScenarioError, ScriptStep};
-use crate::summary::Summary;
+use crate::summary::{Metadata, Summary};
 use crate::world::World;
 
 /// Declares the built-ins once: their names (always compiled in: the page's lesson
@@ -205,11 +205,12 @@ pub fn run_lines(scenario: &Scenario, opts: &RunOptions) -> Result<Vec<String>, 
     let world = run(scenario, opts, |e| {
         lines.push(serde_json::to_string(e).expect("events serialize"));
     })?;
-    let summary = if opts.metadata && opts.key_groups {
-        Summary::with_key_groups(&world)
-    } else {
-        Summary::of(&world, opts.metadata)
+    let metadata = match (opts.metadata, opts.key_groups) {
+        (false, _) => Metadata::Omitted,
+        (true, false) => Metadata::Included,
+        (true, true) => Metadata::WithKeyGroups,
     };
+    let summary = Summary::of(&world, metadata);
     lines.push(serde_json::to_string(&summary).expect("summary serializes"));
     Ok(lines)
 }
