@@ -10,7 +10,7 @@ pub enum RestoreError {
     /// State of an operator the new job does not have, non-empty, and
     /// `allow_non_restored_state` off. Flink: `Checkpoints.throwNonRestoredStateException`.
     NotMapped {
-        /// The snapshot, as [`SavepointState::pointer`] names it.
+        /// The snapshot, as [`SavepointState::pointer`](super::SavepointState::pointer) names it.
         pointer: String,
         /// The operator.
         uid: String,

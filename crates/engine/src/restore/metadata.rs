@@ -191,8 +191,8 @@ impl SavepointState {
     }
 
     /// Every key this state names (keyed state and persisted records). A World that
-    /// restores it must have interned them all in its [`KeyTable`] before calling
-    /// [`assign`].
+    /// restores it must have interned them all in its
+    /// [`KeyTable`](crate::record::KeyTable) before calling [`assign`](super::assign).
     pub fn key_names(&self) -> BTreeSet<&str> {
         let mut out = BTreeSet::new();
         for op in self.operators.values() {

@@ -114,7 +114,7 @@ impl SubtaskRestore {
     /// pre-committed transactions of all of them are merged into `pending_commit`
     /// but only the first pending transaction fits — the World must abort the others
     /// from [`SubtaskRestore::two_phase_commit_recovery`]. `keys` must be the table
-    /// passed to [`assign`] (it sizes the snapshot).
+    /// passed to [`assign`](super::assign) (it sizes the snapshot).
     pub fn to_task_snapshot(&self, op: &OperatorSpec, keys: &KeyTable) -> TaskSnapshot {
         let state = match op.kind {
             OperatorKind::Source => OperatorSnapshot::Source {
