@@ -30,7 +30,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::barrier::channel_state::ChannelStatePersister;
 use crate::barrier::{
-    AbortReason, BarrierHandler, CheckpointBarrier, HandlerAction, HandlerMode, SnapshotType,
+    AbortReason, BarrierHandler, CheckpointBarrier, EndOfPartition, HandlerAction, HandlerMode,
+    SnapshotType,
 };
 use crate::ids::{ChannelIndex, CheckpointId};
 
@@ -453,7 +454,9 @@ pub fn run(config: &BenchConfig, arrivals: &[Arrival]) -> Result<BenchOutput, Be
         handler: BarrierHandler::new(
             config.mode,
             config.channels,
-            config.checkpoints_after_tasks_finish,
+            EndOfPartition::with_checkpoints_after_tasks_finish(
+                config.checkpoints_after_tasks_finish,
+            ),
         ),
         lines: Vec::with_capacity(arrivals.len()),
         waiting: Vec::new(),

@@ -251,13 +251,32 @@ enum HandlerKind {
     Tracker(CheckpointBarrierTracker),
 }
 
+/// What an end of partition does to a pending checkpoint. Flink:
+/// `execution.checkpointing.checkpoints-after-tasks-finish` (FLIP-147).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndOfPartition {
+    /// It counts as that channel's barrier (the option on, Flink's default).
+    CountsAsBarrier,
+    /// It aborts the pending checkpoint (the option off).
+    AbortsCheckpoint,
+}
+
+impl EndOfPartition {
+    /// The behaviour for `execution.checkpointing.checkpoints-after-tasks-finish`.
+    pub fn with_checkpoints_after_tasks_finish(enabled: bool) -> Self {
+        if enabled {
+            EndOfPartition::CountsAsBarrier
+        } else {
+            EndOfPartition::AbortsCheckpoint
+        }
+    }
+}
+
 impl BarrierHandler {
-    /// A handler for a task with `num_channels` input channels, all open.
-    /// `checkpoints_after_tasks_finish` (Flink:
-    /// `execution.checkpointing.checkpoints-after-tasks-finish`, default true) decides
-    /// whether an end of partition counts as that channel's barrier or aborts the
-    /// pending checkpoint.
-    pub fn new(mode: HandlerMode, num_channels: u32, checkpoints_after_tasks_finish: bool) -> Self {
+    /// A handler for a task with `num_channels` input channels, all open, treating
+    /// an end of partition as `end_of_partition` says.
+    pub fn new(mode: HandlerMode, num_channels: u32, end_of_partition: EndOfPartition) -> Self {
+        let checkpoints_after_tasks_finish = end_of_partition == EndOfPartition::CountsAsBarrier;
         let kind = match mode {
             HandlerMode::Aligned => HandlerKind::Single(SingleCheckpointBarrierHandler::aligned(
                 num_channels,

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use engine::barrier::{
-    AbortReason, Alignment, BarrierHandler, CheckpointBarrier, HandlerAction, HandlerMode,
-    SnapshotType,
+    AbortReason, Alignment, BarrierHandler, CheckpointBarrier, EndOfPartition, HandlerAction,
+    HandlerMode, SnapshotType,
 };
 use engine::bench::{self, ArrivalKind, BenchConfig, BenchOutput};
 use engine::ids::{ChannelIndex, CheckpointId};
@@ -14,6 +14,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use AbortReason::{CancellationBarrier, EndOfStream, Subsumed};
+use EndOfPartition::CountsAsBarrier;
 use HandlerAction::{Abort, Blocked, StopPersisting, Trigger, Unblocked};
 use HandlerMode::{Aligned, AtLeastOnce, Unaligned};
 use SnapshotType::{Checkpoint, Savepoint};
@@ -100,7 +101,7 @@ fn obsolete_barriers_are_ignored() {
 /// `Unblocked`s, then the new checkpoint's actions.
 #[test]
 fn newer_barrier_subsumes_pending_checkpoint() {
-    let mut h = BarrierHandler::new(Aligned, 3, true);
+    let mut h = BarrierHandler::new(Aligned, 3, CountsAsBarrier);
     let mut out = Vec::new();
     h.process_barrier(ch(2), &aligned(1), 0, &mut out);
     h.process_barrier(ch(0), &aligned(1), 1, &mut out);
@@ -167,7 +168,7 @@ fn cancellation_marker_of_finished_checkpoint_is_ignored() {
 /// is aborted) and unblocks every channel.
 #[test]
 fn marker_of_newer_checkpoint_drops_pending_one() {
-    let mut h = BarrierHandler::new(Aligned, 2, true);
+    let mut h = BarrierHandler::new(Aligned, 2, CountsAsBarrier);
     let mut out = Vec::new();
     h.process_barrier(ch(0), &aligned(1), 0, &mut out);
     out.clear();
@@ -194,7 +195,7 @@ fn marker_of_newer_checkpoint_drops_pending_one() {
 /// the last barrier is never reported blocked.
 #[test]
 fn aligned_completion_triggers_then_unblocks_in_index_order() {
-    let mut h = BarrierHandler::new(Aligned, 3, true);
+    let mut h = BarrierHandler::new(Aligned, 3, CountsAsBarrier);
     let mut out = Vec::new();
     h.process_barrier(ch(2), &aligned(7), 10, &mut out);
     h.process_barrier(ch(0), &aligned(7), 11, &mut out);
@@ -307,7 +308,7 @@ fn end_of_partition_reduces_target_for_later_checkpoints() {
 /// it; no channel is ever blocked.
 #[test]
 fn unaligned_triggers_on_first_barrier() {
-    let mut h = BarrierHandler::new(Unaligned, 3, true);
+    let mut h = BarrierHandler::new(Unaligned, 3, CountsAsBarrier);
     let mut out = Vec::new();
     h.process_end_of_partition(ch(0), 0, &mut out);
     h.process_barrier(ch(2), &unaligned(1), 5, &mut out);
@@ -411,7 +412,7 @@ fn unaligned_queued_records_are_persisted_at_the_snapshot() {
 /// aligned one blocks its channel until all barriers arrived.
 #[test]
 fn collecting_unaligned_counts_barriers_of_any_alignment() {
-    let mut h = BarrierHandler::new(Unaligned, 3, true);
+    let mut h = BarrierHandler::new(Unaligned, 3, CountsAsBarrier);
     let mut out = Vec::new();
     h.process_barrier(ch(0), &timeoutable(1, 0, 10), 0, &mut out);
     h.fire_timer(11, &mut out);
@@ -501,7 +502,7 @@ fn barrier_options_for_config() {
 /// barrier has not arrived; blocked channels stay blocked until every barrier arrived.
 #[test]
 fn timer_switches_to_unaligned_and_keeps_blocked_channels_blocked() {
-    let mut h = BarrierHandler::new(Unaligned, 3, true);
+    let mut h = BarrierHandler::new(Unaligned, 3, CountsAsBarrier);
     let mut out = Vec::new();
     h.process_barrier(ch(1), &timeoutable(4, 100, 50), 120, &mut out);
     assert_eq!(h.next_timer_at(), Some(151));
@@ -564,7 +565,7 @@ fn strict_timeout_check_on_barrier() {
 fn completing_barrier_triggers_aligned_even_when_late() {
     let out = run_config(&config(Unaligned, 1, 10, true), "B1@0^0:500");
     assert!(!out.lines[0].triggered[0].unaligned);
-    let mut h = BarrierHandler::new(Unaligned, 2, true);
+    let mut h = BarrierHandler::new(Unaligned, 2, CountsAsBarrier);
     let mut out = Vec::new();
     h.process_barrier(ch(0), &timeoutable(1, 0, 10), 0, &mut out);
     h.process_barrier(ch(1), &timeoutable(1, 0, 10), 50, &mut out);
@@ -595,7 +596,7 @@ fn savepoints_are_aligned_and_never_time_out() {
 /// the records it overtook on its channel count.
 #[test]
 fn unaligned_barrier_in_aligned_phase_switches() {
-    let mut h = BarrierHandler::new(Unaligned, 3, true);
+    let mut h = BarrierHandler::new(Unaligned, 3, CountsAsBarrier);
     let mut out = Vec::new();
     h.process_barrier(ch(0), &timeoutable(1, 0, 1000), 0, &mut out);
     out.clear();
@@ -634,7 +635,7 @@ fn next_checkpoint_starts_aligned_after_timeout() {
 /// completion and on abort.
 #[test]
 fn timer_cancelled_on_completion_and_abort() {
-    let mut h = BarrierHandler::new(Unaligned, 2, true);
+    let mut h = BarrierHandler::new(Unaligned, 2, CountsAsBarrier);
     let mut out = Vec::new();
     h.process_barrier(ch(0), &timeoutable(1, 0, 10), 0, &mut out);
     assert_eq!(h.next_timer_at(), Some(11));
@@ -645,7 +646,7 @@ fn timer_cancelled_on_completion_and_abort() {
     h.process_barrier(ch(1), &timeoutable(2, 5, 10), 6, &mut out);
     assert_eq!(h.next_timer_at(), None);
     // Aligned mode never registers one.
-    let mut h = BarrierHandler::new(Aligned, 2, true);
+    let mut h = BarrierHandler::new(Aligned, 2, CountsAsBarrier);
     h.process_barrier(ch(0), &timeoutable(1, 0, 10), 0, &mut out);
     assert_eq!(h.next_timer_at(), None);
 }
