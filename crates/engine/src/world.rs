@@ -990,7 +990,7 @@ impl World {
         self.prepare_snapshot_pre_barrier(t, id);
         let output_channels = self.broadcast_barrier(t, &barrier);
         let output_pending = self.register_alignment_timer(t, &barrier);
-        self.prepare_inflight_data_snapshot(t, id, &persist);
+        self.capture_input_channel_state(t, id, &persist);
         self.take_snapshot_sync(t, &barrier, output_channels, output_pending, first_seen_at);
         self.start_async_part(t, id);
         self.handle_queued_barriers_as_priority(t, id, persist);
@@ -1098,10 +1098,10 @@ impl World {
         output_pending
     }
 
-    /// Flink: `ChannelStateWriter.addInputData` via `prepareInflightDataSnapshot`
+    /// Flink: `InputChannel.checkpointStarted` → `ChannelStatePersister.startPersisting`
     /// (unaligned) — the records queued in the input channels whose barrier has not
     /// been received are persisted, and so is what arrives on them until it is.
-    fn prepare_inflight_data_snapshot(
+    fn capture_input_channel_state(
         &mut self,
         t: TaskId,
         id: CheckpointId,
@@ -1186,11 +1186,10 @@ impl World {
         self.schedule(self.now + async_ms, Item::AsyncDone(t, id));
     }
 
-    /// Flink: `SingleCheckpointBarrierHandler` re-entered through
-    /// `CheckpointedInputGate` priority events — barriers of checkpoint `id` still
-    /// queued behind data in the channels being persisted (an aligned-checkpoint
-    /// timeout) become priority events: they overtake the queued records and are
-    /// handled now.
+    /// Flink: `prioritizeAllAnnouncements` → `InputGate.convertToPriorityEvent` —
+    /// barriers of checkpoint `id` still queued behind data in the channels being
+    /// persisted (an aligned-checkpoint timeout) become priority events: they
+    /// overtake the queued records and the barrier handler takes them now.
     fn handle_queued_barriers_as_priority(
         &mut self,
         t: TaskId,
