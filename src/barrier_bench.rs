@@ -113,7 +113,7 @@ pub fn run(form: &BenchForm) -> Result<BenchRun, String> {
             form.channels
         ));
     }
-    let arrivals = bench::parse_arrivals(&form.arrivals)?;
+    let arrivals = bench::parse_arrivals(&form.arrivals).map_err(|e| e.to_string())?;
     if arrivals.is_empty() {
         return Err("arrivals: the sequence is empty".to_string());
     }
@@ -121,7 +121,7 @@ pub fn run(form: &BenchForm) -> Result<BenchRun, String> {
     if form.mode == HandlerMode::Unaligned {
         config.aligned_timeout_ms = form.aligned_timeout_ms;
     }
-    let output = bench::run(&config, &arrivals)?;
+    let output = bench::run(&config, &arrivals).map_err(|e| e.to_string())?;
     Ok(BenchRun { arrivals, output })
 }
 

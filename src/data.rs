@@ -125,10 +125,12 @@ pub fn supply(file: &str, text: String) -> Result<(), String> {
     match split(file) {
         Some(("scenarios", name)) => {
             Scenario::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
-            engine::runner::provide(name, text)
+            engine::runner::provide(name, text).map_err(|e| e.to_string())
         }
         Some(("tours", name)) => tour::provide(name, &text),
-        Some(("java", name)) => engine::export::flink::provide_fragment(name, text),
+        Some(("java", name)) => {
+            engine::export::flink::provide_fragment(name, text).map_err(|e| e.to_string())
+        }
         _ => Err(format!("{file}: not a lesson data file")),
     }
 }

@@ -29,7 +29,7 @@ impl Cursor {
                 mode: Some(over),
                 ..Default::default()
             };
-            runner::apply_options(&mut scenario, &opts)?;
+            runner::apply_options(&mut scenario, &opts).map_err(|e| e.to_string())?;
         }
         let seed = seed.unwrap_or(scenario.seed);
         let name = if runner::builtin(name).is_some() {

@@ -446,7 +446,9 @@ impl Run {
     /// as a branch of its own (up to [`MAX_BRANCHES`]).
     pub fn fork(&mut self, cursor: &World, intervention: Intervention) -> Result<World, String> {
         let mut world = cursor.clone();
-        world.apply(intervention.clone())?;
+        world
+            .apply(intervention.clone())
+            .map_err(|e| e.to_string())?;
         let step = world.steps();
         // Only a future is worth keeping: an intervention at the head replaces nothing.
         if self.head_steps() > cursor.steps() {

@@ -29,7 +29,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::barrier::channel_state::ChannelStatePersister;
-use crate::barrier::{AbortReason, BarrierHandler, CheckpointBarrier, HandlerAction, HandlerMode};
+use crate::barrier::{
+    AbortReason, BarrierHandler, CheckpointBarrier, EndOfPartition, HandlerAction, HandlerMode,
+    SnapshotType,
+};
 use crate::ids::{ChannelIndex, CheckpointId};
 
 /// The bench's configuration (the `lab barriers` flags).
@@ -67,12 +70,16 @@ impl BenchConfig {
         created_at: u64,
         is_savepoint: bool,
     ) -> CheckpointBarrier {
+        let snapshot = if is_savepoint {
+            SnapshotType::Savepoint
+        } else {
+            SnapshotType::Checkpoint
+        };
         CheckpointBarrier::for_config(
             checkpoint,
             created_at,
-            is_savepoint,
-            self.mode != HandlerMode::AtLeastOnce,
-            self.mode == HandlerMode::Unaligned,
+            snapshot,
+            self.mode,
             self.aligned_timeout_ms,
         )
     }
@@ -234,7 +241,7 @@ struct ContractLine<'a> {
 
 impl BenchOutput {
     /// The lines `lab barriers` prints: one JSON object per token, then the summary.
-    pub fn to_json_lines(&self) -> Result<Vec<String>, String> {
+    pub fn to_json_lines(&self) -> Result<Vec<String>, serde_json::Error> {
         let mut lines = Vec::with_capacity(self.lines.len() + 1);
         for line in &self.lines {
             let view = ContractLine {
@@ -245,10 +252,60 @@ impl BenchOutput {
                 triggered: &line.triggered,
                 aborted: &line.aborted,
             };
-            lines.push(serde_json::to_string(&view).map_err(|e| e.to_string())?);
+            lines.push(serde_json::to_string(&view)?);
         }
-        lines.push(serde_json::to_string(&self.summary).map_err(|e| e.to_string())?);
+        lines.push(serde_json::to_string(&self.summary)?);
         Ok(lines)
+    }
+}
+
+/// Why the bench cannot run: the message names the flag or the token, as
+/// `lab barriers` prints it.
+#[derive(Debug)]
+pub enum BenchError {
+    /// A flag of `lab barriers` is missing, repeated or has a bad value.
+    Usage(String),
+    /// The configuration cannot run (no channel; an aligned-checkpoint timeout
+    /// without unaligned checkpoints).
+    Config(&'static str),
+    /// A token that cannot be parsed or does not fit the configuration.
+    Token {
+        /// The token as written.
+        token: String,
+        /// Its position in the sequence, from 0.
+        index: usize,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The output could not be written as JSON.
+    Json(serde_json::Error),
+}
+
+impl std::fmt::Display for BenchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BenchError::Usage(message) => f.write_str(message),
+            BenchError::Config(message) => f.write_str(message),
+            BenchError::Token { token, index, why } => {
+                write!(f, "bad token {token:?} (token {index}): {why}")
+            }
+            BenchError::Json(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for BenchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BenchError::Json(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<serde_json::Error> for BenchError {
+    fn from(e: serde_json::Error) -> Self {
+        BenchError::Json(e)
     }
 }
 
@@ -257,17 +314,21 @@ const TOKEN_SYNTAX: &str =
 
 /// Parses an arrival sequence: whitespace-separated tokens, in arrival order. Errors
 /// name the token. Channel ranges are checked by [`run`].
-pub fn parse_arrivals(s: &str) -> Result<Vec<Arrival>, String> {
+pub fn parse_arrivals(s: &str) -> Result<Vec<Arrival>, BenchError> {
     let mut arrivals = Vec::new();
     let mut previous_at = 0;
     for (index, token) in s.split_whitespace().enumerate() {
-        let (kind, at) = parse_token(token)
-            .map_err(|why| format!("bad token {token:?} (token {index}): {why}"))?;
+        let bad = |why: String| BenchError::Token {
+            token: token.to_string(),
+            index,
+            why,
+        };
+        let (kind, at) = parse_token(token).map_err(bad)?;
         let at_ms = match at {
             Some(at) if at < previous_at => {
-                return Err(format!(
-                    "bad token {token:?} (token {index}): time {at} is earlier than the previous token's time {previous_at}"
-                ))
+                return Err(bad(format!(
+                    "time {at} is earlier than the previous token's time {previous_at}"
+                )))
             }
             Some(at) => at,
             None => (index as u64).max(previous_at),
@@ -340,37 +401,43 @@ fn parse_token(token: &str) -> Result<(ArrivalKind, Option<u64>), String> {
 
 /// Checks a sequence against a configuration: at least one channel, channels in
 /// range, times not going backwards, nothing after a channel's end of partition.
-fn validate(config: &BenchConfig, arrivals: &[Arrival]) -> Result<(), String> {
+fn validate(config: &BenchConfig, arrivals: &[Arrival]) -> Result<(), BenchError> {
     if config.channels == 0 {
-        return Err("--channels must be at least 1".to_string());
+        return Err(BenchError::Config("--channels must be at least 1"));
     }
     if config.aligned_timeout_ms > 0 && config.mode != HandlerMode::Unaligned {
-        return Err("--aligned-timeout applies only with --mode unaligned".to_string());
+        return Err(BenchError::Config(
+            "--aligned-timeout applies only with --mode unaligned",
+        ));
     }
     let mut ended = vec![false; config.channels as usize];
     let mut previous_at = 0;
     for (index, arrival) in arrivals.iter().enumerate() {
-        let token = &arrival.token;
+        let bad = |why: String| BenchError::Token {
+            token: arrival.token.clone(),
+            index,
+            why,
+        };
         if arrival.at_ms < previous_at {
-            return Err(format!(
-                "bad token {token:?} (token {index}): time {} is earlier than the previous token's time {previous_at}",
+            return Err(bad(format!(
+                "time {} is earlier than the previous token's time {previous_at}",
                 arrival.at_ms
-            ));
+            )));
         }
         previous_at = arrival.at_ms;
         let Some(channel) = arrival.channel() else {
             continue;
         };
         let Some(is_ended) = ended.get_mut(channel.0 as usize) else {
-            return Err(format!(
-                "bad token {token:?} (token {index}): channel {channel} is out of range (--channels {})",
+            return Err(bad(format!(
+                "channel {channel} is out of range (--channels {})",
                 config.channels
-            ));
+            )));
         };
         if *is_ended {
-            return Err(format!(
-                "bad token {token:?} (token {index}): channel {channel} already ended (EOP); nothing arrives after it"
-            ));
+            return Err(bad(format!(
+                "channel {channel} already ended (EOP); nothing arrives after it"
+            )));
         }
         *is_ended = matches!(arrival.kind, ArrivalKind::EndOfPartition { .. });
     }
@@ -379,7 +446,7 @@ fn validate(config: &BenchConfig, arrivals: &[Arrival]) -> Result<(), String> {
 
 /// Runs a sequence through a fresh handler. Errors (naming the token) when the
 /// sequence does not fit the configuration.
-pub fn run(config: &BenchConfig, arrivals: &[Arrival]) -> Result<BenchOutput, String> {
+pub fn run(config: &BenchConfig, arrivals: &[Arrival]) -> Result<BenchOutput, BenchError> {
     validate(config, arrivals)?;
     let mut bench = Bench {
         config,
@@ -387,7 +454,9 @@ pub fn run(config: &BenchConfig, arrivals: &[Arrival]) -> Result<BenchOutput, St
         handler: BarrierHandler::new(
             config.mode,
             config.channels,
-            config.checkpoints_after_tasks_finish,
+            EndOfPartition::with_checkpoints_after_tasks_finish(
+                config.checkpoints_after_tasks_finish,
+            ),
         ),
         lines: Vec::with_capacity(arrivals.len()),
         waiting: Vec::new(),
@@ -660,7 +729,12 @@ impl Bench<'_> {
 
 /// Parses the arguments after `lab barriers`: the configuration and the arrival text
 /// (positional arguments joined by spaces).
-pub fn parse_args(args: &[String]) -> Result<(BenchConfig, String), String> {
+pub fn parse_args(args: &[String]) -> Result<(BenchConfig, String), BenchError> {
+    parse_flags(args).map_err(BenchError::Usage)
+}
+
+/// [`parse_args`], its message naming the flag.
+fn parse_flags(args: &[String]) -> Result<(BenchConfig, String), String> {
     let mut mode = None;
     let mut channels = None;
     let mut aligned_timeout = None;
@@ -749,8 +823,8 @@ pub fn parse_args(args: &[String]) -> Result<(BenchConfig, String), String> {
 /// `lab barriers`: `args` are the arguments after `barriers`; returns the JSON lines to
 /// print (one per token, then the summary) or an error message naming the problem (the
 /// caller prints it to stderr and exits 2).
-pub fn run_cli(args: &[String]) -> Result<Vec<String>, String> {
+pub fn run_cli(args: &[String]) -> Result<Vec<String>, BenchError> {
     let (config, text) = parse_args(args)?;
     let arrivals = parse_arrivals(&text)?;
-    run(&config, &arrivals)?.to_json_lines()
+    Ok(run(&config, &arrivals)?.to_json_lines()?)
 }

@@ -324,6 +324,7 @@ fn records_before<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::barrier::{HandlerMode, SnapshotType};
     use crate::record::Origin;
 
     fn rec(v: i64) -> Element {
@@ -342,7 +343,17 @@ mod tests {
 
     fn barrier(id: u64, unaligned: bool) -> Element {
         Element::Barrier {
-            barrier: CheckpointBarrier::for_config(CheckpointId(id), 0, false, true, unaligned, 0),
+            barrier: CheckpointBarrier::for_config(
+                CheckpointId(id),
+                0,
+                SnapshotType::Checkpoint,
+                if unaligned {
+                    HandlerMode::Unaligned
+                } else {
+                    HandlerMode::Aligned
+                },
+                0,
+            ),
         }
     }
 

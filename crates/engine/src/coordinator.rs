@@ -11,7 +11,7 @@
 //! notifications, failing the job over), so every message still takes its place on
 //! the agenda.
 
-use crate::barrier::CheckpointBarrier;
+use crate::barrier::{CheckpointBarrier, HandlerMode, SnapshotType};
 pub use crate::cause::AbortCause;
 use crate::event::SnapshotKind;
 use crate::ids::{CheckpointId, TaskId};
@@ -55,6 +55,18 @@ pub struct CoordinatorConfig {
 }
 
 impl CoordinatorConfig {
+    /// The checkpointing mode and whether unaligned checkpoints are enabled, as the
+    /// barriers' options take them (Flink: `isExactlyOnceMode`, `isUnalignedEnabled`).
+    pub fn barrier_mode(&self) -> HandlerMode {
+        if !self.exactly_once {
+            HandlerMode::AtLeastOnce
+        } else if self.unaligned {
+            HandlerMode::Unaligned
+        } else {
+            HandlerMode::Aligned
+        }
+    }
+
     /// The configuration `scenario`'s `checkpointing` section resolves to (defaults
     /// for what it leaves out; no periodic interval without the section).
     pub fn for_scenario(scenario: &Scenario) -> Self {
@@ -85,6 +97,17 @@ impl CoordinatorConfig {
             after_tasks_finish: cfg.checkpoints_after_tasks_finish,
         }
     }
+}
+
+/// Who asks for a checkpoint or savepoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TriggerOrigin {
+    /// The periodic scheduler (subject to the minimum pause). Flink: `isPeriodic`.
+    Periodic,
+    /// A user or a script (CLI, REST).
+    Manual,
+    /// The final checkpoint of a drained bounded job (FLIP-147).
+    Final,
 }
 
 /// A request to trigger a checkpoint or savepoint.
@@ -233,6 +256,10 @@ pub struct PendingCheckpoint {
     pub barrier: CheckpointBarrier,
     /// The final checkpoint of a drained job.
     pub is_final: bool,
+    /// When it expires unless it completes first: its trigger time plus the
+    /// checkpoint timeout (see [`CheckpointCoordinator::is_expired`]).
+    #[serde(default)]
+    pub expires_at: u64,
     /// Subtasks not yet acknowledged (Flink: `notYetAcknowledgedTasks`).
     pub not_yet_acknowledged: BTreeSet<TaskId>,
     /// Acknowledged snapshots.
@@ -475,7 +502,7 @@ impl CheckpointCoordinator {
             return false;
         }
         self.final_checkpoint.requested = true;
-        self.offer(SnapshotKind::Checkpoint, false, true);
+        self.offer(SnapshotKind::Checkpoint, TriggerOrigin::Final);
         true
     }
 
@@ -587,15 +614,15 @@ impl CheckpointCoordinator {
     // ----- decisions ---------------------------------------------------------
 
     /// Queue a request; see [`Self::decide`].
-    pub fn offer(&mut self, kind: SnapshotKind, is_periodic: bool, is_final: bool) {
+    pub fn offer(&mut self, kind: SnapshotKind, origin: TriggerOrigin) {
         // Flink: savepoints are forced iff unaligned checkpoints are disabled.
         let is_forced = kind.is_savepoint() && !self.config.unaligned;
         self.next_request_seq += 1;
         self.queue.push(TriggerRequest {
             kind,
-            is_periodic,
+            is_periodic: origin == TriggerOrigin::Periodic,
             is_forced,
-            is_final,
+            is_final: origin == TriggerOrigin::Final,
             seq: self.next_request_seq,
         });
     }
@@ -636,14 +663,17 @@ impl CheckpointCoordinator {
     ) -> CheckpointId {
         let id = CheckpointId(self.next_id);
         self.next_id += 1;
-        let c = &self.config;
+        let snapshot = if request.kind.is_savepoint() {
+            SnapshotType::Savepoint
+        } else {
+            SnapshotType::Checkpoint
+        };
         let barrier = CheckpointBarrier::for_config(
             id,
             now,
-            request.kind.is_savepoint(),
-            c.exactly_once,
-            c.unaligned,
-            c.aligned_timeout_ms,
+            snapshot,
+            self.config.barrier_mode(),
+            self.config.aligned_timeout_ms,
         );
         let not_yet_acknowledged: BTreeSet<TaskId> = tasks.into_iter().collect();
         self.history.insert(
@@ -684,11 +714,27 @@ impl CheckpointCoordinator {
                 kind: request.kind,
                 barrier,
                 is_final: request.is_final,
+                expires_at: now + self.config.timeout_ms,
                 not_yet_acknowledged,
                 acknowledged: BTreeMap::new(),
             },
         );
         id
+    }
+
+    /// When pending checkpoint `id` expires: the caller schedules its timeout then.
+    /// Flink: the `CheckpointCanceller` that `CheckpointCoordinator` schedules
+    /// `checkpointTimeout` after the trigger.
+    pub fn expires_at(&self, id: CheckpointId) -> Option<u64> {
+        self.pending.get(&id).map(|p| p.expires_at)
+    }
+
+    /// Whether checkpoint `id` has expired at `now`: it is still pending (not
+    /// completed, aborted or subsumed since) and its timeout has passed; the caller
+    /// then aborts it as expired. Flink: `CheckpointCanceller.run`, which aborts
+    /// with `CHECKPOINT_EXPIRED` unless the checkpoint is disposed.
+    pub fn is_expired(&self, id: CheckpointId, now: u64) -> bool {
+        self.pending.get(&id).is_some_and(|p| now >= p.expires_at)
     }
 
     /// The id the next checkpoint will get.
@@ -874,14 +920,14 @@ mod tests {
         let (at, first) = c.start_periodic(200).expect("periodic");
         assert_eq!(at, 300);
         assert_eq!(c.periodic_fired(first, 300), Some(400));
-        c.offer(SnapshotKind::Checkpoint, true, false);
+        c.offer(SnapshotKind::Checkpoint, TriggerOrigin::Periodic);
         let Decision::Start(req) = c.decide(300) else {
             panic!("the min pause after the start (last completion 0) has passed");
         };
         let id = c.start(&req, 300, [TaskId(0)]);
         c.acknowledge(id, TaskId(0), finished_snapshot(), 350);
         c.complete(id, 350).expect("completes");
-        c.offer(SnapshotKind::Checkpoint, true, false);
+        c.offer(SnapshotKind::Checkpoint, TriggerOrigin::Periodic);
         let Decision::DroppedMinPause {
             reschedule_at,
             generation,
@@ -920,7 +966,7 @@ mod tests {
         let id = c.start(&req, 10, [TaskId(0)]);
         assert!(c.final_aborted(), "no periodic trigger: ask again");
         assert!(c.request_final());
-        c.offer(SnapshotKind::Checkpoint, false, false);
+        c.offer(SnapshotKind::Checkpoint, TriggerOrigin::Manual);
         c.acknowledge(id, TaskId(0), finished_snapshot(), 20);
         c.complete(id, 20).expect("completes");
         assert!(c.is_final_completed());
@@ -931,6 +977,24 @@ mod tests {
             !periodic.final_aborted(),
             "the next periodic checkpoint will do"
         );
+    }
+
+    /// A pending checkpoint expires `timeout_ms` after its trigger, not before; a
+    /// completed one never does.
+    #[test]
+    fn a_pending_checkpoint_expires_after_the_timeout() {
+        let mut c = CheckpointCoordinator::new(config(None, 0));
+        c.offer(SnapshotKind::Checkpoint, TriggerOrigin::Manual);
+        let Decision::Start(req) = c.decide(100) else {
+            panic!("starts");
+        };
+        let id = c.start(&req, 100, [TaskId(0)]);
+        assert_eq!(c.expires_at(id), Some(600_100));
+        assert!(!c.is_expired(id, 600_099));
+        assert!(c.is_expired(id, 600_100));
+        c.acknowledge(id, TaskId(0), finished_snapshot(), 200);
+        c.complete(id, 200).expect("completes");
+        assert!(!c.is_expired(id, 600_100), "no longer pending");
     }
 
     fn finished_snapshot() -> TaskSnapshot {

@@ -1,6 +1,6 @@
 //! Key groups: how a keyed record finds its subtask, and which key groups a subtask
-//! owns. Flink: `KeyGroupRangeAssignment`, `MathUtils.murmurHash` (flink-semantics.md
-//! §6.4).
+//! owns. Flink: `KeyGroupRangeAssignment`, `MathUtils.murmurHash`
+//! (docs/flink-semantics.md §6.4).
 //!
 //! A key is hashed with Java's `hashCode` (for a `String`: over its UTF-16 code
 //! units), the hash is scrambled by Flink's `murmurHash`, and the result modulo the

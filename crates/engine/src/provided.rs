@@ -25,6 +25,21 @@ pub(crate) fn get(table: &'static LocalKey<Table>, name: &str) -> Option<&'stati
     })
 }
 
+/// A file supplied under a name that is not one of the built-in files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownFile {
+    /// The name given.
+    pub name: String,
+}
+
+impl std::fmt::Display for UnknownFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?} is not one of the built-in files", self.name)
+    }
+}
+
+impl std::error::Error for UnknownFile {}
+
 /// Stores `text` under `name`, one of `known`; a name already supplied keeps its
 /// first text. Refuses a name not in `known`.
 pub(crate) fn put(
@@ -32,9 +47,11 @@ pub(crate) fn put(
     known: &'static [&'static str],
     name: &str,
     text: String,
-) -> Result<(), String> {
+) -> Result<(), UnknownFile> {
     let Some(key) = known.iter().copied().find(|n| *n == name) else {
-        return Err(format!("{name:?} is not one of the built-in files"));
+        return Err(UnknownFile {
+            name: name.to_string(),
+        });
     };
     table.with(|t| {
         let mut t = t.borrow_mut();
@@ -62,7 +79,7 @@ mod tests {
         assert_eq!(get(&T, "a"), Some("first"));
         assert_eq!(get(&T, "b"), None);
         let err = put(&T, KNOWN, "c", "x".into()).unwrap_err();
-        assert!(err.contains("\"c\""), "{err}");
+        assert!(err.to_string().contains("\"c\""), "{err}");
         assert_eq!(get(&T, "c"), None);
     }
 }

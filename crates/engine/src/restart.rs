@@ -1,6 +1,6 @@
 //! Restart strategies: after a failure, whether the job may restart and after how
 //! long. Flink: `RestartBackoffTimeStrategy` and its implementations in
-//! `org.apache.flink.runtime.executiongraph.failover` (flink-semantics.md §5.1).
+//! `org.apache.flink.runtime.executiongraph.failover` (docs/flink-semantics.md §5.1).
 //!
 //! # Protocol (Flink: `ExecutionFailureHandler`)
 //! On every task failure at `now_ms` the engine calls, in this order:

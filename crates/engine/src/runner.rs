@@ -2,9 +2,10 @@
 //! kept in the library so tests and the page share it.
 
 use crate::event::TraceEvent;
+pub use crate::provided::UnknownFile;
 use crate::provided::{self, Table};
 use crate::scenario::{CheckpointingMode, Scenario, ScenarioError, ScriptStep};
-use crate::summary::Summary;
+use crate::summary::{Metadata, Summary};
 use crate::world::World;
 
 /// Declares the built-ins once: their names (always compiled in: the page's lesson
@@ -26,7 +27,7 @@ macro_rules! builtins {
 }
 
 builtins! {
-    // The classroom library, in lesson order (issue 7); pairs sit side by side.
+    // The classroom library, in the order the lessons use it; pairs sit side by side.
     "pv-count",
     "barrier-alignment",
     "unaligned-backpressure",
@@ -72,7 +73,7 @@ pub fn builtin(name: &str) -> Option<&'static str> {
 /// Supplies the JSON of the built-in `name` when it is not compiled in (the page
 /// fetches `scenarios/<name>.json`). The first text supplied for a name stays;
 /// a name that is not in [`NAMES`] is refused.
-pub fn provide(name: &str, json: String) -> Result<(), String> {
+pub fn provide(name: &str, json: String) -> Result<(), UnknownFile> {
     provided::put(&PROVIDED, NAMES, name, json)
 }
 
@@ -89,17 +90,40 @@ pub enum ModeOverride {
 
 impl ModeOverride {
     /// Parse the CLI spelling.
-    pub fn parse(s: &str) -> Result<Self, String> {
+    pub fn parse(s: &str) -> Result<Self, OptionError> {
         match s {
             "aligned" => Ok(ModeOverride::Aligned),
             "unaligned" => Ok(ModeOverride::Unaligned),
             "at-least-once" => Ok(ModeOverride::AtLeastOnce),
-            other => Err(format!(
-                "--mode: unknown mode {other:?} (expected aligned, unaligned or at-least-once)"
-            )),
+            other => Err(OptionError::UnknownMode(other.to_string())),
         }
     }
 }
+
+/// A `--mode` that cannot apply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// Not one of the modes.
+    UnknownMode(String),
+    /// The scenario has no `checkpointing` section: there are no barriers to align.
+    ModeWithoutCheckpointing,
+}
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionError::UnknownMode(given) => write!(
+                f,
+                "--mode: unknown mode {given:?} (expected aligned, unaligned or at-least-once)"
+            ),
+            OptionError::ModeWithoutCheckpointing => f.write_str(
+                "--mode: the scenario has no `checkpointing` section, so there are no barriers to align",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
 
 /// Options of `lab run`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -121,10 +145,10 @@ pub struct RunOptions {
 }
 
 /// Apply `--mode` and `--crash` to a scenario (validation happens when the world is built).
-pub fn apply_options(scenario: &mut Scenario, opts: &RunOptions) -> Result<(), String> {
+pub fn apply_options(scenario: &mut Scenario, opts: &RunOptions) -> Result<(), OptionError> {
     if let Some(mode) = opts.mode {
         let Some(cfg) = scenario.checkpointing.as_mut() else {
-            return Err("--mode: the scenario has no `checkpointing` section, so there are no barriers to align".into());
+            return Err(OptionError::ModeWithoutCheckpointing);
         };
         match mode {
             ModeOverride::Aligned => {
@@ -181,11 +205,12 @@ pub fn run_lines(scenario: &Scenario, opts: &RunOptions) -> Result<Vec<String>, 
     let world = run(scenario, opts, |e| {
         lines.push(serde_json::to_string(e).expect("events serialize"));
     })?;
-    let summary = if opts.metadata && opts.key_groups {
-        Summary::with_key_groups(&world)
-    } else {
-        Summary::of(&world, opts.metadata)
+    let metadata = match (opts.metadata, opts.key_groups) {
+        (false, _) => Metadata::Omitted,
+        (true, false) => Metadata::Included,
+        (true, true) => Metadata::WithKeyGroups,
     };
+    let summary = Summary::of(&world, metadata);
     lines.push(serde_json::to_string(&summary).expect("summary serializes"));
     Ok(lines)
 }

@@ -389,7 +389,7 @@ impl FnName {
 /// The delivery guarantee of a sink's external system.
 ///
 /// Flink: `TwoPhaseCommitSinkFunction` / `KafkaSink` with `EXACTLY_ONCE`; an
-/// idempotent upsert sink; `KafkaSink` with `AT_LEAST_ONCE` (flink-semantics.md §4).
+/// idempotent upsert sink; `KafkaSink` with `AT_LEAST_ONCE` (docs/flink-semantics.md §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SinkKind {
@@ -573,7 +573,7 @@ impl Job {
 /// Checkpointing configuration; present means checkpointing is on.
 ///
 /// Flink: `CheckpointConfig` / `execution.checkpointing.*` options and the state
-/// backend / checkpoint storage choice (flink-semantics.md §1.1, §7).
+/// backend / checkpoint storage choice (docs/flink-semantics.md §1.1, §7).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CheckpointingConfig {
@@ -657,7 +657,7 @@ pub enum ListStateMode {
     Union,
 }
 
-/// Retention of completed checkpoints after the job ends (flink-semantics.md §1.7).
+/// Retention of completed checkpoints after the job ends (docs/flink-semantics.md §1.7).
 /// Savepoints are never deleted.
 ///
 /// Flink: `ExternalizedCheckpointRetention` mapped to `CheckpointRetentionPolicy`

@@ -109,17 +109,28 @@ pub struct Summary {
     pub warnings: Vec<String>,
 }
 
-impl Summary {
-    /// Summarize `world` at its current time; `with_metadata` adds each completed
-    /// checkpoint's `_metadata`.
-    pub fn of(world: &World, with_metadata: bool) -> Summary {
-        Self::build(world, with_metadata.then_some(false))
-    }
+/// What a [`Summary`] lists of each completed checkpoint's `_metadata`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metadata {
+    /// Nothing (`lab run`).
+    Omitted,
+    /// Its `_metadata` (`lab run --metadata`).
+    Included,
+    /// Its `_metadata`, each keyed operator's also listing its key-group ranges
+    /// (`lab run --metadata --key-groups`, see [`checkpoint_metadata_with`]).
+    WithKeyGroups,
+}
 
-    /// [`Summary::of`] with metadata, each keyed operator's also listing its key-group
-    /// ranges (`lab run --metadata --key-groups`, see [`checkpoint_metadata_with`]).
-    pub fn with_key_groups(world: &World) -> Summary {
-        Self::build(world, Some(true))
+impl Summary {
+    /// Summarize `world` at its current time, with as much of each completed
+    /// checkpoint's `_metadata` as `metadata` says.
+    pub fn of(world: &World, metadata: Metadata) -> Summary {
+        let key_groups = match metadata {
+            Metadata::Omitted => None,
+            Metadata::Included => Some(false),
+            Metadata::WithKeyGroups => Some(true),
+        };
+        Self::build(world, key_groups)
     }
 
     /// `metadata`: `None` for none, `Some(key_groups)` for each completed checkpoint's.

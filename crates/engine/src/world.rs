@@ -33,7 +33,9 @@
 use crate::barrier::{Alignment, CheckpointBarrier, HandlerAction};
 use crate::cause::{FailureCause, FailureReason, SkipCause};
 use crate::channel::{Channel, Element, Queued};
-use crate::coordinator::{AbortCause, CheckpointCoordinator, CompletedCheckpoint, Decision};
+use crate::coordinator::{
+    AbortCause, CheckpointCoordinator, CompletedCheckpoint, Decision, TriggerOrigin,
+};
 use crate::event::{Event, SnapshotKind, TaskName, Trace, TraceEvent};
 use crate::ids::{ChannelId, ChannelIndex, CheckpointId, IdVec, TaskId};
 use crate::job_graph::JobGraph;
@@ -53,9 +55,6 @@ use crate::job_graph::Route;
 pub use crate::job_graph::{LogEntry, OutputEdge, TaskInfo};
 use observed::StateEntry;
 
-/// The old name of [`JobGraph`].
-pub type Setup = JobGraph;
-
 mod build;
 mod failover;
 mod intervention;
@@ -67,7 +66,7 @@ pub use crate::status::{JobStatus, TaskStatus};
 pub use build::BuildError;
 use failover::JobLifecycle;
 pub use failover::{FailureRecord, Recovery, JOBMANAGER_RECOVERY_MS};
-pub use intervention::Intervention;
+pub use intervention::{Intervention, InterventionError};
 use schedule::{Item, Schedule};
 use task::Busy;
 pub use task::Task;
@@ -111,8 +110,8 @@ impl World {
         self.now
     }
 
-    /// The fixed part of the run.
-    pub fn setup(&self) -> &Setup {
+    /// The job as deployed, fixed for the run: its [`JobGraph`].
+    pub fn setup(&self) -> &JobGraph {
         &self.graph
     }
 
@@ -272,12 +271,10 @@ impl World {
     }
 
     /// Carry out an intervention now.
-    pub fn apply(&mut self, intervention: Intervention) -> Result<(), String> {
+    pub fn apply(&mut self, intervention: Intervention) -> Result<(), InterventionError> {
         if let Intervention::Crash { task } = &intervention {
             if self.task_id(task).is_none() {
-                return Err(format!(
-                    "unknown task {task:?}: subtasks are named \"<uid>#<index>\""
-                ));
+                return Err(InterventionError::UnknownTask { task: task.clone() });
             }
         }
         self.trace.events.clear();
@@ -311,11 +308,12 @@ impl World {
             Item::TriggerTask(t, id) => self.trigger_task(t, id),
             Item::PeriodicTrigger(generation) => self.periodic_trigger(generation),
             Item::CheckpointTimeout(id) => {
-                if self.coordinator.is_pending(id) {
+                if self.coordinator.is_expired(id, self.now) {
                     self.abort_checkpoint(id, AbortCause::Expired);
                 }
             }
-            Item::Notify(t, id, complete) => self.notify(t, id, complete),
+            Item::NotifyComplete(t, id) => self.notify_checkpoint_complete(t, id),
+            Item::NotifyAborted(t, id) => self.notify_checkpoint_aborted(t, id),
             Item::StopJob => self.stop_job(),
             Item::Script(i) => {
                 let step = &self.graph.scenario.script[i as usize];
@@ -973,8 +971,11 @@ impl World {
         self.sync_timer(t);
     }
 
-    /// Flink: `SubtaskCheckpointCoordinatorImpl.checkpointState` — forward the
-    /// barrier, take the synchronous snapshot, start the asynchronous part.
+    /// Flink: `SubtaskCheckpointCoordinatorImpl.checkpointState` — the steps of a
+    /// subtask's checkpoint, in Flink's order: check for an earlier abort, prepare,
+    /// forward the barrier, register the alignment timer, capture the input channel
+    /// state, take the synchronous snapshot, start the asynchronous part; then the
+    /// barriers that the capture turned into priority events.
     fn perform_checkpoint(
         &mut self,
         t: TaskId,
@@ -983,26 +984,75 @@ impl World {
         first_seen_at: u64,
     ) {
         let id = barrier.id;
+        if !self.begin_checkpoint(t, id) {
+            return;
+        }
+        self.prepare_snapshot_pre_barrier(t, id);
+        let output_channels = self.broadcast_barrier(t, &barrier);
+        let output_pending = self.register_alignment_timer(t, &barrier);
+        self.capture_input_channel_state(t, id, &persist);
+        self.take_snapshot_sync(t, &barrier, output_channels, output_pending, first_seen_at);
+        self.start_async_part(t, id);
+        self.handle_queued_barriers_as_priority(t, id, persist);
+    }
+
+    /// Flink: `SubtaskCheckpointCoordinatorImpl.checkpointState`, step 0
+    /// (`checkAndClearAbortedStatus`). Whether to take checkpoint `id`: not if it is
+    /// out of order, nor if the coordinator aborted it before its barrier got here —
+    /// then the subtask takes no snapshot and passes the news on with a
+    /// `CancelCheckpointMarker`.
+    fn begin_checkpoint(&mut self, t: TaskId, id: CheckpointId) -> bool {
         match self.tasks[t].checkpoints.begin(id) {
-            Begin::Take => {}
-            Begin::Stale => return, // out of order (aborted previously)
+            Begin::Take => true,
+            Begin::Stale => false,
             Begin::AbortedBefore => {
-                // Aborted by the coordinator before the barrier got here: no snapshot,
-                // pass the news on (Flink: SubtaskCheckpointCoordinatorImpl.checkpointState).
                 self.broadcast(t, &Element::Cancel { checkpoint: id });
                 let name = self.name(t);
                 self.trace.push(|| Event::CancellationMarkerSent {
                     task: name,
                     checkpoint: id,
                 });
-                return;
+                false
             }
         }
-        let unaligned = barrier.alignment == Alignment::Unaligned;
-        let is_source = self.op_kind(t) == OperatorKind::Source;
+    }
 
-        // Forward the barrier. Unaligned, it overtakes the output queues, whose
-        // records become this subtask's output channel state.
+    /// Flink: `OperatorChain.prepareSnapshotPreBarrier` — an operator's work before
+    /// the barrier goes out. The lab's operators have none; the one thing done
+    /// before the barrier is a source stopping for a stop-with-savepoint.
+    fn prepare_snapshot_pre_barrier(&mut self, t: TaskId, id: CheckpointId) {
+        if self.op_kind(t) == OperatorKind::Source {
+            self.stop_source_for_savepoint(t, id);
+        }
+    }
+
+    /// Flink: `SourceOperator.stop` from `triggerStopWithSavepointAsync` — a
+    /// source taking a stop-with-savepoint (a synchronous savepoint) emits nothing
+    /// after its barrier.
+    fn stop_source_for_savepoint(&mut self, t: TaskId, id: CheckpointId) {
+        let stop = self
+            .coordinator
+            .pending_checkpoint(id)
+            .is_some_and(|p| p.kind == SnapshotKind::StopWithSavepoint);
+        if let OpState::Source(s) = &mut self.tasks[t].op {
+            if stop {
+                s.stopped = true;
+            }
+        }
+    }
+
+    /// Flink: `OperatorChain.broadcastEvent(barrier, isUnalignedCheckpoint)` — the
+    /// barrier goes out on every output channel; at a source this is its injection.
+    /// Unaligned, it overtakes the output queues (Flink: the subpartition's priority
+    /// event), and the records it overtakes are returned as the subtask's output
+    /// channel state.
+    fn broadcast_barrier(
+        &mut self,
+        t: TaskId,
+        barrier: &CheckpointBarrier,
+    ) -> BTreeMap<u32, Vec<Record>> {
+        let id = barrier.id;
+        let unaligned = barrier.alignment == Alignment::Unaligned;
         let mut output_channels = BTreeMap::new();
         let outs: Vec<ChannelId> = self.graph.outputs(t).collect();
         for c in &outs {
@@ -1020,25 +1070,80 @@ impl World {
                 },
             );
         }
-        if is_source {
+        if self.op_kind(t) == OperatorKind::Source {
             let name = self.name(t);
             self.trace.push(|| Event::BarrierInjected {
                 task: name,
                 checkpoint: id,
             });
-            if let OpState::Source(s) = &mut self.tasks[t].op {
-                // Flink suspends the sources at a synchronous savepoint.
-                if self
-                    .coordinator
-                    .pending_checkpoint(id)
-                    .is_some_and(|p| p.kind == SnapshotKind::StopWithSavepoint)
-                {
-                    s.stopped = true;
-                }
-            }
         }
+        output_channels
+    }
 
-        // Synchronous phase. Savepoints are full (canonical format) whatever the backend.
+    /// Flink: `SubtaskCheckpointCoordinatorImpl.registerAlignmentTimer` — a
+    /// timeoutable (aligned) barrier still waiting in an output queue is turned
+    /// into an unaligned one when the aligned-checkpoint timeout passes
+    /// ([`Item::OutputTimeout`]). Returns whether such a barrier is waiting: the
+    /// snapshot's output channel state is then pending.
+    fn register_alignment_timer(&mut self, t: TaskId, barrier: &CheckpointBarrier) -> bool {
+        let output_pending = barrier.is_timeoutable() && self.barrier_in_out_queues(t, barrier.id);
+        if output_pending {
+            let timeout = barrier.aligned_timeout_ms.unwrap_or(0);
+            // Strict check, as at the input: timed out once more than T has passed since creation.
+            self.schedule(
+                (barrier.created_at + timeout + 1).max(self.now),
+                Item::OutputTimeout(t, barrier.id),
+            );
+        }
+        output_pending
+    }
+
+    /// Flink: `InputChannel.checkpointStarted` → `ChannelStatePersister.startPersisting`
+    /// (unaligned) — the records queued in the input channels whose barrier has not
+    /// been received are persisted, and so is what arrives on them until it is.
+    fn capture_input_channel_state(
+        &mut self,
+        t: TaskId,
+        id: CheckpointId,
+        persist: &[ChannelIndex],
+    ) {
+        if persist.is_empty() {
+            return;
+        }
+        let mut records = BTreeMap::new();
+        // Channels whose priority barrier has arrived (being handled, or waiting
+        // behind the record in progress): exactly the records it overtook.
+        let mut overtaken: BTreeMap<ChannelIndex, usize> = self.tasks[t]
+            .priority
+            .iter()
+            .filter(|(_, b, _)| b.id == id)
+            .map(|(ch, _, n)| (*ch, *n))
+            .collect();
+        overtaken.extend(self.tasks[t].overtaking);
+        for ch in persist {
+            let c = self.graph.tasks[t].inputs[*ch];
+            let queue = &self.channels[c];
+            let recs = match overtaken.get(ch) {
+                Some(&ahead) => queue.queued_records_in_first(ahead),
+                _ => queue.queued_records_before(id),
+            };
+            records.insert(*ch, recs);
+        }
+        self.tasks[t].channel_state.start(id, records);
+    }
+
+    /// Flink: `SubtaskCheckpointCoordinatorImpl.takeSnapshotSync` — the operator's
+    /// state, copied while the task does nothing else. Savepoints are full
+    /// (canonical format) whatever the backend.
+    fn take_snapshot_sync(
+        &mut self,
+        t: TaskId,
+        barrier: &CheckpointBarrier,
+        output_channels: BTreeMap<u32, Vec<Record>>,
+        output_pending: bool,
+        first_seen_at: u64,
+    ) {
+        let id = barrier.id;
         let incremental = self.coordinator.config().incremental && !barrier.is_savepoint;
         let is_finished = self.tasks[t].status != TaskStatus::Running;
         let name = self.name(t);
@@ -1054,7 +1159,6 @@ impl World {
         if self.tasks[t].status == TaskStatus::Waiting {
             self.tasks[t].awaiting = Some(id);
         }
-        let output_pending = barrier.is_timeoutable() && self.barrier_in_out_queues(t, id);
         let bytes = self.tasks[t].checkpoints.take_snapshot(
             &name,
             id,
@@ -1069,63 +1173,46 @@ impl World {
             checkpoint: id,
             state_bytes: bytes,
         });
-        let now = self.now;
+        let unaligned = barrier.alignment == Alignment::Unaligned;
         self.coordinator
-            .snapshot_taken(id, t, first_seen_at, now, unaligned);
-        if output_pending {
-            let timeout = barrier.aligned_timeout_ms.unwrap_or(0);
-            // Strict check, as at the input: timed out once more than T has passed since creation.
-            self.schedule(
-                (barrier.created_at + timeout + 1).max(now),
-                Item::OutputTimeout(t, id),
-            );
-        }
-        let async_ms = self.coordinator.config().async_ms;
-        self.schedule(now + async_ms, Item::AsyncDone(t, id));
+            .snapshot_taken(id, t, first_seen_at, self.now, unaligned);
+    }
 
-        // Unaligned: persist what is queued in the channels whose barrier has not
-        // been received, and what arrives on them until it is.
-        if !persist.is_empty() {
-            let mut records = BTreeMap::new();
-            // Channels whose priority barrier has arrived (being handled, or waiting
-            // behind the record in progress): exactly the records it overtook.
-            let mut overtaken: BTreeMap<ChannelIndex, usize> = self.tasks[t]
-                .priority
-                .iter()
-                .filter(|(_, b, _)| b.id == id)
-                .map(|(ch, _, n)| (*ch, *n))
-                .collect();
-            overtaken.extend(self.tasks[t].overtaking);
-            for ch in &persist {
-                let c = self.graph.tasks[t].inputs[*ch];
-                let queue = &self.channels[c];
-                let recs = match overtaken.get(ch) {
-                    Some(&ahead) => queue.queued_records_in_first(ahead),
-                    _ => queue.queued_records_before(id),
-                };
-                records.insert(*ch, recs);
-            }
-            self.tasks[t].channel_state.start(id, records);
-            // Barriers of this checkpoint still queued behind data (aligned-checkpoint
-            // timeout) become priority events: they overtake the queued records.
-            for ch in persist {
-                let c = self.graph.tasks[t].inputs[ch];
-                if let Some(barrier) = self.channels[c].take_queued_barrier(id) {
-                    let name = self.name(t);
-                    self.trace.push(|| Event::BarrierReceived {
-                        task: name,
-                        channel: ch,
-                        checkpoint: id,
-                    });
-                    let mut actions = Vec::new();
-                    self.tasks[t].handler.process_barrier(
-                        ch,
-                        &barrier.to_unaligned(),
-                        self.now,
-                        &mut actions,
-                    );
-                    self.apply_actions(t, actions);
-                }
+    /// Flink: `SubtaskCheckpointCoordinatorImpl.finishAndReportAsync` — the
+    /// asynchronous part (upload) ends after the configured time ([`Item::AsyncDone`]),
+    /// then the subtask acknowledges once its channel state is complete too.
+    fn start_async_part(&mut self, t: TaskId, id: CheckpointId) {
+        let async_ms = self.coordinator.config().async_ms;
+        self.schedule(self.now + async_ms, Item::AsyncDone(t, id));
+    }
+
+    /// Flink: `prioritizeAllAnnouncements` → `InputGate.convertToPriorityEvent` —
+    /// barriers of checkpoint `id` still queued behind data in the channels being
+    /// persisted (an aligned-checkpoint timeout) become priority events: they
+    /// overtake the queued records and the barrier handler takes them now.
+    fn handle_queued_barriers_as_priority(
+        &mut self,
+        t: TaskId,
+        id: CheckpointId,
+        persist: Vec<ChannelIndex>,
+    ) {
+        for ch in persist {
+            let c = self.graph.tasks[t].inputs[ch];
+            if let Some(barrier) = self.channels[c].take_queued_barrier(id) {
+                let name = self.name(t);
+                self.trace.push(|| Event::BarrierReceived {
+                    task: name,
+                    channel: ch,
+                    checkpoint: id,
+                });
+                let mut actions = Vec::new();
+                self.tasks[t].handler.process_barrier(
+                    ch,
+                    &barrier.to_unaligned(),
+                    self.now,
+                    &mut actions,
+                );
+                self.apply_actions(t, actions);
             }
         }
     }
@@ -1277,7 +1364,7 @@ impl World {
             return;
         }
         self.coordinator
-            .offer(SnapshotKind::Checkpoint, true, false);
+            .offer(SnapshotKind::Checkpoint, TriggerOrigin::Periodic);
         self.try_trigger();
     }
 
@@ -1343,8 +1430,9 @@ impl World {
             kind,
             unaligned,
         });
-        let timeout = self.coordinator.config().timeout_ms;
-        self.schedule(self.now + timeout, Item::CheckpointTimeout(id));
+        if let Some(at) = self.coordinator.expires_at(id) {
+            self.schedule(at, Item::CheckpointTimeout(id));
+        }
         // Tasks to trigger: running sources, and running tasks whose predecessors all finished.
         for t in &waiting {
             let preds_done = self
@@ -1421,7 +1509,7 @@ impl World {
         }
         if completed.kind != SnapshotKind::Savepoint {
             for t in self.tasks.ids() {
-                self.schedule(self.now, Item::Notify(t, id, true));
+                self.schedule(self.now, Item::NotifyComplete(t, id));
             }
         }
         if completed.kind == SnapshotKind::StopWithSavepoint {
@@ -1444,7 +1532,7 @@ impl World {
         });
         if cause != AbortCause::JobFailover && cause != AbortCause::JobCanceled {
             for t in self.tasks.ids() {
-                self.schedule(self.now, Item::Notify(t, id, false));
+                self.schedule(self.now, Item::NotifyAborted(t, id));
             }
         }
         if is_final && self.job.is_running() {
@@ -1462,31 +1550,41 @@ impl World {
         }
     }
 
-    fn notify(&mut self, t: TaskId, id: CheckpointId, complete: bool) {
-        if !matches!(
+    /// Whether a notification reaches the task: only a running or waiting one.
+    fn is_notifiable(&self, t: TaskId) -> bool {
+        matches!(
             self.tasks[t].status,
             TaskStatus::Running | TaskStatus::Waiting
-        ) {
+        )
+    }
+
+    /// Flink: `StreamTask.notifyCheckpointCompleteAsync`.
+    fn notify_checkpoint_complete(&mut self, t: TaskId, id: CheckpointId) {
+        if !self.is_notifiable(t) {
             return;
         }
-        if complete {
-            if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
-                let ext = self.external.topic(self.graph.tasks[t].op);
-                s.notify_checkpoint_complete(id, ext, &mut self.trace);
-            }
-            // The completed snapshot becomes the incremental base (Flink: RocksDB's
-            // notifyCheckpointComplete makes its SST set the base).
-            self.tasks[t].checkpoints.notify_complete(id);
-            if self.tasks[t].status == TaskStatus::Waiting
-                && self.tasks[t].awaiting.is_some_and(|a| id >= a)
-            {
-                self.finish_task(t);
-            }
-        } else {
-            // Cancel the asynchronous part; Flink forgets the aborted checkpoint's uploads.
-            self.tasks[t].checkpoints.notify_aborted(id);
-            self.tasks[t].channel_state.abort(id);
+        if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
+            let ext = self.external.topic(self.graph.tasks[t].op);
+            s.notify_checkpoint_complete(id, ext, &mut self.trace);
         }
+        // The completed snapshot becomes the incremental base (Flink: RocksDB's
+        // notifyCheckpointComplete makes its SST set the base).
+        self.tasks[t].checkpoints.notify_complete(id);
+        if self.tasks[t].status == TaskStatus::Waiting
+            && self.tasks[t].awaiting.is_some_and(|a| id >= a)
+        {
+            self.finish_task(t);
+        }
+    }
+
+    /// Flink: `StreamTask.notifyCheckpointAbortAsync`.
+    fn notify_checkpoint_aborted(&mut self, t: TaskId, id: CheckpointId) {
+        if !self.is_notifiable(t) {
+            return;
+        }
+        // Cancel the asynchronous part; Flink forgets the aborted checkpoint's uploads.
+        self.tasks[t].checkpoints.notify_aborted(id);
+        self.tasks[t].channel_state.abort(id);
     }
 
     fn abort_all_pending(&mut self, cause: AbortCause) {

@@ -83,26 +83,25 @@ pub struct CheckpointBarrier {
 }
 
 impl CheckpointBarrier {
-    /// The barrier options for a configuration (Flink: `CheckpointOptions.forConfig`):
-    /// not exactly-once ⇒ [`Alignment::AtLeastOnce`]; a savepoint ⇒ aligned without
+    /// The barrier options for a configuration (Flink: `CheckpointOptions.forConfig`;
+    /// `mode` spells its `isExactlyOnceMode` and `isUnalignedEnabled`):
+    /// at-least-once ⇒ [`Alignment::AtLeastOnce`]; a savepoint ⇒ aligned without
     /// timeout; unaligned disabled ⇒ aligned without timeout; timeout 0 ⇒ unaligned;
     /// otherwise aligned with `Some(timeout)`.
     pub fn for_config(
         id: CheckpointId,
         created_at: u64,
-        is_savepoint: bool,
-        exactly_once: bool,
-        unaligned_enabled: bool,
+        snapshot: SnapshotType,
+        mode: HandlerMode,
         aligned_timeout_ms: u64,
     ) -> Self {
-        let (alignment, timeout) = if !exactly_once {
-            (Alignment::AtLeastOnce, None)
-        } else if is_savepoint || !unaligned_enabled {
-            (Alignment::Aligned, None)
-        } else if aligned_timeout_ms == 0 {
-            (Alignment::Unaligned, None)
-        } else {
-            (Alignment::Aligned, Some(aligned_timeout_ms))
+        let is_savepoint = snapshot == SnapshotType::Savepoint;
+        let (alignment, timeout) = match mode {
+            HandlerMode::AtLeastOnce => (Alignment::AtLeastOnce, None),
+            HandlerMode::Aligned => (Alignment::Aligned, None),
+            HandlerMode::Unaligned if is_savepoint => (Alignment::Aligned, None),
+            HandlerMode::Unaligned if aligned_timeout_ms == 0 => (Alignment::Unaligned, None),
+            HandlerMode::Unaligned => (Alignment::Aligned, Some(aligned_timeout_ms)),
         };
         CheckpointBarrier {
             id,
@@ -138,6 +137,16 @@ impl CheckpointBarrier {
             ..self.clone()
         }
     }
+}
+
+/// What a barrier's snapshot is. Flink: `SnapshotType` (`CheckpointType` or
+/// `SavepointType`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SnapshotType {
+    /// A checkpoint.
+    Checkpoint,
+    /// A savepoint (or stop-with-savepoint): aligned and full whatever the configuration.
+    Savepoint,
 }
 
 /// Which barrier handler a task uses (Flink: `InputProcessorUtil.createCheckpointBarrierHandler`).
@@ -242,24 +251,43 @@ enum HandlerKind {
     Tracker(CheckpointBarrierTracker),
 }
 
+/// What an end of partition does to a pending checkpoint. Flink:
+/// `execution.checkpointing.checkpoints-after-tasks-finish` (FLIP-147).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndOfPartition {
+    /// It counts as that channel's barrier (the option on, Flink's default).
+    CountsAsBarrier,
+    /// It aborts the pending checkpoint (the option off).
+    AbortsCheckpoint,
+}
+
+impl EndOfPartition {
+    /// The behaviour for `execution.checkpointing.checkpoints-after-tasks-finish`.
+    pub fn with_checkpoints_after_tasks_finish(enabled: bool) -> Self {
+        if enabled {
+            EndOfPartition::CountsAsBarrier
+        } else {
+            EndOfPartition::AbortsCheckpoint
+        }
+    }
+}
+
 impl BarrierHandler {
-    /// A handler for a task with `num_channels` input channels, all open.
-    /// `checkpoints_after_tasks_finish` (Flink:
-    /// `execution.checkpointing.checkpoints-after-tasks-finish`, default true) decides
-    /// whether an end of partition counts as that channel's barrier or aborts the
-    /// pending checkpoint.
-    pub fn new(mode: HandlerMode, num_channels: u32, checkpoints_after_tasks_finish: bool) -> Self {
+    /// A handler for a task with `num_channels` input channels, all open, treating
+    /// an end of partition as `end_of_partition` says.
+    pub fn new(mode: HandlerMode, num_channels: u32, end_of_partition: EndOfPartition) -> Self {
+        let checkpoints_after_tasks_finish = end_of_partition == EndOfPartition::CountsAsBarrier;
         let kind = match mode {
-            HandlerMode::Aligned => HandlerKind::Single(SingleCheckpointBarrierHandler::new(
-                false,
+            HandlerMode::Aligned => HandlerKind::Single(SingleCheckpointBarrierHandler::aligned(
                 num_channels,
                 checkpoints_after_tasks_finish,
             )),
-            HandlerMode::Unaligned => HandlerKind::Single(SingleCheckpointBarrierHandler::new(
-                true,
-                num_channels,
-                checkpoints_after_tasks_finish,
-            )),
+            HandlerMode::Unaligned => {
+                HandlerKind::Single(SingleCheckpointBarrierHandler::alternating(
+                    num_channels,
+                    checkpoints_after_tasks_finish,
+                ))
+            }
             HandlerMode::AtLeastOnce => HandlerKind::Tracker(CheckpointBarrierTracker::new(
                 num_channels,
                 checkpoints_after_tasks_finish,

@@ -105,8 +105,21 @@ pub struct SingleCheckpointBarrierHandler {
 }
 
 impl SingleCheckpointBarrierHandler {
+    /// Flink: `SingleCheckpointBarrierHandler.aligned` — exactly-once with unaligned
+    /// checkpoints disabled.
+    pub fn aligned(num_channels: u32, checkpoints_after_tasks_finish: bool) -> Self {
+        Self::new(false, num_channels, checkpoints_after_tasks_finish)
+    }
+
+    /// Flink: `SingleCheckpointBarrierHandler.alternating` — exactly-once with
+    /// unaligned checkpoints enabled: aligned (savepoint, timeoutable) and unaligned
+    /// barriers.
+    pub fn alternating(num_channels: u32, checkpoints_after_tasks_finish: bool) -> Self {
+        Self::new(true, num_channels, checkpoints_after_tasks_finish)
+    }
+
     /// A handler over `num_channels` open channels, waiting for a first barrier.
-    pub fn new(alternating: bool, num_channels: u32, checkpoints_after_tasks_finish: bool) -> Self {
+    fn new(alternating: bool, num_channels: u32, checkpoints_after_tasks_finish: bool) -> Self {
         SingleCheckpointBarrierHandler {
             alternating,
             checkpoints_after_tasks_finish,

@@ -62,7 +62,7 @@ fn dispatch(args: &[String]) -> Result<Vec<String>, String> {
             runner::load(&text).map_err(|e| format!("{path}: invalid scenario\n{e}"))?;
             Ok(vec!["ok".into()])
         }
-        Some("barriers") => engine::bench::run_cli(&args[1..]),
+        Some("barriers") => engine::bench::run_cli(&args[1..]).map_err(|e| e.to_string()),
         Some("export") => export(&args[1..]),
         Some("-h" | "--help" | "help") => Err(USAGE.into()),
         Some(other) => Err(format!("unknown command {other:?}\n{USAGE}")),
@@ -98,7 +98,7 @@ fn run(args: &[String]) -> Result<Vec<String>, String> {
                 let v = it
                     .next()
                     .ok_or("--mode needs a value (aligned, unaligned or at-least-once)")?;
-                opts.mode = Some(ModeOverride::parse(v)?);
+                opts.mode = Some(ModeOverride::parse(v).map_err(|e| e.to_string())?);
             }
             "--crash" => {
                 let v = it.next().ok_or("--crash needs TASK@MS, e.g. sum#0@2500")?;
@@ -135,7 +135,7 @@ fn run(args: &[String]) -> Result<Vec<String>, String> {
     let text = read_scenario_text(&source)?;
     let mut scenario = engine::Scenario::from_json(&text)
         .map_err(|e| format!("{source}: invalid scenario\n{e}"))?;
-    runner::apply_options(&mut scenario, &opts)?;
+    runner::apply_options(&mut scenario, &opts).map_err(|e| e.to_string())?;
     runner::run_lines(&scenario, &opts).map_err(|e| format!("{source}: invalid scenario\n{e}"))
 }
 
@@ -159,7 +159,10 @@ fn export(args: &[String]) -> Result<Vec<String>, String> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "-o" | "--out" => dir = it.next().ok_or("-o needs a directory")?.into(),
-            "--lang" => opts.lang = Lang::parse(it.next().ok_or("--lang needs en or zh")?)?,
+            "--lang" => {
+                let given = it.next().ok_or("--lang needs en or zh")?;
+                opts.lang = Lang::parse(given).map_err(|e| e.to_string())?;
+            }
             "--observe" => opts.observe = true,
             "--time-scale" => {
                 let v = it.next().ok_or("--time-scale needs a number")?;

@@ -26,7 +26,9 @@
 //! error naming the field.
 
 mod java;
+mod wording;
 
+pub use crate::provided::UnknownFile;
 pub use java::{missing as missing_fragments, provide as provide_fragment, NAMES as FRAGMENTS};
 pub mod script;
 
@@ -42,6 +44,7 @@ use rand_chacha::ChaCha8Rng;
 use script::{JobPlan, Placed};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+use wording::Wording;
 
 /// The language of the export's comments.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -53,15 +56,29 @@ pub enum Lang {
     Zh,
 }
 
+/// A `--lang` that is not one of the languages (the text given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownLang(pub String);
+
+impl std::fmt::Display for UnknownLang {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "--lang: {:?} is not a language (expected en or zh)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownLang {}
+
 impl Lang {
     /// `en` or `zh`.
-    pub fn parse(s: &str) -> Result<Lang, String> {
+    pub fn parse(s: &str) -> Result<Lang, UnknownLang> {
         match s {
             "en" => Ok(Lang::En),
             "zh" => Ok(Lang::Zh),
-            other => Err(format!(
-                "--lang: {other:?} is not a language (expected en or zh)"
-            )),
+            other => Err(UnknownLang(other.to_string())),
         }
     }
 
@@ -161,7 +178,7 @@ pub fn export(scenario: &Scenario, opts: &Options) -> Result<Export, ScenarioErr
     }
     let class_name = match &opts.class_name {
         Some(c) => {
-            if java::identifier(c, true) != *c || java::CLASSES.contains(&c.as_str()) {
+            if java::class_name(c) != *c || java::CLASSES.contains(&c.as_str()) {
                 return Err(ScenarioError {
                     errors: vec![FieldError {
                         field: "--class".into(),
@@ -172,7 +189,7 @@ pub fn export(scenario: &Scenario, opts: &Options) -> Result<Export, ScenarioErr
             c.clone()
         }
         None => {
-            let mut c = java::identifier(&scenario.name, true);
+            let mut c = java::class_name(&scenario.name);
             if java::CLASSES.contains(&c.as_str()) {
                 c.push_str("Job");
             }
@@ -285,8 +302,9 @@ fn wrap(s: &str, width: usize) -> Vec<String> {
 }
 
 impl Generator<'_> {
-    fn t(&self, en: &str, zh: &str) -> String {
-        self.lang.pick(en, zh).to_string()
+    /// The exporter's words in the chosen language.
+    fn w(&self) -> &'static Wording {
+        wording::of(self.lang)
     }
 
     /// A lab duration in wall-clock ms.
@@ -294,8 +312,8 @@ impl Generator<'_> {
         (lab_ms as f64 * self.scale).round() as u64
     }
 
-    fn approx(&mut self, en: String, zh: String) {
-        let s = self.lang.pick(&en, &zh).to_string();
+    fn approx(&mut self, note: impl Into<String>) {
+        let s = note.into();
         if !self.approximations.contains(&s) {
             self.approximations.push(s);
         }
@@ -320,7 +338,7 @@ impl Generator<'_> {
             self.chain
                 .iter()
                 .map(|s| {
-                    let mut n = java::identifier(&s.name, false);
+                    let mut n = java::variable_name(&s.name);
                     while java::RESERVED.contains(&n.as_str()) || !seen.insert(n.clone()) {
                         n.push_str("Job");
                     }
@@ -348,13 +366,7 @@ impl Generator<'_> {
         out.push('\n');
         let _ = writeln!(out, "public class {class_name} {{");
         let mut c = Code::new();
-        c.comment(
-            1,
-            &self.t(
-                "What the lab's run of this scenario decided: where the script's actions land.",
-                "实验室运行该场景得出的信息：脚本中各动作落在何处。",
-            ),
-        );
+        c.comment(1, self.w().run_decisions);
         c.line(
             1,
             &format!(
@@ -368,7 +380,7 @@ impl Generator<'_> {
             &format!(
                 "static final double TIME_SCALE = {:?}; // {}",
                 self.scale,
-                self.t("wall-clock ms per lab ms", "每个实验室毫秒对应的真实毫秒数")
+                self.w().time_scale_unit
             ),
         );
         c.line(1, &format!("static final int SLOTS = {slots};"));
@@ -391,13 +403,7 @@ impl Generator<'_> {
         c.line(2, "lab.finish();");
         c.line(1, "}");
         c.line(0, "");
-        c.comment(
-            1,
-            &self.t(
-                "For a test harness that runs many jobs on one MiniCluster.",
-                "供在同一个 MiniCluster 上连续运行多个作业的测试程序使用。",
-            ),
-        );
+        c.comment(1, self.w().test_harness_entry);
         c.line(
             1,
             "public static String run(String[] args, MiniCluster cluster) throws Exception {",
@@ -417,7 +423,7 @@ impl Generator<'_> {
                     2,
                     &format!(
                         "{} {}",
-                        self.t("The earlier job", "先运行的旧作业"),
+                        self.w().earlier_job,
                         java::string(&self.chain[j].name)
                     ),
                 );
@@ -458,25 +464,10 @@ impl Generator<'_> {
     }
 
     fn note_common(&mut self) {
-        let scale = self.scale;
-        self.approx(
-            format!(
-                "Time: the lab's milliseconds are scaled by {scale} (time scale) onto the wall clock; lab times below are the lab's."
-            ),
-            format!("时间：实验室的毫秒按 {scale} 倍（时间比例）映射到真实时钟；下文中的时间均为实验室时间。"),
-        );
-        self.approx(
-            "Sources: record i is emitted no earlier than its at_ms after the first source started, and at most one record per emit_interval_ms; after a restore, the records already due are replayed at once.".into(),
-            "Source：第 i 条记录不早于第一个 source 启动后的 at_ms 发出，每 emit_interval_ms 至多一条；恢复后已到期的记录立即重放。".into(),
-        );
-        self.approx(
-            "Channels: latency_ms and buffer_capacity have no Flink counterpart (Flink's network has no fixed delay and bounds buffers, not records): every record is sent at once (setBufferTimeout(0)).".into(),
-            "通道：latency_ms 和 buffer_capacity 在 Flink 中没有对应（Flink 的网络没有固定延迟，限制的是缓冲区而不是记录数）：每条记录立即发送（setBufferTimeout(0)）。".into(),
-        );
-        self.approx(
-            "Operator chaining is off (disableOperatorChaining), as the lab draws every operator as its own task; remove that line to let Flink chain.".into(),
-            "关闭了算子链（disableOperatorChaining），与实验室中每个算子是独立任务一致；删掉这一行即可让 Flink 组链。".into(),
-        );
+        self.approx((self.w().approx_time_scale)(self.scale));
+        self.approx(self.w().approx_sources);
+        self.approx(self.w().approx_channels);
+        self.approx(self.w().approx_chaining);
         let mut any_process = false;
         let mut any_async = false;
         let mut any_jm_limit = false;
@@ -490,28 +481,16 @@ impl Generator<'_> {
             }
         }
         if any_process {
-            self.approx(
-                "process_ms: the function sleeps that long after each record (the lab's operator is busy that long per record).".into(),
-                "process_ms：函数在每条记录之后休眠这么久（实验室中算子每条记录忙碌这么久）。".into(),
-            );
+            self.approx(self.w().approx_process_ms);
         }
         if any_async {
-            self.approx(
-                "async_ms: no counterpart; Flink's asynchronous snapshot phase takes as long as the upload really takes.".into(),
-                "async_ms：没有对应；Flink 的异步快照阶段耗时就是真实上传所需的时间。".into(),
-            );
+            self.approx(self.w().approx_async_ms);
         }
         if any_jm_limit {
-            self.approx(
-                "max_state_bytes: Flink compares its limit with real serialized bytes per state handle, not the lab's byte-size model, so other snapshots exceed it.".into(),
-                "max_state_bytes：Flink 用真实的序列化字节数（按 state handle）与上限比较，而不是实验室的字节模型，所以超限的快照会不同。".into(),
-            );
+            self.approx(self.w().approx_max_state_bytes);
         }
         if any_manual {
-            self.approx(
-                "interval_ms null: Flink has no checkpointing without an interval; the export sets one day, triggers the script's checkpoints through the cluster, and a final checkpoint once the sources finish.".into(),
-                "interval_ms 为 null：Flink 不能只开启检查点而没有间隔；导出时设为一天，脚本中的检查点通过集群触发，source 结束后再触发一次最终检查点。".into(),
-            );
+            self.approx(self.w().approx_manual_interval);
         }
     }
 
@@ -527,10 +506,7 @@ impl Generator<'_> {
                 "{}{} — {}",
                 main.name,
                 title.map(|t| format!(": {t}")).unwrap_or_default(),
-                self.t(
-                    "a checkpoint-lab lesson as a Flink 2.3 DataStream job (`lab export flink`).",
-                    "checkpoint-lab 的一课，导出为 Flink 2.3 DataStream 作业（`lab export flink`）。"
-                )
+                self.w().lesson_export_title
             ),
         );
         if let Some(d) = &main.description {
@@ -538,13 +514,7 @@ impl Generator<'_> {
             c.comment(0, self.lang.pick(&d.en, &d.zh));
         }
         c.line(0, "//");
-        c.comment(
-            0,
-            &self.t(
-                "Needs nothing but Flink's own jars (pip install apache-flink-libraries==2.3.0 puts them in pyflink/lib):",
-                "只需要 Flink 自己的 jar 包（pip install apache-flink-libraries==2.3.0 会把它们放在 pyflink/lib 下）：",
-            ),
-        );
+        c.comment(0, self.w().needs_flink_jars);
         c.line(
             0,
             &format!(
@@ -555,24 +525,12 @@ impl Generator<'_> {
             0,
             &format!(
                 "//   bash scripts/flink.sh {class_name}.java     ({})",
-                self.t("in checkpoint-lab", "在 checkpoint-lab 中")
+                self.w().in_checkpoint_lab
             ),
         );
-        c.comment(
-            0,
-            &self.t(
-                "It runs on a local MiniCluster in this JVM (--ui keeps Flink's web UI on http://127.0.0.1:8081 until Ctrl-C) and prints the run's summary as one JSON line, in the shape of `lab run`'s.",
-                "作业在本 JVM 内的本地 MiniCluster 上运行（--ui 会让 Flink 的 Web UI 一直开在 http://127.0.0.1:8081，直到 Ctrl-C），最后以一行 JSON 打印运行摘要，格式与 `lab run` 的摘要相同。",
-            ),
-        );
+        c.comment(0, self.w().runs_on_minicluster);
         c.line(0, "//");
-        c.comment(
-            0,
-            &self.t(
-                "Approximations (settings without a Flink counterpart, and how they are mapped):",
-                "近似处理（在 Flink 中没有对应的设置，以及如何映射）：",
-            ),
-        );
+        c.comment(0, self.w().approximations_heading);
         for a in &self.approximations {
             let lines = wrap(a, 92);
             for (i, l) in lines.iter().enumerate() {
@@ -648,9 +606,9 @@ impl Generator<'_> {
         let last = j + 1 == self.chain.len();
         let mut c = Code::new();
         let role = if last {
-            self.t("This job", "本作业")
+            self.w().this_job
         } else {
-            self.t("The earlier job", "先运行的旧作业")
+            self.w().earlier_job
         };
         c.line(1, &format!("/** {role} {}. */", java::string(&s.name)));
         c.line(
@@ -668,20 +626,14 @@ impl Generator<'_> {
             2,
             &format!(
                 "env.disableOperatorChaining(); // {}",
-                self.t(
-                    "as the lab: every operator its own task",
-                    "与实验室一致：每个算子是独立的任务"
-                )
+                self.w().chaining_off
             ),
         );
         c.line(
             2,
             &format!(
                 "env.setBufferTimeout(0);       // {}",
-                self.t(
-                    "send every record at once (Flink's default: when a buffer is full, or after 100 ms)",
-                    "每条记录立即发送（Flink 默认：缓冲区满或 100 ms 后发送）"
-                )
+                self.w().buffer_timeout_zero
             ),
         );
         if let Some(max_parallelism) = s.job.max_parallelism {
@@ -689,17 +641,11 @@ impl Generator<'_> {
                 2,
                 &format!(
                     "env.setMaxParallelism({max_parallelism}); // {}",
-                    self.t("number of key groups", "key group 的数量")
+                    self.w().key_group_count
                 ),
             );
         } else {
-            c.comment(
-                2,
-                &self.t(
-                    "Max parallelism is not set: Flink derives it (128 for every parallelism up to 85), and a restored savepoint's value replaces it.",
-                    "未设置最大并行度：由 Flink 推导（并行度不超过 85 时为 128），从 savepoint 恢复时改用其中保存的值。",
-                ),
-            );
+            c.comment(2, self.w().max_parallelism_derived);
         }
         c.line(0, "");
         self.checkpoint_lines(&mut c, s.checkpointing.as_ref());
@@ -712,13 +658,7 @@ impl Generator<'_> {
     }
 
     fn restore_lines(&mut self, c: &mut Code, j: usize, allow: bool, selector: SnapshotSelector) {
-        c.comment(
-            2,
-            &self.t(
-                "Start from a snapshot of the earlier job, as `flink run -s <savepoint>` does (1.x: execution.savepoint.path).",
-                "从旧作业的快照启动，相当于 `flink run -s <savepoint>`（1.x：execution.savepoint.path）。",
-            ),
-        );
+        c.comment(2, self.w().restore_from_snapshot);
         let earlier = self.plans[j - 1].as_ref();
         let chosen = earlier.and_then(|p| pick_snapshot(p, selector));
         let path = match chosen {
@@ -731,26 +671,14 @@ impl Generator<'_> {
             &format!("conf.set(StateRecoveryOptions.SAVEPOINT_PATH, {path});"),
         );
         if allow {
-            c.comment(
-                2,
-                &self.t(
-                    "--allowNonRestoredState (-n): skip state of operators this job no longer has (1.x: execution.savepoint.ignore-unclaimed-state).",
-                    "--allowNonRestoredState（-n）：跳过新作业中已不存在的算子的状态（1.x：execution.savepoint.ignore-unclaimed-state）。",
-                ),
-            );
+            c.comment(2, self.w().allow_non_restored_state);
         }
         c.line(
             2,
             &format!("conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, {allow});"),
         );
         if let Some(msg) = &self.lab_refusal {
-            c.comment(
-                2,
-                &format!(
-                    "{} {msg}",
-                    self.t("The lab refuses this restore:", "实验室拒绝这次恢复：")
-                ),
-            );
+            c.comment(2, &format!("{} {msg}", self.w().lab_refuses_restore));
         }
     }
 
@@ -760,26 +688,14 @@ impl Generator<'_> {
         };
         match cfg.backend {
             BackendKind::Hashmap => {
-                c.comment(
-                    2,
-                    &self.t(
-                        "State backend: hashmap — keyed state as objects on the heap, full snapshots (1.x: env.setStateBackend(new HashMapStateBackend())).",
-                        "状态后端：hashmap——keyed state 以对象形式存放在堆内存中，每次全量快照（1.x：env.setStateBackend(new HashMapStateBackend())）。",
-                    ),
-                );
+                c.comment(2, self.w().backend_hashmap);
                 c.line(
                     2,
                     "conf.set(StateBackendOptions.STATE_BACKEND, \"hashmap\");",
                 );
             }
             BackendKind::Rocksdb => {
-                c.comment(
-                    2,
-                    &self.t(
-                        "State backend: rocksdb with incremental checkpoints — each checkpoint uploads only the new SST files (1.x: env.setStateBackend(new EmbeddedRocksDBStateBackend(true))).",
-                        "状态后端：rocksdb，开启增量检查点——每个检查点只上传新的 SST 文件（1.x：env.setStateBackend(new EmbeddedRocksDBStateBackend(true))）。",
-                    ),
-                );
+                c.comment(2, self.w().backend_rocksdb);
                 c.line(
                     2,
                     "conf.set(StateBackendOptions.STATE_BACKEND, \"rocksdb\");",
@@ -792,13 +708,7 @@ impl Generator<'_> {
         }
         match cfg.storage {
             StorageKind::Filesystem => {
-                c.comment(
-                    2,
-                    &self.t(
-                        "Checkpoint storage: filesystem, a checkpoint directory (1.x: env.getCheckpointConfig().setCheckpointStorage(\"file:///…\")).",
-                        "检查点存储：filesystem，即检查点目录（1.x：env.getCheckpointConfig().setCheckpointStorage(\"file:///…\")）。",
-                    ),
-                );
+                c.comment(2, self.w().storage_filesystem);
                 c.line(
                     2,
                     "conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, \"filesystem\");",
@@ -806,13 +716,7 @@ impl Generator<'_> {
                 c.line(2, "conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, lab.uri(\"checkpoints\"));");
             }
             StorageKind::Jobmanager => {
-                c.comment(
-                    2,
-                    &self.t(
-                        "Checkpoint storage: jobmanager — snapshots in the JobManager's memory, each state limited in size (set on the job graph below; 1.x: setCheckpointStorage(new JobManagerCheckpointStorage(size))).",
-                        "检查点存储：jobmanager——快照保存在 JobManager 内存中，每个状态有大小上限（在下面的作业图上设置；1.x：setCheckpointStorage(new JobManagerCheckpointStorage(size))）。",
-                    ),
-                );
+                c.comment(2, self.w().storage_jobmanager);
                 c.line(
                     2,
                     "conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, \"jobmanager\");",
@@ -842,33 +746,15 @@ impl Generator<'_> {
         let d = |ms: u64| format!("Duration.ofMillis({ms})");
         match &s.restart {
             None if s.checkpointing.is_some() => {
-                c.comment(
-                    2,
-                    &self.t(
-                        "Restart strategy: not set, so Flink's default while checkpointing is on — exponential delay (1 s, ×1.5, at most 60 s). The lab has no jitter:",
-                        "重启策略：未设置，于是使用开启检查点时 Flink 的默认值——指数延迟（1 s，×1.5，最多 60 s）。实验室没有抖动：",
-                    ),
-                );
+                c.comment(2, self.w().restart_default_exponential);
                 c.line(
                     2,
                     "conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_JITTER_FACTOR, 0.0);",
                 );
             }
-            None => c.comment(
-                2,
-                &self.t(
-                    "Restart strategy: not set and checkpointing off, so none (Flink's default).",
-                    "重启策略：未设置且未开启检查点，因此不重启（Flink 默认）。",
-                ),
-            ),
+            None => c.comment(2, self.w().restart_default_none),
             Some(RestartConfig::None) => {
-                c.comment(
-                    2,
-                    &self.t(
-                        "Restart strategy: none (1.x: env.setRestartStrategy(RestartStrategies.noRestart())).",
-                        "重启策略：不重启（1.x：env.setRestartStrategy(RestartStrategies.noRestart())）。",
-                    ),
-                );
+                c.comment(2, self.w().restart_none);
                 c.line(
                     2,
                     "conf.set(RestartStrategyOptions.RESTART_STRATEGY, \"none\");",
@@ -879,10 +765,7 @@ impl Generator<'_> {
                     2,
                     &format!(
                         "{} (1.x: env.setRestartStrategy(RestartStrategies.fixedDelayRestart({attempts}, Time.milliseconds({}))))",
-                        self.t(
-                            "Restart strategy: fixed delay",
-                            "重启策略：固定延迟"
-                        ),
+                        self.w().restart_fixed_delay,
                         self.ms(*delay_ms)
                     ),
                 );
@@ -911,7 +794,7 @@ impl Generator<'_> {
                     2,
                     &format!(
                         "{} (1.x: env.setRestartStrategy(RestartStrategies.failureRateRestart({max_failures}, Time.milliseconds({}), Time.milliseconds({}))))",
-                        self.t("Restart strategy: failure rate", "重启策略：失败率"),
+                        self.w().restart_failure_rate,
                         self.ms(*interval_ms),
                         self.ms(*delay_ms)
                     ),
@@ -946,13 +829,7 @@ impl Generator<'_> {
                 reset_threshold_ms,
                 attempts,
             }) => {
-                c.comment(
-                    2,
-                    &self.t(
-                        "Restart strategy: exponential delay, without jitter as in the lab (1.x: RestartStrategies.exponentialDelayRestart(…)).",
-                        "重启策略：指数延迟，与实验室一样没有抖动（1.x：RestartStrategies.exponentialDelayRestart(…)）。",
-                    ),
-                );
+                c.comment(2, self.w().restart_exponential_delay);
                 c.line(
                     2,
                     "conf.set(RestartStrategyOptions.RESTART_STRATEGY, \"exponential-delay\");",
@@ -998,26 +875,14 @@ impl Generator<'_> {
 
     fn checkpoint_lines(&mut self, c: &mut Code, cfg: Option<&CheckpointingConfig>) {
         let Some(cfg) = cfg else {
-            c.comment(
-                2,
-                &self.t(
-                    "Checkpointing is off (the scenario has no `checkpointing`).",
-                    "未开启检查点（场景中没有 `checkpointing`）。",
-                ),
-            );
+            c.comment(2, self.w().checkpointing_off);
             return;
         };
         let mode = match cfg.mode {
             CheckpointingMode::ExactlyOnce => "EXACTLY_ONCE",
             CheckpointingMode::AtLeastOnce => "AT_LEAST_ONCE",
         };
-        c.comment(
-            2,
-            &self.t(
-                "Checkpointing (CheckpointingMode is org.apache.flink.core.execution.CheckpointingMode in 2.x; 1.x: org.apache.flink.streaming.api.CheckpointingMode).",
-                "检查点配置（2.x 中 CheckpointingMode 位于 org.apache.flink.core.execution；1.x：org.apache.flink.streaming.api.CheckpointingMode）。",
-            ),
-        );
+        c.comment(2, self.w().checkpointing_heading);
         match cfg.interval_ms {
             Some(_) => {
                 let interval = self.ms(cfg.interval_ms.unwrap_or(0));
@@ -1027,13 +892,7 @@ impl Generator<'_> {
                 );
             }
             None => {
-                c.comment(
-                    2,
-                    &self.t(
-                        "interval_ms null (manual checkpoints only) has no Flink counterpart: one day.",
-                        "interval_ms 为 null（只手动触发）在 Flink 中没有对应：设为一天。",
-                    ),
-                );
+                c.comment(2, self.w().interval_null_one_day);
                 c.line(
                     2,
                     &format!("env.enableCheckpointing(86400000L, CheckpointingMode.{mode});"),
@@ -1103,12 +962,12 @@ impl Generator<'_> {
 
     /// The job graph: one statement per operator, in an order where inputs come first.
     fn graph_lines(&mut self, c: &mut Code, s: &Scenario) {
-        c.comment(2, &self.t("The job graph.", "作业图。"));
+        c.comment(2, self.w().job_graph);
         let ops = &s.job.operators;
         let mut vars: BTreeMap<&str, String> = BTreeMap::new();
         let mut used = BTreeSet::new();
         for o in ops {
-            let mut v = java::identifier(&o.uid, false);
+            let mut v = java::variable_name(&o.uid);
             while java::RESERVED.contains(&v.as_str())
                 || java::CLASSES.contains(&v.as_str())
                 || !used.insert(v.clone())
@@ -1225,7 +1084,7 @@ impl Generator<'_> {
                     &format!(
                         "graph.setCheckpointStorage(new JobManagerCheckpointStorage({})); // {}",
                         cfg.max_state_bytes,
-                        self.t("bytes per state", "每个状态的字节数上限")
+                        self.w().bytes_per_state
                     ),
                 );
             }
@@ -1338,24 +1197,15 @@ impl Generator<'_> {
         if t.cleanup.in_background {
             // Flink's default: nothing to write.
             if rocksdb && t.cleanup.incremental.is_none() {
-                self.approx(
-                    "TTL: background cleanup on RocksDB is its compaction filter, which the lab (no compaction) replaces by an incremental cleanup of 5 entries per access.".into(),
-                    "TTL：RocksDB 上的后台清理是其 compaction filter，实验室（不模拟 compaction）以每次访问清理 5 个条目的增量清理代替。".into(),
-                );
+                self.approx(self.w().approx_ttl_rocksdb_background);
             }
         } else {
             // The lab's default: only the cleanup asked for.
             s.push_str(".disableCleanupInBackground()");
-            self.approx(
-                "TTL: background cleanup is disabled (disableCleanupInBackground) to match the lab, which cleans up only as configured; Flink's default since 1.10 cleans in the background (\"in_background\": true).".into(),
-                "TTL：关闭了后台清理（disableCleanupInBackground）以与实验室一致（实验室只做配置的清理）；Flink 自 1.10 起默认在后台清理（\"in_background\": true）。".into(),
-            );
+            self.approx(self.w().approx_ttl_background_disabled);
         }
         if rocksdb && t.cleanup.incremental.is_some() {
-            self.approx(
-                "TTL: Flink skips incremental cleanup on RocksDB (its state has no iterator for it); the lab cleans up incrementally on both backends.".into(),
-                "TTL：Flink 在 RocksDB 上跳过增量清理（其状态不支持所需的迭代器）；实验室在两种后端上都做增量清理。".into(),
-            );
+            self.approx(self.w().approx_ttl_rocksdb_incremental);
         }
         s.push_str(".build()");
         s
@@ -1431,19 +1281,7 @@ impl Generator<'_> {
         let mut calls = Vec::new();
         for p in plan.iter().flat_map(|p| &p.placed) {
             match p {
-                Placed::Crash(cr) => {
-                    let (en, zh) = match &cr.after {
-                        Some((src, part, off)) => (
-                            format!("crash of {} at {} ms (attempt {}): thrown when {} has handled the record of {src} partition {part} at offset {off} or later, the last one it handled before the lab's crash.", cr.task, cr.at_ms, cr.attempt, cr.task),
-                            format!("{} 在 {} ms 崩溃（第 {} 次运行）：当 {} 处理了 {src} 分区 {part} 中 offset 不小于 {off} 的记录时抛出异常——这是实验室中崩溃前它处理的最后一条记录。", cr.task, cr.at_ms, cr.attempt, cr.task),
-                        ),
-                        None => (
-                            format!("crash of {} at {} ms (attempt {}): it handled no record before the lab's crash; thrown after its first record.", cr.task, cr.at_ms, cr.attempt),
-                            format!("{} 在 {} ms 崩溃（第 {} 次运行）：实验室中崩溃前它没有处理任何记录；在它处理第一条记录后抛出。", cr.task, cr.at_ms, cr.attempt),
-                        ),
-                    };
-                    self.approx(en, zh);
-                }
+                Placed::Crash(cr) => self.approx((self.w().approx_crash)(cr)),
                 Placed::Hold(h) => {
                     let kind = if h.stop {
                         "stopWithSavepoint"
@@ -1466,10 +1304,7 @@ impl Generator<'_> {
                     } else {
                         "savepoint"
                     };
-                    self.approx(
-                        format!("{action} at {} ms: taken once every source has read exactly what the lab's savepoint {} stored (the sources wait there), through the job client.", h.at_ms, h.checkpoint),
-                        format!("{action}（{} ms）：等每个 source 恰好读到实验室的 savepoint {} 所存的位置（source 在那里等待）后，通过 JobClient 触发。", h.at_ms, h.checkpoint),
-                    );
+                    self.approx((self.w().approx_held_savepoint)(action, h));
                 }
                 Placed::Timed { action, at_ms } => {
                     let call = if *action == "cancel" {
@@ -1478,10 +1313,7 @@ impl Generator<'_> {
                         "triggerCheckpoint"
                     };
                     calls.push(format!(".{call}({at_ms})"));
-                    self.approx(
-                        format!("{action} at {at_ms} ms: at that lab time after the sources started (wall clock)."),
-                        format!("{action}（{at_ms} ms）：在 source 启动后的这个实验室时间执行（按真实时钟）。"),
-                    );
+                    self.approx((self.w().approx_timed)(action, *at_ms));
                 }
                 Placed::Unheld { action, at_ms } => {
                     let call = if *action == "savepoint" {
@@ -1490,25 +1322,13 @@ impl Generator<'_> {
                         "stopWithSavepoint"
                     };
                     calls.push(format!(".{call}({at_ms}, -1)"));
-                    self.approx(
-                        format!("{action} at {at_ms} ms: the lab completed none there, so it is taken at that lab time (wall clock)."),
-                        format!("{action}（{at_ms} ms）：实验室中它没有完成，因此按这个实验室时间执行（真实时钟）。"),
-                    );
+                    self.approx((self.w().approx_unheld_savepoint)(action, *at_ms));
                 }
                 Placed::Ignored {
                     action,
                     at_ms,
                     reason,
-                } => self.approx(
-                    format!(
-                        "{action} at {at_ms} ms is left out: the lab ignores it ({}).",
-                        reason.en()
-                    ),
-                    format!(
-                        "{at_ms} ms 的 {action} 被省略：实验室忽略了它（{}）。",
-                        reason.zh()
-                    ),
-                ),
+                } => self.approx((self.w().approx_ignored)(action, *at_ms, reason)),
             }
         }
         if let Some(until) = s.until_ms {
@@ -1525,13 +1345,7 @@ impl Generator<'_> {
         } else {
             format!("new Script(){}", calls.join(""))
         };
-        c.comment(
-            2,
-            &self.t(
-                "Run it, playing the lab's script (see the list at the top).",
-                "运行作业，并执行实验室脚本（见文件开头的列表）。",
-            ),
-        );
+        c.comment(2, self.w().run_script);
         let graph = s
             .checkpointing
             .as_ref()

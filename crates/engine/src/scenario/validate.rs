@@ -1,5 +1,5 @@
 //! Validation of a parsed [`Scenario`]: every rule of contract v1 and of Flink's own
-//! configuration checks (flink-semantics.md §1.1, §5.1), each error naming the JSON
+//! configuration checks (docs/flink-semantics.md §1.1, §5.1), each error naming the JSON
 //! path it blames.
 //!
 //! Errors are collected section by section in document order (version, name, job,

@@ -12,7 +12,7 @@
 //! handle on the named state for that key; asking for a name that is not registered,
 //! or with the wrong type, is a [`StateError`].
 //!
-//! # TTL rules (flink-semantics.md §6.2)
+//! # TTL rules (docs/flink-semantics.md §6.2)
 //! - every write stores the value with `last_access_at = now`;
 //! - a read of an expired value removes it (cleanup on read is always on) and
 //!   returns nothing — or, with `ReturnExpiredIfNotCleanedUp`, the expired value this

@@ -6,7 +6,7 @@
 //! `SharedStateRegistryImpl` (per shared file: the checkpoint that created it and the
 //! last checkpoint that used it; `unregisterUnusedState(lowestRetainedCheckpointId)`
 //! deletes every file whose last user is older than the oldest retained checkpoint),
-//! flink-semantics.md §7.
+//! docs/flink-semantics.md §7.
 //!
 //! # The file model (contract: Sizes)
 //! A subtask's keyed state is a set of *entries*: one per (state name, key), and

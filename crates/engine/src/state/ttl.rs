@@ -1,5 +1,5 @@
 //! State time-to-live. Flink: `StateTtlConfig` (flink-core), `TtlUtils`, `TtlValue`
-//! (flink-runtime `state/ttl`); flink-semantics.md §6.2.
+//! (flink-runtime `state/ttl`); docs/flink-semantics.md §6.2.
 //!
 //! A state with TTL stores, next to each value (each list element, each map entry),
 //! the time it was last written — or read, with [`UpdateType::OnReadAndWrite`]. The

@@ -1,5 +1,7 @@
-//! The tolerable-failure counter over a whole run (issue 12, item 5: checkpoint
-//! configuration vs its strict twin). The coordinator keeps only the counter's
+//! The tolerable-failure counter over a whole run (Flink:
+//! `CheckpointFailureManager`'s continuous failure counter), for the page's chart
+//! of a checkpoint configuration against its strict twin (`checkpoint-config`,
+//! `checkpoint-config-strict`). The coordinator keeps only the counter's
 //! current value ([`crate::view::CoordinatorView::failure_counter`]); a chart of
 //! aborted and expired checkpoints wants it after every change, so the run is
 //! stepped and the counter sampled — the engine's own value, never recounted.

@@ -1,7 +1,7 @@
-//! Who owns what across a rescaled restore (issue 12, item 7): for every keyed
-//! operator, the owning subtask of each key group before (the earlier job whose
-//! snapshot is restored) and after (this job); for every source, which subtask
-//! reads which partition before and after, with the offsets list state's
+//! Who owns what across a rescaled restore, as the page draws a rescale: for
+//! every keyed operator, the owning subtask of each key group before (the earlier
+//! job whose snapshot is restored) and after (this job); for every source, which
+//! subtask reads which partition before and after, with the offsets list state's
 //! distribution mode (even split or union).
 //!
 //! Read from the engine's own assignment — the earlier job is run again with the
@@ -147,8 +147,9 @@ fn rescale_of(
                 after,
             });
         } else if op.is_keyed() {
-            // The effective value (engine-rooms B.1): the job's, or derived from the
-            // parallelism and replaced by the restored snapshot's when not set.
+            // The effective max parallelism, as Flink's checkParallelismPreconditions
+            // settles it: the job's, or derived from the parallelism and replaced by
+            // the restored snapshot's when not set.
             let mut effective = crate::parallelism::MaxParallelism::of(job, op);
             if let Some(o) = old {
                 effective.adopt(o.max_parallelism);

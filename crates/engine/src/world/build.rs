@@ -15,7 +15,7 @@
 use super::observed::Restored;
 use super::schedule::{Item, Schedule};
 use super::{failover::JobLifecycle, upgrade, Task, World};
-use crate::barrier::BarrierHandler;
+use crate::barrier::{BarrierHandler, EndOfPartition};
 use crate::channel::Element;
 use crate::coordinator::{CheckpointCoordinator, CompletedCheckpoint, CoordinatorConfig};
 use crate::event::{Event, Trace};
@@ -222,7 +222,9 @@ impl World {
             let handler = BarrierHandler::new(
                 self.graph.handler_mode,
                 info.inputs.len() as u32,
-                self.coordinator.config().after_tasks_finish,
+                EndOfPartition::with_checkpoints_after_tasks_finish(
+                    self.coordinator.config().after_tasks_finish,
+                ),
             );
             let checkpoints = SubtaskCheckpointCoordinator::new(incremental_base);
             tasks.push(Task::new(

@@ -392,7 +392,7 @@ impl World {
     /// On a terminal job status, the completed-checkpoint store deletes its retained
     /// checkpoints or keeps them, as the `externalized` policy says; savepoints are
     /// never deleted. Flink: `DefaultCompletedCheckpointStore.shutdown` with the
-    /// job's `CheckpointRetentionPolicy` (flink-semantics.md §1.7).
+    /// job's `CheckpointRetentionPolicy` (docs/flink-semantics.md §1.7).
     pub(super) fn apply_retention(&mut self) {
         let policy = self.graph.scenario.checkpoint_config().externalized;
         let status = self.job.status();

@@ -12,9 +12,33 @@
 
 use super::World;
 use crate::cause::{FailureCause, IgnoreCause};
+use crate::coordinator::TriggerOrigin;
 use crate::event::{Event, SnapshotKind};
 use crate::scenario::ScriptStep;
 use serde::{Deserialize, Serialize};
+
+/// Why [`World::apply`] refuses an intervention.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InterventionError {
+    /// A crash of a subtask the job does not have.
+    UnknownTask {
+        /// The name given.
+        task: String,
+    },
+}
+
+impl std::fmt::Display for InterventionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InterventionError::UnknownTask { task } => write!(
+                f,
+                "unknown task {task:?}: subtasks are named \"<uid>#<index>\""
+            ),
+        }
+    }
+}
+
+impl std::error::Error for InterventionError {}
 
 /// What a learner or a script does to the running job. Flink: the REST API's job
 /// actions (`POST /jobs/:id/checkpoints`, `/savepoints`, `/stop`, `PATCH` to cancel)
@@ -81,17 +105,17 @@ impl World {
             }
             Intervention::TriggerCheckpoint => {
                 self.coordinator
-                    .offer(SnapshotKind::Checkpoint, false, false);
+                    .offer(SnapshotKind::Checkpoint, TriggerOrigin::Manual);
                 self.try_trigger();
             }
             Intervention::Savepoint => {
                 self.coordinator
-                    .offer(SnapshotKind::Savepoint, false, false);
+                    .offer(SnapshotKind::Savepoint, TriggerOrigin::Manual);
                 self.try_trigger();
             }
             Intervention::StopWithSavepoint => {
                 self.coordinator
-                    .offer(SnapshotKind::StopWithSavepoint, false, false);
+                    .offer(SnapshotKind::StopWithSavepoint, TriggerOrigin::Manual);
                 self.try_trigger();
             }
             Intervention::Cancel => self.cancel_job(),

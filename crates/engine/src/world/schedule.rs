@@ -35,10 +35,13 @@ pub(crate) enum Item {
     /// The periodic checkpoint scheduler fires (its generation,
     /// [`crate::coordinator::PeriodicTrigger`]).
     PeriodicTrigger(u32),
-    /// A pending checkpoint's timeout.
+    /// A pending checkpoint's timeout is due
+    /// ([`crate::coordinator::CheckpointCoordinator::is_expired`] rules on it).
     CheckpointTimeout(CheckpointId),
-    /// notifyCheckpointComplete (true) or notifyCheckpointAborted (false) reaches a task.
-    Notify(TaskId, CheckpointId, bool),
+    /// notifyCheckpointComplete reaches a task.
+    NotifyComplete(TaskId, CheckpointId),
+    /// notifyCheckpointAborted reaches a task.
+    NotifyAborted(TaskId, CheckpointId),
     /// After a stop-with-savepoint completed and was notified: the job ends.
     StopJob,
     /// A script step is due (its index in the scenario's `script`).

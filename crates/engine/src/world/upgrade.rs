@@ -8,7 +8,7 @@
 //!
 //! Which snapshots survive the earlier job: its savepoints always (Flink never
 //! deletes a savepoint); its retained checkpoints as its `externalized` policy says
-//! (flink-semantics.md §1.7) — a finished job, or a canceled one without
+//! (docs/flink-semantics.md §1.7) — a finished job, or a canceled one without
 //! `retain_on_cancellation`, leaves none.
 
 use super::World;

@@ -116,8 +116,11 @@ pub fn run_traced(s: &Scenario) -> (Vec<TraceEvent>, Value) {
     };
     let mut events = Vec::new();
     let world = runner::run(s, &opts, |e| events.push(e.clone())).expect("valid scenario");
-    let summary =
-        serde_json::to_value(engine::summary::Summary::of(&world, false)).expect("serializes");
+    let summary = serde_json::to_value(engine::summary::Summary::of(
+        &world,
+        engine::summary::Metadata::Omitted,
+    ))
+    .expect("serializes");
     (events, summary)
 }
 

@@ -310,7 +310,7 @@ fn truth(s: &Scenario) -> Scenario {
 type Multiset = BTreeMap<(Option<String>, i64), usize>;
 
 fn multiset_of_lab(world: &World, uid: &str) -> Multiset {
-    let summary = engine::summary::Summary::of(world, false);
+    let summary = engine::summary::Summary::of(world, engine::summary::Metadata::Omitted);
     let mut m = Multiset::new();
     for r in &summary.sinks[uid].committed {
         *m.entry((r.key.as_deref().map(String::from), r.value))
@@ -560,7 +560,8 @@ fn compare_sinks(check: &mut Check, s: &Scenario, lab: &LabRun, real: &Real, fin
             }
         }
         if kind == SinkKind::Idempotent {
-            let summary = engine::summary::Summary::of(&lab.world, false);
+            let summary =
+                engine::summary::Summary::of(&lab.world, engine::summary::Metadata::Omitted);
             let lab_table: BTreeMap<String, i64> = summary.sinks[&uid]
                 .table
                 .clone()
@@ -588,7 +589,7 @@ fn compare_sinks(check: &mut Check, s: &Scenario, lab: &LabRun, real: &Real, fin
 /// The failures: in order, the failed task, and whether the job restarted; the
 /// final status; Flink's message when recovery is suppressed.
 fn compare_failures(check: &mut Check, lab: &LabRun, real: &Real) {
-    let summary = engine::summary::Summary::of(&lab.world, false);
+    let summary = engine::summary::Summary::of(&lab.world, engine::summary::Metadata::Omitted);
     let lab_f: Vec<(Option<String>, bool)> = summary
         .failures
         .iter()
@@ -911,7 +912,7 @@ fn broadcast_rules() {
     let mut check = Check::new(case);
     compare_failures(&mut check, lab, real);
     // The lab's rules at the restore: in the restored checkpoint's _metadata.
-    let summary = engine::summary::Summary::of(&lab.world, true);
+    let summary = engine::summary::Summary::of(&lab.world, engine::summary::Metadata::Included);
     let restored = summary.failures[0].restored_from.expect("a restore");
     let meta = summary
         .checkpoints
@@ -988,7 +989,7 @@ fn backend(case: &'static str) {
     let (mut check, _, labs) = standard(case);
     let real = real_of(case);
     let lab = labs[0].as_ref().expect("lab");
-    let summary = engine::summary::Summary::of(&lab.world, false);
+    let summary = engine::summary::Summary::of(&lab.world, engine::summary::Metadata::Omitted);
     let lab_incremental = summary
         .checkpoints
         .iter()
@@ -1072,7 +1073,7 @@ fn probe_union_partly_finished() {
         )
     };
     let (a, b) = window(&lab_finish);
-    let summary = engine::summary::Summary::of(&lab.world, false);
+    let summary = engine::summary::Summary::of(&lab.world, engine::summary::Metadata::Omitted);
     let lab_statuses: Vec<String> = summary
         .checkpoints
         .iter()

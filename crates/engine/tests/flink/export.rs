@@ -254,7 +254,7 @@ fn savepoints_hold_the_sources_at_the_lab_s_offsets() {
         ..RunOptions::default()
     };
     let world = runner::run(&earlier, &opts, |_| {}).unwrap();
-    let summary = engine::summary::Summary::of(&world, true);
+    let summary = engine::summary::Summary::of(&world, engine::summary::Metadata::Included);
     let sp = summary
         .checkpoints
         .iter()

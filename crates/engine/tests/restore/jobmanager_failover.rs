@@ -241,7 +241,11 @@ fn checkpoints_lost_with_the_jobmanager_stay_completed_and_are_marked_lost() {
             .filter_map(|v| v.as_u64())
             .collect();
         assert_eq!(!lost_ids.is_empty(), expect_lost, "{storage}: {lost_ids:?}");
-        let summary = serde_json::to_value(engine::summary::Summary::of(&w, false)).unwrap();
+        let summary = serde_json::to_value(engine::summary::Summary::of(
+            &w,
+            engine::summary::Metadata::Omitted,
+        ))
+        .unwrap();
         for c in summary["checkpoints"].as_array().unwrap() {
             let id = c["id"].as_u64().unwrap();
             if lost_ids.contains(&id) {

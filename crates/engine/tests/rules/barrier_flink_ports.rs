@@ -9,12 +9,14 @@
 //! triggered checkpoint, `-n` for an aborted one, in the order they happened.
 
 use engine::barrier::{
-    AbortReason, Alignment, BarrierHandler, CheckpointBarrier, HandlerAction, HandlerMode,
+    AbortReason, Alignment, BarrierHandler, CheckpointBarrier, EndOfPartition, HandlerAction,
+    HandlerMode, SnapshotType,
 };
 use engine::bench::{self, ArrivalKind, BenchConfig, BenchOutput};
 use engine::ids::{ChannelIndex, CheckpointId};
 
 use AbortReason::{CancellationBarrier, EndOfStream, Subsumed};
+use EndOfPartition::CountsAsBarrier;
 use HandlerMode::{Aligned, AtLeastOnce, Unaligned};
 
 // ---------------------------------------------------------------------------------
@@ -143,7 +145,13 @@ fn cp(id: u64) -> CheckpointId {
 }
 
 fn aligned_with_timeout(id: u64, created_at: u64, timeout_ms: u64) -> CheckpointBarrier {
-    CheckpointBarrier::for_config(cp(id), created_at, false, true, true, timeout_ms)
+    CheckpointBarrier::for_config(
+        cp(id),
+        created_at,
+        SnapshotType::Checkpoint,
+        Unaligned,
+        timeout_ms,
+    )
 }
 
 fn is_unaligned_trigger(action: &HandlerAction) -> bool {
@@ -1058,7 +1066,7 @@ fn alternating_out_of_order_barrier() {
 /// announcement, an unaligned barrier from upstream triggers at once.
 #[test]
 fn alternating_switch_to_unaligned_by_upstream() {
-    let mut handler = BarrierHandler::new(Unaligned, 2, true);
+    let mut handler = BarrierHandler::new(Unaligned, 2, CountsAsBarrier);
     let aligned = aligned_with_timeout(1, 0, i32::MAX as u64);
     let mut out = Vec::new();
     handler.process_barrier_announcement(ch(0), &aligned, 0, &mut out);
@@ -1076,7 +1084,7 @@ fn alternating_switch_to_unaligned_by_upstream() {
 /// switches to unaligned, and the records it overtook on channel 1 are channel state.
 #[test]
 fn alternating_timeout_alignment_on_unaligned_checkpoint() {
-    let mut handler = BarrierHandler::new(Unaligned, 3, true);
+    let mut handler = BarrierHandler::new(Unaligned, 3, CountsAsBarrier);
     let aligned = aligned_with_timeout(1, 0, i32::MAX as u64);
     let mut out = Vec::new();
     handler.process_barrier_announcement(ch(0), &aligned, 0, &mut out);
@@ -1105,7 +1113,7 @@ fn alternating_timeout_alignment_on_unaligned_checkpoint() {
 /// checkpoint starts aligned again.
 #[test]
 fn alternating_aligned_after_timed_out() {
-    let mut handler = BarrierHandler::new(Unaligned, 1, true);
+    let mut handler = BarrierHandler::new(Unaligned, 1, CountsAsBarrier);
     let mut out = Vec::new();
     let b1 = aligned_with_timeout(1, 0, 100);
     handler.process_barrier_announcement(ch(0), &b1, 0, &mut out);
@@ -1133,7 +1141,7 @@ fn alternating_aligned_after_timed_out() {
 /// to unaligned; the first (now prioritized) barrier triggers, persisting both channels.
 #[test]
 fn alternating_active_timeout_alignment_on_announcement() {
-    let mut handler = BarrierHandler::new(Unaligned, 2, true);
+    let mut handler = BarrierHandler::new(Unaligned, 2, CountsAsBarrier);
     let mut out = Vec::new();
     let b = aligned_with_timeout(1, 0, 10);
     handler.process_barrier_announcement(ch(0), &b, 0, &mut out);
@@ -1169,7 +1177,7 @@ fn alternating_active_timeout_alignment_on_announcement() {
 /// checkpoint to unaligned.
 #[test]
 fn alternating_timeout_alignment_after_received_end_of_partition() {
-    let mut handler = BarrierHandler::new(Unaligned, 3, true);
+    let mut handler = BarrierHandler::new(Unaligned, 3, CountsAsBarrier);
     let mut out = Vec::new();
     let b = aligned_with_timeout(1, 0, 100);
     handler.process_barrier(ch(0), &b, 0, &mut out);
@@ -1201,7 +1209,7 @@ fn alternating_timeout_alignment_after_received_end_of_partition() {
 /// an announcement starts the checkpoint, an end of partition then counts as aligned.
 #[test]
 fn alternating_start_new_checkpoint_via_announcement() {
-    let mut handler = BarrierHandler::new(Unaligned, 3, true);
+    let mut handler = BarrierHandler::new(Unaligned, 3, CountsAsBarrier);
     let mut out = Vec::new();
     let b = aligned_with_timeout(1, 0, 10_000);
     handler.process_barrier_announcement(ch(0), &b, 0, &mut out);
@@ -1229,7 +1237,7 @@ fn alternating_start_new_checkpoint_via_announcement() {
 /// first barrier (1 s) to its last (3 s).
 #[test]
 fn alternating_next_first_checkpoint_barrier_overtakes_cancellation_barrier() {
-    let mut handler = BarrierHandler::new(Unaligned, 2, true);
+    let mut handler = BarrierHandler::new(Unaligned, 2, CountsAsBarrier);
     let mut out = Vec::new();
     handler.process_barrier(ch(0), &aligned_with_timeout(1, 0, 10_000), 0, &mut out);
     handler.process_barrier(

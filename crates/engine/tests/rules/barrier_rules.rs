@@ -5,7 +5,8 @@
 use std::collections::BTreeMap;
 
 use engine::barrier::{
-    AbortReason, Alignment, BarrierHandler, CheckpointBarrier, HandlerAction, HandlerMode,
+    AbortReason, Alignment, BarrierHandler, CheckpointBarrier, EndOfPartition, HandlerAction,
+    HandlerMode, SnapshotType,
 };
 use engine::bench::{self, ArrivalKind, BenchConfig, BenchOutput};
 use engine::ids::{ChannelIndex, CheckpointId};
@@ -13,8 +14,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use AbortReason::{CancellationBarrier, EndOfStream, Subsumed};
+use EndOfPartition::CountsAsBarrier;
 use HandlerAction::{Abort, Blocked, StopPersisting, Trigger, Unblocked};
 use HandlerMode::{Aligned, AtLeastOnce, Unaligned};
+use SnapshotType::{Checkpoint, Savepoint};
 
 // ---------------------------------------------------------------------------------
 // helpers
@@ -46,15 +49,15 @@ fn cp(id: u64) -> CheckpointId {
 }
 
 fn aligned(id: u64) -> CheckpointBarrier {
-    CheckpointBarrier::for_config(cp(id), 0, false, true, false, 0)
+    CheckpointBarrier::for_config(cp(id), 0, Checkpoint, Aligned, 0)
 }
 
 fn unaligned(id: u64) -> CheckpointBarrier {
-    CheckpointBarrier::for_config(cp(id), 0, false, true, true, 0)
+    CheckpointBarrier::for_config(cp(id), 0, Checkpoint, Unaligned, 0)
 }
 
 fn timeoutable(id: u64, created_at: u64, timeout_ms: u64) -> CheckpointBarrier {
-    CheckpointBarrier::for_config(cp(id), created_at, false, true, true, timeout_ms)
+    CheckpointBarrier::for_config(cp(id), created_at, Checkpoint, Unaligned, timeout_ms)
 }
 
 fn blocked(out: &BenchOutput, i: usize) -> Vec<u32> {
@@ -98,7 +101,7 @@ fn obsolete_barriers_are_ignored() {
 /// `Unblocked`s, then the new checkpoint's actions.
 #[test]
 fn newer_barrier_subsumes_pending_checkpoint() {
-    let mut h = BarrierHandler::new(Aligned, 3, true);
+    let mut h = BarrierHandler::new(Aligned, 3, CountsAsBarrier);
     let mut out = Vec::new();
     h.process_barrier(ch(2), &aligned(1), 0, &mut out);
     h.process_barrier(ch(0), &aligned(1), 1, &mut out);
@@ -165,7 +168,7 @@ fn cancellation_marker_of_finished_checkpoint_is_ignored() {
 /// is aborted) and unblocks every channel.
 #[test]
 fn marker_of_newer_checkpoint_drops_pending_one() {
-    let mut h = BarrierHandler::new(Aligned, 2, true);
+    let mut h = BarrierHandler::new(Aligned, 2, CountsAsBarrier);
     let mut out = Vec::new();
     h.process_barrier(ch(0), &aligned(1), 0, &mut out);
     out.clear();
@@ -192,7 +195,7 @@ fn marker_of_newer_checkpoint_drops_pending_one() {
 /// the last barrier is never reported blocked.
 #[test]
 fn aligned_completion_triggers_then_unblocks_in_index_order() {
-    let mut h = BarrierHandler::new(Aligned, 3, true);
+    let mut h = BarrierHandler::new(Aligned, 3, CountsAsBarrier);
     let mut out = Vec::new();
     h.process_barrier(ch(2), &aligned(7), 10, &mut out);
     h.process_barrier(ch(0), &aligned(7), 11, &mut out);
@@ -305,7 +308,7 @@ fn end_of_partition_reduces_target_for_later_checkpoints() {
 /// it; no channel is ever blocked.
 #[test]
 fn unaligned_triggers_on_first_barrier() {
-    let mut h = BarrierHandler::new(Unaligned, 3, true);
+    let mut h = BarrierHandler::new(Unaligned, 3, CountsAsBarrier);
     let mut out = Vec::new();
     h.process_end_of_partition(ch(0), 0, &mut out);
     h.process_barrier(ch(2), &unaligned(1), 5, &mut out);
@@ -409,7 +412,7 @@ fn unaligned_queued_records_are_persisted_at_the_snapshot() {
 /// aligned one blocks its channel until all barriers arrived.
 #[test]
 fn collecting_unaligned_counts_barriers_of_any_alignment() {
-    let mut h = BarrierHandler::new(Unaligned, 3, true);
+    let mut h = BarrierHandler::new(Unaligned, 3, CountsAsBarrier);
     let mut out = Vec::new();
     h.process_barrier(ch(0), &timeoutable(1, 0, 10), 0, &mut out);
     h.fire_timer(11, &mut out);
@@ -455,33 +458,39 @@ fn collecting_unaligned_counts_barriers_of_any_alignment() {
 /// Rule (CheckpointOptions.forConfig / isTimeoutable).
 #[test]
 fn barrier_options_for_config() {
-    let b = |sp, eo, uc, t| CheckpointBarrier::for_config(cp(1), 0, sp, eo, uc, t);
-    assert_eq!(b(false, false, true, 5).alignment, Alignment::AtLeastOnce);
+    let b = |snapshot, mode, t| CheckpointBarrier::for_config(cp(1), 0, snapshot, mode, t);
+    assert_eq!(
+        b(Checkpoint, AtLeastOnce, 5).alignment,
+        Alignment::AtLeastOnce
+    );
     assert_eq!(
         (
-            b(true, true, true, 5).alignment,
-            b(true, true, true, 5).aligned_timeout_ms
+            b(Savepoint, Unaligned, 5).alignment,
+            b(Savepoint, Unaligned, 5).aligned_timeout_ms
         ),
         (Alignment::Aligned, None)
     );
     assert_eq!(
         (
-            b(false, true, false, 5).alignment,
-            b(false, true, false, 5).aligned_timeout_ms
+            b(Checkpoint, Aligned, 5).alignment,
+            b(Checkpoint, Aligned, 5).aligned_timeout_ms
         ),
         (Alignment::Aligned, None)
     );
-    assert_eq!(b(false, true, true, 0).alignment, Alignment::Unaligned);
+    assert_eq!(b(Checkpoint, Unaligned, 0).alignment, Alignment::Unaligned);
     assert_eq!(
         (
-            b(false, true, true, 5).alignment,
-            b(false, true, true, 5).aligned_timeout_ms
+            b(Checkpoint, Unaligned, 5).alignment,
+            b(Checkpoint, Unaligned, 5).aligned_timeout_ms
         ),
         (Alignment::Aligned, Some(5))
     );
-    assert!(b(false, true, true, 5).is_timeoutable());
-    assert!(!b(true, true, true, 5).is_timeoutable() && !b(false, true, true, 0).is_timeoutable());
-    let u = b(false, true, true, 5).to_unaligned();
+    assert!(b(Checkpoint, Unaligned, 5).is_timeoutable());
+    assert!(
+        !b(Savepoint, Unaligned, 5).is_timeoutable()
+            && !b(Checkpoint, Unaligned, 0).is_timeoutable()
+    );
+    let u = b(Checkpoint, Unaligned, 5).to_unaligned();
     assert_eq!(
         (u.alignment, u.aligned_timeout_ms, u.id, u.created_at),
         (Alignment::Unaligned, None, cp(1), 0)
@@ -493,7 +502,7 @@ fn barrier_options_for_config() {
 /// barrier has not arrived; blocked channels stay blocked until every barrier arrived.
 #[test]
 fn timer_switches_to_unaligned_and_keeps_blocked_channels_blocked() {
-    let mut h = BarrierHandler::new(Unaligned, 3, true);
+    let mut h = BarrierHandler::new(Unaligned, 3, CountsAsBarrier);
     let mut out = Vec::new();
     h.process_barrier(ch(1), &timeoutable(4, 100, 50), 120, &mut out);
     assert_eq!(h.next_timer_at(), Some(151));
@@ -556,7 +565,7 @@ fn strict_timeout_check_on_barrier() {
 fn completing_barrier_triggers_aligned_even_when_late() {
     let out = run_config(&config(Unaligned, 1, 10, true), "B1@0^0:500");
     assert!(!out.lines[0].triggered[0].unaligned);
-    let mut h = BarrierHandler::new(Unaligned, 2, true);
+    let mut h = BarrierHandler::new(Unaligned, 2, CountsAsBarrier);
     let mut out = Vec::new();
     h.process_barrier(ch(0), &timeoutable(1, 0, 10), 0, &mut out);
     h.process_barrier(ch(1), &timeoutable(1, 0, 10), 50, &mut out);
@@ -587,7 +596,7 @@ fn savepoints_are_aligned_and_never_time_out() {
 /// the records it overtook on its channel count.
 #[test]
 fn unaligned_barrier_in_aligned_phase_switches() {
-    let mut h = BarrierHandler::new(Unaligned, 3, true);
+    let mut h = BarrierHandler::new(Unaligned, 3, CountsAsBarrier);
     let mut out = Vec::new();
     h.process_barrier(ch(0), &timeoutable(1, 0, 1000), 0, &mut out);
     out.clear();
@@ -626,7 +635,7 @@ fn next_checkpoint_starts_aligned_after_timeout() {
 /// completion and on abort.
 #[test]
 fn timer_cancelled_on_completion_and_abort() {
-    let mut h = BarrierHandler::new(Unaligned, 2, true);
+    let mut h = BarrierHandler::new(Unaligned, 2, CountsAsBarrier);
     let mut out = Vec::new();
     h.process_barrier(ch(0), &timeoutable(1, 0, 10), 0, &mut out);
     assert_eq!(h.next_timer_at(), Some(11));
@@ -637,7 +646,7 @@ fn timer_cancelled_on_completion_and_abort() {
     h.process_barrier(ch(1), &timeoutable(2, 5, 10), 6, &mut out);
     assert_eq!(h.next_timer_at(), None);
     // Aligned mode never registers one.
-    let mut h = BarrierHandler::new(Aligned, 2, true);
+    let mut h = BarrierHandler::new(Aligned, 2, CountsAsBarrier);
     h.process_barrier(ch(0), &timeoutable(1, 0, 10), 0, &mut out);
     assert_eq!(h.next_timer_at(), None);
 }
@@ -794,7 +803,9 @@ fn bench_fires_due_timers_before_the_element() {
 /// later); `:T` sets it; going backwards is an error naming the token.
 #[test]
 fn bench_times() {
-    let a = bench::parse_arrivals("r0@0 r1@0:10 r2@0 r3@0 tick:12 r5@0 r6@0:6").unwrap_err();
+    let a = bench::parse_arrivals("r0@0 r1@0:10 r2@0 r3@0 tick:12 r5@0 r6@0:6")
+        .unwrap_err()
+        .to_string();
     assert!(a.contains("\"r6@0:6\""), "{a}");
     let a = bench::parse_arrivals("r0@0 r1@0:10 r2@0 tick:12 r5@0 EOP@0:20").unwrap();
     assert_eq!(
@@ -853,7 +864,7 @@ fn cli_output_lines() {
 /// `lab barriers` errors name the token or flag.
 #[test]
 fn cli_errors_name_the_problem() {
-    let err = |list: &[&str]| bench::run_cli(&args(list)).unwrap_err();
+    let err = |list: &[&str]| bench::run_cli(&args(list)).unwrap_err().to_string();
     let e = err(&["--mode", "aligned", "--channels", "2", "r1@0 q7@1"]);
     assert!(e.contains("\"q7@1\""), "{e}");
     let e = err(&["--mode", "aligned", "--channels", "2", "r1@0 B1@2"]);

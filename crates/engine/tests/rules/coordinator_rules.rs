@@ -7,7 +7,9 @@
 
 use crate::common;
 
-use engine::coordinator::{AbortCause, CheckpointCoordinator, CoordinatorConfig, Decision};
+use engine::coordinator::{
+    AbortCause, CheckpointCoordinator, CoordinatorConfig, Decision, TriggerOrigin,
+};
 use engine::event::SnapshotKind;
 use engine::ids::{CheckpointId, TaskId};
 use engine::runner::{self, ModeOverride, RunOptions};
@@ -426,7 +428,7 @@ fn coordinator(tolerable: u32, max_concurrent: u32, unaligned: bool) -> Checkpoi
 
 /// Offer a request and start it (it must be allowed to start now).
 fn start(c: &mut CheckpointCoordinator, kind: SnapshotKind, now: u64) -> CheckpointId {
-    c.offer(kind, false, false);
+    c.offer(kind, TriggerOrigin::Manual);
     match c.decide(now) {
         Decision::Start(req) => c.start(&req, now, [TaskId(0)]),
         other => panic!("could not start {kind:?}: {other:?}"),
@@ -607,9 +609,9 @@ fn a_completed_checkpoint_subsumes_an_older_pending_one_in_the_world() {
 fn queued_requests_savepoints_first_then_manual_then_periodic() {
     let mut c = coordinator(0, 1, true); // unaligned on: savepoints are not forced
     let first = start(&mut c, SnapshotKind::Checkpoint, 0);
-    c.offer(SnapshotKind::Checkpoint, true, false); // periodic, oldest
-    c.offer(SnapshotKind::Checkpoint, false, false); // manual
-    c.offer(SnapshotKind::Savepoint, false, false); // savepoint, newest
+    c.offer(SnapshotKind::Checkpoint, TriggerOrigin::Periodic); // periodic, oldest
+    c.offer(SnapshotKind::Checkpoint, TriggerOrigin::Manual); // manual
+    c.offer(SnapshotKind::Savepoint, TriggerOrigin::Manual); // savepoint, newest
     assert_eq!(
         c.decide(1),
         Decision::Wait,

@@ -28,8 +28,11 @@ impl Run {
             events.push(serde_json::to_value(e).expect("event serializes"))
         })
         .unwrap_or_else(|e| panic!("{}: {e}", s.name));
-        let summary = serde_json::to_value(engine::summary::Summary::of(&world, true))
-            .expect("summary serializes");
+        let summary = serde_json::to_value(engine::summary::Summary::of(
+            &world,
+            engine::summary::Metadata::Included,
+        ))
+        .expect("summary serializes");
         Run { events, summary }
     }
 

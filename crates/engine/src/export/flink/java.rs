@@ -11,7 +11,7 @@
 //!   needs the per-record hook (the marker itself is removed).
 
 use super::Lang;
-use crate::provided::{self, Table};
+use crate::provided::{self, Table, UnknownFile};
 
 /// Declares the fragments once: their names and, with the `builtins` feature,
 /// their text, `java/<name>.java`.
@@ -61,7 +61,7 @@ fn text(name: &str) -> Option<&'static str> {
 
 /// Supplies the fragment `name` (`java/<name>.java`) when it is not compiled in.
 /// The first text supplied stays; a name not in [`NAMES`] is refused.
-pub fn provide(name: &str, text: String) -> Result<(), String> {
+pub fn provide(name: &str, text: String) -> Result<(), UnknownFile> {
     provided::put(&PROVIDED, NAMES, name, text)
 }
 
@@ -220,9 +220,19 @@ pub(super) fn opt_string(s: Option<&str>) -> String {
     s.map_or_else(|| "null".to_string(), string)
 }
 
+/// A Java class name from a scenario name: `odd-even-sum` → `OddEvenSum`.
+pub(super) fn class_name(name: &str) -> String {
+    identifier(name, true)
+}
+
+/// A Java variable name from a uid or a state name: `kafka-in` → `kafkaIn`.
+pub(super) fn variable_name(name: &str) -> String {
+    identifier(name, false)
+}
+
 /// A Java identifier from a uid or a scenario name: `kafka-in` → `kafkaIn`
 /// (`upper_first`: `KafkaIn`), never empty, never starting with a digit.
-pub(super) fn identifier(name: &str, upper_first: bool) -> String {
+fn identifier(name: &str, upper_first: bool) -> String {
     let mut out = String::new();
     let mut upper = upper_first;
     for c in name.chars() {

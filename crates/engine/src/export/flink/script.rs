@@ -19,7 +19,7 @@ use crate::event::{Event, SnapshotKind};
 use crate::runner::{self, RunOptions};
 use crate::scenario::{Scenario, ScenarioError, ScriptStep};
 use crate::status::JobStatus;
-use crate::summary::Summary;
+use crate::summary::{Metadata, Summary};
 use std::collections::BTreeMap;
 
 /// A record's origin by source uid: `(source, partition, offset)`.
@@ -153,7 +153,7 @@ pub fn plan(scenario: &Scenario, seed: u64) -> Result<JobPlan, ScenarioError> {
     };
     let mut events = Vec::new();
     let world = runner::run(scenario, &opts, |e| events.push(e.clone()))?;
-    let summary = Summary::of(&world, true);
+    let summary = Summary::of(&world, Metadata::Included);
     // An action after the run ended (the job failed, finished or was canceled) never
     // happens in the lab; the trace has nothing for it.
     let ended = (world.status() != JobStatus::Running)
