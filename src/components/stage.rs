@@ -268,11 +268,11 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
             if let Some(state) = &lane.state {
                 if lane.is_lifted {
                     // Its values ride the chip leaving for chk-n: the mark stays.
-                    if let Some(p) = &state.snapshot {
-                        <text class="lane__state" x={f(x)} y={f(b.y + text.state_y)} data-state={state.text(lang)}>
+                    <text class="lane__state" x={f(x)} y={f(b.y + text.state_y)} data-state={state.text(lang)}>
+                        if let Some(p) = &state.snapshot {
                             <tspan class="lane__state-snap">{ p.clone() }</tspan>
-                        </text>
-                    }
+                        }
+                    </text>
                 } else {
                     { state_text(state, x, b.y + text.state_y, text.state_row_step(), lang) }
                 }
@@ -313,11 +313,11 @@ fn state_text(state: &scene::state_line::StateLine, x: f64, y: f64, step: f64, l
                     )}>{ if opens_row(i) { p.text.clone() } else { format!(" {}", p.text) } }</tspan>
                 }) }
                 if r == last && state.more > 0 {
-                    <tspan class="lane__state-more">{ format!(" {}", state.more_text(lang)) }</tspan>
+                    <tspan class="lane__state-more">{ format!("{}{}", if parts.is_empty() && r > 0 { "" } else { " " }, state.more_text(lang)) }</tspan>
                 }
                 if r == last {
                     if let Some(rw) = &state.rewind {
-                        <tspan class="lane__state-chk">{ format!(" {rw}") }</tspan>
+                        <tspan class="lane__state-chk">{ format!("{}{rw}", if parts.is_empty() && r > 0 && state.more == 0 { "" } else { " " }) }</tspan>
                     }
                 }
             </text>

@@ -605,6 +605,26 @@ mod tests {
         assert_eq!((ease(0.0), ease(1.0)), (0.0, 1.0));
     }
 
+    /// A two-phase-commit sink's chip carries what chk-1 stores of it: the
+    /// transaction its snapshot pre-committed and the one it opened after.
+    #[test]
+    fn a_sink_chip_carries_the_transactions_chk_n_stores() {
+        let sink = 3;
+        let w = run_until(|w| w.view().tasks[sink].snapshot.is_some());
+        let (job, view) = (w.job_view(), w.view());
+        let at = view.tasks[sink].snapshot.as_ref().unwrap().at as f64;
+        let s = scene_fit(&job, &view, at, fit());
+        let chip = s
+            .flows
+            .chips
+            .iter()
+            .find(|c| c.task == sink)
+            .expect("the sink's chip");
+        // As much of `pre-committed T1 open T2` as its lane has room for.
+        assert!(chip.text.starts_with("pre-committed T1"), "{}", chip.text);
+        assert!(!chip.text.contains("open T1"), "{}", chip.text);
+    }
+
     /// At the restore, chk-1's `offset (0, 5)` leaves the store and lands on the
     /// source's `7 ⟲ 5`; the sum's `(even, 6)` on its `(even, 12 ⟲ 6)`.
     #[test]

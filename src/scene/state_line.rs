@@ -117,7 +117,7 @@ impl StateLine {
                     breaks: Vec::new(),
                     ..self.clone()
                 };
-                row.text(lang)
+                row.text(lang).trim_start().to_string()
             })
             .collect()
     }
@@ -226,7 +226,11 @@ pub fn wrap(line: StateLine, rows: u32, width: f64, size: f64, lang: Lang) -> Op
         tail += w(" ") + w(r);
     }
     if used + tail > width {
-        return None;
+        // "+n more" and the rewind's `(chk-n)` on a row of their own.
+        if breaks.len() + 1 >= rows as usize || tail - w(" ") > width {
+            return None;
+        }
+        breaks.push(line.parts.len());
     }
     Some(StateLine { breaks, ..line })
 }
@@ -386,15 +390,17 @@ pub fn state_line_with(
             )
         }
         StateView::TwoPhaseCommit { current, pending } => {
+            // Oldest first, as chk-n stores them: the pre-committed transactions
+            // waiting for their checkpoint to complete, then the open one.
             let mut parts = Vec::new();
-            if let Some(c) = current {
-                parts.push(lang.t(Msg::StateOpenTxn).replace("{id}", &c.to_string()));
-            }
             for (_, txn) in pending {
                 parts.push(
                     lang.t(Msg::StatePrecommittedTxn)
                         .replace("{id}", &txn.to_string()),
                 );
+            }
+            if let Some(c) = current {
+                parts.push(lang.t(Msg::StateOpenTxn).replace("{id}", &c.to_string()));
             }
             let entries = parts
                 .into_iter()

@@ -1147,8 +1147,6 @@ impl World {
         let incremental = self.coordinator.config().incremental && !barrier.is_savepoint;
         let is_finished = self.tasks[t].status != TaskStatus::Running;
         let name = self.name(t);
-        // What the page shows travelling into chk-n (view only).
-        self.tasks[t].snapped = Some(Box::new((id, self.now, self.tasks[t].op.clone())));
         let state = match &mut self.tasks[t].op {
             OpState::TwoPhaseCommit(s) => {
                 let (ext, txn_ids) = self.external.topic_and_txn_ids(self.graph.tasks[t].op);
@@ -1156,6 +1154,11 @@ impl World {
             }
             other => other.snapshot(self.now, !incremental),
         };
+        // What the page shows travelling into chk-n (view only): the state as
+        // the snapshot left it, which is what chk-n stores — for a two-phase-commit
+        // sink, after `snapshotState` pre-committed its transaction and opened
+        // the next (`pre-committed T1 · open T2`, never the `open T1` before it).
+        self.tasks[t].snapped = Some(Box::new((id, self.now, self.tasks[t].op.clone())));
         if self.tasks[t].status == TaskStatus::Waiting {
             self.tasks[t].awaiting = Some(id);
         }
