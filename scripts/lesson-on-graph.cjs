@@ -86,7 +86,7 @@ async function oddEvenSum(page, base, lang, w, h) {
   const where = `odd-even-sum ${w}×${h} ${lang}`;
   // At the source's snapshot (550 ms): its values leave the line on a chip.
   await page.goto(`${base}/?lang=${lang}&scenario=odd-even-sum&t=550`);
-  await page.waitForSelector('.lane__state');
+  await page.waitForSelector('.lane__state', { state: 'attached' });
   await settle(page);
   const src = await stateOf(page, 'numbers#0');
   const sum = await stateOf(page, 'sum#0');
@@ -103,7 +103,7 @@ async function oddEvenSum(page, base, lang, w, h) {
   if ((await store()) !== '1') fail(`${where} at chk-1: no chk-1 store drawn`);
   await shot(page, 'state-chk1', w, h, lang);
   await page.goto(`${base}/?lang=${lang}&scenario=odd-even-sum&t=1210`);
-  await page.waitForSelector('.lane__state');
+  await page.waitForSelector('.lane__state', { state: 'attached' });
   await settle(page);
   const src2 = await stateOf(page, 'numbers#0');
   const sum2 = await stateOf(page, 'sum#0');
@@ -113,7 +113,7 @@ async function oddEvenSum(page, base, lang, w, h) {
   await shot(page, 'restore', w, h, lang);
   // Back to just before the restore, then step to it: chk-1's values flow back.
   await page.goto(`${base}/?lang=${lang}&scenario=odd-even-sum&t=900`);
-  await page.waitForSelector('.lane__state');
+  await page.waitForSelector('.lane__state', { state: 'attached' });
   let back = [];
   for (let i = 0; i < 400 && !back.length; i++) {
     await page.click('#step-forward');

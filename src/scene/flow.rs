@@ -280,7 +280,7 @@ fn show_without_collisions(chips: &mut [Chip], frame: &Frame, store: &Store) {
                 w: b.w,
                 h: b.h,
             });
-        let own_line = (c.direction == Direction::FromStorage).then(|| Rect {
+        let own_line = (c.direction == Direction::FromStorage).then_some(Rect {
             x: own.x,
             y: own.y,
             w: own.w,

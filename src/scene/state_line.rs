@@ -420,6 +420,17 @@ pub fn state_line_with(
         // changed (stable: the others keep key order).
         entries.sort_by_key(|e| (!e.rewound, e.recent.unwrap_or(usize::MAX)));
     }
+    // A keyed operator with no key yet says so (`pv ∅`, as chk-n's storage
+    // does), never a bare `pv` that reads like a cut-off line.
+    if by_recency && entries.is_empty() {
+        entries.push(Entry {
+            key: EntryView::Partition { partition: 0 },
+            text: "∅".into(),
+            recent: None,
+            flash: false,
+            rewound: false,
+        });
+    }
     let any_rewound = entries.iter().any(|e| e.rewound);
     let rewind_text = rewind.filter(|_| any_rewound).map(|r| match r.checkpoint {
         Some(c) => format!("(chk-{})", c.0),
@@ -636,7 +647,8 @@ mod tests {
             };
             let text = l.text(Lang::En);
             let was_rewind = last.contains('⟲');
-            if text != last && !l.parts.is_empty() && l.rewind.is_none() && !was_rewind {
+            let is_empty = l.parts.len() == 1 && l.parts[0].text == "∅";
+            if text != last && !is_empty && l.rewind.is_none() && !was_rewind {
                 // A new value: it is the first part and marked to flash.
                 assert!(l.parts[0].flash, "{text}");
                 flashed += 1;
