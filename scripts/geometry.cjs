@@ -311,12 +311,7 @@ async function keyMap(page, where) {
         await page.click('#projector-button');
         await settle(page);
         const big = (await page.evaluate(measure)).opName;
-        const heightBound = await page.evaluate(() => {
-          const s = document.querySelector('.scene');
-          const box = s.parentElement.getBoundingClientRect();
-          const k = Math.min(box.width / +s.dataset.sceneW, box.height / +s.dataset.sceneH);
-          return box.height / +s.dataset.sceneH <= k + 1e-6;
-        });
+        const heightBound = await page.$eval('.scene', (s) => s.dataset.bound === 'height');
         const least = heightBound ? 1.05 : 1.15;
         note(heightBound ? 'A⁺ operator-name gain (height-bound)' : 'A⁺ operator-name gain', big / normal.opName, 'max');
         if (big < least * normal.opName) fail(`${name} ${where}: A⁺ operator names ${normal.opName.toFixed(1)} → ${big.toFixed(1)} px (< +${Math.round((least - 1) * 100)} %)`);

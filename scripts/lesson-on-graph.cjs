@@ -61,6 +61,8 @@ function svgOverlaps() {
 function statesOutsideLanes() {
   return [...document.querySelectorAll('.lane .lane__state')].flatMap((t) => {
     const b = t.getBoundingClientRect();
+    // A line lent to its chip draws nothing but its mark, or nothing at all.
+    if (b.width === 0) return [];
     const r = t.closest('.lane').querySelector('.lane__rect').getBoundingClientRect();
     return b.left < r.left - 1 || b.right > r.right + 1 ? [`"${t.textContent}" (${Math.round(b.right - r.right)} px past)`] : [];
   });

@@ -111,6 +111,8 @@ pub struct Scene {
     pub flows: flow::Flows,
     /// Text sizes and baselines.
     pub text: Text,
+    /// The stage's height bounds its scale ([`Geometry::height_bound`]).
+    pub height_bound: bool,
 }
 
 /// The label drawn on a record: its value, or its key when the value is just
@@ -311,6 +313,7 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
         braces,
         flows,
         text,
+        height_bound: geometry.height_bound,
     };
     placement::place(&mut scene);
     scene

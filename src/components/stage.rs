@@ -463,6 +463,7 @@ fn draw(
     let (n_labels, label_pairs, labels_on) = clash;
     html! {
       <div class="scene" style={ratio} data-scene-w={f(scene.width)} data-scene-h={f(scene.height)}
+           data-bound={if scene.height_bound { "height" } else { "width" }}
            data-labels={n_labels.to_string()}
            data-label-overlaps={label_pairs.to_string()} data-labels-on-obstacles={labels_on.to_string()}>
         <svg class="scene__svg" viewBox={format!("0 0 {} {}", f(scene.width), f(scene.height))}

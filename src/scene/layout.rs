@@ -376,6 +376,9 @@ pub struct Geometry {
     pub state_size: f64,
     /// Rows the lanes give the live-state line ([`Text::state_rows`]).
     pub state_rows: u32,
+    /// Fitted into a box whose height bounds the scale (the channels stretch to
+    /// the box's width); `false`: its width does, or the natural layout.
+    pub height_bound: bool,
     /// The size the lanes were given room for the live-state line at (`None`:
     /// no room, the names needed it).
     state_room_at: Option<f64>,
@@ -573,9 +576,11 @@ impl Geometry {
         let least = |c: usize| tighter * if wide[c] { MIN_GAP_X_WIDE } else { MIN_GAP_X };
         let content_h = MARGIN_TOP + max_h + MARGIN_BOTTOM;
         let fixed_w = 2.0 * MARGIN_X + column_w.iter().sum::<f64>();
+        let mut height_bound = false;
         let (stretch, pad_y) = match fit.size {
             Some((w, h)) if w > 0.0 && h > 0.0 && columns > 1 => {
                 let min_gaps: f64 = (0..columns - 1).map(least).sum();
+                height_bound = h / content_h < w / (fixed_w + min_gaps);
                 // The scale the box allows at the least gaps, never above the cap.
                 let scale = (w / (fixed_w + min_gaps)).min(h / content_h).min(MAX_SCALE);
                 // Gaps that give the scene the box's width at that scale.
@@ -674,6 +679,7 @@ impl Geometry {
             channels,
             state_size: text.lane_state,
             state_rows,
+            height_bound,
             state_room_at,
         }
     }
@@ -819,10 +825,9 @@ mod tests {
                         ..Fit::default()
                     };
                     let g = Geometry::fit(&job, fit);
-                    let height_bound = h / g.height <= g.scale_in(w, h) + 1e-9;
                     (
                         Text::at(zoom).operator_name * g.scale_in(w, h),
-                        height_bound,
+                        g.height_bound,
                     )
                 };
                 let ((normal, _), (big, height_bound)) = (at(1.0), at(PROJECTOR_ZOOM));
