@@ -276,30 +276,17 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
             0.0
         }
     });
-    let flows = flow::flows(
-        job,
-        view,
-        &flow::Frame {
-            operators: &geometry.operators,
-            lanes: &lanes,
-            text: &text,
-            width: geometry.width,
-            gap,
-        },
-        t,
-        fit.lang,
-    );
+    let frame = flow::Frame {
+        operators: &geometry.operators,
+        lanes: &lanes,
+        text: &text,
+        width: geometry.width,
+        gap,
+    };
+    let flows = flow::flows(job, view, &frame, t, fit.lang);
+    let lifted = flow::lifted_lines(&flows, &frame);
     let mut lanes = lanes;
-    for task in flow::lifted_lines(
-        &flows,
-        &flow::Frame {
-            operators: &geometry.operators,
-            lanes: &lanes,
-            text: &text,
-            width: geometry.width,
-            gap,
-        },
-    ) {
+    for task in lifted {
         lanes[task].is_lifted = true;
     }
     let mut scene = Scene {

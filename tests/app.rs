@@ -739,6 +739,87 @@ async fn twin_view_runs_the_other_mode_on_the_same_clock() {
     );
 }
 
+/// The key map goes through the same dispatch as the buttons: in the twin view
+/// `c` checkpoints both runs, as the Trigger checkpoint button does.
+#[wasm_bindgen_test]
+async fn the_c_key_checkpoints_both_runs_of_the_twin_view() {
+    let lab = Driven::with_query("?lang=en&scenario=unaligned-backpressure&twin=1").await;
+    yew::scheduler::flush().await;
+    let (main, twin) = (
+        ".stages > .stage:nth-child(1)",
+        ".stages > .stage:nth-child(2)",
+    );
+    assert!(
+        lab.exists(&format!("{twin} [data-op]")),
+        "the twin is drawn"
+    );
+    lab.dispatch(Action::SeekTime(100)).await;
+    yew::scheduler::flush().await;
+    assert!(!lab.exists(&format!("{main} .strip__pending")));
+    assert!(!lab.exists(&format!("{twin} .strip__pending")));
+    lab.app.press("c").await;
+    yew::scheduler::flush().await;
+    assert!(
+        lab.exists(&format!("{main} .strip__pending")),
+        "{}",
+        lab.app.text(main)
+    );
+    assert!(
+        lab.exists(&format!("{twin} .strip__pending")),
+        "{}",
+        lab.app.text(twin)
+    );
+}
+
+/// Lets timers of `ms` run (the page hands the focus back in a timeout).
+async fn pause_ms(ms: i32) {
+    let turn = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(turn).await;
+}
+
+/// After a pointer click on a checkbox, Space plays and pauses (the click hands
+/// the keyboard back to the stage); a keyboard user's focus stays where it is.
+#[wasm_bindgen_test]
+async fn space_plays_after_a_pointer_click_on_a_toggle() {
+    let lab = Driven::with_query("?lang=en&scenario=odd-even-sum").await;
+    let auto = lab
+        .app
+        .find("#auto-pause")
+        .unchecked_into::<web_sys::HtmlElement>();
+    auto.focus().unwrap();
+    let init = web_sys::MouseEventInit::new();
+    init.set_bubbles(true);
+    init.set_detail(1);
+    let click = web_sys::MouseEvent::new_with_mouse_event_init_dict("click", &init).unwrap();
+    auto.dispatch_event(&click).unwrap();
+    // The focus is handed back after the click's own default action.
+    pause_ms(20).await;
+    let active = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element();
+    assert!(
+        active.is_none_or(|a| a.id() != "auto-pause"),
+        "the checkbox let go of the focus"
+    );
+    // A keyboard activation (detail 0) keeps it.
+    auto.focus().unwrap();
+    let key_click = web_sys::MouseEvent::new("click").unwrap();
+    auto.dispatch_event(&key_click).unwrap();
+    pause_ms(20).await;
+    let active = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element();
+    assert_eq!(active.map(|a| a.id()).as_deref(), Some("auto-pause"));
+}
+
 /// The barrier-bench tab: an example, stepping line by line, a typed sequence,
 /// and a bad token named in the message.
 #[wasm_bindgen_test]

@@ -213,6 +213,10 @@ async fn the_storage_chart_shows_which_checkpoints_survive_the_jobmanager_crash(
 async fn the_twin_views_chart_compares_alignment_and_persisted_records() {
     let app = Mounted::at("?lang=en&scenario=unaligned-backpressure&t=4000&twin=1").await;
     yew::scheduler::flush().await;
+    // Folded in the plain twin view (both graphs keep the stage's height): its
+    // button opens it.
+    assert!(app.query("#compare-chart").is_none());
+    app.click("#chart-toggle").await;
     let chart = app.find("#compare-chart");
     assert_eq!(attr(&chart, "data-chart"), "alignment");
     let rows = all(&app, "#compare-chart .chart__row[data-run]");

@@ -496,7 +496,9 @@ fn flows(app: &Mounted) -> Vec<(String, String, String)> {
 /// again are marked on the canvas, exactly those with 5 ≤ offset < 7.
 #[wasm_bindgen_test]
 async fn odd_even_sum_values_flow_to_chk_1_and_back_and_replays_are_marked() {
-    let app = Mounted::at("?lang=en&scenario=odd-even-sum&t=560").await;
+    // At the source's snapshot (550 ms): the chip leaves its line (a moment
+    // later it is hidden while it crosses the lane's rows above).
+    let app = Mounted::at("?lang=en&scenario=odd-even-sum&t=550").await;
     let snap = flows(&app);
     assert!(
         snap.iter()

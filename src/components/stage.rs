@@ -406,7 +406,13 @@ fn text_style(t: &Text) -> String {
 /// above the graph and a chip per subtask with its trail.
 fn draw_flows(scene: &Scene) -> Html {
     let flows = &scene.flows;
-    let Some(store) = &flows.store else {
+    // chk-n is drawn while a chip is seen going to it or leaving it, never
+    // alone (a checkpoint the failover aborts keeps no store on the stage).
+    let Some(store) = flows
+        .store
+        .as_ref()
+        .filter(|_| flows.chips.iter().any(|c| c.shown))
+    else {
         return html! {};
     };
     let size = scene.text.lane_state;
