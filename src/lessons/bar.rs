@@ -321,6 +321,19 @@ fn lang_sep(lang: crate::i18n::Lang) -> &'static str {
 pub fn TourCard(props: &LessonProps) -> Html {
     let lang = use_lang().lang;
     let l = &props.lessons;
+    // The answer, once shown, is brought into view (its end at the drawer's bottom).
+    let answer_ref = use_node_ref();
+    {
+        let answer_ref = answer_ref.clone();
+        let shown = l.showing.is_some_and(|s| s.revealed);
+        use_effect_with(shown, move |shown| {
+            if *shown {
+                if let Some(el) = answer_ref.cast::<web_sys::Element>() {
+                    el.scroll_into_view_with_bool(false);
+                }
+            }
+        });
+    }
     let (Some(tour), Some(Showing { step, revealed })) = (&*l.tour, l.showing) else {
         return html! {};
     };
@@ -357,12 +370,13 @@ pub fn TourCard(props: &LessonProps) -> Html {
                 <p class="lesson-bar__error" role="alert">{ t("tour_unreachable", lang) }{ " " }{ e }</p>
             }
             if let (Some(q), Some(a)) = (&s.ask, &s.answer) {
-                // Kept in view at the drawer's bottom while a long step's text
-                // scrolls: the question and its answer are what the class reads.
-                <div class="tour-card__ask">
+                // The question and its button stay in view at the drawer's bottom
+                // while a long step's text scrolls; once answered, the block
+                // takes its place in the card and is scrolled into view.
+                <div class={classes!("tour-card__ask", revealed.then_some("tour-card__ask--answered"))}>
                     <p><strong>{ t("tour_predict", lang) }</strong>{ " " }{ text(q) }</p>
                     if revealed {
-                        <p class="tour-card__answer" id="tour-answer">{ text(a) }</p>
+                        <p class="tour-card__answer" id="tour-answer" ref={answer_ref.clone()}>{ text(a) }</p>
                     } else {
                         <button type="button" class="text-button" id="tour-reveal"
                                 onclick={l.reveal.reform(|_: MouseEvent| ())}>{ t("tour_reveal", lang) }</button>
