@@ -101,7 +101,7 @@ pub fn Lab(props: &LabProps) -> Html {
         set_lang,
     };
 
-    // Share links (issue 7): the learner's interventions, and why a link failed.
+    // Share links: the learner's interventions, and why a link failed.
     let log = (*use_state(share::Log::default)).clone();
     let link_error = use_mut_ref(|| None::<String>);
     let playback = use_reducer(|| {
@@ -466,7 +466,7 @@ pub fn Lab(props: &LabProps) -> Html {
     });
     let comparing = show_twin.then(|| partner.clone()).flatten();
     // A job restored from an earlier job's snapshot: who owns which key groups
-    // and partitions, before and after (issue 12, item 7).
+    // and partitions, before and after.
     let rescale = use_memo(run_id, {
         let playback = playback.clone();
         move |_| {
@@ -476,7 +476,7 @@ pub fn Lab(props: &LabProps) -> Html {
                 .map(Rc::new)
         }
     });
-    // The comparison chart under the twin stages (issue 12): a lesson pair's, or
+    // The comparison chart under the twin stages: a lesson pair's, or
     // aligned vs unaligned.
     let chart_kind = show_twin
         .then(|| match &partner {
@@ -495,7 +495,7 @@ pub fn Lab(props: &LabProps) -> Html {
             .collect::<Vec<_>>()
     };
     let drawer_open = drawer.is_some() || lessons.showing.is_some();
-    // The QR dialog's links (issue 12, item 8), at the page's own origin.
+    // The QR dialog's links, at the page's own origin.
     let qr_links: (Option<AttrValue>, AttrValue, bool) = if *qr_open {
         let base = crate::components::qr_dialog::page_base();
         let short =

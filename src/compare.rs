@@ -1,4 +1,4 @@
-//! The lesson extras of issue 12 that sit beside the stage rather than on it:
+//! The lesson extras that sit beside the stage rather than on it:
 //! a chart built for each lesson pair and for the twin view's aligned vs
 //! unaligned comparison.
 //!

@@ -1,4 +1,4 @@
-//! Lesson data on demand (issue 15): the page's wasm carries no lesson data.
+//! Lesson data on demand: the page's wasm carries no lesson data.
 //!
 //! The page is built without the `bundled` feature (index.html), so the engine's
 //! built-in scenarios, the tours and the exporter's Java fragments are not

@@ -435,7 +435,7 @@ mod tests {
         assert_eq!(metadata_parts(&m, Lang::Zh)[1], "out#0 预提交 T1 · 开启 T2");
     }
 
-    /// Issue 11: narration as the class reads it — every event of every
+    /// Narration as the class reads it — every event of every
     /// built-in lesson (run to its end), and every action the engine can ignore
     /// in every state — is Chinese in one voice: canonical terms, no English
     /// sentence from the engine's reasons (`操作 crash 被忽略：the job is failed`).

@@ -11,7 +11,7 @@
 //! - [`playback`]: the reducer that owns the simulation (timeline, cursor, speed, interventions).
 //! - [`scene`]: pure layout and interpolation of the job graph (unit-tested natively).
 //! - [`compare`]: the lesson pairs' and the twin view's comparison charts (SVG from engine views).
-//! - [`lessons`]: guided tours, the glossary, import/export (issue 7's teaching aids).
+//! - [`lessons`]: guided tours, the glossary, import/export (the teaching aids).
 //! - [`share`]: share links — the run recipe in the URL fragment.
 //! - [`barrier_bench`]: the barrier bench's form, run and per-line channel pictures (pure).
 //! - [`describe`]: narration sentences (`assets/i18n/narration.json`) and the storage one-liners.

@@ -222,7 +222,7 @@ mod tests {
         })
     }
 
-    /// The first minute (issue 11): on the default lesson at the default speed,
+    /// A class's first minute: on the default lesson at the default speed,
     /// the first barrier is on the stage within 2 s of Play, because playback
     /// hurries through the quiet start; without skipping it takes ~11 s.
     #[test]

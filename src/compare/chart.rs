@@ -1,4 +1,4 @@
-//! The comparison charts (issue 12, item 5), drawn as SVG from engine views, no
+//! The comparison charts, drawn as SVG from engine views, no
 //! chart library. One row per run (its name at the left in HTML, its marks in an
 //! SVG that spans the rest), so the text stays at its CSS size at every width:
 //! the marks are placed in percent of the row, the text in pixels, nothing is

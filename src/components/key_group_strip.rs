@@ -1,4 +1,4 @@
-//! Rescaling made visible (issue 12, item 7): for a job restored from a snapshot
+//! Rescaling made visible: for a job restored from a snapshot
 //! of an earlier job (savepoint-rescale), a strip of the key groups 0 … max
 //! parallelism − 1 coloured by owning subtask, before and after the restore, the
 //! restored keys at their key groups, and which source subtask reads which

@@ -1,4 +1,4 @@
-//! The QR code of the current moment (issue 12, item 8): a dialog, big enough to
+//! The QR code of the current moment: a dialog, big enough to
 //! project, with the short link under it; when even the short link is not
 //! available (an edited or imported scenario) and the full share link is too
 //! long to scan, it says so instead of drawing an unreadable code. The links

@@ -1,4 +1,4 @@
-//! Save the moment for slides (issue 12, item 9): the stage — the coordinator
+//! Save the moment for slides: the stage — the coordinator
 //! strip the class sees above the graph, and the job graph — as an SVG file and
 //! as a PNG at projector resolution (1920 × 1080), from the tools menu.
 //!

@@ -1,4 +1,4 @@
-//! The wording of the lesson extras (issue 12): the comparison charts, the
+//! The wording of the lesson extras: the comparison charts, the
 //! key-group strip, the QR code and short link, the slide export — in
 //! `assets/i18n/extras.json`, apart from `ui.json` and `lessons.json` so that each
 //! file can be edited on its own.

@@ -285,7 +285,7 @@ mod tests {
     /// lessons' authors, held here so that no new deviation slips in.
     const KNOWN_IN_LESSONS: &[(&str, &str)] = &[];
 
-    /// Issue 11: every Chinese string the page shows — its wording, narration,
+    /// Every Chinese string the page shows — its wording, narration,
     /// lesson tools, glossary, tours and scenarios — says each concept with its
     /// canonical term and has no English sentence in it.
     #[test]

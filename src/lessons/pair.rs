@@ -1,4 +1,4 @@
-//! Lesson pairs (issue 7): a broken and a correct configuration of one job, under
+//! Lesson pairs: a broken and a correct configuration of one job, under
 //! one seed and one fault schedule, opened side by side in the twin view; and the
 //! difference in what each run has committed.
 //!

@@ -727,7 +727,7 @@ mod tests {
     /// geometry script measures the real ones for every lesson).
     const BOXES: [(f64, f64); 2] = [(1169.0, 441.0), (913.0, 506.0)];
 
-    /// Issue 11: at projector sizes every lesson's text renders large enough —
+    /// At projector sizes every lesson's text renders large enough —
     /// operator names ≥ 18 px, subtask names, states and record labels ≥ 14 px
     /// (their sizes in scene units times the scale) — and the drawing spans the
     /// box in at least one dimension.

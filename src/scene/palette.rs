@@ -262,7 +262,7 @@ mod tests {
     use super::difference::{delta_e_2000, Vision};
     use super::*;
 
-    /// Issue 11's criterion: every pair of epoch and status colours is at least
+    /// What a class must tell apart: every pair of epoch and status colours is at least
     /// ΔE00 15 apart, normally and under each emulated colour-vision deficiency.
     #[test]
     fn every_pair_of_meanings_is_distinct_for_every_vision() {

@@ -255,7 +255,7 @@ mod tests {
     /// The scene boxes of the projector sizes (as `layout`'s tests use).
     const BOXES: [(f64, f64); 2] = [(1169.0, 441.0), (913.0, 506.0)];
 
-    /// Issue 12: in unaligned-backpressure (barrier tags, "+3" counters and
+    /// In unaligned-backpressure (barrier tags, "+3" counters and
     /// persisted records crowd the picture) and in every other lesson, over the
     /// first seconds at both projector sizes, no two labels overlap and no label
     /// covers a lane, a record or a barrier — and none is dropped: there is a tag

@@ -1,4 +1,4 @@
-//! Short links and QR codes for the current moment (issue 12, item 8), so that
+//! Short links and QR codes for the current moment, so that
 //! students open it on their phones.
 //!
 //! A *short link* names a built-in lesson, its seed, a mode switch and the
