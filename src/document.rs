@@ -92,15 +92,18 @@ pub fn install_text_measure() {
     else {
         return;
     };
-    let (sans, mono) = (format!("700 100px {sans}"), format!("700 100px {mono}"));
-    let cache: std::cell::RefCell<HashMap<(String, bool), f64>> = Default::default();
+    let fonts = [format!("700 100px {sans}"), format!("700 100px {mono}")];
+    // One cache per font, looked up by `&str`: the layout asks on every frame,
+    // and a hit allocates nothing.
+    let cache: std::cell::RefCell<[HashMap<String, f64>; 2]> = Default::default();
     crate::scene::layout::install_measure(Box::new(move |text: &str, is_mono: bool| {
-        if let Some(w) = cache.borrow().get(&(text.to_string(), is_mono)) {
+        let font = usize::from(is_mono);
+        if let Some(w) = cache.borrow()[font].get(text) {
             return Some(*w);
         }
-        ctx.set_font(if is_mono { &mono } else { &sans });
+        ctx.set_font(&fonts[font]);
         let em = ctx.measure_text(text).ok()?.width() / 100.0;
-        cache.borrow_mut().insert((text.to_string(), is_mono), em);
+        cache.borrow_mut()[font].insert(text.to_string(), em);
         Some(em)
     }));
 }

@@ -798,13 +798,9 @@ async fn space_plays_after_a_pointer_click_on_a_toggle() {
     auto.dispatch_event(&click).unwrap();
     // The focus is handed back after the click's own default action.
     pause_ms(20).await;
-    let active = web_sys::window()
-        .unwrap()
-        .document()
-        .unwrap()
-        .active_element();
-    assert!(
-        active.is_none_or(|a| a.id() != "auto-pause"),
+    assert_ne!(
+        focused_id().as_deref(),
+        Some("auto-pause"),
         "the checkbox let go of the focus"
     );
     // A keyboard activation (detail 0) keeps it.
@@ -812,12 +808,13 @@ async fn space_plays_after_a_pointer_click_on_a_toggle() {
     let key_click = web_sys::MouseEvent::new("click").unwrap();
     auto.dispatch_event(&key_click).unwrap();
     pause_ms(20).await;
-    let active = web_sys::window()
-        .unwrap()
-        .document()
-        .unwrap()
-        .active_element();
-    assert_eq!(active.map(|a| a.id()).as_deref(), Some("auto-pause"));
+    assert_eq!(focused_id().as_deref(), Some("auto-pause"));
+}
+
+/// The id of the element that has the keyboard's focus.
+fn focused_id() -> Option<String> {
+    let doc = web_sys::window()?.document()?;
+    doc.active_element().map(|a| a.id())
 }
 
 /// The barrier-bench tab: an example, stepping line by line, a typed sequence,

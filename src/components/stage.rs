@@ -239,9 +239,8 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
     // While the job waits to restart, the note row says so instead (the
     // aborted transaction is in the sink tab).
     let txn = lane.txn.filter(|_| !lane.is_restarting).map(|(id, st)| {
-        let (key, word, glyph) = labels::txn_status(lang, st);
-        let label = format!("{glyph} T{id} {word}");
-        let w = layout::text_width(&label, text.lane_note, false) + 12.0;
+        let (key, label) = (labels::txn_status(lang, st).0, txn_badge(lang, id, st));
+        let w = txn_badge_width(&label, text.lane_note);
         let h = text.lane_note * 1.35;
         html! {
             <g class={classes!("lane__txn", format!("lane__txn--{key}"))} data-txn-status={key}>
@@ -285,14 +284,12 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
 /// one `<text>` per row (`step` apart), a `<tspan>` per value so the one that
 /// just changed flashes and a rewound one is marked.
 fn state_text(state: &scene::state_line::StateLine, x: f64, y: f64, step: f64, lang: Lang) -> Html {
-    // Row r holds parts[starts[r]..starts[r + 1]]: the mark and label open the
-    // first, "+n more" and the rewind's `(chk-n)` close the last.
-    let mut starts = vec![0];
-    starts.extend(state.breaks.iter().copied());
-    starts.push(state.parts.len());
-    let last = starts.len() - 2;
-    let rows = (0..=last).map(|r| {
-        let parts = &state.parts[starts[r]..starts[r + 1]];
+    // The mark and label open the first row, "+n more" and the rewind's
+    // `(chk-n)` close the last.
+    let ranges = state.rows();
+    let last = ranges.len() - 1;
+    let rows = ranges.into_iter().enumerate().map(|(r, range)| {
+        let parts = &state.parts[range];
         let opens_row = |i: usize| i == 0 && (r > 0 || state.label.is_empty());
         html! {
             <text class={classes!("lane__state", state.rewind.is_some().then_some("lane__state--rewound"))}
@@ -629,20 +626,24 @@ fn note_width(lang: Lang) -> f64 {
     .fold(0.0, f64::max)
 }
 
+/// A sink lane's transaction badge: `◴ T1 pre-committed`.
+fn txn_badge(lang: Lang, id: u64, status: engine::sink::TxnStatus) -> String {
+    let (_, word, glyph) = labels::txn_status(lang, status);
+    format!("{glyph} T{id} {word}")
+}
+
+/// A transaction badge's width at text size `size`: its label and padding.
+fn txn_badge_width(label: &str, size: f64) -> f64 {
+    layout::text_width(label, size, false) + 12.0
+}
+
 /// The widest transaction badge a two-phase-commit sink's lane can show in
-/// `lang` at zoom 1 (`◴ T88 pre-committed` with its chip's padding).
+/// `lang` at zoom 1 (`◴ T88 pre-committed`), for the lanes' width.
 fn txn_width(lang: Lang) -> f64 {
     use engine::sink::TxnStatus::*;
     [Open, Precommitted, Committed, Aborted]
         .into_iter()
-        .map(|st| {
-            let (_, word, glyph) = labels::txn_status(lang, st);
-            layout::text_width(
-                &format!("{glyph} T88 {word}"),
-                Text::at(1.0).lane_note,
-                false,
-            ) + 12.0
-        })
+        .map(|st| txn_badge_width(&txn_badge(lang, 88, st), Text::at(1.0).lane_note))
         .fold(0.0, f64::max)
 }
 

@@ -247,12 +247,7 @@ fn show_without_collisions(chips: &mut [Chip], frame: &Frame, store: &Store) {
     let headers: Vec<Rect> = frame
         .operators
         .iter()
-        .map(|o| Rect {
-            x: o.x,
-            y: o.y,
-            w: o.w,
-            h: text.header(),
-        })
+        .map(|o| o.header_rect(text))
         .collect();
     let store_rect = Rect::centred(store.x, store.y, store.w, store.h);
     let mut order: Vec<usize> = (0..chips.len()).collect();
@@ -272,20 +267,9 @@ fn show_without_collisions(chips: &mut [Chip], frame: &Frame, store: &Store) {
         let lanes = frame
             .lanes
             .iter()
-            .map(|l| &l.boxed)
-            .filter(|b| b.task != c.task)
-            .map(|b| Rect {
-                x: b.x,
-                y: b.y,
-                w: b.w,
-                h: b.h,
-            });
-        let own_line = (c.direction == Direction::FromStorage).then_some(Rect {
-            x: own.x,
-            y: own.y,
-            w: own.w,
-            h: own.h,
-        });
+            .filter(|l| l.boxed.task != c.task)
+            .map(|l| l.boxed.rect());
+        let own_line = (c.direction == Direction::FromStorage).then_some(own.rect());
         let blocked = headers
             .iter()
             .copied()
@@ -572,23 +556,12 @@ mod tests {
             // an operator's header.
             if c.shown {
                 for l in s.lanes.iter().filter(|l| l.boxed.task != src) {
-                    let b = &l.boxed;
-                    let r = crate::scene::placement::Rect {
-                        x: b.x,
-                        y: b.y,
-                        w: b.w,
-                        h: b.h,
-                    };
-                    assert_eq!(c.rect().overlap(&r), 0.0, "over {}", b.name);
+                    let over = c.rect().overlap(&l.boxed.rect());
+                    assert_eq!(over, 0.0, "over {}", l.boxed.name);
                 }
                 for o in &s.operators {
-                    let r = crate::scene::placement::Rect {
-                        x: o.x,
-                        y: o.y,
-                        w: o.w,
-                        h: s.text.header(),
-                    };
-                    assert_eq!(c.rect().overlap(&r), 0.0, "over {}'s header", o.name);
+                    let over = c.rect().overlap(&o.header_rect(&s.text));
+                    assert_eq!(over, 0.0, "over {}'s header", o.name);
                 }
             }
             assert!(

@@ -264,6 +264,17 @@ pub struct OperatorBox {
 }
 
 impl OperatorBox {
+    /// Its header (name and kind) laid out with `text`, for what must not
+    /// cover it.
+    pub fn header_rect(&self, text: &Text) -> super::placement::Rect {
+        super::placement::Rect {
+            x: self.x,
+            y: self.y,
+            w: self.w,
+            h: text.header(),
+        }
+    }
+
     /// The line under the name: the function (`identity`), the sink's kind
     /// (`sink · 2PC`), or the operator's kind.
     pub fn kind_label(&self) -> String {
@@ -297,6 +308,16 @@ impl LaneBox {
     /// Vertical centre.
     pub fn cy(&self) -> f64 {
         self.y + self.h / 2.0
+    }
+
+    /// Its box, for what must not cover its text.
+    pub fn rect(&self) -> super::placement::Rect {
+        super::placement::Rect {
+            x: self.x,
+            y: self.y,
+            w: self.w,
+            h: self.h,
+        }
     }
 }
 

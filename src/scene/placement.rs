@@ -125,16 +125,7 @@ pub fn labels(scene: &Scene) -> Vec<(LabelKind, Rect)> {
 /// What labels may not cover: lanes (their text) and records (their labels).
 /// A barrier's bar is no label: a tag may touch a neighbouring channel's bar.
 pub fn obstacles(scene: &Scene) -> Vec<Rect> {
-    let mut out: Vec<Rect> = scene
-        .lanes
-        .iter()
-        .map(|l| Rect {
-            x: l.boxed.x,
-            y: l.boxed.y,
-            w: l.boxed.w,
-            h: l.boxed.h,
-        })
-        .collect();
+    let mut out: Vec<Rect> = scene.lanes.iter().map(|l| l.boxed.rect()).collect();
     for t in &scene.tokens {
         if let TokenKind::Record { .. } = t.kind {
             out.push(Rect::centred(t.x, t.y, TOKEN, TOKEN));

@@ -95,22 +95,29 @@ impl StateLine {
         }
     }
 
-    /// Each row's text as drawn ([`Self::breaks`]): the mark and label open the
-    /// first, "+n more" and the rewind close the last.
-    pub fn row_texts(&self, lang: Lang) -> Vec<String> {
+    /// The parts each row holds ([`Self::breaks`]), first row first; the mark
+    /// and label open the first row, "+n more" and the rewind close the last.
+    pub fn rows(&self) -> Vec<std::ops::Range<usize>> {
         let mut starts = vec![0];
         starts.extend(self.breaks.iter().copied());
         starts.push(self.parts.len());
-        let last = starts.len() - 2;
-        (0..=last)
-            .map(|r| {
+        starts.windows(2).map(|w| w[0]..w[1]).collect()
+    }
+
+    /// Each row's text as drawn ([`Self::rows`]).
+    pub fn row_texts(&self, lang: Lang) -> Vec<String> {
+        let rows = self.rows();
+        let last = rows.len() - 1;
+        rows.into_iter()
+            .enumerate()
+            .map(|(r, range)| {
                 let row = StateLine {
                     label: if r == 0 {
                         self.label.clone()
                     } else {
                         String::new()
                     },
-                    parts: self.parts[starts[r]..starts[r + 1]].to_vec(),
+                    parts: self.parts[range].to_vec(),
                     more: if r == last { self.more } else { 0 },
                     rewind: if r == last { self.rewind.clone() } else { None },
                     snapshot: if r == 0 { self.snapshot.clone() } else { None },
