@@ -60,8 +60,8 @@ pub struct Lane {
     pub unaligned: Vec<u64>,
     /// The last checkpoint it snapshotted.
     pub last_checkpoint: Option<u64>,
-    /// A two-phase-commit sink subtask's latest transaction that is past
-    /// "open": its id and status (pre-committed, committed, aborted), drawn on
+    /// A two-phase-commit sink subtask's transaction past "open" whose status
+    /// changed last: its id and status (pre-committed, committed, aborted), drawn on
     /// the lane so the legend's transaction colours appear on the graph.
     pub txn: Option<(u64, TxnStatus)>,
     /// Failed or canceled while the job waits for its restart delay: the lane
@@ -239,7 +239,9 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
                     .iter()
                     .flat_map(|s| &s.txns)
                     .filter(|x| x.status != TxnStatus::Open && x.task.to_string() == boxed.name)
-                    .max_by_key(|x| x.id)
+                    // The latest change, not the highest id: a restore aborts the
+                    // pre-committed transaction after the open one was aborted.
+                    .max_by_key(|x| (x.changed, x.id))
                     .map(|x| (x.id, x.status)),
             }
         })
@@ -341,6 +343,37 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A restore aborts the pre-committed transaction after the open one was aborted
+    /// at the failure: the sink's badge shows the one that just changed, as the
+    /// trace's last transaction event says, not the one with the highest id.
+    #[test]
+    fn the_sink_badge_shows_the_transaction_that_changed_last() {
+        use engine::event::Event;
+        let mut w = world("exactly-once-kafka");
+        w.set_tracing(true);
+        let mut checked = 0;
+        while w.step().is_some() && w.now() < 3_000 {
+            let Some((txn, status)) = w.last_events().iter().rev().find_map(|e| match &e.event {
+                Event::TransactionPrecommitted { txn, .. } => Some((*txn, TxnStatus::Precommitted)),
+                Event::TransactionCommitted { txn, .. } => Some((*txn, TxnStatus::Committed)),
+                Event::TransactionAborted { txn, .. } => Some((*txn, TxnStatus::Aborted)),
+                _ => None,
+            }) else {
+                continue;
+            };
+            let s = scene(&w.job_view(), &w.view(), w.now() as f64);
+            let sink = s
+                .lanes
+                .iter()
+                .find(|l| l.boxed.name == "kafka-out#0")
+                .unwrap();
+            assert_eq!(sink.txn, Some((txn, status)), "at {} ms", w.now());
+            checked += 1;
+        }
+        // pre-commit and commit of T1, T2 and T4, the aborts of T3 and T2.
+        assert!(checked >= 6, "{checked} transaction changes checked");
     }
 
     /// The stage keys tokens by id: ids are unique in every frame, and a record

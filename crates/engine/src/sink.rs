@@ -118,6 +118,12 @@ pub struct Transaction {
     pub begun_after: Option<CheckpointId>,
     /// Its records with their write sequence numbers.
     pub records: Vec<(u64, Record)>,
+    /// When its status last changed, as a position in the topic's sequence of
+    /// transaction changes ([`ExternalTopic::changes`]): several transactions can
+    /// change at one simulated instant (a restore aborts one and begins the next),
+    /// and the sink shows the latest.
+    #[serde(default)]
+    pub changed: u64,
 }
 
 /// The external system one sink operator writes to (one per sink `uid`).
@@ -135,6 +141,9 @@ pub struct ExternalTopic {
     pub aborted_count: usize,
     /// Committed records dropped by retention.
     pub dropped: u64,
+    /// Transaction status changes so far (begin, pre-commit, commit, abort).
+    #[serde(default)]
+    pub changes: u64,
     /// Retention: keep at most this many committed records and finished
     /// transactions (`None`: keep everything).
     pub retention: Option<usize>,
@@ -209,6 +218,8 @@ impl ExternalTopic {
             return; // commit and abort are idempotent, as Kafka's are
         }
         t.status = status;
+        self.changes += 1;
+        t.changed = self.changes;
         let (task, checkpoint) = (t.task.clone(), t.checkpoint);
         match status {
             TxnStatus::Committed => {

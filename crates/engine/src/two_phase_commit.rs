@@ -37,6 +37,7 @@ fn begin_transaction(
 ) -> u64 {
     *next_txn += 1;
     let txn = *next_txn;
+    ext.changes += 1;
     ext.txns.insert(
         txn,
         Transaction {
@@ -45,6 +46,7 @@ fn begin_transaction(
             checkpoint: None,
             begun_after: after,
             records: Vec::new(),
+            changed: ext.changes,
         },
     );
     trace.push(|| Event::TransactionBegun {

@@ -367,6 +367,9 @@ pub struct TxnView {
     pub checkpoint: Option<CheckpointId>,
     /// Its records.
     pub records: Vec<RecordView>,
+    /// Order of its last status change among its topic's transactions (higher is
+    /// later): the sink's badge shows the transaction that changed last.
+    pub changed: u64,
 }
 
 /// A sink's external system.
@@ -776,6 +779,7 @@ impl World {
                         status: t.status,
                         checkpoint: t.checkpoint,
                         records: t.records.iter().map(|(_, r)| self.record_view(r)).collect(),
+                        changed: t.changed,
                     })
                     .collect(),
                 committed: ext.committed.iter().map(|r| self.record_view(r)).collect(),
