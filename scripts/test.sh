@@ -3,8 +3,9 @@
 # differential tests against real Flink, the browser tests in headless Chromium,
 # an offline release build of the page, and on that build: the size gate, the palette's
 # colour differences, the page's geometry at projector and phone sizes, each lesson's
-# point on the graph, every key moment of every lesson (scripts/key-moments.sh), an
-# axe-core audit, the offline cache and the classroom server.
+# point on the graph, every key moment of every lesson (scripts/key-moments.sh),
+# every tour step's evidence on screen (scripts/tour-evidence.sh), an axe-core
+# audit, the offline cache and the classroom server.
 # Installs whatever is missing first. CI runs exactly this (.ci/run).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -56,6 +57,9 @@ DIST=dist bash scripts/lesson-on-graph.sh
 
 log "key moments: every lesson's auto-pause moments at projector sizes, zh and en — no overprint, no border through text, no clipped text, every drawn value as lab run --trace --metadata says"
 DIST=dist bash scripts/key-moments.sh
+
+log "tours: every step's text, question, answer and the element or panel it points at on screen together (1280x720, 1024x768, zh and en)"
+DIST=dist bash scripts/tour-evidence.sh
 
 log "accessibility (axe-core): first screen, a tour, projector mode"
 DIST=dist bash scripts/axe.sh

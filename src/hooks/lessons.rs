@@ -119,6 +119,13 @@ fn highlight_css(target: &Target, selector: &str) -> String {
     if target.channel.is_some() {
         format!("{selector} .channel__line {{ stroke: var(--tour-highlight); stroke-width: 6px; }}")
     } else {
+        // A subtask's ring goes on its lane button (the lane's box), never on a
+        // chip of its values travelling to chk-n, whose ring would cross texts.
+        let selector = if target.task.is_some() {
+            format!(".lane-button{selector}")
+        } else {
+            selector.to_string()
+        };
         format!("{selector} {{ outline: 4px solid var(--tour-highlight); outline-offset: 3px; }}")
     }
 }

@@ -308,6 +308,42 @@ pub fn PairDiff(props: &PairDiffProps) -> Html {
     }
 }
 
+/// Scrolls the nearest scrolling box around `el` (the tour card, or the drawer)
+/// just enough to show it: its end at the box's bottom, or its start at the box's
+/// top when it is taller than the box, so a long answer is read from its first
+/// line. Only that box moves — `scrollIntoView` would also scroll the drawer and
+/// the page behind the card.
+fn reveal_in_scroller(el: &web_sys::Element) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let mut at = el.parent_element();
+    while let Some(scroller) = at {
+        let scrolls = window
+            .get_computed_style(&scroller)
+            .ok()
+            .flatten()
+            .and_then(|s| s.get_property_value("overflow-y").ok())
+            .is_some_and(|o| o == "auto" || o == "scroll");
+        if scrolls && scroller.scroll_height() > scroller.client_height() {
+            let (b, r) = (
+                scroller.get_bounding_client_rect(),
+                el.get_bounding_client_rect(),
+            );
+            let delta = if r.height() >= b.height() || r.top() < b.top() {
+                r.top() - b.top()
+            } else if r.bottom() > b.bottom() {
+                r.bottom() - b.bottom()
+            } else {
+                0.0
+            };
+            scroller.set_scroll_top(scroller.scroll_top() + delta.round() as i32);
+            return;
+        }
+        at = scroller.parent_element();
+    }
+}
+
 fn lang_sep(lang: crate::i18n::Lang) -> &'static str {
     match lang {
         crate::i18n::Lang::Zh => "；",
@@ -321,16 +357,31 @@ fn lang_sep(lang: crate::i18n::Lang) -> &'static str {
 pub fn TourCard(props: &LessonProps) -> Html {
     let lang = use_lang().lang;
     let l = &props.lessons;
-    // The answer, once shown, is brought into view (its end at the drawer's bottom).
+    // The answer, once shown, is brought into view with its question; a new step
+    // starts with the card scrolled to its top, so its text is read from the start.
     let answer_ref = use_node_ref();
+    let card_ref = use_node_ref();
     {
         let answer_ref = answer_ref.clone();
         let shown = l.showing.is_some_and(|s| s.revealed);
         use_effect_with(shown, move |shown| {
             if *shown {
-                if let Some(el) = answer_ref.cast::<web_sys::Element>() {
-                    el.scroll_into_view_with_bool(false);
+                if let Some(ask) = answer_ref
+                    .cast::<web_sys::Element>()
+                    .and_then(|a| a.parent_element())
+                {
+                    reveal_in_scroller(&ask);
                 }
+            }
+        });
+    }
+    {
+        let card_ref = card_ref.clone();
+        let step = l.showing.map(|s| s.step);
+        use_effect_with(step, move |_| {
+            if let Some(card) = card_ref.cast::<web_sys::Element>() {
+                card.set_scroll_top(0);
+                reveal_in_scroller(&card);
             }
         });
     }
@@ -349,7 +400,7 @@ pub fn TourCard(props: &LessonProps) -> Html {
         _ => None,
     };
     html! {
-        <div class="tour-card" role="region" aria-label={t("tour_label", lang)} lang={lang.html_lang()}>
+        <div class="tour-card" role="region" aria-label={t("tour_label", lang)} lang={lang.html_lang()} ref={card_ref}>
             <div class="tour-card__head">
                 <strong class="tour-card__title">{ text(&tour.title) }</strong>
                 // Leaving is rare: a small ✕ in the corner, so previous / next keep

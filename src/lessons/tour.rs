@@ -342,6 +342,7 @@ pub fn selector(target: &Target, job: &JobView) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lessons::pair::partners;
     use engine::runner;
 
     /// Guards the teacher-edited files: every tour parses, is for a built-in, has
@@ -366,6 +367,199 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A step that sends the class to a lesson pair quotes the ⋯ menu's item word
+    /// for word (where the compare action lives), naming a real partner.
+    #[test]
+    fn tours_quote_the_compare_item_as_the_menu_shows_it() {
+        let mut quoted = 0;
+        for (name, json) in TOURS {
+            let tour = Tour::parse(json).unwrap();
+            for (i, step) in tour.steps.iter().enumerate() {
+                for lang in [Lang::Zh, Lang::En] {
+                    let said = text(&step.text, lang);
+                    let (mention, menu) = match lang {
+                        Lang::Zh => ("并排对比", "⋯ 菜单"),
+                        Lang::En => ("Compare with", "⋯ menu"),
+                    };
+                    if !said.contains(mention) {
+                        continue;
+                    }
+                    let item = partners(name)
+                        .into_iter()
+                        .map(|p| {
+                            crate::lessons::wording::t("pair_compare", lang).replace("{name}", p)
+                        })
+                        .find(|item| said.contains(item.as_str()));
+                    assert!(item.is_some(), "{name} step {}: {said}", i + 1);
+                    assert!(
+                        said.contains(menu),
+                        "{name} step {} does not say where: {said}",
+                        i + 1
+                    );
+                    quoted += 1;
+                }
+            }
+        }
+        assert!(quoted >= 10, "{quoted} steps quote the compare item");
+    }
+
+    /// What a step's English text states about a checkpoint or a transaction by
+    /// number: "checkpoint 1 is complete", "transaction 2 is pre-committed",
+    /// "aborts transaction 2". Each clause (split at punctuation) is read from each
+    /// number to the first status word after it.
+    fn claims(text: &str) -> Vec<(&'static str, u64, &'static str)> {
+        let mut out = Vec::new();
+        for clause in text.split(['.', ',', ';', ':', '—', '(', ')']) {
+            let words: Vec<String> = clause
+                .split_whitespace()
+                .map(|w| {
+                    w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-')
+                        .to_lowercase()
+                })
+                .collect();
+            for (i, w) in words.iter().enumerate() {
+                let what = match w.as_str() {
+                    "checkpoint" | "checkpoints" => "checkpoint",
+                    "transaction" => "transaction",
+                    _ => continue,
+                };
+                let Some(id) = words.get(i + 1).and_then(|n| n.parse::<u64>().ok()) else {
+                    continue;
+                };
+                // "aborts transaction 2": the verb before the noun.
+                if let Some(verb) = i.checked_sub(1).and_then(|j| words.get(j)) {
+                    let status = match verb.as_str() {
+                        "aborts" => Some("aborted"),
+                        "commits" => Some("committed"),
+                        "pre-commit" | "pre-commits" => Some("pre-committed"),
+                        _ => None,
+                    };
+                    if let Some(status) = status {
+                        out.push((what, id, status));
+                        continue;
+                    }
+                }
+                let rest: Vec<&str> = words[i + 2..]
+                    .iter()
+                    .map(String::as_str)
+                    .take_while(|w| !matches!(*w, "checkpoint" | "transaction" | "if" | "had"))
+                    .collect();
+                // "did not complete" is a checkpoint that was aborted.
+                let status = rest.iter().enumerate().find_map(|(j, w)| {
+                    let negated = j > 0 && rest[j - 1] == "not";
+                    match (*w, negated) {
+                        ("complete" | "completes" | "completed", false) => Some("completed"),
+                        ("complete", true) if what == "checkpoint" => Some("aborted"),
+                        ("expires" | "expired" | "abandoned" | "aborted", false) => Some("aborted"),
+                        ("pre-committed", false) => Some("pre-committed"),
+                        ("committed", false) => Some("committed"),
+                        _ => None,
+                    }
+                });
+                if let Some(status) = status {
+                    out.push((what, id, status));
+                }
+            }
+        }
+        out
+    }
+
+    /// Where a tour's text states that a checkpoint completed or was aborted, or
+    /// that a transaction is pre-committed, committed or aborted, the engine's
+    /// view at that step's moment agrees; and the Chinese text names the same
+    /// checkpoint and transaction numbers as the English one.
+    #[test]
+    fn tours_name_checkpoints_and_transactions_as_the_engine_has_them() {
+        use engine::coordinator::CheckpointStatus;
+        use engine::sink::TxnStatus;
+        let mut checked = 0;
+        for (name, json) in TOURS {
+            let tour = Tour::parse(json).unwrap();
+            let scenario = runner::load(name).unwrap();
+            let pos = positions(&tour, &scenario, scenario.seed).unwrap();
+            for (i, step) in tour.steps.iter().enumerate() {
+                let (en, zh) = (text(&step.text, Lang::En), text(&step.text, Lang::Zh));
+                let said = claims(en);
+                if said.is_empty() {
+                    continue;
+                }
+                let mut world = World::new(&scenario, scenario.seed).unwrap();
+                while world.steps() < pos[i] && world.step().is_some() {}
+                let view = world.view();
+                for (what, id, status) in said {
+                    let actual = if what == "checkpoint" {
+                        view.coordinator
+                            .history
+                            .iter()
+                            .find(|c| c.id.0 == id)
+                            .map(|c| match c.status {
+                                CheckpointStatus::Completed => "completed",
+                                CheckpointStatus::Aborted => "aborted",
+                                CheckpointStatus::InProgress => "in progress",
+                            })
+                    } else {
+                        view.sinks
+                            .iter()
+                            .flat_map(|s| &s.txns)
+                            .find(|t| t.id == id)
+                            .map(|t| match t.status {
+                                TxnStatus::Open => "open",
+                                TxnStatus::Precommitted => "pre-committed",
+                                TxnStatus::Committed => "committed",
+                                TxnStatus::Aborted => "aborted",
+                            })
+                    };
+                    assert_eq!(
+                        actual,
+                        Some(status),
+                        "{name} step {}: the text says {what} {id} is {status} at {} ms: {en}",
+                        i + 1,
+                        view.now
+                    );
+                    checked += 1;
+                    let zh_noun = if what == "checkpoint" {
+                        "检查点"
+                    } else {
+                        "事务"
+                    };
+                    assert!(
+                        zh.contains(&format!("{zh_noun} {id}"))
+                            || zh.contains(&format!("{zh_noun}{id}")),
+                        "{name} step {}: the zh text does not name {zh_noun} {id}: {zh}",
+                        i + 1
+                    );
+                }
+            }
+        }
+        assert!(checked >= 20, "{checked} statements checked");
+    }
+
+    #[test]
+    fn claims_are_read_from_each_number_to_its_status_word() {
+        assert_eq!(
+            claims("Checkpoint 1 is complete and transaction 1 is committed: consumers see it."),
+            vec![
+                ("checkpoint", 1, "completed"),
+                ("transaction", 1, "committed")
+            ]
+        );
+        assert_eq!(
+            claims(
+                "On restore the sink aborts transaction 2, and the job replays from checkpoint 1."
+            ),
+            vec![("transaction", 2, "aborted")]
+        );
+        assert_eq!(
+            claims(
+                "checkpoint 2 is abandoned, and transaction 2 is pre-committed but not committed."
+            ),
+            vec![
+                ("checkpoint", 2, "aborted"),
+                ("transaction", 2, "pre-committed")
+            ]
+        );
     }
 
     #[test]
