@@ -200,6 +200,11 @@ impl Journal {
                 Event::TaskFailed { task, .. } => {
                     Some((MarkerKind::Failure, None, Some(task.to_string())))
                 }
+                // The JobManager's crash is a failure of the job's coordinator:
+                // the class jumps to it as to a subtask's.
+                Event::JobmanagerFailed { .. } => {
+                    Some((MarkerKind::Failure, None, Some("JobManager".to_string())))
+                }
                 _ => None,
             };
             if let Some((kind, checkpoint, task)) = marker {

@@ -207,6 +207,15 @@ pub fn flows(job: &JobView, view: &WorldView, frame: &Frame, t: f64, lang: Lang)
             chips.push(chip);
         }
     }
+    // A snapshot travels to chk-n only while chk-n can still complete or has
+    // completed: once it expired or was aborted (a failover aborts every pending
+    // one) its store is discarded, and a chip on its way there would be stale.
+    chips.retain(|c| {
+        c.direction == Direction::FromStorage
+            || !view.coordinator.history.iter().any(|h| {
+                h.id.0 == c.checkpoint && h.status == engine::coordinator::CheckpointStatus::Aborted
+            })
+    });
     let Some(checkpoint) = chips.iter().map(|c| c.checkpoint).max() else {
         return Flows::default();
     };
@@ -487,6 +496,56 @@ mod tests {
             w.step().expect("the lesson gets there");
         }
         w
+    }
+
+    /// checkpoint-config-strict: the source snapshots chk-4 at 2685 ms and chk-4
+    /// expires at 3085 ms, inside the chip's trip: from then on no chip travels
+    /// to the discarded chk-4 while the job waits for its restart. Over every
+    /// lesson, no chip is ever on its way to an aborted checkpoint.
+    #[test]
+    fn no_chip_travels_to_an_aborted_checkpoint() {
+        let mut seen_expiry_inside_a_trip = false;
+        for (name, _) in engine::runner::BUILTINS {
+            let s = load(name).unwrap();
+            let mut w = World::new(&s, s.seed).unwrap();
+            while w.step().is_some() && w.now() < 6_000 {
+                let view = w.view();
+                let now = w.now() as f64;
+                let travelling = view.tasks.iter().any(|t| {
+                    t.snapshot
+                        .as_ref()
+                        .is_some_and(|s| now - (s.at as f64) < FLOW_MS)
+                });
+                if !travelling {
+                    continue;
+                }
+                let aborted: Vec<u64> = view
+                    .coordinator
+                    .history
+                    .iter()
+                    .filter(|h| h.status == engine::coordinator::CheckpointStatus::Aborted)
+                    .map(|h| h.id.0)
+                    .collect();
+                let scene = scene_fit(&w.job_view(), &view, w.now() as f64, fit());
+                for c in &scene.flows.chips {
+                    assert!(
+                        c.direction == Direction::FromStorage || !aborted.contains(&c.checkpoint),
+                        "{name} at {} ms: a chip travels to the aborted chk-{}",
+                        w.now(),
+                        c.checkpoint
+                    );
+                }
+                if *name == "checkpoint-config-strict" && w.now() == 3085 && aborted.contains(&4) {
+                    let snap = view.tasks[0].snapshot.as_ref().unwrap();
+                    seen_expiry_inside_a_trip =
+                        snap.checkpoint.0 == 4 && (3085.0 - snap.at as f64) < FLOW_MS;
+                }
+            }
+        }
+        assert!(
+            seen_expiry_inside_a_trip,
+            "the lesson no longer expires chk-4 during its chip's trip"
+        );
     }
 
     /// At its snapshot the source's `offset (0, 5)` leaves its state line for

@@ -333,6 +333,7 @@ impl SharedStateRegistry {
 
     /// The files of completed checkpoint `c` in checkpoint storage, subtask by
     /// subtask (`task_name` names a subtask): its private file `chk-N/<subtask>`
+    /// (`savepoint-N/<subtask>` for a savepoint)
     /// (everything not in shared files; left out when empty) and, for an incremental
     /// rocksdb checkpoint, the shared files it refers to — uploaded by it or by an
     /// earlier checkpoint. The full size of the checkpoint is the sum; what it
@@ -348,8 +349,15 @@ impl SharedStateRegistry {
             let files = self.task_files(c.id, *t);
             let private = files.map_or(snap.state_bytes, |f| f.private_bytes);
             if private > 0 {
+                // A savepoint is a directory of its own, self-contained (Flink:
+                // `savepoint-<job id>-<random>`; the lab names it by its id).
+                let dir = if c.kind.is_savepoint() {
+                    "savepoint"
+                } else {
+                    "chk"
+                };
                 out.push(StorageFile {
-                    path: format!("chk-{}/{task}", c.id.0),
+                    path: format!("{dir}-{}/{task}", c.id.0),
                     task: task.clone(),
                     bytes: private,
                     shared: false,
