@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 pub mod failure_counter;
 pub mod key_groups;
+pub mod phases;
 
 /// The job graph, which never changes during a run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
