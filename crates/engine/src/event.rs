@@ -87,6 +87,16 @@ pub enum Event {
         task: TaskName,
         checkpoint: CheckpointId,
     },
+    /// A task that is not a source sent the barrier on to all its outputs
+    /// (extension; Flink: `OperatorChain.broadcastEvent` in
+    /// `SubtaskCheckpointCoordinatorImpl.checkpointState`), before its synchronous
+    /// snapshot. `unaligned`: the barrier's kind as it left. A source's forwarding is
+    /// its `barrier_injected`; a sink has no outputs.
+    BarrierForwarded {
+        task: TaskName,
+        checkpoint: CheckpointId,
+        unaligned: bool,
+    },
     /// A task's barrier handler handled a barrier.
     BarrierReceived {
         task: TaskName,

@@ -3,21 +3,22 @@
 //! shows — what is blocked, persisted, pre-committed — is read from here.
 
 use crate::cause::FailureReason;
-use crate::channel::Element;
+use crate::channel::{Channel, Element};
 use crate::coordinator::CheckpointStats;
 use crate::event::{SnapshotKind, TaskName};
 use crate::ids::{ChannelIndex, CheckpointId, TaskId};
 use crate::operators::OpState;
 use crate::record::{Origin, Record};
 use crate::scenario::{OperatorKind, Partitioning};
-use crate::sink::TxnStatus;
+use crate::sink::{ExternalTopic, TxnStatus};
 use crate::world::observed::StateEntry;
-use crate::world::{FailureRecord, JobStatus, TaskStatus, World};
+use crate::world::{FailureRecord, JobStatus, Task, TaskStatus, World};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 pub mod failure_counter;
 pub mod key_groups;
+pub mod phases;
 
 /// The job graph, which never changes during a run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -605,131 +606,160 @@ impl World {
 
     /// Everything the page draws now.
     pub fn view(&self) -> WorldView {
+        WorldView {
+            now: self.now(),
+            steps: self.steps(),
+            status: self.status(),
+            restart_at: self.restart_at(),
+            failure_reason: self.failure_reason(),
+            failure: self.failure().cloned(),
+            tasks: self
+                .task_table()
+                .iter_enumerated()
+                .map(|(id, t)| self.task_view(id, t))
+                .collect(),
+            channels: self
+                .channels()
+                .iter()
+                .map(|c| self.channel_view(c))
+                .collect(),
+            coordinator: self.coordinator_view(),
+            sinks: self
+                .external()
+                .iter()
+                .map(|(op, ext)| self.sink_view(*op, ext))
+                .collect(),
+            failures: self.failures().to_vec(),
+            replay: self.replay_views(),
+        }
+    }
+
+    /// Subtask `id` now: its runtime, its state, its latest snapshot and what its
+    /// restore rewound.
+    fn task_view(&self, id: TaskId, t: &Task) -> TaskView {
         let setup = self.setup();
-        let tasks = self
-            .task_table()
-            .iter_enumerated()
-            .map(|(id, t)| {
-                let info = &setup.tasks[id];
-                let state = self.state_view(info.op, &t.op);
-                TaskView {
-                    status: t.status,
-                    busy: t
-                        .busy
-                        .as_ref()
-                        .map(|b| (self.record_view(&b.record), b.done_at)),
-                    backpressured: self.is_backpressured(id),
-                    aligning: t.handler.pending_checkpoints(),
-                    last_checkpoint: t.checkpoints.last_checkpoint(),
-                    state,
-                    processed: t.processed,
-                    handling: (!t.handler.pending_checkpoints().is_empty()).then(|| {
-                        match setup.handler_mode {
-                            crate::barrier::HandlerMode::AtLeastOnce => Handling::Tracking,
-                            _ if t.handler.is_unaligned() => Handling::Unaligned,
-                            _ => Handling::Aligning,
-                        }
-                    }),
-                    changed: t
-                        .recent
-                        .entries()
-                        .iter()
-                        .map(|(e, at)| ChangeView {
-                            entry: self.entry_view(*e),
-                            at: *at,
-                        })
-                        .collect(),
-                    snapshot: t.snapped.as_ref().map(|b| SnapshotView {
-                        checkpoint: b.0,
-                        at: b.1,
-                        state: self.state_view(info.op, &b.2),
-                    }),
-                    rewind: t.restored.as_ref().map(|r| RewindView {
-                        checkpoint: r.checkpoint,
-                        at: r.at,
-                        values: r
-                            .values
-                            .iter()
-                            .map(|v| RewoundView {
-                                entry: self.entry_view(v.entry),
-                                state: v.state.clone(),
-                                before: v.before.clone(),
-                                after: v.after.clone(),
-                            })
-                            .collect(),
-                    }),
+        let info = &setup.tasks[id];
+        let state = self.state_view(info.op, &t.op);
+        TaskView {
+            status: t.status,
+            busy: t
+                .busy
+                .as_ref()
+                .map(|b| (self.record_view(&b.record), b.done_at)),
+            backpressured: self.is_backpressured(id),
+            aligning: t.handler.pending_checkpoints(),
+            last_checkpoint: t.checkpoints.last_checkpoint(),
+            state,
+            processed: t.processed,
+            handling: (!t.handler.pending_checkpoints().is_empty()).then(|| {
+                match setup.handler_mode {
+                    crate::barrier::HandlerMode::AtLeastOnce => Handling::Tracking,
+                    _ if t.handler.is_unaligned() => Handling::Unaligned,
+                    _ => Handling::Aligning,
                 }
-            })
-            .collect();
-        let channels = self
-            .channels()
-            .iter()
-            .map(|c| {
-                // Epochs, walking from the sender's side: records behind the last
-                // barrier sent belong to the checkpoint after it.
-                let mut epoch = c.last_barrier.map_or(1, |b| b.0 + 1);
-                let mut step = |e: &Element| {
-                    if let Element::Barrier { barrier } = e {
-                        epoch = barrier.id.0;
-                    }
-                    epoch
-                };
-                let out_epochs: Vec<u64> = c.out_queue.iter().rev().map(&mut step).collect();
-                let wire_epochs: Vec<u64> = c.wire.iter().rev().map(|w| step(&w.element)).collect();
-                let queue_epochs: Vec<u64> =
-                    c.queue.iter().rev().map(|q| step(&q.element)).collect();
-                let receiver = &self.task_table()[c.to];
-                let persisting = receiver.channel_state.is_persisting(c.input);
-                // Records an unaligned barrier overtook stay its checkpoint's (its
-                // channel state), though the barrier is past them; so do records
-                // queued on a channel still being persisted.
-                let capture = receiver.channel_state.checkpoint().filter(|_| persisting);
-                let mut ith = 0usize;
-                let mut out_persisted = |e: &Element| {
-                    e.is_record().then(|| {
-                        ith += 1;
-                        c.overtaken_out.checkpoint_of(ith - 1)
-                    })?
-                };
-                let out_queue = c
-                    .out_queue
+            }),
+            changed: t
+                .recent
+                .entries()
+                .iter()
+                .map(|(e, at)| ChangeView {
+                    entry: self.entry_view(*e),
+                    at: *at,
+                })
+                .collect(),
+            snapshot: t.snapped.as_ref().map(|b| SnapshotView {
+                checkpoint: b.0,
+                at: b.1,
+                state: self.state_view(info.op, &b.2),
+            }),
+            rewind: t.restored.as_ref().map(|r| RewindView {
+                checkpoint: r.checkpoint,
+                at: r.at,
+                values: r
+                    .values
                     .iter()
-                    .zip(out_epochs.iter().rev())
-                    .map(|(e, ep)| self.element_view(e, *ep, out_persisted(e)))
-                    .collect();
-                let mut ith = 0usize;
-                let mut in_persisted = |e: &Element| {
-                    e.is_record().then(|| {
-                        ith += 1;
-                        c.overtaken_in.checkpoint_of(ith - 1).or(capture)
-                    })?
-                };
-                ChannelView {
-                    out_queue,
-                    wire: c
-                        .wire
-                        .iter()
-                        .zip(wire_epochs.iter().rev())
-                        .map(|(w, ep)| InTransitView {
-                            sent_at: w.sent_at,
-                            arrive_at: w.arrive_at,
-                            element: self.element_view(&w.element, *ep, None),
-                        })
-                        .collect(),
-                    queue: c
-                        .queue
-                        .iter()
-                        .zip(queue_epochs.iter().rev())
-                        .map(|(q, ep)| self.element_view(&q.element, *ep, in_persisted(&q.element)))
-                        .collect(),
-                    blocked: receiver.handler.is_blocked(c.input),
-                    persisting,
-                    records: c.records,
-                }
-            })
+                    .map(|v| RewoundView {
+                        entry: self.entry_view(v.entry),
+                        state: v.state.clone(),
+                        before: v.before.clone(),
+                        after: v.after.clone(),
+                    })
+                    .collect(),
+            }),
+        }
+    }
+
+    /// Channel `c` now: its three queues with each element's epoch, and whether its
+    /// receiver blocks or persists it.
+    fn channel_view(&self, c: &Channel) -> ChannelView {
+        // Epochs, walking from the sender's side: records behind the last
+        // barrier sent belong to the checkpoint after it.
+        let mut epoch = c.last_barrier.map_or(1, |b| b.0 + 1);
+        let mut step = |e: &Element| {
+            if let Element::Barrier { barrier } = e {
+                epoch = barrier.id.0;
+            }
+            epoch
+        };
+        let out_epochs: Vec<u64> = c.out_queue.iter().rev().map(&mut step).collect();
+        let wire_epochs: Vec<u64> = c.wire.iter().rev().map(|w| step(&w.element)).collect();
+        let queue_epochs: Vec<u64> = c.queue.iter().rev().map(|q| step(&q.element)).collect();
+        let receiver = &self.task_table()[c.to];
+        let persisting = receiver.channel_state.is_persisting(c.input);
+        // Records an unaligned barrier overtook stay its checkpoint's (its
+        // channel state), though the barrier is past them; so do records
+        // queued on a channel still being persisted.
+        let capture = receiver.channel_state.checkpoint().filter(|_| persisting);
+        let mut ith = 0usize;
+        let mut out_persisted = |e: &Element| {
+            e.is_record().then(|| {
+                ith += 1;
+                c.overtaken_out.checkpoint_of(ith - 1)
+            })?
+        };
+        let out_queue = c
+            .out_queue
+            .iter()
+            .zip(out_epochs.iter().rev())
+            .map(|(e, ep)| self.element_view(e, *ep, out_persisted(e)))
             .collect();
+        let mut ith = 0usize;
+        let mut in_persisted = |e: &Element| {
+            e.is_record().then(|| {
+                ith += 1;
+                c.overtaken_in.checkpoint_of(ith - 1).or(capture)
+            })?
+        };
+        ChannelView {
+            out_queue,
+            wire: c
+                .wire
+                .iter()
+                .zip(wire_epochs.iter().rev())
+                .map(|(w, ep)| InTransitView {
+                    sent_at: w.sent_at,
+                    arrive_at: w.arrive_at,
+                    element: self.element_view(&w.element, *ep, None),
+                })
+                .collect(),
+            queue: c
+                .queue
+                .iter()
+                .zip(queue_epochs.iter().rev())
+                .map(|(q, ep)| self.element_view(&q.element, *ep, in_persisted(&q.element)))
+                .collect(),
+            blocked: receiver.handler.is_blocked(c.input),
+            persisting,
+            records: c.records,
+        }
+    }
+
+    /// The coordinator now: pending checkpoints, the history, and storage with
+    /// what each retained (or discarded) checkpoint holds.
+    fn coordinator_view(&self) -> CoordinatorView {
+        let setup = self.setup();
         let coord = self.coordinator();
-        let coordinator = CoordinatorView {
+        CoordinatorView {
             pending: coord
                 .pending()
                 .values()
@@ -764,57 +794,49 @@ impl World {
                 .as_ref()
                 .is_some_and(|c| c.storage == crate::scenario::StorageKind::Jobmanager),
             failure_counter: coord.failure_counter(),
-        };
-        let sinks = self
-            .external()
-            .iter()
-            .map(|(op, ext)| SinkView {
-                uid: setup.scenario.job.operators[*op].uid.clone(),
-                txns: ext
-                    .txns
-                    .iter()
-                    .map(|(id, t)| TxnView {
-                        id: *id,
-                        task: t.task.clone(),
-                        status: t.status,
-                        checkpoint: t.checkpoint,
-                        records: t.records.iter().map(|(_, r)| self.record_view(r)).collect(),
-                        changed: t.changed,
-                    })
-                    .collect(),
-                committed: ext.committed.iter().map(|r| self.record_view(r)).collect(),
-                uncommitted: ext
-                    .uncommitted()
-                    .iter()
-                    .map(|r| self.record_view(r))
-                    .collect(),
-            })
-            .collect();
-        WorldView {
-            now: self.now(),
-            steps: self.steps(),
-            status: self.status(),
-            restart_at: self.restart_at(),
-            failure_reason: self.failure_reason(),
-            failure: self.failure().cloned(),
-            tasks,
-            channels,
-            coordinator,
-            sinks,
-            failures: self.failures().to_vec(),
-            replay: self
-                .task_table()
-                .iter_enumerated()
-                .filter_map(|(id, t)| Some((setup.tasks[id].op, t.restored.as_ref()?)))
-                .flat_map(|(op, r)| {
-                    r.read_before.iter().map(move |(p, below)| ReplayView {
-                        source: op as u16,
-                        partition: *p as u16,
-                        below: *below as u32,
-                    })
+        }
+    }
+
+    /// Sink operator `op`'s external system: its transactions and what each kind of
+    /// reader sees.
+    fn sink_view(&self, op: usize, ext: &ExternalTopic) -> SinkView {
+        SinkView {
+            uid: self.setup().scenario.job.operators[op].uid.clone(),
+            txns: ext
+                .txns
+                .iter()
+                .map(|(id, t)| TxnView {
+                    id: *id,
+                    task: t.task.clone(),
+                    status: t.status,
+                    checkpoint: t.checkpoint,
+                    records: t.records.iter().map(|(_, r)| self.record_view(r)).collect(),
+                    changed: t.changed,
                 })
                 .collect(),
+            committed: ext.committed.iter().map(|r| self.record_view(r)).collect(),
+            uncommitted: ext
+                .uncommitted()
+                .iter()
+                .map(|r| self.record_view(r))
+                .collect(),
         }
+    }
+
+    /// The source partitions read again since a restore, with where the replay ends.
+    fn replay_views(&self) -> Vec<ReplayView> {
+        let setup = self.setup();
+        self.task_table()
+            .iter_enumerated()
+            .filter_map(|(id, t)| Some((setup.tasks[id].op, t.restored.as_ref()?)))
+            .flat_map(|(op, r)| {
+                r.read_before.iter().map(move |(p, below)| ReplayView {
+                    source: op as u16,
+                    partition: *p as u16,
+                    below: *below as u32,
+                })
+            })
+            .collect()
     }
 
     fn entry_view(&self, e: StateEntry) -> EntryView {

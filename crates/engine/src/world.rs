@@ -1042,7 +1042,8 @@ impl World {
     }
 
     /// Flink: `OperatorChain.broadcastEvent(barrier, isUnalignedCheckpoint)` — the
-    /// barrier goes out on every output channel; at a source this is its injection.
+    /// barrier goes out on every output channel; at a source this is its injection
+    /// (`barrier_injected`), elsewhere `barrier_forwarded`.
     /// Unaligned, it overtakes the output queues (Flink: the subpartition's priority
     /// event), and the records it overtakes are returned as the subtask's output
     /// channel state.
@@ -1070,11 +1071,18 @@ impl World {
                 },
             );
         }
+        let name = self.name(t);
         if self.op_kind(t) == OperatorKind::Source {
-            let name = self.name(t);
             self.trace.push(|| Event::BarrierInjected {
                 task: name,
                 checkpoint: id,
+            });
+        } else if !outs.is_empty() {
+            // Traced so the order shows: the barrier leaves before the snapshot.
+            self.trace.push(|| Event::BarrierForwarded {
+                task: name,
+                checkpoint: id,
+                unaligned,
             });
         }
         output_channels

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use engine::runner::{self, ModeOverride, RunOptions};
-use engine::scenario::ScriptStep;
+use engine::scenario::{OperatorKind, ScriptStep};
 use engine::Scenario;
 use serde_json::Value;
 
@@ -1035,4 +1035,84 @@ fn state_types_tour_quotes_real_figures() {
     );
     assert_eq!(run.summary["end_ms"].as_u64(), Some(3210));
     assert_eq!(run.sink("unique", "committed").len(), 76);
+}
+
+/// Flink forwards the barrier before the synchronous snapshot
+/// (`SubtaskCheckpointCoordinatorImpl.checkpointState`: broadcast, then
+/// `takeSnapshotSync`). In every lesson, as written and in each mode, a task with
+/// inputs and outputs traces `barrier_forwarded` before its `snapshot_taken` of the
+/// same checkpoint, and only such a task does: a source injects, a sink forwards
+/// nothing.
+#[test]
+fn every_task_forwards_the_barrier_before_its_snapshot() {
+    let modes = [
+        None,
+        Some(ModeOverride::Aligned),
+        Some(ModeOverride::Unaligned),
+        Some(ModeOverride::AtLeastOnce),
+    ];
+    let mut forwarded_somewhere = 0;
+    for (name, _) in runner::BUILTINS {
+        for mode in modes {
+            let mut s = lesson(name);
+            let opts = RunOptions {
+                mode,
+                ..Default::default()
+            };
+            if runner::apply_options(&mut s, &opts).is_err() {
+                continue; // no checkpointing to override
+            }
+            // (is a source, forwards): a task with inputs and outputs forwards.
+            let op = |task: &str| {
+                let uid = task.split('#').next().expect("uid#index");
+                let o = s.job.operators.iter().find(|o| o.uid == uid);
+                let source = o.is_some_and(|o| o.kind == OperatorKind::Source);
+                (source, !source && s.job.edges.iter().any(|e| e.from == uid))
+            };
+            let run = Run::of(&s);
+            let key = |e: &Value| {
+                (
+                    e["task"].as_str().unwrap().to_string(),
+                    e["checkpoint"].as_u64().unwrap(),
+                )
+            };
+            let mut injected = std::collections::BTreeSet::new();
+            let mut forwarded = std::collections::BTreeSet::new();
+            let mut snapshots = std::collections::BTreeSet::new();
+            for e in &run.events {
+                let what = format!("{name} ({mode:?}): {e}");
+                match e["type"].as_str().unwrap() {
+                    "barrier_injected" => {
+                        injected.insert(key(e));
+                    }
+                    "barrier_forwarded" => {
+                        let (_, forwards) = op(e["task"].as_str().unwrap());
+                        assert!(
+                            forwards,
+                            "{what}: only a task with inputs and outputs forwards"
+                        );
+                        assert!(forwarded.insert(key(e)), "{what}: forwarded twice");
+                        assert!(!snapshots.contains(&key(e)), "{what}: after its snapshot");
+                    }
+                    "snapshot_taken" => {
+                        let (source, forwards) = op(e["task"].as_str().unwrap());
+                        if source {
+                            assert!(injected.contains(&key(e)), "{what}: not injected first");
+                        } else if forwards {
+                            assert!(forwarded.contains(&key(e)), "{what}: not forwarded first");
+                        }
+                        snapshots.insert(key(e));
+                    }
+                    _ => {}
+                }
+            }
+            assert!(
+                forwarded.is_subset(&snapshots),
+                "{name} ({mode:?}): forwarded without a snapshot: {:?}",
+                forwarded.difference(&snapshots).collect::<Vec<_>>()
+            );
+            forwarded_somewhere += forwarded.len();
+        }
+    }
+    assert!(forwarded_somewhere > 0);
 }
