@@ -59,6 +59,11 @@ pub fn query_param(name: &str) -> Option<String> {
     url.get(name)
 }
 
+/// Whether the address bar switches `name` on (`?twin=1`, `?projector=1`…).
+pub fn flag(name: &str) -> bool {
+    query_param(name).is_some_and(|v| v == "1")
+}
+
 /// Installs the stage's text measure ([`crate::scene::layout::install_measure`]):
 /// a canvas `measureText` in the stylesheet's own fonts (`--font`, bold, and
 /// `--font-mono`), cached per text. Without the stylesheet (a test page), the
