@@ -92,7 +92,7 @@ pub fn use_view_options() -> ViewOptions {
         let setter = chart_choice.setter();
         use_callback((), move |on: bool, _: &()| setter.set(Some(on)))
     };
-    let reduced_motion = *use_state(document::prefers_reduced_motion);
+    let reduced_motion = crate::hooks::use_reduced_motion();
     ViewOptions {
         projector: *projector,
         toggle_projector,
