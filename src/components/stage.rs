@@ -1,6 +1,9 @@
 //! The stage: the job graph drawn from a [`Scene`] — operators, one lane per
 //! subtask, channels with records, barriers and queues — plus the restart
-//! countdown, an error message, and the state popover of a clicked subtask.
+//! countdown and how the job ended, an error message, and the choice of a
+//! subtask (its state opens in the side panel's drawer). The records and
+//! barriers themselves are painted on a canvas over the SVG
+//! ([`crate::components::token_layer`]), repainted when its box is resized.
 //!
 //! Each lane has a real `<button>` laid over the SVG (positioned in percentages of
 //! the scene), so it is reachable with the keyboard and named in the current
