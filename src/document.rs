@@ -1,6 +1,9 @@
 //! The parts of the browser page outside the app's root element: the URL's
-//! `?lang=`, `<html lang>` and the tab title; downloads, the clipboard and
-//! reading a chosen file.
+//! query (`?lang=` kept in step with `<html lang>` and the tab title, and
+//! [`flag`]s such as `?twin=1`); what the stylesheet and the browser know (the
+//! palette as custom properties, text widths in the page's fonts, projector
+//! mode on `<html>`, the reduced-motion preference, the focus a pointer click
+//! leaves); downloads, the clipboard and reading a chosen file.
 //!
 //! Every function tolerates a missing `window` (it then does nothing or falls back),
 //! so the crate also links and its pure tests run natively.
