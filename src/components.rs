@@ -6,7 +6,7 @@
 //! - [`stage`]: the SVG job graph drawn from a [`crate::scene::Scene`] with its coordinator strip and banners.
 //! - [`token_layer`]: the moving records and barriers, painted on a canvas over the stage.
 //! - [`caption`]: the caption bar under the graph: the latest narration (the page's live region), key moments.
-//! - [`transport`]: step / play / step, speed, skip quiet stretches, auto-pause, the scrubber, interventions.
+//! - [`transport`]: the transport bar: step / play / step, speed, skip quiet stretches, auto-pause, the scrubber, interventions.
 //! - [`legend`]: what each colour and shape on the stage means.
 //! - [`side_panel`]: the rail of tabs that opens into a drawer (coordinator, storage, sink, narration, bench; tour, subtask, glossary, editor).
 //! - [`task_popover`]: a subtask's state (offsets, keyed state, transactions) and its crash button.

@@ -1,6 +1,9 @@
 //! The parts of the browser page outside the app's root element: the URL's
-//! `?lang=`, `<html lang>` and the tab title; downloads, the clipboard and
-//! reading a chosen file.
+//! query (`?lang=` kept in step with `<html lang>` and the tab title, and
+//! [`flag`]s such as `?twin=1`); what the stylesheet and the browser know (the
+//! palette as custom properties, text widths in the page's fonts, projector
+//! mode on `<html>`, the reduced-motion preference, the focus a pointer click
+//! leaves); downloads, the clipboard and reading a chosen file.
 //!
 //! Every function tolerates a missing `window` (it then does nothing or falls back),
 //! so the crate also links and its pure tests run natively.
@@ -57,6 +60,11 @@ pub fn query_param(name: &str) -> Option<String> {
     let search = web_sys::window()?.location().search().ok()?;
     let url = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
     url.get(name)
+}
+
+/// Whether the address bar switches `name` on (`?twin=1`, `?projector=1`…).
+pub fn flag(name: &str) -> bool {
+    query_param(name).is_some_and(|v| v == "1")
 }
 
 /// Installs the stage's text measure ([`crate::scene::layout::install_measure`]):

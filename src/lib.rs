@@ -1,7 +1,7 @@
 //! checkpoint-lab's web page: Apache Flink's checkpointing, animated for a classroom.
 //!
 //! # Layout
-//! - [`app`]: the root component [`App`]: the page's layout, its two playback reducers, the keyboard.
+//! - [`app`]: the root component [`App`]: the page's layout wiring its runs (main and twin, one dispatch path), the keyboard and the display choices.
 //! - [`hooks`]: the language context and the animation frame loop, below every component.
 //! - [`components`]: the page's regions (masthead, toolbar, stage, side panel) and small parts.
 //! - [`labels`]: the words for enums (mode, status, intervention, failure), pure.

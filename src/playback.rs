@@ -10,8 +10,10 @@
 //!   scrubber's markers, key moments and highlights.
 //! - [`cursor`]: the world shown, stepping and seeking within the run.
 //! - [`reducer`]: [`State`], [`Action`] and the dispatch that ties them together.
-//! - [`transport`]: one function per transport action (play, a frame, step,
-//!   key moment, seek, follow, branch, intervention), and quiet-stretch hurrying.
+//! - [`actions`]: what each playback action does to the cursor, one function
+//!   per action (play, a frame, step, key moment, seek, follow, branch,
+//!   intervention), and quiet-stretch hurrying. (The transport bar that sends
+//!   them is [`crate::components::transport`].)
 //!
 //! # Time
 //! The cursor is an engine step count. Between two steps the display time
@@ -20,10 +22,10 @@
 //!
 //! No `web_sys` here: everything is unit-tested natively.
 
+pub mod actions;
 pub mod cursor;
 pub mod reducer;
 pub mod run;
-pub mod transport;
 
 #[cfg(feature = "bundled")]
 use std::rc::Rc;

@@ -155,96 +155,7 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
         .lanes
         .iter()
         .zip(&view.tasks)
-        .map(|(boxed, task)| {
-            let op = &job.operators[job.tasks[boxed.task].op];
-            // The mark `✓ chk-n` stands beside the values it stored, or not at
-            // all: once the live values move on (a source reads on after its
-            // snapshot) the chip and `chk-n` carry what was stored. A failed or
-            // canceled subtask's values are not what went into the checkpoint
-            // it acknowledged: no mark then.
-            let snapshot = state_line::snapshot_of(
-                &view.coordinator.history,
-                engine::ids::TaskId(boxed.task as u32),
-                t,
-            )
-            .filter(|(id, _)| {
-                !matches!(task.status, TaskStatus::Failed | TaskStatus::Canceled)
-                    && task
-                        .snapshot
-                        .as_ref()
-                        .is_some_and(|s| s.checkpoint.0 == *id && s.state == task.state)
-            });
-            // Room inside the lane, with a margin for the real font.
-            let room = boxed.w - 26.0;
-            let line = |width: f64| {
-                state_line::state_line_with(
-                    task,
-                    &op.uid,
-                    snapshot,
-                    t,
-                    width,
-                    geometry.state_size,
-                    fit.lang,
-                )
-            };
-            // Two rows where the lane has them and one row hides something (a
-            // key, the label): every key when up to a few.
-            let rows = geometry.state_rows;
-            let single = line(room);
-            let hides = single
-                .as_ref()
-                .is_some_and(|l| l.more > 0 || l.label.is_empty() || l.squeeze.is_some());
-            let state = (rows > 1 && hides)
-                .then(|| line(room * f64::from(rows)))
-                .flatten()
-                .and_then(|l| state_line::wrap(l, rows, room, geometry.state_size, fit.lang))
-                .or(single);
-            Lane {
-                state,
-                boxed: boxed.clone(),
-                status: task.status,
-                is_lifted: false,
-                is_restarting: view.status == engine::world::JobStatus::Restarting
-                    && matches!(task.status, TaskStatus::Failed | TaskStatus::Canceled),
-                busy: task.busy.as_ref().map(|(r, done_at)| {
-                    let progress = if op.process_ms == 0 {
-                        1.0
-                    } else {
-                        (1.0 - (*done_at as f64 - t) / op.process_ms as f64).clamp(0.0, 1.0)
-                    };
-                    Busy {
-                        label: record_label(r.key.as_deref(), r.value),
-                        progress,
-                    }
-                }),
-                is_backpressured: task.backpressured,
-                is_persisting: job
-                    .channels
-                    .iter()
-                    .zip(&view.channels)
-                    .any(|(c, v)| v.persisting && c.to.0 as usize == boxed.task),
-                aligning: if task.handling == Some(Handling::Aligning) {
-                    task.aligning.iter().map(|c| c.0).collect()
-                } else {
-                    Vec::new()
-                },
-                unaligned: if task.handling == Some(Handling::Unaligned) {
-                    task.aligning.iter().map(|c| c.0).collect()
-                } else {
-                    Vec::new()
-                },
-                last_checkpoint: task.last_checkpoint.map(|c| c.0),
-                txn: view
-                    .sinks
-                    .iter()
-                    .flat_map(|s| &s.txns)
-                    .filter(|x| x.status != TxnStatus::Open && x.task.to_string() == boxed.name)
-                    // The latest change, not the highest id: a restore aborts the
-                    // pre-committed transaction after the open one was aborted.
-                    .max_by_key(|x| (x.changed, x.id))
-                    .map(|x| (x.id, x.status)),
-            }
-        })
+        .map(|(boxed, task)| lane(job, view, &geometry, boxed, task, t, fit))
         .collect();
     let channels = geometry
         .channels
@@ -269,21 +180,12 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
         state_rows: geometry.state_rows,
         ..Text::at(fit.zoom)
     };
-    // The room above the fitted graph inside its box (the scene is centred).
-    let gap = fit.size.map_or(0.0, |(bw, bh)| {
-        let scale = (bw / geometry.width).min(bh / geometry.height);
-        if scale > 0.0 {
-            ((bh / scale - geometry.height) / 2.0).max(0.0)
-        } else {
-            0.0
-        }
-    });
     let frame = flow::Frame {
         operators: &geometry.operators,
         lanes: &lanes,
         text: &text,
         width: geometry.width,
-        gap,
+        gap: room_above(&geometry, fit),
     };
     let flows = flow::flows(job, view, &frame, t, fit.lang);
     let lifted = flow::lifted_lines(&flows, &frame);
@@ -306,6 +208,120 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
     };
     placement::place(&mut scene);
     scene
+}
+
+/// The room above the fitted graph inside its box (the scene is centred).
+fn room_above(geometry: &Geometry, fit: Fit) -> f64 {
+    fit.size.map_or(0.0, |(bw, bh)| {
+        let scale = (bw / geometry.width).min(bh / geometry.height);
+        if scale > 0.0 {
+            ((bh / scale - geometry.height) / 2.0).max(0.0)
+        } else {
+            0.0
+        }
+    })
+}
+
+/// A subtask's lane at display time `t`: its state line, status, the record
+/// it is processing, its barrier handling and its sink's latest transaction.
+fn lane(
+    job: &JobView,
+    view: &WorldView,
+    geometry: &Geometry,
+    boxed: &LaneBox,
+    task: &engine::view::TaskView,
+    t: f64,
+    fit: Fit,
+) -> Lane {
+    let op = &job.operators[job.tasks[boxed.task].op];
+    let channels_of = |handling: Handling| -> Vec<_> {
+        if task.handling == Some(handling) {
+            task.aligning.iter().map(|c| c.0).collect()
+        } else {
+            Vec::new()
+        }
+    };
+    Lane {
+        state: lane_state(view, geometry, boxed, task, &op.uid, t, fit),
+        boxed: boxed.clone(),
+        status: task.status,
+        is_lifted: false,
+        is_restarting: view.status == engine::world::JobStatus::Restarting
+            && matches!(task.status, TaskStatus::Failed | TaskStatus::Canceled),
+        busy: task.busy.as_ref().map(|(r, done_at)| {
+            let progress = if op.process_ms == 0 {
+                1.0
+            } else {
+                (1.0 - (*done_at as f64 - t) / op.process_ms as f64).clamp(0.0, 1.0)
+            };
+            Busy {
+                label: record_label(r.key.as_deref(), r.value),
+                progress,
+            }
+        }),
+        is_backpressured: task.backpressured,
+        is_persisting: job
+            .channels
+            .iter()
+            .zip(&view.channels)
+            .any(|(c, v)| v.persisting && c.to.0 as usize == boxed.task),
+        aligning: channels_of(Handling::Aligning),
+        unaligned: channels_of(Handling::Unaligned),
+        last_checkpoint: task.last_checkpoint.map(|c| c.0),
+        txn: view
+            .sinks
+            .iter()
+            .flat_map(|s| &s.txns)
+            .filter(|x| x.status != TxnStatus::Open && x.task.to_string() == boxed.name)
+            // The latest change, not the highest id: a restore aborts the
+            // pre-committed transaction after the open one was aborted.
+            .max_by_key(|x| (x.changed, x.id))
+            .map(|x| (x.id, x.status)),
+    }
+}
+
+/// A lane's live-state line, on one row or, where the lane has two and one row
+/// hides something (a key, the label), on both: every key when up to a few.
+fn lane_state(
+    view: &WorldView,
+    geometry: &Geometry,
+    boxed: &LaneBox,
+    task: &engine::view::TaskView,
+    uid: &str,
+    t: f64,
+    fit: Fit,
+) -> Option<state_line::StateLine> {
+    // The mark `✓ chk-n` stands beside the values it stored, or not at all: once
+    // the live values move on (a source reads on after its snapshot) the chip
+    // and `chk-n` carry what was stored. A failed or canceled subtask's values
+    // are not what went into the checkpoint it acknowledged: no mark then.
+    let snapshot = state_line::snapshot_of(
+        &view.coordinator.history,
+        engine::ids::TaskId(boxed.task as u32),
+        t,
+    )
+    .filter(|(id, _)| {
+        !matches!(task.status, TaskStatus::Failed | TaskStatus::Canceled)
+            && task
+                .snapshot
+                .as_ref()
+                .is_some_and(|s| s.checkpoint.0 == *id && s.state == task.state)
+    });
+    // Room inside the lane, with a margin for the real font.
+    let room = boxed.w - 26.0;
+    let line = |width: f64| {
+        state_line::state_line_with(task, uid, snapshot, t, width, geometry.state_size, fit.lang)
+    };
+    let rows = geometry.state_rows;
+    let single = line(room);
+    let hides = single
+        .as_ref()
+        .is_some_and(|l| l.more > 0 || l.label.is_empty() || l.squeeze.is_some());
+    (rows > 1 && hides)
+        .then(|| line(room * f64::from(rows)))
+        .flatten()
+        .and_then(|l| state_line::wrap(l, rows, room, geometry.state_size, fit.lang))
+        .or(single)
 }
 
 #[cfg(test)]

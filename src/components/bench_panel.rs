@@ -105,6 +105,8 @@ fn channels_picture(run: &BenchRun, channels: u32, line: usize, lang: Lang) -> H
     }
 }
 
+/// The barrier bench: a handler's mode, channels and arrivals in, its run line
+/// by line out; see the module documentation.
 #[component]
 pub fn BenchPanel() -> Html {
     let lang = use_lang().lang;
@@ -166,69 +168,7 @@ pub fn BenchPanel() -> Html {
 
     let body = match &*result {
         Err(e) => html! { <p class="bench__error" role="alert">{ e.clone() }</p> },
-        Ok(run) => {
-            let n = run.output.lines.len();
-            let k = (*line).min(n.saturating_sub(1));
-            let step = |delta: isize| {
-                let line = line.setter();
-                let next = (k as isize + delta).clamp(0, n.saturating_sub(1) as isize) as usize;
-                Callback::from(move |_: MouseEvent| line.set(next))
-            };
-            let s = &run.output.summary;
-            let aborted: Vec<String> = s.aborted.iter().map(|a| a.checkpoint.to_string()).collect();
-            let triggered: Vec<String> = s.triggered.iter().map(|c| c.to_string()).collect();
-            html! {
-                <>
-                    <div class="bench__stepper">
-                        <button type="button" class="tool-button" id="bench-prev" disabled={k == 0}
-                                aria-label={lang.t(Msg::BenchPrev)} title={lang.t(Msg::BenchPrev)} onclick={step(-1)}>{ "◀" }</button>
-                        <output class="bench__position" id="bench-position">
-                            { lang.t(Msg::BenchStep).replace("{k}", &(k + 1).to_string()).replace("{n}", &n.to_string()) }
-                            { " · " }<code>{ run.output.lines[k].token.clone() }</code>
-                        </output>
-                        <button type="button" class="tool-button" id="bench-next" disabled={k + 1 >= n}
-                                aria-label={lang.t(Msg::BenchNext)} title={lang.t(Msg::BenchNext)} onclick={step(1)}>{ "▶" }</button>
-                    </div>
-                    { channels_picture(run, form.channels, k, lang) }
-                    <table class="bench-lines">
-                        <thead>
-                            <tr>
-                                <th>{ "#" }</th>
-                                <th>{ lang.t(Msg::BenchColToken) }</th>
-                                <th>{ lang.t(Msg::BenchColProcessed) }</th>
-                                <th>{ lang.t(Msg::BenchColBlocked) }</th>
-                                <th>{ lang.t(Msg::BenchColOutcome) }</th>
-                            </tr>
-                        </thead>
-                        <tbody>
-                            { for run.output.lines.iter().enumerate().map(|(i, l)| {
-                                let onclick = {
-                                    let line = line.setter();
-                                    Callback::from(move |_: MouseEvent| line.set(i))
-                                };
-                                let blocked: Vec<String> = l.blocked.iter().map(|c| c.to_string()).collect();
-                                html! {
-                                    <tr class={classes!("bench-line", (i == k).then_some("bench-line--current"), (i > k).then_some("bench-line--future"))}
-                                        data-line={i.to_string()} {onclick}>
-                                        <td>{ i }</td>
-                                        <td><code>{ l.token.clone() }</code></td>
-                                        <td>{ list(&l.processed) }</td>
-                                        <td>{ list(&blocked) }</td>
-                                        <td class="bench-line__outcome">{ for outcome(l, lang).into_iter().map(|o| html! { <div>{ o }</div> }) }</td>
-                                    </tr>
-                                }
-                            }) }
-                        </tbody>
-                    </table>
-                    <p class="bench__summary" id="bench-summary">
-                        { lang.t(Msg::BenchSummary)
-                            .replace("{processed}", &list(&s.processed))
-                            .replace("{triggered}", &list(&triggered))
-                            .replace("{aborted}", &list(&aborted)) }
-                    </p>
-                </>
-            }
-        }
+        Ok(run) => bench_run(run, form.channels, &line, lang),
     };
 
     html! {
@@ -264,5 +204,71 @@ pub fn BenchPanel() -> Html {
             <p class="bench__syntax muted">{ lang.t(Msg::BenchSyntax) }</p>
             { body }
         </div>
+    }
+}
+
+/// A bench run, line by line: the stepper, the channels' picture at the current
+/// line, the table of lines (a click makes one current) and the summary.
+fn bench_run(run: &BenchRun, channels: u32, line: &UseStateHandle<usize>, lang: Lang) -> Html {
+    let n = run.output.lines.len();
+    let k = (*line).min(n.saturating_sub(1));
+    let step = |delta: isize| {
+        let line = line.setter();
+        let next = (k as isize + delta).clamp(0, n.saturating_sub(1) as isize) as usize;
+        Callback::from(move |_: MouseEvent| line.set(next))
+    };
+    let s = &run.output.summary;
+    let aborted: Vec<String> = s.aborted.iter().map(|a| a.checkpoint.to_string()).collect();
+    let triggered: Vec<String> = s.triggered.iter().map(|c| c.to_string()).collect();
+    html! {
+        <>
+            <div class="bench__stepper">
+                <button type="button" class="tool-button" id="bench-prev" disabled={k == 0}
+                        aria-label={lang.t(Msg::BenchPrev)} title={lang.t(Msg::BenchPrev)} onclick={step(-1)}>{ "◀" }</button>
+                <output class="bench__position" id="bench-position">
+                    { lang.t(Msg::BenchStep).replace("{k}", &(k + 1).to_string()).replace("{n}", &n.to_string()) }
+                    { " · " }<code>{ run.output.lines[k].token.clone() }</code>
+                </output>
+                <button type="button" class="tool-button" id="bench-next" disabled={k + 1 >= n}
+                        aria-label={lang.t(Msg::BenchNext)} title={lang.t(Msg::BenchNext)} onclick={step(1)}>{ "▶" }</button>
+            </div>
+            { channels_picture(run, channels, k, lang) }
+            <table class="bench-lines">
+                <thead>
+                    <tr>
+                        <th>{ "#" }</th>
+                        <th>{ lang.t(Msg::BenchColToken) }</th>
+                        <th>{ lang.t(Msg::BenchColProcessed) }</th>
+                        <th>{ lang.t(Msg::BenchColBlocked) }</th>
+                        <th>{ lang.t(Msg::BenchColOutcome) }</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    { for run.output.lines.iter().enumerate().map(|(i, l)| {
+                        let onclick = {
+                            let line = line.setter();
+                            Callback::from(move |_: MouseEvent| line.set(i))
+                        };
+                        let blocked: Vec<String> = l.blocked.iter().map(|c| c.to_string()).collect();
+                        html! {
+                            <tr class={classes!("bench-line", (i == k).then_some("bench-line--current"), (i > k).then_some("bench-line--future"))}
+                                data-line={i.to_string()} {onclick}>
+                                <td>{ i }</td>
+                                <td><code>{ l.token.clone() }</code></td>
+                                <td>{ list(&l.processed) }</td>
+                                <td>{ list(&blocked) }</td>
+                                <td class="bench-line__outcome">{ for outcome(l, lang).into_iter().map(|o| html! { <div>{ o }</div> }) }</td>
+                            </tr>
+                        }
+                    }) }
+                </tbody>
+            </table>
+            <p class="bench__summary" id="bench-summary">
+                { lang.t(Msg::BenchSummary)
+                    .replace("{processed}", &list(&s.processed))
+                    .replace("{triggered}", &list(&triggered))
+                    .replace("{aborted}", &list(&aborted)) }
+            </p>
+        </>
     }
 }

@@ -299,41 +299,14 @@ enum Outcome {
     Failed(Source, Vec<StatsError>),
 }
 
+/// Real checkpoint statistics beside the lab's own history; see the module
+/// documentation.
 #[component]
 pub fn RealStatsSection(props: &RealStatsProps) -> Html {
     let lang = use_lang().lang;
     let outcome = use_state(|| Outcome::None);
     let paste_ref = use_node_ref();
-    let read = {
-        let (on_import, outcome) = (props.on_import.clone(), outcome.clone());
-        Callback::from(move |(source, text): (Source, Result<String, String>)| {
-            let text = match text {
-                Ok(t) => t,
-                Err(why) => {
-                    // The browser could not read the file: say so as a syntax problem at `$`.
-                    outcome.set(Outcome::Failed(
-                        source,
-                        vec![StatsError {
-                            path: "$".into(),
-                            problem: Problem::Syntax {
-                                line: 0,
-                                column: 0,
-                                detail: why,
-                            },
-                        }],
-                    ));
-                    return;
-                }
-            };
-            match flink_stats::parse(&text) {
-                Ok(stats) => {
-                    outcome.set(Outcome::Imported);
-                    on_import.emit(Some(Rc::new(Imported { source, stats })));
-                }
-                Err(errors) => outcome.set(Outcome::Failed(source, errors)),
-            }
-        })
-    };
+    let read = import_reader(props.on_import.clone(), outcome.clone());
     let on_file = {
         let read = read.clone();
         Callback::from(move |e: Event| {
@@ -361,9 +334,83 @@ pub fn RealStatsSection(props: &RealStatsProps) -> Html {
             on_import.emit(None);
         })
     };
-    let message = match &*outcome {
+    let message = outcome_message(&outcome, props.imported.as_deref(), lang);
+    let lab = lab_pane(props, lang);
+    let real = real_pane(props.imported.as_deref(), lang);
+    html! {
+        <section class="real" id="real-stats" aria-labelledby="real-heading">
+            <h3 class="section-title" id="real-heading">{ lang.t(FlinkMsg::RealHeading) }</h3>
+            <div class="real__controls">
+                <label class="text-button real__file">
+                    { lang.t(FlinkMsg::RealFile) }
+                    <input type="file" id="real-file" class="visually-hidden" accept=".json,application/json" onchange={on_file} />
+                </label>
+                if props.imported.is_some() {
+                    <button type="button" class="text-button" id="real-clear" onclick={on_clear}>{ lang.t(FlinkMsg::RealClear) }</button>
+                }
+            </div>
+            <details class="real__paste-box" id="real-paste-box">
+                <summary>{ lang.t(FlinkMsg::RealPasteLabel) }</summary>
+                <p class="flink__note">{ lang.t(FlinkMsg::RealIntro) }</p>
+                <label class="visually-hidden" for="real-paste">{ lang.t(FlinkMsg::RealPasteLabel) }</label>
+                <textarea id="real-paste" class="real__paste" rows="4" spellcheck="false" ref={paste_ref} />
+                <button type="button" class="text-button" id="real-paste-import" onclick={on_paste}>{ lang.t(FlinkMsg::RealPasteButton) }</button>
+            </details>
+            { message }
+            <div class="real__panes">
+                <div class="real-pane real-pane--lab" id="real-lab">
+                    <h4 class="real-pane__title">{ lang.t(FlinkMsg::LabPane) }</h4>
+                    { lab }
+                </div>
+                <div class="real-pane real-pane--real" id="real-real">
+                    { real }
+                </div>
+            </div>
+        </section>
+    }
+}
+
+/// Reads an imported text (a file's or a paste's) as Flink's checkpoint
+/// statistics: hands them to `on_import`, or keeps why they could not be read.
+fn import_reader(
+    on_import: Callback<Option<Rc<Imported>>>,
+    outcome: UseStateHandle<Outcome>,
+) -> Callback<(Source, Result<String, String>)> {
+    Callback::from(move |(source, text): (Source, Result<String, String>)| {
+        let text = match text {
+            Ok(t) => t,
+            Err(why) => {
+                // The browser could not read the file: say so as a syntax problem at `$`.
+                outcome.set(Outcome::Failed(
+                    source,
+                    vec![StatsError {
+                        path: "$".into(),
+                        problem: Problem::Syntax {
+                            line: 0,
+                            column: 0,
+                            detail: why,
+                        },
+                    }],
+                ));
+                return;
+            }
+        };
+        match flink_stats::parse(&text) {
+            Ok(stats) => {
+                outcome.set(Outcome::Imported);
+                on_import.emit(Some(Rc::new(Imported { source, stats })));
+            }
+            Err(errors) => outcome.set(Outcome::Failed(source, errors)),
+        }
+    })
+}
+
+/// What the last import said: how many checkpoints came from where, or the
+/// first problems found.
+fn outcome_message(outcome: &Outcome, imported: Option<&Imported>, lang: Lang) -> Html {
+    match outcome {
         Outcome::None => Html::default(),
-        Outcome::Imported => match &props.imported {
+        Outcome::Imported => match imported {
             Some(i) => {
                 let n: usize = i.stats.jobs.iter().map(|j| j.history.rows.len()).sum();
                 html! {
@@ -389,8 +436,12 @@ pub fn RealStatsSection(props: &RealStatsProps) -> Html {
                 </div>
             }
         }
-    };
-    let lab = match (&props.job, &props.view) {
+    }
+}
+
+/// The lab's own checkpoint history, in Flink's rows.
+fn lab_pane(props: &RealStatsProps, lang: Lang) -> Html {
+    match (&props.job, &props.view) {
         (Some(job), Some(view)) => {
             let h = flink_stats::lab_history(job, &view.coordinator.history);
             let sub = lang
@@ -406,8 +457,12 @@ pub fn RealStatsSection(props: &RealStatsProps) -> Html {
             }
         }
         _ => html! { <p class="muted">{ lang.t(FlinkMsg::Empty) }</p> },
-    };
-    let real = match &props.imported {
+    }
+}
+
+/// The imported statistics, job by job.
+fn real_pane(imported: Option<&Imported>, lang: Lang) -> Html {
+    match imported {
         None => html! {
             <>
                 <h4 class="real-pane__title">{ lang.t(FlinkMsg::RealPane).replace("{version}", "") }</h4>
@@ -450,36 +505,5 @@ pub fn RealStatsSection(props: &RealStatsProps) -> Html {
                 </>
             }
         }
-    };
-    html! {
-        <section class="real" id="real-stats" aria-labelledby="real-heading">
-            <h3 class="section-title" id="real-heading">{ lang.t(FlinkMsg::RealHeading) }</h3>
-            <div class="real__controls">
-                <label class="text-button real__file">
-                    { lang.t(FlinkMsg::RealFile) }
-                    <input type="file" id="real-file" class="visually-hidden" accept=".json,application/json" onchange={on_file} />
-                </label>
-                if props.imported.is_some() {
-                    <button type="button" class="text-button" id="real-clear" onclick={on_clear}>{ lang.t(FlinkMsg::RealClear) }</button>
-                }
-            </div>
-            <details class="real__paste-box" id="real-paste-box">
-                <summary>{ lang.t(FlinkMsg::RealPasteLabel) }</summary>
-                <p class="flink__note">{ lang.t(FlinkMsg::RealIntro) }</p>
-                <label class="visually-hidden" for="real-paste">{ lang.t(FlinkMsg::RealPasteLabel) }</label>
-                <textarea id="real-paste" class="real__paste" rows="4" spellcheck="false" ref={paste_ref} />
-                <button type="button" class="text-button" id="real-paste-import" onclick={on_paste}>{ lang.t(FlinkMsg::RealPasteButton) }</button>
-            </details>
-            { message }
-            <div class="real__panes">
-                <div class="real-pane real-pane--lab" id="real-lab">
-                    <h4 class="real-pane__title">{ lang.t(FlinkMsg::LabPane) }</h4>
-                    { lab }
-                </div>
-                <div class="real-pane real-pane--real" id="real-real">
-                    { real }
-                </div>
-            </div>
-        </section>
     }
 }

@@ -170,6 +170,8 @@ impl Tab {
     }
 }
 
+/// The side panel: a rail of tabs that opens into a drawer; see the module
+/// documentation.
 #[component]
 pub fn SidePanel(props: &SidePanelProps) -> Html {
     let lang = use_lang().lang;
@@ -208,35 +210,7 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
         });
     }
 
-    let onkeydown = {
-        let selected = selected.clone();
-        let on_drawer = props.on_drawer.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            let next = match e.key().as_str() {
-                "ArrowRight" | "ArrowDown" => selected.offset(1),
-                "ArrowLeft" | "ArrowUp" => selected.offset(-1),
-                "Home" => Tab::ALL[0],
-                "End" => Tab::ALL[Tab::ALL.len() - 1],
-                _ => return,
-            };
-            e.prevent_default();
-            selected.set(next);
-            on_drawer.emit(Some(Drawer::Panel));
-            // Focus follows selection; the tab already exists, only its state changes.
-            let tab = e
-                .current_target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .and_then(|list| {
-                    list.query_selector(&format!("[data-tab=\"{}\"]", next.key()))
-                        .ok()
-                        .flatten()
-                })
-                .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
-            if let Some(tab) = tab {
-                let _ = tab.focus();
-            }
-        })
-    };
+    let onkeydown = tab_keys(selected.clone(), props.on_drawer.clone());
 
     let tabs = Tab::ALL.into_iter().map(|tab| {
         let is_selected = tab == *selected;
@@ -271,25 +245,7 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
 
     let tab = *selected;
     let close = props.on_drawer.reform(|_: MouseEvent| None);
-    let close_task = props.on_drawer.reform(|_: ()| Some(Drawer::Panel));
-    let extra = match props.drawer {
-        Some(Drawer::Task(task)) => match (&props.job, &props.view) {
-            (Some(job), Some(view)) => job
-                .tasks
-                .get(task)
-                .zip(view.tasks.get(task))
-                .map(|(t, tv)| html! {
-                    <TaskPopover name={t.name.to_string()} task={tv.clone()}
-                                 dispatch={props.dispatch.clone()} on_close={close_task.clone()} />
-                }),
-            _ => None,
-        },
-        Some(Drawer::Glossary) => Some(html! { <Glossary /> }),
-        Some(Drawer::Editor) => props.doc.as_ref().map(|doc| html! {
-            <ScenarioForm doc={(**doc).clone()} on_apply={props.lessons.load_json.clone()} />
-        }),
-        _ => None,
-    };
+    let extra = drawer_view(props);
     let panel_hidden = !is_open || !shows_panel;
     let wide = is_open && shows_panel && !touring && tab == Tab::Flink;
     let flink = FlinkProps {
@@ -324,6 +280,63 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                 { panel(props, tab, true, &panel_ref, lang, &flink) }
             }
         </aside>
+    }
+}
+
+/// The tab list's keys: the arrows, Home and End select a tab and open the
+/// drawer on it; the focus follows the selection.
+fn tab_keys(
+    selected: UseStateHandle<Tab>,
+    on_drawer: Callback<Option<Drawer>>,
+) -> Callback<KeyboardEvent> {
+    Callback::from(move |e: KeyboardEvent| {
+        let next = match e.key().as_str() {
+            "ArrowRight" | "ArrowDown" => selected.offset(1),
+            "ArrowLeft" | "ArrowUp" => selected.offset(-1),
+            "Home" => Tab::ALL[0],
+            "End" => Tab::ALL[Tab::ALL.len() - 1],
+            _ => return,
+        };
+        e.prevent_default();
+        selected.set(next);
+        on_drawer.emit(Some(Drawer::Panel));
+        // Focus follows selection; the tab already exists, only its state changes.
+        let tab = e
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|list| {
+                list.query_selector(&format!("[data-tab=\"{}\"]", next.key()))
+                    .ok()
+                    .flatten()
+            })
+            .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(tab) = tab {
+            let _ = tab.focus();
+        }
+    })
+}
+
+/// What the drawer shows above the tabs' panel: a subtask's state, the
+/// glossary or the scenario editor.
+fn drawer_view(props: &SidePanelProps) -> Option<Html> {
+    let close_task = props.on_drawer.reform(|_: ()| Some(Drawer::Panel));
+    match props.drawer {
+        Some(Drawer::Task(task)) => match (&props.job, &props.view) {
+            (Some(job), Some(view)) => job
+                .tasks
+                .get(task)
+                .zip(view.tasks.get(task))
+                .map(|(t, tv)| html! {
+                    <TaskPopover name={t.name.to_string()} task={tv.clone()}
+                                 dispatch={props.dispatch.clone()} on_close={close_task.clone()} />
+                }),
+            _ => None,
+        },
+        Some(Drawer::Glossary) => Some(html! { <Glossary /> }),
+        Some(Drawer::Editor) => props.doc.as_ref().map(|doc| html! {
+            <ScenarioForm doc={(**doc).clone()} on_apply={props.lessons.load_json.clone()} />
+        }),
+        _ => None,
     }
 }
 

@@ -1,6 +1,9 @@
 //! The stage: the job graph drawn from a [`Scene`] — operators, one lane per
 //! subtask, channels with records, barriers and queues — plus the restart
-//! countdown, an error message, and the state popover of a clicked subtask.
+//! countdown and how the job ended, an error message, and the choice of a
+//! subtask (its state opens in the side panel's drawer). The records and
+//! barriers themselves are painted on a canvas over the SVG
+//! ([`crate::components::token_layer`]), repainted when its box is resized.
 //!
 //! Each lane has a real `<button>` laid over the SVG (positioned in percentages of
 //! the scene), so it is reachable with the keyboard and named in the current
@@ -10,15 +13,12 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
-
 use engine::view::{JobView, WorldView};
 use engine::world::JobStatus;
 use yew::prelude::*;
 
 use crate::components::token_layer::TokenLayer;
-use crate::hooks::use_lang;
+use crate::hooks::{use_lang, use_reduced_motion, use_resize_observer};
 use crate::i18n::{Lang, Msg};
 use crate::labels;
 use crate::playback::Action;
@@ -647,24 +647,6 @@ fn txn_width(lang: Lang) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// Observes `target`'s size: `on_size` receives it (whole CSS pixels) now and
-/// whenever it changes, until the returned observer is dropped.
-fn observe_size(
-    target: &web_sys::Element,
-    on_size: impl Fn(f64, f64) + 'static,
-) -> Option<(web_sys::ResizeObserver, Closure<dyn FnMut()>)> {
-    let el = target.clone();
-    let callback = Closure::<dyn FnMut()>::new(move || {
-        let (w, h) = (el.client_width(), el.client_height());
-        if w > 0 && h > 0 {
-            on_size(f64::from(w), f64::from(h));
-        }
-    });
-    let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
-    observer.observe(target);
-    Some((observer, callback))
-}
-
 /// A horizontal swipe on the stage (touch only): left steps forward, right back.
 fn swipe(from: (i32, i32), to: (i32, i32)) -> Option<Action> {
     let (dx, dy) = (to.0 - from.0, to.1 - from.1);
@@ -677,11 +659,12 @@ fn swipe(from: (i32, i32), to: (i32, i32)) -> Option<Action> {
     }
 }
 
+/// The stage; see the module documentation.
 #[component]
 pub fn Stage(props: &StageProps) -> Html {
     let lang = use_lang().lang;
     // Reduced motion: values do not travel, the flows' end state is shown.
-    let still = use_state(crate::document::prefers_reduced_motion);
+    let still = use_reduced_motion();
     // The token canvas: painted imperatively after every render (outside the
     // virtual DOM), and again whenever its box changes size.
     let canvas = use_node_ref();
@@ -695,69 +678,30 @@ pub fn Stage(props: &StageProps) -> Html {
     }
     let has_scene = props.job.is_some() && props.view.is_some();
     {
-        let (canvas, frame, layer) = (canvas.clone(), frame.clone(), layer.clone());
-        use_effect_with(has_scene, move |_| {
-            let observer = canvas.cast::<web_sys::HtmlCanvasElement>().and_then(|el| {
-                let target = el.clone();
-                observe_size(&el, move |_, _| {
-                    layer.borrow_mut().resized(&target);
-                    paint(&canvas, &frame, &layer);
-                })
-            });
-            move || {
-                if let Some((observer, _callback)) = observer {
-                    observer.disconnect();
-                }
+        let (node, frame, layer) = (canvas.clone(), frame.clone(), layer.clone());
+        let on_size = Callback::from(move |_: (f64, f64)| {
+            if let Some(el) = node.cast::<web_sys::HtmlCanvasElement>() {
+                layer.borrow_mut().resized(&el);
             }
+            paint(&node, &frame, &layer);
         });
+        use_resize_observer(canvas.clone(), has_scene, on_size);
     }
     // The box the scene is fitted to (see `scene::layout`).
     let scene_box = use_node_ref();
     let box_size = use_state_eq(|| None::<(u32, u32)>);
     {
-        let (scene_box, box_size) = (scene_box.clone(), box_size.setter());
-        use_effect_with(has_scene, move |_| {
-            let observer = scene_box.cast::<web_sys::Element>().and_then(|el| {
-                observe_size(&el, move |w, h| box_size.set(Some((w as u32, h as u32))))
-            });
-            move || {
-                if let Some((observer, _callback)) = observer {
-                    observer.disconnect();
-                }
-            }
-        });
+        let box_size = box_size.setter();
+        let on_size =
+            Callback::from(move |(w, h): (f64, f64)| box_size.set(Some((w as u32, h as u32))));
+        use_resize_observer(scene_box.clone(), has_scene, on_size);
     }
-    let touch_start = use_mut_ref(|| None::<(i32, i32)>);
-    let onpointerdown = {
-        let start = touch_start.clone();
-        Callback::from(move |e: PointerEvent| {
-            *start.borrow_mut() =
-                (e.pointer_type() == "touch").then(|| (e.client_x(), e.client_y()));
-        })
-    };
-    let onpointerup = {
-        let (start, d) = (touch_start.clone(), props.dispatch.clone());
-        Callback::from(move |e: PointerEvent| {
-            if let Some(from) = start.borrow_mut().take() {
-                if let Some(a) = swipe(from, (e.client_x(), e.client_y())) {
-                    d.emit(a);
-                }
-            }
-        })
-    };
+    let (onpointerdown, onpointerup) = use_swipe(props.dispatch.clone());
     let body = match (&props.job, &props.view) {
         (Some(job), Some(view)) => {
-            let fit = Fit {
-                // The scene box's padding (0.3rem × 0.4rem) is not drawn into.
-                size: box_size.map(|(w, h)| (f64::from(w) - 12.0, f64::from(h) - 10.0)),
-                zoom: props.zoom,
-                status_width: status_width(lang),
-                note_width: note_width(lang),
-                txn_width: txn_width(lang),
-                lang,
-            };
+            let fit = stage_fit(*box_size, props.zoom, lang);
             let mut scene = scene::scene_fit(job, view, props.t, fit);
-            if *still {
+            if still {
                 // Reduced motion: nothing travels; the store is the end state.
                 scene.flows.chips.clear();
             }
@@ -774,54 +718,7 @@ pub fn Stage(props: &StageProps) -> Html {
                 overflows: std::mem::take(&mut scene.overflows),
                 braces: std::mem::take(&mut scene.braces),
             };
-            let countdown = (view.status == JobStatus::Restarting)
-                .then(|| view.restart_at)
-                .flatten()
-                .map(|at| {
-                    let left = (at as f64 - props.t).max(0.0).round() as u64;
-                    lang.t(Msg::RestartCountdown)
-                        .replace("{ms}", &left.to_string())
-                        .replace("{at}", &at.to_string())
-                });
-            let job_banner = match view.status {
-                JobStatus::Finished => Some(("finished", lang.t(Msg::JobFinished).to_string())),
-                JobStatus::Failed => Some((
-                    "failed",
-                    match view.failure_reason.as_deref() {
-                        Some(r) => format!(
-                            "{}{}{}",
-                            lang.t(Msg::JobFailed),
-                            if lang == Lang::Zh { "：" } else { ": " },
-                            explain_failure(lang, r, props.restart.as_ref())
-                        ),
-                        None => lang.t(Msg::JobFailed).to_string(),
-                    },
-                )),
-                JobStatus::Canceled => Some(("canceled", lang.t(Msg::JobCanceled).to_string())),
-                _ => None,
-            };
-            let failure_detail = (view.status == JobStatus::Failed)
-                .then(|| view.failure_reason.clone())
-                .flatten();
-            let banner = html! {
-                <>
-                    if let Some(text) = countdown {
-                        <span class="stage__banner stage__banner--restarting" role="status">
-                            <span class="stage__banner-icon" aria-hidden="true">{ "↻" }</span><span class="stage__banner-text">{ text }</span>
-                        </span>
-                    }
-                    if let Some((kind, text)) = job_banner {
-                        <span class={classes!("stage__banner", format!("stage__banner--{kind}"))} role="status">
-                            <span class="stage__banner-text">{ text }</span>
-                            if let Some(original) = failure_detail.clone() {
-                                <span class="stage__banner-detail">
-                                    <span>{ lang.t(Msg::FailureOriginal) }{ ": " }</span><code lang="en">{ original }</code>
-                                </span>
-                            }
-                        </span>
-                    }
-                </>
-            };
+            let banner = job_banner(view, props.t, props.restart.as_ref(), lang);
             html! {
                 <>
                     { coordinator_strip(job, view, lang, banner, props.caption.clone()) }
@@ -866,6 +763,100 @@ pub fn Stage(props: &StageProps) -> Html {
                 { body }
             </div>
         </section>
+    }
+}
+
+/// What the scene is fitted to: the scene box's size (if laid out yet), the
+/// zoom, and the widest texts a lane shows in `lang`.
+fn stage_fit(box_size: Option<(u32, u32)>, zoom: f64, lang: Lang) -> Fit {
+    Fit {
+        // The scene box's padding (0.3rem × 0.4rem) is not drawn into.
+        size: box_size.map(|(w, h)| (f64::from(w) - 12.0, f64::from(h) - 10.0)),
+        zoom,
+        status_width: status_width(lang),
+        note_width: note_width(lang),
+        txn_width: txn_width(lang),
+        lang,
+    }
+}
+
+/// A horizontal swipe on the stage steps the run (touch only, see [`swipe`]):
+/// the `pointerdown` and `pointerup` handlers.
+#[hook]
+fn use_swipe(dispatch: Callback<Action>) -> (Callback<PointerEvent>, Callback<PointerEvent>) {
+    let touch_start = use_mut_ref(|| None::<(i32, i32)>);
+    let onpointerdown = {
+        let start = touch_start.clone();
+        Callback::from(move |e: PointerEvent| {
+            *start.borrow_mut() =
+                (e.pointer_type() == "touch").then(|| (e.client_x(), e.client_y()));
+        })
+    };
+    let onpointerup = Callback::from(move |e: PointerEvent| {
+        if let Some(from) = touch_start.borrow_mut().take() {
+            if let Some(a) = swipe(from, (e.client_x(), e.client_y())) {
+                dispatch.emit(a);
+            }
+        }
+    });
+    (onpointerdown, onpointerup)
+}
+
+/// The banners over the stage: the restart countdown, and how the job ended
+/// (finished, failed with the engine's reason said in `lang`, canceled).
+fn job_banner(
+    view: &WorldView,
+    t: f64,
+    restart: Option<&engine::scenario::RestartConfig>,
+    lang: Lang,
+) -> Html {
+    let countdown = (view.status == JobStatus::Restarting)
+        .then_some(view.restart_at)
+        .flatten()
+        .map(|at| {
+            let left = (at as f64 - t).max(0.0).round() as u64;
+            lang.t(Msg::RestartCountdown)
+                .replace("{ms}", &left.to_string())
+                .replace("{at}", &at.to_string())
+        });
+    let job_banner = match view.status {
+        JobStatus::Finished => Some(("finished", lang.t(Msg::JobFinished).to_string())),
+        JobStatus::Failed => Some((
+            "failed",
+            match view.failure_reason.as_deref() {
+                Some(r) => format!(
+                    "{}{}{}",
+                    lang.t(Msg::JobFailed),
+                    if lang == Lang::Zh { "：" } else { ": " },
+                    explain_failure(lang, r, restart)
+                ),
+                None => lang.t(Msg::JobFailed).to_string(),
+            },
+        )),
+        JobStatus::Canceled => Some(("canceled", lang.t(Msg::JobCanceled).to_string())),
+        _ => None,
+    };
+    let failure_detail = (view.status == JobStatus::Failed)
+        .then(|| view.failure_reason.clone())
+        .flatten();
+    html! {
+        <>
+            if let Some(text) = countdown {
+                <span class="stage__banner stage__banner--restarting" role="status">
+                    <span class="stage__banner-icon" aria-hidden="true">{ "↻" }</span><span class="stage__banner-text">{ text }</span>
+                </span>
+            }
+            if let Some((kind, text)) = job_banner {
+                <span class={classes!("stage__banner", format!("stage__banner--{kind}"))} role="status">
+                    <span class="stage__banner-text">{ text }</span>
+                    if let Some(original) = failure_detail {
+                        <span class="stage__banner-detail">
+                            <span>{ lang.t(Msg::FailureOriginal) }{ ": " }</span><code lang="en">{ original }</code>
+                        </span>
+                    }
+                </span>
+            }
+        </>
     }
 }
 

@@ -245,14 +245,40 @@ impl TokenLayer {
         overflows: &[Overflow],
         braces: &[crate::scene::braces::Brace],
     ) {
-        let Some(ctx) = canvas
+        let Some((ctx, scale)) = self.prepare(canvas, scene_w, scene_h) else {
+            return;
+        };
+        let Some(p) = &self.palette else { return };
+        // Records: each epoch's body copied from its sprite (drawn once at this
+        // scale), then persisted rings, replay marks, then labels.
+        self.sprites.refresh(p, scale.x);
+        self.sprites.paint_bodies(&ctx, tokens);
+        paint_persisted_rings(&ctx, p, tokens);
+        paint_replay_marks(&ctx, p, tokens);
+        paint_record_labels(&ctx, p, tokens);
+        paint_markers(&ctx, p, tokens);
+        paint_braces(&ctx, p, braces);
+        paint_overflows(&ctx, p, overflows);
+        let counts = Counts::of(tokens, braces.len(), scale);
+        if counts != self.attrs {
+            counts.write(canvas);
+            self.attrs = counts;
+        }
+    }
+
+    /// The canvas's 2D context, sized to the canvas's CSS box at the device's
+    /// pixel ratio, cleared and scaled to scene units; and that scale.
+    fn prepare(
+        &mut self,
+        canvas: &HtmlCanvasElement,
+        scene_w: f64,
+        scene_h: f64,
+    ) -> Option<(CanvasRenderingContext2d, Scale)> {
+        let ctx = canvas
             .get_context("2d")
             .ok()
             .flatten()
-            .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
-        else {
-            return;
-        };
+            .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())?;
         let dpr = web_sys::window()
             .map_or(1.0, |w| w.device_pixel_ratio())
             .max(1.0);
@@ -273,278 +299,307 @@ impl TokenLayer {
         if self.palette.is_none() {
             self.palette = palette(canvas);
         }
-        let Some(p) = &self.palette else { return };
+        self.palette.as_ref()?;
         let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
         ctx.clear_rect(0.0, 0.0, f64::from(size.0), f64::from(size.1));
-        let (sx, sy) = (f64::from(size.0) / scene_w, f64::from(size.1) / scene_h);
-        let _ = ctx.set_transform(sx, 0.0, 0.0, sy, 0.0, 0.0);
+        let scale = Scale {
+            x: f64::from(size.0) / scene_w,
+            y: f64::from(size.1) / scene_h,
+            dpr,
+        };
+        let _ = ctx.set_transform(scale.x, 0.0, 0.0, scale.y, 0.0, 0.0);
         ctx.set_text_align("center");
         ctx.set_text_baseline("middle");
+        Some((ctx, scale))
+    }
+}
 
-        let mut counts = Counts::default();
-        let mut checkpoints: Vec<u64> = Vec::new();
-        let h = TOKEN / 2.0;
+/// Device pixels per scene unit on the canvas, and device pixels per CSS pixel.
+#[derive(Clone, Copy)]
+struct Scale {
+    x: f64,
+    y: f64,
+    dpr: f64,
+}
 
-        // Records: each epoch's body copied from its sprite (drawn once at this
-        // scale), then persisted rings, then labels.
-        let n_epochs = EPOCHS.len() as u64;
-        if (self.sprites.scale - sx).abs() > 1e-6 || self.sprites.bodies.is_empty() {
-            self.sprites = Sprites {
-                scale: sx,
+impl Scale {
+    /// A scene point in CSS pixels of the canvas.
+    fn css(self, x: f64, y: f64) -> (f64, f64) {
+        (x * self.x / self.dpr, y * self.y / self.dpr)
+    }
+}
+
+impl Sprites {
+    /// Draws the bodies anew when the scale changed (or none were drawn yet).
+    fn refresh(&mut self, p: &Palette, scale: f64) {
+        if (self.scale - scale).abs() > 1e-6 || self.bodies.is_empty() {
+            *self = Sprites {
+                scale,
                 bodies: (0..EPOCHS.len())
-                    .filter_map(|e| Sprites::body(p, e, sx))
+                    .filter_map(|e| Sprites::body(p, e, scale))
                     .collect(),
             };
         }
-        if self.sprites.bodies.len() == EPOCHS.len() {
-            for tok in tokens {
-                if let TokenKind::Record { epoch, .. } = tok.kind {
-                    let sprite = &self.sprites.bodies[(epoch % n_epochs) as usize];
-                    let _ = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(
-                        sprite,
-                        tok.x - h - 1.0,
-                        tok.y - h - 1.0,
-                        TOKEN + 2.0,
-                        TOKEN + 2.0,
-                    );
-                }
-            }
-        }
-        if tokens.iter().any(|t| t.is_persisting) {
-            ctx.begin_path();
-            for tok in tokens.iter().filter(|t| t.is_persisting) {
-                let _ = ctx.round_rect_with_f64(
-                    tok.x - h - 4.0,
-                    tok.y - h - 4.0,
-                    TOKEN + 8.0,
-                    TOKEN + 8.0,
-                    6.0,
-                );
-            }
-            ctx.set_stroke_style_str(&p.persisted);
-            ctx.set_line_width(3.0);
-            let _ = ctx.set_line_dash(&p.dash_tag);
-            ctx.stroke();
-            let _ = ctx.set_line_dash(&p.dash_none);
-        }
-        // Replayed records: a solid ring and a ↺ at the top right corner.
-        if tokens.iter().any(|t| t.is_replay) {
-            ctx.begin_path();
-            for tok in tokens.iter().filter(|t| t.is_replay) {
-                let _ = ctx.round_rect_with_f64(
-                    tok.x - h - 2.0,
-                    tok.y - h - 2.0,
-                    TOKEN + 4.0,
-                    TOKEN + 4.0,
-                    6.0,
-                );
-            }
-            ctx.set_stroke_style_str(&p.replay);
-            ctx.set_line_width(3.0);
-            ctx.stroke();
-            ctx.begin_path();
-            for tok in tokens.iter().filter(|t| t.is_replay) {
-                ctx.move_to(tok.x + h + 8.0, tok.y - h);
-                let _ = ctx.arc(tok.x + h, tok.y - h, 8.0, 0.0, std::f64::consts::TAU);
-            }
-            ctx.set_fill_style_str(&p.replay);
-            ctx.fill();
-            ctx.set_font(&p.font_small_bold);
-            ctx.set_fill_style_str("#ffffff");
-            for tok in tokens.iter().filter(|t| t.is_replay) {
-                let _ = ctx.fill_text("↺", tok.x + h, tok.y - h + 1.0);
-            }
-        }
-        ctx.set_font(&p.font_label);
-        // A label only where it can be read: on a busy wire records overlap, and
-        // a pile of overprinted numbers is noise on a projector. A record is
-        // labelled when it is at least 0.8 of a token from the last labelled one
-        // on its channel (queued records are spaced apart, so they all are).
-        // Which records get a label, then the labels drawn per label colour
-        // (one fill style each, not one per record).
-        let mut last: Option<(usize, f64, f64)> = None;
-        let mut labelled: Vec<(usize, &Token)> = Vec::new();
-        for tok in tokens {
-            if let TokenKind::Record { epoch, .. } = &tok.kind {
-                counts.records += 1;
-                let crowded = last.is_some_and(|(ch, x, y)| {
-                    ch == tok.channel && (tok.x - x).hypot(tok.y - y) < TOKEN * 0.8
-                });
-                if crowded {
-                    continue;
-                }
-                last = Some((tok.channel, tok.x, tok.y));
-                labelled.push(((*epoch % n_epochs) as usize, tok));
-            }
-        }
-        // Labels per label colour: one fill style each, not one per record.
-        for (colour, ink) in p.labels.iter().enumerate() {
-            if p.labels[..colour].contains(ink) {
-                continue; // drawn with an earlier epoch of the same label colour
-            }
-            ctx.set_fill_style_str(ink);
-            for (e, tok) in &labelled {
-                if p.labels[*e] == *ink {
-                    if let TokenKind::Record { label, .. } = &tok.kind {
-                        let _ = ctx.fill_text(label, tok.x, tok.y + 1.0);
-                    }
-                }
-            }
-        }
+    }
 
-        // Barriers, cancellation markers, end-of-partition markers.
+    /// Each record's body, copied from its epoch's sprite.
+    fn paint_bodies(&self, ctx: &CanvasRenderingContext2d, tokens: &[Token]) {
+        if self.bodies.len() != EPOCHS.len() {
+            return;
+        }
+        let h = TOKEN / 2.0;
         for tok in tokens {
-            let (x, y) = (tok.x, tok.y);
-            match &tok.kind {
-                TokenKind::Record { .. } => {}
+            if let TokenKind::Record { epoch, .. } = tok.kind {
+                let sprite = &self.bodies[(epoch % EPOCHS.len() as u64) as usize];
+                let _ = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(
+                    sprite,
+                    tok.x - h - 1.0,
+                    tok.y - h - 1.0,
+                    TOKEN + 2.0,
+                    TOKEN + 2.0,
+                );
+            }
+        }
+    }
+}
+
+/// A dashed ring around each record persisted into an unaligned checkpoint's
+/// channel state.
+fn paint_persisted_rings(ctx: &CanvasRenderingContext2d, p: &Palette, tokens: &[Token]) {
+    if !tokens.iter().any(|t| t.is_persisting) {
+        return;
+    }
+    let h = TOKEN / 2.0;
+    ctx.begin_path();
+    for tok in tokens.iter().filter(|t| t.is_persisting) {
+        let _ = ctx.round_rect_with_f64(
+            tok.x - h - 4.0,
+            tok.y - h - 4.0,
+            TOKEN + 8.0,
+            TOKEN + 8.0,
+            6.0,
+        );
+    }
+    ctx.set_stroke_style_str(&p.persisted);
+    ctx.set_line_width(3.0);
+    let _ = ctx.set_line_dash(&p.dash_tag);
+    ctx.stroke();
+    let _ = ctx.set_line_dash(&p.dash_none);
+}
+
+/// Replayed records (read again after a restore): a solid ring and a ↺ at the
+/// top right corner.
+fn paint_replay_marks(ctx: &CanvasRenderingContext2d, p: &Palette, tokens: &[Token]) {
+    if !tokens.iter().any(|t| t.is_replay) {
+        return;
+    }
+    let h = TOKEN / 2.0;
+    ctx.begin_path();
+    for tok in tokens.iter().filter(|t| t.is_replay) {
+        let _ = ctx.round_rect_with_f64(
+            tok.x - h - 2.0,
+            tok.y - h - 2.0,
+            TOKEN + 4.0,
+            TOKEN + 4.0,
+            6.0,
+        );
+    }
+    ctx.set_stroke_style_str(&p.replay);
+    ctx.set_line_width(3.0);
+    ctx.stroke();
+    ctx.begin_path();
+    for tok in tokens.iter().filter(|t| t.is_replay) {
+        ctx.move_to(tok.x + h + 8.0, tok.y - h);
+        let _ = ctx.arc(tok.x + h, tok.y - h, 8.0, 0.0, std::f64::consts::TAU);
+    }
+    ctx.set_fill_style_str(&p.replay);
+    ctx.fill();
+    ctx.set_font(&p.font_small_bold);
+    ctx.set_fill_style_str("#ffffff");
+    for tok in tokens.iter().filter(|t| t.is_replay) {
+        let _ = ctx.fill_text("↺", tok.x + h, tok.y - h + 1.0);
+    }
+}
+
+/// The records' values, only where they can be read: on a busy wire records
+/// overlap, and a pile of overprinted numbers is noise on a projector. A record
+/// is labelled when it is at least 0.8 of a token from the last labelled one on
+/// its channel (queued records are spaced apart, so they all are).
+fn paint_record_labels(ctx: &CanvasRenderingContext2d, p: &Palette, tokens: &[Token]) {
+    ctx.set_font(&p.font_label);
+    let n_epochs = EPOCHS.len() as u64;
+    let mut last: Option<(usize, f64, f64)> = None;
+    let mut labelled: Vec<(usize, &Token)> = Vec::new();
+    for tok in tokens {
+        if let TokenKind::Record { epoch, .. } = &tok.kind {
+            let crowded = last.is_some_and(|(ch, x, y)| {
+                ch == tok.channel && (tok.x - x).hypot(tok.y - y) < TOKEN * 0.8
+            });
+            if crowded {
+                continue;
+            }
+            last = Some((tok.channel, tok.x, tok.y));
+            labelled.push(((*epoch % n_epochs) as usize, tok));
+        }
+    }
+    // Labels per label colour: one fill style each, not one per record.
+    for (colour, ink) in p.labels.iter().enumerate() {
+        if p.labels[..colour].contains(ink) {
+            continue; // drawn with an earlier epoch of the same label colour
+        }
+        ctx.set_fill_style_str(ink);
+        for (e, tok) in &labelled {
+            if p.labels[*e] == *ink {
+                if let TokenKind::Record { label, .. } = &tok.kind {
+                    let _ = ctx.fill_text(label, tok.x, tok.y + 1.0);
+                }
+            }
+        }
+    }
+}
+
+/// Barriers, cancellation markers and end-of-partition markers.
+fn paint_markers(ctx: &CanvasRenderingContext2d, p: &Palette, tokens: &[Token]) {
+    for tok in tokens {
+        let (x, y) = (tok.x, tok.y);
+        match &tok.kind {
+            TokenKind::Record { .. } => {}
+            TokenKind::Barrier {
+                checkpoint,
+                is_unaligned,
+                is_savepoint,
+            } => paint_barrier(ctx, p, tok, *checkpoint, *is_unaligned, *is_savepoint),
+            TokenKind::Cancel { checkpoint } => {
+                ctx.begin_path();
+                let _ = ctx.arc(x, y, 13.0, 0.0, std::f64::consts::TAU);
+                ctx.set_fill_style_str(&p.aborted);
+                ctx.fill();
+                ctx.set_font(&p.font_small_bold);
+                ctx.set_fill_style_str("#ffffff");
+                let _ = ctx.fill_text(&format!("✕{checkpoint}"), x, y);
+            }
+            TokenKind::End => {
+                ctx.begin_path();
+                let _ = ctx.round_rect_with_f64(x - 3.0, y - 14.0, 6.0, 28.0, 2.0);
+                ctx.set_fill_style_str(&p.ghost);
+                ctx.fill();
+                ctx.set_font(&p.font_small);
+                ctx.set_fill_style_str(&p.text_muted);
+                ctx.set_text_baseline("alphabetic");
+                let _ = ctx.fill_text("EOP", x, y - 20.0);
+                ctx.set_text_baseline("middle");
+            }
+        }
+    }
+}
+
+/// A barrier: its bar on the wire and its tag `B<n>` (`S<n>` for a savepoint);
+/// an unaligned one hollow and dashed, since it overtakes records, which stay
+/// visible.
+fn paint_barrier(
+    ctx: &CanvasRenderingContext2d,
+    p: &Palette,
+    tok: &Token,
+    checkpoint: u64,
+    is_unaligned: bool,
+    is_savepoint: bool,
+) {
+    let (x, y) = (tok.x, tok.y);
+    let tag = format!("{}{}", if is_savepoint { "S" } else { "B" }, checkpoint);
+    ctx.begin_path();
+    let (bw, bh) = palette::BARRIER_BAR;
+    let (tw, th) = palette::BARRIER_TAG;
+    // The tag where the placement pass put it (its channel's outer side unless
+    // that spot was taken).
+    let tag_rect = tok
+        .tag
+        .unwrap_or_else(|| crate::scene::placement::natural_tag(x, y, tok.side));
+    let (tag_x, tag_y) = (tag_rect.x + tw / 2.0, tag_rect.y);
+    let _ = ctx.round_rect_with_f64(x - bw / 2.0, y - bh / 2.0, bw, bh, 2.0);
+    let _ = ctx.round_rect_with_f64(tag_rect.x, tag_y, tw, th, 4.0);
+    if is_unaligned {
+        ctx.set_fill_style_str("#ffffff");
+        ctx.fill();
+        ctx.set_stroke_style_str(&p.barrier);
+        ctx.set_line_width(2.5);
+        let _ = ctx.set_line_dash(&p.dash_bar);
+        ctx.stroke();
+        let _ = ctx.set_line_dash(&p.dash_none);
+        ctx.set_fill_style_str(&p.barrier);
+    } else {
+        ctx.set_fill_style_str(&p.barrier);
+        ctx.fill();
+        ctx.set_fill_style_str("#ffffff");
+    }
+    ctx.set_font(&p.font_mono_label);
+    let _ = ctx.fill_text(&tag, tag_x, tag_y + th / 2.0 + 0.5);
+}
+
+/// Braces over each checkpoint's records (Flink's documentation figures).
+fn paint_braces(
+    ctx: &CanvasRenderingContext2d,
+    p: &Palette,
+    braces: &[crate::scene::braces::Brace],
+) {
+    if braces.is_empty() {
+        return;
+    }
+    ctx.set_stroke_style_str(&p.text_muted);
+    ctx.set_line_width(1.5);
+    let _ = ctx.set_line_dash(&p.dash_none);
+    ctx.begin_path();
+    for b in braces {
+        ctx.move_to(b.a.0 + b.tick.0, b.a.1 + b.tick.1);
+        ctx.line_to(b.a.0, b.a.1);
+        ctx.line_to(b.b.0, b.b.1);
+        ctx.line_to(b.b.0 + b.tick.0, b.b.1 + b.tick.1);
+    }
+    ctx.stroke();
+    ctx.set_font(&p.font_brace);
+    ctx.set_fill_style_str(&p.text_muted);
+    for b in braces {
+        let _ = ctx.fill_text(&format!("chk-{}", b.epoch), b.label_at.0, b.label_at.1);
+    }
+}
+
+/// "+N" beside long queues (y is the text's baseline, as in the SVG).
+fn paint_overflows(ctx: &CanvasRenderingContext2d, p: &Palette, overflows: &[Overflow]) {
+    if overflows.is_empty() {
+        return;
+    }
+    ctx.set_font(&p.font_overflow);
+    ctx.set_fill_style_str(&p.text);
+    ctx.set_text_baseline("alphabetic");
+    for o in overflows {
+        let _ = ctx.fill_text(&format!("+{}", o.count), o.x, o.y);
+    }
+}
+
+impl Counts {
+    /// What a frame of `tokens` and `braces` braces paints, at `scale`.
+    fn of(tokens: &[Token], braces: usize, scale: Scale) -> Counts {
+        let mut checkpoints: Vec<u64> = Vec::new();
+        let mut counts = Counts {
+            tokens: tokens.len(),
+            braces,
+            persisted: tokens.iter().filter(|t| t.is_persisting).count(),
+            replays: tokens.iter().filter(|t| t.is_replay).count(),
+            ..Counts::default()
+        };
+        for tok in tokens {
+            match tok.kind {
+                TokenKind::Record { .. } => counts.records += 1,
                 TokenKind::Barrier {
                     checkpoint,
                     is_unaligned,
-                    is_savepoint,
+                    ..
                 } => {
                     counts.barriers += 1;
-                    checkpoints.push(*checkpoint);
-                    let tag = format!("{}{}", if *is_savepoint { "S" } else { "B" }, checkpoint);
-                    ctx.begin_path();
-                    let (bw, bh) = palette::BARRIER_BAR;
-                    let (tw, th) = palette::BARRIER_TAG;
-                    // The tag where the placement pass put it (its channel's
-                    // outer side unless that spot was taken).
-                    let tag_rect = tok
-                        .tag
-                        .unwrap_or_else(|| crate::scene::placement::natural_tag(x, y, tok.side));
-                    let (tag_x, tag_y) = (tag_rect.x + tw / 2.0, tag_rect.y);
-                    let _ = ctx.round_rect_with_f64(x - bw / 2.0, y - bh / 2.0, bw, bh, 2.0);
-                    let _ = ctx.round_rect_with_f64(tag_rect.x, tag_y, tw, th, 4.0);
-                    if *is_unaligned {
-                        counts.unaligned += 1;
-                        // Hollow and dashed: overtakes records, which stay visible.
-                        ctx.set_fill_style_str("#ffffff");
-                        ctx.fill();
-                        ctx.set_stroke_style_str(&p.barrier);
-                        ctx.set_line_width(2.5);
-                        let _ = ctx.set_line_dash(&p.dash_bar);
-                        ctx.stroke();
-                        let _ = ctx.set_line_dash(&p.dash_none);
-                        ctx.set_fill_style_str(&p.barrier);
-                    } else {
-                        ctx.set_fill_style_str(&p.barrier);
-                        ctx.fill();
-                        ctx.set_fill_style_str("#ffffff");
-                    }
-                    ctx.set_font(&p.font_mono_label);
-                    let _ = ctx.fill_text(&tag, tag_x, tag_y + th / 2.0 + 0.5);
+                    counts.unaligned += usize::from(is_unaligned);
+                    checkpoints.push(checkpoint);
                 }
-                TokenKind::Cancel { checkpoint } => {
-                    ctx.begin_path();
-                    let _ = ctx.arc(x, y, 13.0, 0.0, std::f64::consts::TAU);
-                    ctx.set_fill_style_str(&p.aborted);
-                    ctx.fill();
-                    ctx.set_font(&p.font_small_bold);
-                    ctx.set_fill_style_str("#ffffff");
-                    let _ = ctx.fill_text(&format!("✕{checkpoint}"), x, y);
-                }
-                TokenKind::End => {
-                    ctx.begin_path();
-                    let _ = ctx.round_rect_with_f64(x - 3.0, y - 14.0, 6.0, 28.0, 2.0);
-                    ctx.set_fill_style_str(&p.ghost);
-                    ctx.fill();
-                    ctx.set_font(&p.font_small);
-                    ctx.set_fill_style_str(&p.text_muted);
-                    ctx.set_text_baseline("alphabetic");
-                    let _ = ctx.fill_text("EOP", x, y - 20.0);
-                    ctx.set_text_baseline("middle");
-                }
+                _ => {}
             }
-        }
-
-        // Braces over each checkpoint's records (Flink's documentation figures).
-        if !braces.is_empty() {
-            ctx.set_stroke_style_str(&p.text_muted);
-            ctx.set_line_width(1.5);
-            let _ = ctx.set_line_dash(&p.dash_none);
-            ctx.begin_path();
-            for b in braces {
-                ctx.move_to(b.a.0 + b.tick.0, b.a.1 + b.tick.1);
-                ctx.line_to(b.a.0, b.a.1);
-                ctx.line_to(b.b.0, b.b.1);
-                ctx.line_to(b.b.0 + b.tick.0, b.b.1 + b.tick.1);
-            }
-            ctx.stroke();
-            ctx.set_font(&p.font_brace);
-            ctx.set_fill_style_str(&p.text_muted);
-            for b in braces {
-                let _ = ctx.fill_text(&format!("chk-{}", b.epoch), b.label_at.0, b.label_at.1);
-            }
-        }
-        counts.braces = braces.len();
-
-        // "+N" beside long queues (y is the text's baseline, as in the SVG).
-        if !overflows.is_empty() {
-            ctx.set_font(&p.font_overflow);
-            ctx.set_fill_style_str(&p.text);
-            ctx.set_text_baseline("alphabetic");
-            for o in overflows {
-                let _ = ctx.fill_text(&format!("+{}", o.count), o.x, o.y);
-            }
-        }
-
-        counts.tokens = tokens.len();
-        if let Some(tok) = tokens
-            .iter()
-            .find(|t| matches!(t.kind, TokenKind::Record { .. }))
-        {
-            if let TokenKind::Record { epoch, .. } = tok.kind {
-                // Near the body's top-left corner, inside the outline.
-                let (px, py) = (tok.x - h + 4.0, tok.y - h + 4.0);
-                counts.probe = format!(
-                    "{:.1},{:.1},{}",
-                    px * sx / dpr,
-                    py * sy / dpr,
-                    palette::epoch_colour(epoch).hex()
-                );
-            }
-        }
-        counts.persisted = tokens.iter().filter(|t| t.is_persisting).count();
-        if let Some((tok, epoch, by)) = tokens.iter().find_map(|t| match t.kind {
-            TokenKind::Record {
-                epoch,
-                persisted: Some(by),
-                ..
-            } => Some((t, epoch, by)),
-            _ => None,
-        }) {
-            let (px, py) = (tok.x - h + 4.0, tok.y - h + 4.0);
-            counts.persisted_probe = format!(
-                "{:.1},{:.1},{},{epoch},{by}",
-                px * sx / dpr,
-                py * sy / dpr,
-                palette::epoch_colour(epoch).hex()
-            );
-        }
-        counts.replays = tokens.iter().filter(|t| t.is_replay).count();
-        if counts.replays > 0 {
-            // `<ch>:r<source>.<partition>.<offset>[#n]` (the token's id).
-            let origin = |t: &Token| {
-                let o = t.id.split(":r").nth(1)?.split('#').next()?;
-                let mut it = o.split('.').skip(1);
-                Some(format!("{}:{}", it.next()?, it.next()?))
-            };
-            let partition = |o: &str| o.split(':').next().map(str::to_string);
-            let marked: Vec<String> = tokens
-                .iter()
-                .filter(|t| t.is_replay)
-                .filter_map(origin)
-                .collect();
-            let parts: Vec<String> = marked.iter().filter_map(|o| partition(o)).collect();
-            let fresh: Vec<String> = tokens
-                .iter()
-                .filter(|t| !t.is_replay && matches!(t.kind, TokenKind::Record { .. }))
-                .filter_map(origin)
-                .filter(|o| partition(o).is_some_and(|p| parts.contains(&p)))
-                .collect();
-            counts.replay_origins = marked.join(" ");
-            counts.fresh_origins = fresh.join(" ");
         }
         checkpoints.sort_unstable();
         checkpoints.dedup();
@@ -553,24 +608,84 @@ impl TokenLayer {
             .map(u64::to_string)
             .collect::<Vec<_>>()
             .join(" ");
-        if counts != self.attrs {
-            set_attr(canvas, "data-tokens", &counts.tokens.to_string());
-            set_attr(canvas, "data-records", &counts.records.to_string());
-            set_attr(canvas, "data-barriers", &counts.barriers.to_string());
-            set_attr(
-                canvas,
-                "data-unaligned-barriers",
-                &counts.unaligned.to_string(),
-            );
-            set_attr(canvas, "data-checkpoints", &counts.checkpoints);
-            set_attr(canvas, "data-braces", &counts.braces.to_string());
-            set_attr(canvas, "data-probe", &counts.probe);
-            set_attr(canvas, "data-persisted", &counts.persisted.to_string());
-            set_attr(canvas, "data-persisted-probe", &counts.persisted_probe);
-            set_attr(canvas, "data-replays", &counts.replays.to_string());
-            set_attr(canvas, "data-replay-origins", &counts.replay_origins);
-            set_attr(canvas, "data-fresh-origins", &counts.fresh_origins);
-            self.attrs = counts;
+        counts.probe(tokens, scale);
+        if counts.replays > 0 {
+            counts.replay_origins(tokens);
         }
+        counts
+    }
+
+    /// The pixel probes: the first record's colour, and the first persisted
+    /// record's colour, epoch and checkpoint.
+    fn probe(&mut self, tokens: &[Token], scale: Scale) {
+        // Near the body's top-left corner, inside the outline.
+        let corner = |tok: &Token| scale.css(tok.x - TOKEN / 2.0 + 4.0, tok.y - TOKEN / 2.0 + 4.0);
+        if let Some((tok, epoch)) = tokens.iter().find_map(|t| match t.kind {
+            TokenKind::Record { epoch, .. } => Some((t, epoch)),
+            _ => None,
+        }) {
+            let (px, py) = corner(tok);
+            self.probe = format!("{px:.1},{py:.1},{}", palette::epoch_colour(epoch).hex());
+        }
+        if let Some((tok, epoch, by)) = tokens.iter().find_map(|t| match t.kind {
+            TokenKind::Record {
+                epoch,
+                persisted: Some(by),
+                ..
+            } => Some((t, epoch, by)),
+            _ => None,
+        }) {
+            let (px, py) = corner(tok);
+            self.persisted_probe = format!(
+                "{px:.1},{py:.1},{},{epoch},{by}",
+                palette::epoch_colour(epoch).hex()
+            );
+        }
+    }
+
+    /// The origins of the records marked ↺ and of the other records of the
+    /// partitions they replay.
+    fn replay_origins(&mut self, tokens: &[Token]) {
+        // `<ch>:r<source>.<partition>.<offset>[#n]` (the token's id).
+        let origin = |t: &Token| {
+            let o = t.id.split(":r").nth(1)?.split('#').next()?;
+            let mut it = o.split('.').skip(1);
+            Some(format!("{}:{}", it.next()?, it.next()?))
+        };
+        let partition = |o: &str| o.split(':').next().map(str::to_string);
+        let marked: Vec<String> = tokens
+            .iter()
+            .filter(|t| t.is_replay)
+            .filter_map(origin)
+            .collect();
+        let parts: Vec<String> = marked.iter().filter_map(|o| partition(o)).collect();
+        let fresh: Vec<String> = tokens
+            .iter()
+            .filter(|t| !t.is_replay && matches!(t.kind, TokenKind::Record { .. }))
+            .filter_map(origin)
+            .filter(|o| partition(o).is_some_and(|p| parts.contains(&p)))
+            .collect();
+        self.replay_origins = marked.join(" ");
+        self.fresh_origins = fresh.join(" ");
+    }
+
+    /// Writes the counts on the canvas as its data attributes.
+    fn write(&self, canvas: &HtmlCanvasElement) {
+        set_attr(canvas, "data-tokens", &self.tokens.to_string());
+        set_attr(canvas, "data-records", &self.records.to_string());
+        set_attr(canvas, "data-barriers", &self.barriers.to_string());
+        set_attr(
+            canvas,
+            "data-unaligned-barriers",
+            &self.unaligned.to_string(),
+        );
+        set_attr(canvas, "data-checkpoints", &self.checkpoints);
+        set_attr(canvas, "data-braces", &self.braces.to_string());
+        set_attr(canvas, "data-probe", &self.probe);
+        set_attr(canvas, "data-persisted", &self.persisted.to_string());
+        set_attr(canvas, "data-persisted-probe", &self.persisted_probe);
+        set_attr(canvas, "data-replays", &self.replays.to_string());
+        set_attr(canvas, "data-replay-origins", &self.replay_origins);
+        set_attr(canvas, "data-fresh-origins", &self.fresh_origins);
     }
 }

@@ -79,7 +79,91 @@ pub fn TopBar(props: &TopBarProps) -> Html {
     let has_run = p.view.is_some();
     let has_checkpointing = p.mode != Mode::Off;
 
-    // A lesson whose data has not arrived yet opens once it has (src/data.rs).
+    let menu = use_menu();
+    let fullscreen = use_fullscreen();
+    let projector_label = format!("A⁺ {}", lang.t(Msg::ProjectorMode));
+    let fullscreen_label = if fullscreen {
+        lang.t(Msg::ExitFullscreen)
+    } else {
+        lang.t(Msg::Fullscreen)
+    };
+    html! {
+        <header class="topbar" role="banner">
+            <div class="topbar__identity">
+                { icons::logo() }
+                <h1 class="masthead__title">
+                    <span class="masthead__brand">{ "checkpoint-lab" }</span>
+                    <span class="masthead__sep" aria-hidden="true">{ " · " }</span>
+                    <span class="masthead__name">{ lang.t(Msg::AppTitle) }</span>
+                </h1>
+            </div>
+            { run_pickers(p, lang, &d) }
+            <div class="topbar__lesson">
+                <LessonActions lessons={props.lessons.clone()} />
+                if props.comparing.is_none() {
+                <button type="button" class="text-button" id="twin-button" disabled={!has_run || !has_checkpointing}
+                        aria-pressed={if props.is_twin { "true" } else { "false" }}
+                        title={lang.t(Msg::TwinViewHint).replace("{mode}", labels::mode(lang, p.mode.twin()))}
+                        onclick={props.on_twin.reform(|_: MouseEvent| ())}>
+                    { lang.t(Msg::TwinView) }
+                </button>
+                }
+            </div>
+            <div class="topbar__tools">
+                <div class="menu" ref={menu.node.clone()}>
+                    <button type="button" class="icon-button" id="more-button" aria-haspopup="true"
+                            aria-expanded={menu.open.to_string()} aria-controls="more-menu"
+                            aria-label={lang.t(Msg::MoreTools)} title={lang.t(Msg::MoreTools)} onclick={menu.toggle.clone()}>
+                        { icons::more() }
+                    </button>
+                    <div class={classes!("menu__list", menu.open.then_some("menu__list--open"))} id="more-menu"
+                         role="menu" aria-label={lang.t(Msg::MoreTools)} onclick={menu.on_click.clone()}>
+                        <div class="menu__row">
+                            <span class="toolbar__label">{ lang.t(Msg::SeedLabel) }</span>
+                            <output class="toolbar__seed" id="seed">{ p.seed }</output>
+                            <button type="button" class="text-button" id="restart" role="menuitem" disabled={!has_run}
+                                    onclick={d.reform(|_: MouseEvent| Action::Restart)}>
+                                { icons::restart() }{ lang.t(Msg::RestartSeed) }
+                            </button>
+                        </div>
+                        <LessonMenuItems lessons={props.lessons.clone()} glossary_open={props.glossary_open}
+                                         editor_open={props.editor_open}
+                                         scenario={AttrValue::from(p.scenario.clone())}
+                                         comparing={props.comparing.clone()} on_compare={props.on_compare.clone()} />
+                        <button type="button" class="menu__item" id="qr-button" role="menuitem" disabled={!has_run}
+                                onclick={props.on_qr.reform(|_: MouseEvent| ())}>
+                            { crate::i18n::extras::x("qr_button", lang) }
+                        </button>
+                        <crate::components::slide_export::SlideExportItems />
+                    </div>
+                </div>
+                <button type="button" class="icon-button icon-button--text" id="projector-button"
+                        aria-pressed={if props.is_projector { "true" } else { "false" }}
+                        aria-label={projector_label.clone()} title={projector_label}
+                        onclick={props.on_projector.reform(|_: MouseEvent| ())}>
+                    { "A⁺" }
+                </button>
+                <button type="button" class="icon-button" id="fullscreen-button"
+                        aria-pressed={if fullscreen { "true" } else { "false" }}
+                        aria-label={fullscreen_label} title={fullscreen_label}
+                        onclick={Callback::from(|_: MouseEvent| toggle_fullscreen())}>
+                    { icons::fullscreen() }
+                </button>
+                <button type="button" class="icon-button icon-button--text" id="help-button"
+                        aria-label={format!("? {}", lang.t(Msg::Help))} title={lang.t(Msg::Help)}
+                        onclick={props.on_help.reform(|_: MouseEvent| ())}>
+                    { "?" }
+                </button>
+                <crate::components::LangSwitch />
+            </div>
+        </header>
+    }
+}
+
+/// The run's pickers: the lesson (a lesson whose data has not arrived yet opens
+/// once it has, see `src/data.rs`) and the checkpointing mode.
+fn run_pickers(p: &State, lang: Lang, d: &Callback<Action>) -> Html {
+    let has_checkpointing = p.mode != Mode::Off;
     let on_scenario = {
         let d = d.clone();
         Callback::from(move |e: Event| {
@@ -94,8 +178,51 @@ pub fn TopBar(props: &TopBarProps) -> Html {
             }
         })
     };
+    let scenarios = crate::data::lesson_titles();
+    html! {
+        <div class="topbar__run" role="group" aria-label={lang.t(Msg::ToolbarLabel)}>
+            <label class="toolbar__field">
+                <span class="visually-hidden">{ lang.t(Msg::ScenarioLabel) }</span>
+                <select class="select select--scenario" id="scenario-select" onchange={on_scenario}
+                        title={lang.t(Msg::ScenarioLabel)}>
+                    { for scenarios.iter().map(|(name, title)| {
+                        let title = title.as_ref().map_or_else(|| name.to_string(), |t| match lang {
+                            Lang::Zh => t.zh.clone(),
+                            Lang::En => t.en.clone(),
+                        });
+                        html! { <option value={name.to_string()} selected={*name == p.scenario}>{ title }</option> }
+                    }) }
+                </select>
+            </label>
+            <label class="toolbar__field">
+                <span class="visually-hidden">{ lang.t(Msg::ModeLabel) }</span>
+                <select class="select select--mode" id="mode-select" onchange={on_mode} disabled={!has_checkpointing}
+                        title={lang.t(Msg::ModeLabel)}>
+                    if !has_checkpointing {
+                        <option value="off" selected=true>{ labels::mode(lang, Mode::Off) }</option>
+                    }
+                    { for Mode::CHOICES.iter().map(|m| html! {
+                        <option value={m.key()} selected={*m == p.mode}>{ labels::mode(lang, *m) }</option>
+                    }) }
+                </select>
+            </label>
+        </div>
+    }
+}
 
-    // The menu: open until an item is chosen, Escape, or a click elsewhere.
+/// The "more tools" menu: open until an item is chosen, Escape, or a click
+/// elsewhere.
+struct Menu {
+    open: bool,
+    /// The menu's element, to tell a click inside it from one elsewhere.
+    node: NodeRef,
+    toggle: Callback<MouseEvent>,
+    /// Closes the menu when an item is chosen.
+    on_click: Callback<MouseEvent>,
+}
+
+#[hook]
+fn use_menu() -> Menu {
     let menu_open = use_state_eq(|| false);
     let menu_ref = use_node_ref();
     {
@@ -127,13 +254,13 @@ pub fn TopBar(props: &TopBarProps) -> Html {
             move || drop(listeners)
         });
     }
-    let toggle_menu = {
+    let toggle = {
         let open = menu_open.clone();
         Callback::from(move |_: MouseEvent| open.set(!*open))
     };
     // Choosing an item closes the menu (the file picker's label keeps it open
     // until a file is chosen, or its input would be gone).
-    let on_menu_click = {
+    let on_click = {
         let open = menu_open.setter();
         Callback::from(move |e: MouseEvent| {
             let in_label = e
@@ -151,7 +278,17 @@ pub fn TopBar(props: &TopBarProps) -> Html {
             }
         })
     };
+    Menu {
+        open: *menu_open,
+        node: menu_ref,
+        toggle,
+        on_click,
+    }
+}
 
+/// Whether the page is fullscreen, kept up to date by `fullscreenchange`.
+#[hook]
+fn use_fullscreen() -> bool {
     let fullscreen = use_state_eq(is_fullscreen);
     {
         let fullscreen = fullscreen.setter();
@@ -163,109 +300,5 @@ pub fn TopBar(props: &TopBarProps) -> Html {
             move || drop(listener)
         });
     }
-
-    let scenarios = crate::data::lesson_titles();
-    let projector_label = format!("A⁺ {}", lang.t(Msg::ProjectorMode));
-    let fullscreen_label = if *fullscreen {
-        lang.t(Msg::ExitFullscreen)
-    } else {
-        lang.t(Msg::Fullscreen)
-    };
-    html! {
-        <header class="topbar" role="banner">
-            <div class="topbar__identity">
-                { icons::logo() }
-                <h1 class="masthead__title">
-                    <span class="masthead__brand">{ "checkpoint-lab" }</span>
-                    <span class="masthead__sep" aria-hidden="true">{ " · " }</span>
-                    <span class="masthead__name">{ lang.t(Msg::AppTitle) }</span>
-                </h1>
-            </div>
-            <div class="topbar__run" role="group" aria-label={lang.t(Msg::ToolbarLabel)}>
-                <label class="toolbar__field">
-                    <span class="visually-hidden">{ lang.t(Msg::ScenarioLabel) }</span>
-                    <select class="select select--scenario" id="scenario-select" onchange={on_scenario}
-                            title={lang.t(Msg::ScenarioLabel)}>
-                        { for scenarios.iter().map(|(name, title)| {
-                            let title = title.as_ref().map_or_else(|| name.to_string(), |t| match lang {
-                                Lang::Zh => t.zh.clone(),
-                                Lang::En => t.en.clone(),
-                            });
-                            html! { <option value={name.to_string()} selected={*name == p.scenario}>{ title }</option> }
-                        }) }
-                    </select>
-                </label>
-                <label class="toolbar__field">
-                    <span class="visually-hidden">{ lang.t(Msg::ModeLabel) }</span>
-                    <select class="select select--mode" id="mode-select" onchange={on_mode} disabled={!has_checkpointing}
-                            title={lang.t(Msg::ModeLabel)}>
-                        if !has_checkpointing {
-                            <option value="off" selected=true>{ labels::mode(lang, Mode::Off) }</option>
-                        }
-                        { for Mode::CHOICES.iter().map(|m| html! {
-                            <option value={m.key()} selected={*m == p.mode}>{ labels::mode(lang, *m) }</option>
-                        }) }
-                    </select>
-                </label>
-            </div>
-            <div class="topbar__lesson">
-                <LessonActions lessons={props.lessons.clone()} />
-                if props.comparing.is_none() {
-                <button type="button" class="text-button" id="twin-button" disabled={!has_run || !has_checkpointing}
-                        aria-pressed={if props.is_twin { "true" } else { "false" }}
-                        title={lang.t(Msg::TwinViewHint).replace("{mode}", labels::mode(lang, p.mode.twin()))}
-                        onclick={props.on_twin.reform(|_: MouseEvent| ())}>
-                    { lang.t(Msg::TwinView) }
-                </button>
-                }
-            </div>
-            <div class="topbar__tools">
-                <div class="menu" ref={menu_ref}>
-                    <button type="button" class="icon-button" id="more-button" aria-haspopup="true"
-                            aria-expanded={menu_open.to_string()} aria-controls="more-menu"
-                            aria-label={lang.t(Msg::MoreTools)} title={lang.t(Msg::MoreTools)} onclick={toggle_menu}>
-                        { icons::more() }
-                    </button>
-                    <div class={classes!("menu__list", (*menu_open).then_some("menu__list--open"))} id="more-menu"
-                         role="menu" aria-label={lang.t(Msg::MoreTools)} onclick={on_menu_click}>
-                        <div class="menu__row">
-                            <span class="toolbar__label">{ lang.t(Msg::SeedLabel) }</span>
-                            <output class="toolbar__seed" id="seed">{ p.seed }</output>
-                            <button type="button" class="text-button" id="restart" role="menuitem" disabled={!has_run}
-                                    onclick={d.reform(|_: MouseEvent| Action::Restart)}>
-                                { icons::restart() }{ lang.t(Msg::RestartSeed) }
-                            </button>
-                        </div>
-                        <LessonMenuItems lessons={props.lessons.clone()} glossary_open={props.glossary_open}
-                                         editor_open={props.editor_open}
-                                         scenario={AttrValue::from(p.scenario.clone())}
-                                         comparing={props.comparing.clone()} on_compare={props.on_compare.clone()} />
-                        <button type="button" class="menu__item" id="qr-button" role="menuitem" disabled={!has_run}
-                                onclick={props.on_qr.reform(|_: MouseEvent| ())}>
-                            { crate::i18n::extras::x("qr_button", lang) }
-                        </button>
-                        <crate::components::slide_export::SlideExportItems />
-                    </div>
-                </div>
-                <button type="button" class="icon-button icon-button--text" id="projector-button"
-                        aria-pressed={if props.is_projector { "true" } else { "false" }}
-                        aria-label={projector_label.clone()} title={projector_label}
-                        onclick={props.on_projector.reform(|_: MouseEvent| ())}>
-                    { "A⁺" }
-                </button>
-                <button type="button" class="icon-button" id="fullscreen-button"
-                        aria-pressed={if *fullscreen { "true" } else { "false" }}
-                        aria-label={fullscreen_label} title={fullscreen_label}
-                        onclick={Callback::from(|_: MouseEvent| toggle_fullscreen())}>
-                    { icons::fullscreen() }
-                </button>
-                <button type="button" class="icon-button icon-button--text" id="help-button"
-                        aria-label={format!("? {}", lang.t(Msg::Help))} title={lang.t(Msg::Help)}
-                        onclick={props.on_help.reform(|_: MouseEvent| ())}>
-                    { "?" }
-                </button>
-                <crate::components::LangSwitch />
-            </div>
-        </header>
-    }
+    *fullscreen
 }

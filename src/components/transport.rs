@@ -2,6 +2,8 @@
 //! step forward, the speed, "skip quiet stretches" and "pause at key moments",
 //! the scrubber with its checkpoint and failure markers, the clock, and the
 //! interventions a class watches happen (trigger a checkpoint, a savepoint).
+//! It only sends [`Action`]s; what each does to the cursor is
+//! [`crate::playback::actions`].
 //!
 //! Every control is a real `<button>`, `<select>` or `<input>` with an accessible
 //! name in the current language; on a phone each is at least 44 px.

@@ -139,162 +139,37 @@ fn local_storage() -> Option<web_sys::Storage> {
 pub fn use_lessons(input: LessonsInput) -> Lessons {
     let LessonsInput {
         playback,
-        dispatch: d,
+        dispatch,
         log,
         link_error,
         lang,
         show_glossary,
         show_editor,
     } = input;
-    let p = &*playback;
-    let tour = use_memo(p.scenario.clone(), |name| tour::tour_for(name));
     // Every new run (load, restart, mode switch, edit) has a new job view: its
     // address identifies the run cheaply.
-    let run_id = p.job.as_ref().map_or(0, |j| Rc::as_ptr(j) as usize);
-    let positions = {
-        let playback = playback.clone();
-        let tour = tour.clone();
-        use_memo(run_id, move |_| {
-            let tour = tour.as_ref().as_ref()?;
-            playback.with_scenario(|s| tour::positions(tour, s, playback.seed))
-        })
-    };
-    let showing = use_state_eq(|| None::<Showing>);
-    let notice = use_state_eq(|| None::<String>);
-    let link_error = use_state_eq(|| link_error);
-    let import_error = use_state_eq(|| None::<String>);
-    let saved = use_state(|| local_storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten()));
-
-    // A tour belongs to its run: loading another one ends it. A share link in
-    // the address bar describes the run it was opened with: once the learner loads
-    // another run, it is dropped, so that a reload does not go back to it.
+    let run_id = playback.job.as_ref().map_or(0, |j| Rc::as_ptr(j) as usize);
+    let tour = use_tour(&playback, &dispatch, run_id);
+    // A share link in the address bar describes the run it was opened with:
+    // once the learner loads another run, it is dropped, so that a reload does
+    // not go back to it.
     {
-        let showing = showing.setter();
         let first = use_mut_ref(|| true);
         use_effect_with(run_id, move |_| {
-            showing.set(None);
             if !std::mem::replace(&mut *first.borrow_mut(), false) {
                 share::clear_location();
             }
         });
     }
-
-    let go = {
-        let d = d.clone();
-        let showing = showing.setter();
-        let positions = positions.clone();
-        let tour = tour.clone();
-        Callback::from(move |step: usize| {
-            let (Some(tour), Some(Ok(pos))) = (&*tour, &*positions) else {
-                return;
-            };
-            let Some(&at) = pos.get(step) else { return };
-            d.emit(Action::Pause);
-            d.emit(Action::SeekStep(at));
-            showing.set(Some(Showing {
-                step,
-                revealed: false,
-            }));
-            // Bring a highlighted side-panel tab to the front.
-            if let Some(panel) = tour.steps[step]
-                .highlight
-                .as_ref()
-                .and_then(|h| h.panel.clone())
-            {
-                if let Some(tab) = web_sys::window()
-                    .and_then(|w| w.document())
-                    .and_then(|doc| doc.get_element_by_id(&format!("tab-{panel}")))
-                    .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-                {
-                    if tab.get_attribute("aria-selected").as_deref() != Some("true") {
-                        tab.click();
-                    }
-                }
-            }
-        })
-    };
-    let n_steps = tour.as_ref().as_ref().map_or(0, |t| t.steps.len());
-
-    // `?tour=1` opens the linked lesson with its tour (a teacher's slide links a
-    // lesson ready to present), at `&tour_step=N` (1-based, as the card counts)
-    // when given. Once: the first run whose tour positions are known.
-    {
-        let go = go.clone();
-        let pending = use_mut_ref(|| {
-            (crate::document::query_param("tour").as_deref() == Some("1")).then(|| {
-                crate::document::query_param("tour_step")
-                    .and_then(|v| v.parse::<usize>().ok())
-                    .map_or(0, |n| n.saturating_sub(1))
-            })
-        });
-        let ready = matches!(&*positions, Some(Ok(_)));
-        use_effect_with((run_id, ready), move |(_, ready)| {
-            if *ready {
-                if let Some(step) = pending.borrow_mut().take() {
-                    go.emit(step.min(n_steps.saturating_sub(1)));
-                }
-            }
-        });
-    }
-
-    // ← / → and PageDown / PageUp in tour mode.
-    {
-        let go = go.clone();
-        let showing_now = *showing;
-        use_effect_with(showing_now, move |showing| {
-            let listener = showing.and_then(|s| {
-                let window = web_sys::window()?;
-                let options = EventListenerOptions {
-                    phase: EventListenerPhase::Capture,
-                    passive: false,
-                };
-                Some(EventListener::new_with_options(
-                    &window,
-                    "keydown",
-                    options,
-                    move |e| {
-                        let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
-                            return;
-                        };
-                        if e.ctrl_key() || e.meta_key() || e.alt_key() || typing_in(e.target()) {
-                            return;
-                        }
-                        let next = match e.key().as_str() {
-                            "ArrowRight" | "PageDown" if s.step + 1 < n_steps => s.step + 1,
-                            "ArrowLeft" | "PageUp" if s.step > 0 => s.step - 1,
-                            "ArrowRight" | "ArrowLeft" | "PageDown" | "PageUp" => s.step,
-                            _ => return,
-                        };
-                        e.prevent_default();
-                        e.stop_immediate_propagation();
-                        if next != s.step {
-                            go.emit(next);
-                        }
-                    },
-                ))
-            });
-            move || drop(listener)
-        });
-    }
-
-    let reveal = {
-        let showing = showing.clone();
-        Callback::from(move |_: ()| {
-            if let Some(s) = *showing {
-                showing.set(Some(Showing {
-                    revealed: true,
-                    ..s
-                }));
-            }
-        })
-    };
-    let exit = {
-        let showing = showing.setter();
-        Callback::from(move |_: ()| showing.set(None))
-    };
+    let notice = use_state_eq(|| None::<String>);
+    let link_error = use_state_eq(|| link_error);
+    let files = use_scenario_files(&playback, &dispatch);
     let dismiss = {
-        let (notice, link_error, import_error) =
-            (notice.setter(), link_error.setter(), import_error.setter());
+        let (notice, link_error, import_error) = (
+            notice.setter(),
+            link_error.setter(),
+            files.import_error.setter(),
+        );
         Callback::from(move |_: ()| {
             notice.set(None);
             link_error.set(None);
@@ -303,7 +178,6 @@ pub fn use_lessons(input: LessonsInput) -> Lessons {
     };
     let share = {
         let playback = playback.clone();
-        let log = log.clone();
         let notice = notice.setter();
         Callback::from(move |_: ()| {
             let Some(recipe) = share::recipe_of(&playback, &log.get()) else {
@@ -319,6 +193,223 @@ pub fn use_lessons(input: LessonsInput) -> Lessons {
             notice.set(Some(t("share_done", lang).to_string()));
         })
     };
+    Lessons {
+        tour: tour.tour,
+        positions: tour.positions,
+        showing: tour.showing,
+        go: tour.go,
+        reveal: tour.reveal,
+        exit: tour.exit,
+        notice: (*notice).clone(),
+        link_error: (*link_error).clone(),
+        import_error: (*files.import_error).clone(),
+        dismiss,
+        share,
+        export: files.export,
+        import: files.import,
+        load_json: files.load_json,
+        saved_name: files.saved_name,
+        restore_saved: files.restore_saved,
+        highlight_css: tour.highlight_css,
+        show_glossary,
+        show_editor,
+    }
+}
+
+/// The guided tour of the current run's lesson: the step shown and the ways to
+/// turn it.
+struct TourState {
+    tour: Rc<Option<Tour>>,
+    positions: Rc<Option<Result<Vec<u64>, String>>>,
+    showing: Option<Showing>,
+    go: Callback<usize>,
+    reveal: Callback<()>,
+    exit: Callback<()>,
+    highlight_css: String,
+}
+
+/// The tour of the main run's lesson; a tour belongs to its run, so loading
+/// another one (a new `run_id`) ends it.
+#[hook]
+fn use_tour(playback: &UseReducerHandle<State>, d: &Callback<Action>, run_id: usize) -> TourState {
+    let tour = use_memo(playback.scenario.clone(), |name| tour::tour_for(name));
+    let positions = {
+        let playback = playback.clone();
+        let tour = tour.clone();
+        use_memo(run_id, move |_| {
+            let tour = tour.as_ref().as_ref()?;
+            playback.with_scenario(|s| tour::positions(tour, s, playback.seed))
+        })
+    };
+    let showing = use_state_eq(|| None::<Showing>);
+    {
+        let showing = showing.setter();
+        use_effect_with(run_id, move |_| showing.set(None));
+    }
+    let go = tour_step_callback(d, &showing, &tour, &positions);
+    let n_steps = tour.as_ref().as_ref().map_or(0, |t| t.steps.len());
+    use_tour_link(
+        go.clone(),
+        matches!(&*positions, Some(Ok(_))),
+        run_id,
+        n_steps,
+    );
+    use_tour_keys(go.clone(), *showing, n_steps);
+    let reveal = {
+        let showing = showing.clone();
+        Callback::from(move |_: ()| {
+            if let Some(s) = *showing {
+                showing.set(Some(Showing {
+                    revealed: true,
+                    ..s
+                }));
+            }
+        })
+    };
+    let exit = {
+        let showing = showing.setter();
+        Callback::from(move |_: ()| showing.set(None))
+    };
+    let highlight_css = match (&*tour, *showing, &playback.job) {
+        (Some(tour), Some(s), Some(job)) => tour.steps[s.step]
+            .highlight
+            .as_ref()
+            .and_then(|h| {
+                tour::selector(h, job)
+                    .ok()
+                    .map(|sel| highlight_css(h, &sel))
+            })
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    TourState {
+        tour,
+        positions,
+        showing: *showing,
+        go,
+        reveal,
+        exit,
+        highlight_css,
+    }
+}
+
+/// Goes to a tour step: pauses, seeks to the step's position and brings a
+/// highlighted side-panel tab to the front.
+fn tour_step_callback(
+    d: &Callback<Action>,
+    showing: &UseStateHandle<Option<Showing>>,
+    tour: &Rc<Option<Tour>>,
+    positions: &Rc<Option<Result<Vec<u64>, String>>>,
+) -> Callback<usize> {
+    let d = d.clone();
+    let showing = showing.setter();
+    let positions = positions.clone();
+    let tour = tour.clone();
+    Callback::from(move |step: usize| {
+        let (Some(tour), Some(Ok(pos))) = (&*tour, &*positions) else {
+            return;
+        };
+        let Some(&at) = pos.get(step) else { return };
+        d.emit(Action::Pause);
+        d.emit(Action::SeekStep(at));
+        showing.set(Some(Showing {
+            step,
+            revealed: false,
+        }));
+        if let Some(panel) = tour.steps[step]
+            .highlight
+            .as_ref()
+            .and_then(|h| h.panel.clone())
+        {
+            if let Some(tab) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|doc| doc.get_element_by_id(&format!("tab-{panel}")))
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                if tab.get_attribute("aria-selected").as_deref() != Some("true") {
+                    tab.click();
+                }
+            }
+        }
+    })
+}
+
+/// `?tour=1` opens the linked lesson with its tour (a teacher's slide links a
+/// lesson ready to present), at `&tour_step=N` (1-based, as the card counts)
+/// when given. Once: the first run whose tour positions are `ready`.
+#[hook]
+fn use_tour_link(go: Callback<usize>, ready: bool, run_id: usize, n_steps: usize) {
+    let pending = use_mut_ref(|| {
+        crate::document::flag("tour").then(|| {
+            crate::document::query_param("tour_step")
+                .and_then(|v| v.parse::<usize>().ok())
+                .map_or(0, |n| n.saturating_sub(1))
+        })
+    });
+    use_effect_with((run_id, ready), move |(_, ready)| {
+        if *ready {
+            if let Some(step) = pending.borrow_mut().take() {
+                go.emit(step.min(n_steps.saturating_sub(1)));
+            }
+        }
+    });
+}
+
+/// ← / → and PageDown / PageUp turn the tour's steps while one is `showing`.
+#[hook]
+fn use_tour_keys(go: Callback<usize>, showing: Option<Showing>, n_steps: usize) {
+    use_effect_with(showing, move |showing| {
+        let listener = showing.and_then(|s| {
+            let window = web_sys::window()?;
+            let options = EventListenerOptions {
+                phase: EventListenerPhase::Capture,
+                passive: false,
+            };
+            Some(EventListener::new_with_options(
+                &window,
+                "keydown",
+                options,
+                move |e| {
+                    let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                        return;
+                    };
+                    if e.ctrl_key() || e.meta_key() || e.alt_key() || typing_in(e.target()) {
+                        return;
+                    }
+                    let next = match e.key().as_str() {
+                        "ArrowRight" | "PageDown" if s.step + 1 < n_steps => s.step + 1,
+                        "ArrowLeft" | "PageUp" if s.step > 0 => s.step - 1,
+                        "ArrowRight" | "ArrowLeft" | "PageDown" | "PageUp" => s.step,
+                        _ => return,
+                    };
+                    e.prevent_default();
+                    e.stop_immediate_propagation();
+                    if next != s.step {
+                        go.emit(next);
+                    }
+                },
+            ))
+        });
+        move || drop(listener)
+    });
+}
+
+/// A scenario as a file: exported, imported, or kept in local storage from
+/// the last import.
+struct ScenarioFiles {
+    import_error: UseStateHandle<Option<String>>,
+    export: Callback<()>,
+    import: Callback<Event>,
+    load_json: Callback<String>,
+    saved_name: Option<String>,
+    restore_saved: Callback<()>,
+}
+
+/// Export, import and the saved scenario for the main run.
+#[hook]
+fn use_scenario_files(playback: &UseReducerHandle<State>, d: &Callback<Action>) -> ScenarioFiles {
+    let import_error = use_state_eq(|| None::<String>);
+    let saved = use_state(|| local_storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten()));
     let export = {
         let playback = playback.clone();
         Callback::from(move |_: ()| {
@@ -379,38 +470,13 @@ pub fn use_lessons(input: LessonsInput) -> Lessons {
         .as_deref()
         .and_then(|s| engine::Scenario::parse(s).ok())
         .map(|s| s.name)
-        .filter(|n| *n != p.scenario);
-    let highlight_css = match (&*tour, *showing, &p.job) {
-        (Some(tour), Some(s), Some(job)) => tour.steps[s.step]
-            .highlight
-            .as_ref()
-            .and_then(|h| {
-                tour::selector(h, job)
-                    .ok()
-                    .map(|sel| highlight_css(h, &sel))
-            })
-            .unwrap_or_default(),
-        _ => String::new(),
-    };
-    Lessons {
-        tour,
-        positions,
-        showing: *showing,
-        go,
-        reveal,
-        exit,
-        notice: (*notice).clone(),
-        link_error: (*link_error).clone(),
-        import_error: (*import_error).clone(),
-        dismiss,
-        share,
+        .filter(|n| *n != playback.scenario);
+    ScenarioFiles {
+        import_error,
         export,
         import,
         load_json,
         saved_name,
         restore_saved,
-        highlight_css,
-        show_glossary,
-        show_editor,
     }
 }

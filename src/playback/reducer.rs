@@ -1,6 +1,6 @@
 //! The reducer: [`State`] (what the page shows of playback), [`Action`] (what
-//! can happen to it) and [`State::apply`], which dispatches each transport action
-//! to its function in [`super::transport`] and then refreshes what is derived
+//! can happen to it) and [`State::apply`], which dispatches each action
+//! to its function in [`super::actions`] and then refreshes what is derived
 //! from the cursor.
 
 use std::cell::RefCell;
@@ -12,9 +12,9 @@ use engine::view::{JobView, WorldView};
 use engine::Intervention;
 use yew::Reducible;
 
+use super::actions::{self, Refresh};
 use super::cursor::Cursor;
 use super::run::{BranchInfo, KeyMoment, LoggedEvent, Marker};
-use super::transport::{self, Refresh};
 use super::{Mode, DEFAULT_SCENARIO, DEFAULT_SPEED, SPEEDS};
 
 /// Events kept for the narration caption, its tab and the event log.
@@ -45,7 +45,7 @@ pub struct State {
     /// Real milliseconds left to dwell on a highlight before time runs on.
     pub dwell_ms: f64,
     /// Hurry through stretches where nothing significant happens (on by
-    /// default; see [`super::transport::hurry`]).
+    /// default; see [`super::actions::hurry`]).
     pub skip_quiet: bool,
     /// The last frame hurried through a quiet stretch (the page says so).
     pub is_hurrying: bool,
@@ -327,18 +327,18 @@ impl State {
         let refresh = {
             let c = &mut cursor.borrow_mut();
             match action {
-                Action::TogglePlay => transport::toggle_play(self, &mut next),
-                Action::Pause => transport::pause(&mut next),
-                Action::Tick(dt_ms) => transport::tick(self, &mut next, c, dt_ms),
-                Action::StepForward => transport::step_forward(&mut next, c),
-                Action::StepBack => transport::step_back(&mut next, c),
-                Action::NextMoment => transport::next_moment(&mut next, c),
-                Action::PrevMoment => transport::prev_moment(&mut next, c),
-                Action::SeekTime(t) => transport::seek_time(&mut next, c, t),
-                Action::SeekStep(step) => transport::seek_step(&mut next, c, step),
-                Action::Follow(t) => transport::follow(&mut next, c, t),
-                Action::SwitchBranch(i) => transport::switch_branch(&mut next, c, i),
-                Action::Intervene(i) => transport::intervene(&mut next, c, i),
+                Action::TogglePlay => actions::toggle_play(self, &mut next),
+                Action::Pause => actions::pause(&mut next),
+                Action::Tick(dt_ms) => actions::tick(self, &mut next, c, dt_ms),
+                Action::StepForward => actions::step_forward(&mut next, c),
+                Action::StepBack => actions::step_back(&mut next, c),
+                Action::NextMoment => actions::next_moment(&mut next, c),
+                Action::PrevMoment => actions::prev_moment(&mut next, c),
+                Action::SeekTime(t) => actions::seek_time(&mut next, c, t),
+                Action::SeekStep(step) => actions::seek_step(&mut next, c, step),
+                Action::Follow(t) => actions::follow(&mut next, c, t),
+                Action::SwitchBranch(i) => actions::switch_branch(&mut next, c, i),
+                Action::Intervene(i) => actions::intervene(&mut next, c, i),
                 Action::SetSpeed(i) => {
                     next.speed = i.min(SPEEDS.len() - 1);
                     Refresh::Derived

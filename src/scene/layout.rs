@@ -521,6 +521,8 @@ impl Geometry {
         Geometry::fit_with_rows(job, fit, state_room_at, 1)
     }
 
+    /// The geometry with `state_rows` rows for the live-state line, lanes wide
+    /// enough for it at `state_room_at` (if given), fitted to `fit`.
     fn fit_with_rows(
         job: &JobView,
         fit: Fit,
@@ -531,65 +533,19 @@ impl Geometry {
             state_rows,
             ..Text::at(fit.zoom)
         };
-        let columns = job
-            .operators
-            .iter()
-            .map(|o| o.depth as usize + 1)
-            .max()
-            .unwrap_or(1);
-        let mut column_ops: Vec<Vec<usize>> = vec![Vec::new(); columns];
-        for (i, o) in job.operators.iter().enumerate() {
-            column_ops[o.depth as usize].push(i);
-        }
-        let column_height = |ops: &Vec<usize>| -> f64 {
-            let hs: f64 = ops
-                .iter()
-                .map(|&i| box_height(job.operators[i].parallelism, &text))
-                .sum();
-            hs + OP_GAP_Y * ops.len().saturating_sub(1) as f64
-        };
+        let column_ops = columns_of(job);
+        let columns = column_ops.len();
+        let column_height = |ops: &Vec<usize>| column_height(job, ops, &text);
         let max_h = column_ops.iter().map(column_height).fold(0.0, f64::max);
-        // Gap after each column: wide when channels cross (a sender talks to more
-        // than one receiver subtask).
-        let mut wide = vec![false; columns];
-        for c in &job.channels {
-            let (from, to) = (&job.tasks[c.from.0 as usize], &job.tasks[c.to.0 as usize]);
-            let fan =
-                job.operators[from.op].parallelism > 1 || job.operators[to.op].parallelism > 1;
-            if fan && from.index != to.index {
-                wide[job.operators[from.op].depth as usize] = true;
-            }
-        }
+        let wide = wide_gaps(job, columns);
         // Each column as wide as its widest text needs.
-        let box_w = |i: usize| -> f64 {
-            let o = &job.operators[i];
-            let kind = kind_label(
-                o.kind.as_str(),
-                o.detail.as_deref().map(short_detail).as_deref(),
-            );
-            let lane_name = job
-                .tasks
-                .iter()
-                .filter(|t| t.op == i)
-                .map(|t| text_width(t.name.as_ref(), text.lane_name, true))
-                .fold(0.0, f64::max);
-            let lane = (lane_name + 20.0)
-                .max(fit.status_width * fit.zoom + 24.0)
-                .max(fit.note_width * fit.zoom + 20.0)
-                .max(if o.detail.as_deref() == Some("TwoPhaseCommit") {
-                    fit.txn_width * fit.zoom + 20.0
-                } else {
-                    0.0
-                })
-                .max(state_room_at.map_or(0.0, |size| state_room(o, size) + 26.0));
-            (text_width(&o.name, text.operator_name, false) + 24.0)
-                .max(text_width(&kind, text.operator_kind, true) + 24.0)
-                .max(lane + 16.0)
-                .clamp(MIN_BOX_W, MAX_BOX_W)
-        };
         let column_w: Vec<f64> = column_ops
             .iter()
-            .map(|ops| ops.iter().map(|&i| box_w(i)).fold(MIN_BOX_W, f64::max))
+            .map(|ops| {
+                ops.iter()
+                    .map(|&i| box_width(job, i, fit, &text, state_room_at))
+                    .fold(MIN_BOX_W, f64::max)
+            })
             .collect();
         let natural = |c: usize| if wide[c] { GAP_X_WIDE } else { GAP_X };
         // Projector mode gives the text more room and the channels a little less.
@@ -642,56 +598,8 @@ impl Geometry {
             }
         }
         operators.sort_by_key(|b| b.op);
-        let lanes: Vec<LaneBox> = job
-            .tasks
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let b = &operators[t.op];
-                LaneBox {
-                    task: i,
-                    name: t.name.to_string(),
-                    x: b.x + 8.0,
-                    y: b.y + text.header() + t.index as f64 * (text.lane_h() + LANE_GAP),
-                    w: b.w - 16.0,
-                    h: text.lane_h(),
-                }
-            })
-            .collect();
-        let mut out_index = vec![0usize; job.tasks.len()];
-        let mut out_count = vec![0usize; job.tasks.len()];
-        for c in &job.channels {
-            out_count[c.from.0 as usize] += 1;
-        }
-        let channels = job
-            .channels
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let (from, to) = (c.from.0 as usize, c.to.0 as usize);
-                let j = out_index[from];
-                out_index[from] += 1;
-                let sender = &operators[job.tasks[from].op];
-                let receiver = &operators[job.tasks[to].op];
-                let (x1, x2) = (sender.x + sender.w, receiver.x);
-                let offset_in = port_offset(c.input.0 as usize, job.tasks[to].inputs.len());
-                let span = (x2 - x1).max(0.0);
-                ChannelPath {
-                    channel: i,
-                    x1,
-                    y1: lanes[from].cy() + port_offset(j, out_count[from]),
-                    x2,
-                    y2: lanes[to].cy() + offset_in,
-                    run_out: (span * 0.18).min(RUN_OUT),
-                    run_in: (span * 0.4).min(RUN_IN),
-                    side: if offset_in.abs() < 1e-9 {
-                        0.0
-                    } else {
-                        offset_in.signum()
-                    },
-                }
-            })
-            .collect();
+        let lanes = lanes_of(job, &operators, &text);
+        let channels = channels_of(job, &operators, &lanes);
         Geometry {
             width: column_x[columns - 1] + column_w[columns - 1] + MARGIN_X,
             height: content_h + 2.0 * pad_y,
@@ -704,6 +612,130 @@ impl Geometry {
             state_room_at,
         }
     }
+}
+
+/// The operators of each column, by depth from the sources (at least one column).
+fn columns_of(job: &JobView) -> Vec<Vec<usize>> {
+    let columns = job
+        .operators
+        .iter()
+        .map(|o| o.depth as usize + 1)
+        .max()
+        .unwrap_or(1);
+    let mut column_ops: Vec<Vec<usize>> = vec![Vec::new(); columns];
+    for (i, o) in job.operators.iter().enumerate() {
+        column_ops[o.depth as usize].push(i);
+    }
+    column_ops
+}
+
+/// The height of a column of the operators `ops`, boxes and gaps.
+fn column_height(job: &JobView, ops: &[usize], text: &Text) -> f64 {
+    let hs: f64 = ops
+        .iter()
+        .map(|&i| box_height(job.operators[i].parallelism, text))
+        .sum();
+    hs + OP_GAP_Y * ops.len().saturating_sub(1) as f64
+}
+
+/// Which columns get a wide gap after them: those whose channels cross (a
+/// sender talks to more than one receiver subtask).
+fn wide_gaps(job: &JobView, columns: usize) -> Vec<bool> {
+    let mut wide = vec![false; columns];
+    for c in &job.channels {
+        let (from, to) = (&job.tasks[c.from.0 as usize], &job.tasks[c.to.0 as usize]);
+        let fan = job.operators[from.op].parallelism > 1 || job.operators[to.op].parallelism > 1;
+        if fan && from.index != to.index {
+            wide[job.operators[from.op].depth as usize] = true;
+        }
+    }
+    wide
+}
+
+/// The width operator `i`'s box needs for its name, its kind and its lanes'
+/// texts (name, status, note, transaction badge, live state at `state_room_at`).
+fn box_width(job: &JobView, i: usize, fit: Fit, text: &Text, state_room_at: Option<f64>) -> f64 {
+    let o = &job.operators[i];
+    let kind = kind_label(
+        o.kind.as_str(),
+        o.detail.as_deref().map(short_detail).as_deref(),
+    );
+    let lane_name = job
+        .tasks
+        .iter()
+        .filter(|t| t.op == i)
+        .map(|t| text_width(t.name.as_ref(), text.lane_name, true))
+        .fold(0.0, f64::max);
+    let lane = (lane_name + 20.0)
+        .max(fit.status_width * fit.zoom + 24.0)
+        .max(fit.note_width * fit.zoom + 20.0)
+        .max(if o.detail.as_deref() == Some("TwoPhaseCommit") {
+            fit.txn_width * fit.zoom + 20.0
+        } else {
+            0.0
+        })
+        .max(state_room_at.map_or(0.0, |size| state_room(o, size) + 26.0));
+    (text_width(&o.name, text.operator_name, false) + 24.0)
+        .max(text_width(&kind, text.operator_kind, true) + 24.0)
+        .max(lane + 16.0)
+        .clamp(MIN_BOX_W, MAX_BOX_W)
+}
+
+/// Each subtask's lane inside its operator's box, one under the other.
+fn lanes_of(job: &JobView, operators: &[OperatorBox], text: &Text) -> Vec<LaneBox> {
+    job.tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let b = &operators[t.op];
+            LaneBox {
+                task: i,
+                name: t.name.to_string(),
+                x: b.x + 8.0,
+                y: b.y + text.header() + t.index as f64 * (text.lane_h() + LANE_GAP),
+                w: b.w - 16.0,
+                h: text.lane_h(),
+            }
+        })
+        .collect()
+}
+
+/// Each channel's path from its sender's lane to its receiver's, the ports
+/// spread over the lane's height by output and input index.
+fn channels_of(job: &JobView, operators: &[OperatorBox], lanes: &[LaneBox]) -> Vec<ChannelPath> {
+    let mut out_index = vec![0usize; job.tasks.len()];
+    let mut out_count = vec![0usize; job.tasks.len()];
+    for c in &job.channels {
+        out_count[c.from.0 as usize] += 1;
+    }
+    job.channels
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let (from, to) = (c.from.0 as usize, c.to.0 as usize);
+            let j = out_index[from];
+            out_index[from] += 1;
+            let sender = &operators[job.tasks[from].op];
+            let receiver = &operators[job.tasks[to].op];
+            let (x1, x2) = (sender.x + sender.w, receiver.x);
+            let offset_in = port_offset(c.input.0 as usize, job.tasks[to].inputs.len());
+            let span = (x2 - x1).max(0.0);
+            ChannelPath {
+                channel: i,
+                x1,
+                y1: lanes[from].cy() + port_offset(j, out_count[from]),
+                x2,
+                y2: lanes[to].cy() + offset_in,
+                run_out: (span * 0.18).min(RUN_OUT),
+                run_in: (span * 0.4).min(RUN_IN),
+                side: if offset_in.abs() < 1e-9 {
+                    0.0
+                } else {
+                    offset_in.signum()
+                },
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

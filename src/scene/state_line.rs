@@ -13,7 +13,7 @@
 //! Pure: built from the engine's [`TaskView`] (its state, its recently changed
 //! entries and its rewind), so the page computes no state of its own.
 
-use engine::view::{EntryView, StateView, TaskView};
+use engine::view::{EntryView, RewindView, StateView, TaskView};
 
 use crate::i18n::{Lang, Msg};
 
@@ -282,17 +282,68 @@ pub fn state_line_with(
     lang: Lang,
 ) -> Option<StateLine> {
     let snapshot = snapshot.map(|(id, done)| format!("{} chk-{id}", if done { "✓" } else { "⤴" }));
-    // What the restore changed, while it is news.
-    let rewind = task
+    let marks = Marks::new(task, t);
+    let (label, mut entries, by_recency) = entries_of(task, uid, &marks, width, size, lang)?;
+    if by_recency {
+        // What the restore rewound first (it is the news), then the most recently
+        // changed (stable: the others keep key order).
+        entries.sort_by_key(|e| (!e.rewound, e.recent.unwrap_or(usize::MAX)));
+    }
+    // A keyed operator with no key yet says so (`pv ∅`, as chk-n's storage
+    // does), never a bare `pv` that reads like a cut-off line.
+    if by_recency && entries.is_empty() {
+        entries.push(Entry::plain("∅".into()));
+    }
+    let any_rewound = entries.iter().any(|e| e.rewound);
+    let rewind_text = marks
         .rewind
-        .as_ref()
-        .filter(|r| t >= r.at as f64 && t < r.at as f64 + REWIND_MS && !r.values.is_empty());
-    let changed_since_restore = |e: &EntryView| {
-        rewind.is_some_and(|r| task.changed.iter().any(|c| c.entry == *e && c.at > r.at))
+        .filter(|_| any_rewound)
+        .map(|r| match r.checkpoint {
+            Some(c) => format!("(chk-{})", c.0),
+            None => format!("({})", lang.t(Msg::StateFromScratch)),
+        });
+    let fit = LaneFit {
+        width,
+        size,
+        lang,
+        by_recency,
     };
-    let rewound_of = |e: &EntryView, state: Option<&str>| {
-        rewind
-            .filter(|_| !changed_since_restore(e))
+    let line = fit.line(label, entries, rewind_text, snapshot)?;
+    Some(fit.shorten(line))
+}
+
+/// What marks a value on the line at display time `t`: the restore's rewind
+/// (while it is news), the recently changed entries, the ones that flash.
+struct Marks<'a> {
+    task: &'a TaskView,
+    t: f64,
+    /// What the restore changed, while it is news.
+    rewind: Option<&'a RewindView>,
+}
+
+impl<'a> Marks<'a> {
+    fn new(task: &'a TaskView, t: f64) -> Marks<'a> {
+        let rewind = task
+            .rewind
+            .as_ref()
+            .filter(|r| t >= r.at as f64 && t < r.at as f64 + REWIND_MS && !r.values.is_empty());
+        Marks { task, t, rewind }
+    }
+
+    /// The entry changed again after the restore (so it is no longer rewound news).
+    fn changed_since_restore(&self, e: &EntryView) -> bool {
+        self.rewind.is_some_and(|r| {
+            self.task
+                .changed
+                .iter()
+                .any(|c| c.entry == *e && c.at > r.at)
+        })
+    }
+
+    /// What the restore changed `e` (of the named `state`) from and to, readable.
+    fn rewound_of(&self, e: &EntryView, state: Option<&str>) -> Option<(String, String)> {
+        self.rewind
+            .filter(|_| !self.changed_since_restore(e))
             .and_then(|r| {
                 r.values
                     .iter()
@@ -310,34 +361,70 @@ pub fn state_line_with(
                 };
                 (said(&v.before), said(&v.after))
             })
-    };
-    let recent_of = |e: &EntryView| task.changed.iter().position(|c| c.entry == *e);
-    let flash_of = |e: &EntryView| {
-        task.changed
+    }
+
+    /// `e`'s position in the recently-changed list (0: the latest).
+    fn recent_of(&self, e: &EntryView) -> Option<usize> {
+        self.task.changed.iter().position(|c| c.entry == *e)
+    }
+
+    /// Whether `e` changed within [`FLASH_MS`].
+    fn flash_of(&self, e: &EntryView) -> bool {
+        let t = self.t;
+        self.task
+            .changed
             .iter()
             .find(|c| c.entry == *e)
             .is_some_and(|c| t >= c.at as f64 && t - (c.at as f64) < FLASH_MS)
-    };
-    let entry = |key: EntryView, k: &str, value: String, state: Option<&str>| {
-        let rewound = rewound_of(&key, state);
+    }
+
+    /// The entry `(k, value)` of `key`, or `(k, before ⟲ after)` while rewound.
+    fn entry(&self, key: EntryView, k: &str, value: String, state: Option<&str>) -> Entry {
+        let rewound = self.rewound_of(&key, state);
         Entry {
             text: match &rewound {
                 Some((b, a)) => format!("({k}, {b} ⟲ {a})"),
                 None => format!("({k}, {value})"),
             },
-            recent: recent_of(&key),
-            flash: flash_of(&key),
+            recent: self.recent_of(&key),
+            flash: self.flash_of(&key),
             rewound: rewound.is_some(),
             key,
         }
-    };
-    let (label, mut entries, by_recency) = match &task.state {
+    }
+}
+
+impl Entry {
+    /// A value with no key to mark (a transaction, the empty state's ∅).
+    fn plain(text: String) -> Entry {
+        Entry {
+            key: EntryView::Partition { partition: 0 },
+            text,
+            recent: None,
+            flash: false,
+            rewound: false,
+        }
+    }
+}
+
+/// The line's label, its entries in the state's own order, and whether they
+/// are keys to order by recency (a keyed state) rather than kept in order.
+/// `None`: stateless.
+fn entries_of(
+    task: &TaskView,
+    uid: &str,
+    marks: &Marks,
+    width: f64,
+    size: f64,
+    lang: Lang,
+) -> Option<(String, Vec<Entry>, bool)> {
+    Some(match &task.state {
         StateView::Stateless => return None,
         StateView::Source { offsets } => {
             let mut entries: Vec<Entry> = offsets
                 .iter()
                 .map(|(p, next, _)| {
-                    entry(
+                    marks.entry(
                         EntryView::Partition { partition: *p },
                         &p.to_string(),
                         next.to_string(),
@@ -347,7 +434,7 @@ pub fn state_line_with(
                 .collect();
             // One partition rewound: the study notes' `offset 7 ⟲ 5`.
             if let [only] = entries.as_mut_slice() {
-                if let Some((b, a)) = rewound_of(&only.key, None) {
+                if let Some((b, a)) = marks.rewound_of(&only.key, None) {
                     only.text = format!("{b} ⟲ {a}");
                 }
             }
@@ -357,7 +444,9 @@ pub fn state_line_with(
             uid.to_string(),
             entries
                 .iter()
-                .map(|(k, _, v)| entry(EntryView::Key { key: k.clone() }, k, v.to_string(), None))
+                .map(|(k, _, v)| {
+                    marks.entry(EntryView::Key { key: k.clone() }, k, v.to_string(), None)
+                })
                 .collect(),
             true,
         ),
@@ -385,7 +474,7 @@ pub fn state_line_with(
                         } else {
                             value
                         };
-                        entry(
+                        marks.entry(
                             EntryView::Key { key: e.key.clone() },
                             &e.key,
                             value,
@@ -409,141 +498,156 @@ pub fn state_line_with(
             if let Some(c) = current {
                 parts.push(lang.t(Msg::StateOpenTxn).replace("{id}", &c.to_string()));
             }
-            let entries = parts
-                .into_iter()
-                .map(|text| Entry {
-                    key: EntryView::Partition { partition: 0 },
-                    text,
-                    recent: None,
-                    flash: false,
-                    rewound: false,
-                })
-                .collect();
+            let entries = parts.into_iter().map(Entry::plain).collect();
             (String::new(), entries, false)
         }
-    };
-    if by_recency {
-        // What the restore rewound first (it is the news), then the most recently
-        // changed (stable: the others keep key order).
-        entries.sort_by_key(|e| (!e.rewound, e.recent.unwrap_or(usize::MAX)));
+    })
+}
+
+/// Fitting a line to its lane: `width` scene units at text size `size`.
+struct LaneFit {
+    width: f64,
+    size: f64,
+    lang: Lang,
+    /// A keyed state's line (its label is the operator's uid, which the lane's
+    /// name already says), not a source's or a sink's.
+    by_recency: bool,
+}
+
+impl LaneFit {
+    /// The width of `s` in the line's monospace.
+    fn w(&self, s: &str) -> f64 {
+        text_width(s, self.size, true)
     }
-    // A keyed operator with no key yet says so (`pv ∅`, as chk-n's storage
-    // does), never a bare `pv` that reads like a cut-off line.
-    if by_recency && entries.is_empty() {
-        entries.push(Entry {
-            key: EntryView::Partition { partition: 0 },
-            text: "∅".into(),
-            recent: None,
-            flash: false,
-            rewound: false,
-        });
-    }
-    let any_rewound = entries.iter().any(|e| e.rewound);
-    let rewind_text = rewind.filter(|_| any_rewound).map(|r| match r.checkpoint {
-        Some(c) => format!("(chk-{})", c.0),
-        None => format!("({})", lang.t(Msg::StateFromScratch)),
-    });
-    // As many values as fit, keeping room for "+n more" and the rewind's `(chk-1)`.
-    let w = |s: &str| text_width(s, size, true);
-    let rest_w = rewind_text.as_deref().map_or(0.0, |r| w(r) + w(" "))
-        + snapshot.as_deref().map_or(0.0, |p| w(p) + w(" "));
-    let pack = |label_w: f64| -> usize {
+
+    /// How many of `entries` fit after a label `label_w` wide and the marks
+    /// `rest_w` wide, keeping room for "+n more".
+    fn pack(&self, entries: &[Entry], label_w: f64, rest_w: f64) -> usize {
+        let w = |s: &str| self.w(s);
         let total = entries.len();
         let mut used = label_w + rest_w;
         let mut n = 0;
         for (i, e) in entries.iter().enumerate() {
             let left = total - i - 1;
             let reserve = if left > 0 {
-                w(" ") + w(&more(lang, left))
+                w(" ") + w(&more(self.lang, left))
             } else {
                 0.0
             };
             let need = w(" ") + w(&e.text);
-            if n > 0 && used + need + reserve > width {
+            if n > 0 && used + need + reserve > self.width {
                 break;
             }
             used += need;
             n += 1;
         }
         n
-    };
-    // A keyed operator's label is its uid, which the lane's name already says:
-    // left out when that shows more of its keys (`(odd, 9) (even, 6)`).
-    let mut label = label;
-    let mut shown = pack(w(&label));
-    if by_recency && shown < entries.len() && pack(0.0) > shown {
-        label.clear();
-        shown = pack(0.0);
     }
-    let used_base = w(&label) + rest_w;
-    let total = entries.len();
-    let parts: Vec<StatePart> = entries
-        .into_iter()
-        .take(shown)
-        .map(|e| StatePart {
-            text: e.text,
-            flash: e.flash,
-            rewound: e.rewound,
-        })
-        .collect();
-    let more = total - parts.len();
-    let line_w = |parts: &[StatePart], more: usize, short: bool| {
-        let mut x = used_base + parts.iter().map(|p| w(" ") + w(&p.text)).sum::<f64>();
-        if more > 0 {
-            x += w(" ")
-                + if short {
-                    w(&format!("+{more}"))
-                } else {
-                    w(&self::more(lang, more))
-                };
+
+    /// As many values as fit, keeping room for "+n more" and the rewind's
+    /// `(chk-1)`; `None` when nothing at all is left to show.
+    fn line(
+        &self,
+        label: String,
+        entries: Vec<Entry>,
+        rewind_text: Option<String>,
+        snapshot: Option<String>,
+    ) -> Option<StateLine> {
+        let (width, lang, by_recency) = (self.width, self.lang, self.by_recency);
+        let w = |s: &str| self.w(s);
+        let rest_w = rewind_text.as_deref().map_or(0.0, |r| w(r) + w(" "))
+            + snapshot.as_deref().map_or(0.0, |p| w(p) + w(" "));
+        // A keyed operator's label is its uid, which the lane's name already says:
+        // left out when that shows more of its keys (`(odd, 9) (even, 6)`).
+        let mut label = label;
+        let mut shown = self.pack(&entries, w(&label), rest_w);
+        if by_recency && shown < entries.len() && self.pack(&entries, 0.0, rest_w) > shown {
+            label.clear();
+            shown = self.pack(&entries, 0.0, rest_w);
         }
-        x
-    };
-    let short_more = more > 0 && line_w(&parts, more, false) > width;
-    // A narrow lane keeps at least one value: "+n" instead of "+n more", then
-    // a keyed line goes without its label (the lane's name says whose state it
-    // is) — `(app1, 5) +2`, never only `count +2 more`. A source keeps its
-    // `offset` while the line fits the lane itself (`width` keeps a margin for
-    // the real font): a bare `7 ⟲ 5` would not say what rewound.
-    let slack = if by_recency { 0.0 } else { SOURCE_SLACK };
-    let label = if line_w(&parts, more, short_more) > width + slack
-        && !parts.is_empty()
-        && (by_recency || rewind_text.is_some())
-    {
-        String::new()
-    } else {
-        label
-    };
-    if label.is_empty() && parts.is_empty() {
-        return None;
+        let used_base = w(&label) + rest_w;
+        let total = entries.len();
+        let parts: Vec<StatePart> = entries
+            .into_iter()
+            .take(shown)
+            .map(|e| StatePart {
+                text: e.text,
+                flash: e.flash,
+                rewound: e.rewound,
+            })
+            .collect();
+        let more = total - parts.len();
+        let line_w = |parts: &[StatePart], more: usize, short: bool| {
+            let mut x = used_base + parts.iter().map(|p| w(" ") + w(&p.text)).sum::<f64>();
+            if more > 0 {
+                x += w(" ")
+                    + if short {
+                        w(&format!("+{more}"))
+                    } else {
+                        w(&self::more(lang, more))
+                    };
+            }
+            x
+        };
+        let short_more = more > 0 && line_w(&parts, more, false) > width;
+        // A narrow lane keeps at least one value: "+n" instead of "+n more", then
+        // a keyed line goes without its label (the lane's name says whose state it
+        // is) — `(app1, 5) +2`, never only `count +2 more`. A source keeps its
+        // `offset` while the line fits the lane itself (`width` keeps a margin for
+        // the real font): a bare `7 ⟲ 5` would not say what rewound.
+        let label = if line_w(&parts, more, short_more) > width + self.slack()
+            && !parts.is_empty()
+            && (by_recency || rewind_text.is_some())
+        {
+            String::new()
+        } else {
+            label
+        };
+        if label.is_empty() && parts.is_empty() {
+            return None;
+        }
+        Some(StateLine {
+            label,
+            parts,
+            more,
+            short_more,
+            rewind: rewind_text,
+            snapshot,
+            squeeze: None,
+            breaks: Vec::new(),
+        })
     }
-    let mut line = StateLine {
-        label,
-        parts,
-        more,
-        short_more,
-        rewind: rewind_text,
-        snapshot,
-        squeeze: None,
-        breaks: Vec::new(),
-    };
-    // The one value a line always keeps can be a rewound key with its `(chk-1)`,
-    // or an offset behind `✓ chk-1`, longer than a narrow lane was sized for
-    // (`(even, 12 ⟲ 6) +1 (chk-1)`): rather than run past its lane, the line lets go
-    // of the count of keys left out, then of the snapshot's mark (its chip is on
-    // its way to `chk-n` then), and what is still too long is drawn narrower
-    // (`squeeze`), its words kept.
-    if line.more > 0 && w(&line.text(lang)) > width + slack {
-        line.more = 0;
-        line.short_more = false;
+
+    /// How far past `width` a line may run: a source's keeps its `offset` label
+    /// within the lane's margin for the real font ([`SOURCE_SLACK`]).
+    fn slack(&self) -> f64 {
+        if self.by_recency {
+            0.0
+        } else {
+            SOURCE_SLACK
+        }
     }
-    if line.snapshot.is_some() && w(&line.text(lang)) > width + slack {
-        line.snapshot = None;
+
+    /// The one value a line always keeps can be a rewound key with its
+    /// `(chk-1)`, or an offset behind `✓ chk-1`, longer than a narrow lane was
+    /// sized for (`(even, 12 ⟲ 6) +1 (chk-1)`): rather than run past its lane,
+    /// the line lets go of the count of keys left out, then of the snapshot's
+    /// mark (its chip is on its way to `chk-n` then), and what is still too long
+    /// is drawn narrower (`squeeze`), its words kept.
+    fn shorten(&self, mut line: StateLine) -> StateLine {
+        let limit = self.width + self.slack();
+        if line.more > 0 && self.w(&line.text(self.lang)) > limit {
+            line.more = 0;
+            line.short_more = false;
+        }
+        if line.snapshot.is_some() && self.w(&line.text(self.lang)) > limit {
+            line.snapshot = None;
+        }
+        if self.w(&line.text(self.lang)) > limit {
+            line.squeeze = Some(limit);
+        }
+        line
     }
-    if w(&line.text(lang)) > width + slack {
-        line.squeeze = Some(width + slack);
-    }
-    Some(line)
 }
 
 #[cfg(test)]

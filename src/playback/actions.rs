@@ -1,6 +1,6 @@
-//! One function per transport action: what play, a frame, a step, a seek, a
-//! jump to a key moment, a branch switch or an intervention does to the cursor
-//! and to the next [`State`]. Each says afterwards how much of the state must be
+//! What each playback action does: one function per action — play, a frame, a
+//! step, a seek, a jump to a key moment, a branch switch or an intervention —
+//! and what it does to the cursor and to the next [`State`]. Each says afterwards how much of the state must be
 //! recomputed ([`Refresh`]).
 //!
 //! # Skipping quiet stretches
