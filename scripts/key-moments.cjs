@@ -17,12 +17,13 @@
 //     transaction badge or `open Tn` / `pre-committed Tn` whose transaction is not
 //     in that state at that moment;
 //   - canvas labels (barrier tags, "+N", brace labels) overlapping each other or a
-//     lane or record, as the placement pass reports them.
+//     lane or record, as the placement pass reports them;
+//   - the scrubber's markers (✓n, ✕n, ⚡) covering one another.
 // It prints how many moments it checked and what it found; a failing moment's
 // screenshot goes to $SHOTS (default /tmp/key-moments).
 //
 // Usage: NODE_PATH=<tools>/pw/node_modules LAB=<lab binary> node scripts/key-moments.cjs <base-url>
-//   MOMENTS=n (default 12) moments per lesson, LESSONS=a,b to audit some lessons,
+//   MOMENTS=n (default 12) moments per lesson, and the lesson's last one, LESSONS=a,b to audit some lessons,
 //   CONFIGS=0,2 to audit some of the sizes above (by index),
 //   ALLOW=<n> lets the run pass with at most n defects (a known count, printed),
 //   SHOTS_ALL=1 saves every moment's screenshot (to look at them), not only failing ones.
@@ -324,6 +325,18 @@ function audit() {
   const canvas = scene ? { pairs: +scene.dataset.labelOverlaps || 0, on: +scene.dataset.labelsOnObstacles || 0 } : { pairs: 0, on: 0 };
   if (canvas.pairs) issues.push(`overprint: ${canvas.pairs} pairs of canvas labels`);
   if (canvas.on) issues.push(`overprint: ${canvas.on} canvas labels on a lane or record`);
+  // The scrubber's markers (✓n, ✕n, ⚡) under the stage: none covers another's label.
+  const markers = [...document.querySelectorAll('.scrubber__markers .marker')]
+    .map((m) => ({ r: m.getBoundingClientRect(), text: m.textContent.trim() }))
+    .filter((m) => m.r.width > 0);
+  for (let i = 0; i < markers.length; i++) {
+    for (let j = i + 1; j < markers.length; j++) {
+      const [a, b] = [markers[i].r, markers[j].r];
+      if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1) {
+        issues.push(`overprint: timeline markers "${markers[i].text}" and "${markers[j].text}"`);
+      }
+    }
+  }
   const uids = [...document.querySelectorAll('.operator')].map((o) => ({ op: o.dataset.op, uid: o.dataset.uid || o.dataset.op }));
   const clock = document.querySelector('#clock');
   return { now: +stage.dataset.now, step: clock ? clock.dataset.step : '', texts: texts.length, issues, marks, chips, txns, uids };
@@ -365,9 +378,22 @@ async function main() {
       const run = engineRun(lesson);
       await choose(page, lesson);
       let last = null;
-      for (let i = 0; i < MOMENTS; i++) {
-        await page.keyboard.press('PageDown');
-        await settle(page);
+      for (let i = 0; i <= MOMENTS; i++) {
+        if (i === MOMENTS) {
+          // Past the first MOMENTS: on to the lesson's last key moment (where a
+          // tour's last step often is), checked too.
+          let step = await page.$eval('#clock', (c) => c.dataset.step);
+          for (let k = 0; k < 60; k++) {
+            await page.keyboard.press('PageDown');
+            await settle(page);
+            const now = await page.$eval('#clock', (c) => c.dataset.step);
+            if (now === step) break;
+            step = now;
+          }
+        } else {
+          await page.keyboard.press('PageDown');
+          await settle(page);
+        }
         const seen = await page.evaluate(audit);
         if (!seen) break;
         const key = `${seen.now}/${seen.step}`;

@@ -16,10 +16,10 @@ use yew::prelude::*;
 
 use crate::components::icons;
 use crate::components::input::{is_checked, select_value};
-use crate::hooks::use_lang;
+use crate::hooks::{use_lang, use_resize_observer};
 use crate::i18n::Msg;
 use crate::labels;
-use crate::playback::{Action, Marker, Mode, State, SPEEDS};
+use crate::playback::{Action, Marker, MarkerKind, Mode, State, SPEEDS};
 
 /// Properties of [`Transport`].
 #[derive(Properties, PartialEq)]
@@ -57,8 +57,11 @@ pub struct ScrubberMarkersProps {
     pub dispatch: Callback<Action>,
 }
 
-/// Least distance between two markers' centres, in percent of the scrubber: a
-/// marker is about this wide on a classroom screen.
+/// Least distance between two markers' centres, in CSS pixels: a marker
+/// (`✓12`) is about this wide, so neighbours never cover each other's number.
+const MARKER_GAP_PX: f64 = 30.0;
+
+/// The same in percent of the scrubber before its width is known.
 const MARKER_GAP_PCT: f64 = 3.0;
 
 /// Positions (percent, ascending input) moved apart just enough that neighbours
@@ -79,11 +82,59 @@ pub fn spread(positions: &[f64], gap: f64) -> Vec<f64> {
     out
 }
 
+/// Which markers the scrubber has room for, `gap` apart, as indices in time
+/// order: all of them when they fit; else failures first, then aborted
+/// checkpoints, then completed ones, the later before the earlier, each kept
+/// when its place is at least `gap` from every marker already kept. A crowded
+/// run (eleven checkpoints on a 190 px scrubber) keeps what went wrong and the
+/// latest completions; every checkpoint is still in the coordinator's history.
+pub fn thin(positions: &[f64], kinds: &[MarkerKind], gap: f64) -> Vec<usize> {
+    let n = positions.len();
+    if n < 2 || (n - 1) as f64 * gap <= 100.0 {
+        return (0..n).collect();
+    }
+    let rank = |k: MarkerKind| match k {
+        MarkerKind::Failure => 0,
+        MarkerKind::Aborted => 1,
+        MarkerKind::Completed => 2,
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| (rank(kinds[i]), std::cmp::Reverse(i)));
+    let mut kept: Vec<usize> = Vec::new();
+    for i in order {
+        if kept
+            .iter()
+            .all(|&k| (positions[k] - positions[i]).abs() >= gap)
+        {
+            kept.push(i);
+        }
+    }
+    kept.sort_unstable();
+    kept
+}
+
 /// The ✓n / ✕n / ⚡ buttons above the scrubber. A component of its own so the
 /// marks are rebuilt when they or the horizon change, not on every frame.
 #[component]
 pub fn ScrubberMarkers(props: &ScrubberMarkersProps) -> Html {
     let lang = use_lang().lang;
+    // The markers' row as laid out: a gap in pixels is a different share of a
+    // 190 px scrubber (a projector's drawer open) than of a 900 px one.
+    let row = use_node_ref();
+    let width = use_state_eq(|| 0.0_f64);
+    {
+        let width = width.clone();
+        use_resize_observer(
+            row.clone(),
+            true,
+            Callback::from(move |(w, _)| width.set(w)),
+        );
+    }
+    let gap = if *width > 0.0 {
+        MARKER_GAP_PX / *width * 100.0
+    } else {
+        MARKER_GAP_PCT
+    };
     let horizon = props.horizon.max(1);
     let send = |a: Action| {
         let d = props.dispatch.clone();
@@ -92,11 +143,14 @@ pub fn ScrubberMarkers(props: &ScrubberMarkersProps) -> Html {
     let origin = props.origin.min(horizon - 1);
     let span = (horizon - origin) as f64;
     let pct = |t: u64| (t.saturating_sub(origin) as f64 / span * 100.0).clamp(0.0, 100.0);
+    let positions: Vec<f64> = props.markers.iter().map(|m| pct(m.at)).collect();
+    let kinds: Vec<MarkerKind> = props.markers.iter().map(|m| m.kind).collect();
+    let shown = thin(&positions, &kinds, gap);
     let at = spread(
-        &props.markers.iter().map(|m| pct(m.at)).collect::<Vec<_>>(),
-        MARKER_GAP_PCT,
+        &shown.iter().map(|&i| positions[i]).collect::<Vec<_>>(),
+        gap,
     );
-    let markers = props.markers.iter().zip(at).map(|(m, left)| {
+    let markers = shown.iter().map(|&i| &props.markers[i]).zip(at).map(|(m, left)| {
         let (class, text, label) = labels::marker(lang, m.kind, m.checkpoint, m.task.as_deref(), m.at);
         html! {
             <button type="button" class={class} style={format!("left: {left:.2}%")}
@@ -106,7 +160,7 @@ pub fn ScrubberMarkers(props: &ScrubberMarkersProps) -> Html {
         }
     });
 
-    html! { <div class="scrubber__markers">{ for markers }</div> }
+    html! { <div class="scrubber__markers" ref={row}>{ for markers }</div> }
 }
 
 /// The transport bar; see the module documentation.
@@ -263,7 +317,8 @@ pub fn BranchPicker(props: &BranchPickerProps) -> Html {
 
 #[cfg(test)]
 mod tests {
-    use super::spread;
+    use super::{spread, thin};
+    use crate::playback::MarkerKind::{Aborted, Completed, Failure};
 
     #[test]
     fn close_markers_are_moved_apart_and_stay_on_the_scrubber() {
@@ -277,5 +332,33 @@ mod tests {
         assert_eq!(at, vec![94.0, 97.0, 100.0]);
         // Far apart: unchanged.
         assert_eq!(spread(&[0.0, 40.0], 3.0), vec![0.0, 40.0]);
+    }
+
+    #[test]
+    fn a_crowded_scrubber_keeps_failures_aborts_and_the_latest_completions() {
+        // Room for all: every marker.
+        assert_eq!(
+            thin(&[0.0, 50.0, 100.0], &[Completed; 3], 20.0),
+            vec![0, 1, 2]
+        );
+        // Eleven checkpoints a tenth apart and a failure, at a gap of 15 %.
+        let mut at: Vec<f64> = (0..11).map(|i| f64::from(i) * 10.0).collect();
+        let mut kinds = vec![Completed; 11];
+        kinds[4] = Aborted;
+        at.push(41.0);
+        kinds.push(Failure);
+        let kept = thin(&at, &kinds, 15.0);
+        assert!(kept.contains(&11), "the failure stays: {kept:?}");
+        assert!(
+            !kept.contains(&4),
+            "the abort 1 % from the failure gives way: {kept:?}"
+        );
+        assert!(kept.contains(&10), "the latest completion stays: {kept:?}");
+        let spread_out = spread(&kept.iter().map(|&i| at[i]).collect::<Vec<_>>(), 15.0);
+        assert!(
+            spread_out.windows(2).all(|w| w[1] - w[0] >= 15.0 - 1e-9),
+            "{spread_out:?}"
+        );
+        assert!(spread_out.iter().all(|x| (0.0..=100.0).contains(x)));
     }
 }

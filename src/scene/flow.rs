@@ -266,12 +266,16 @@ fn show_without_collisions(chips: &mut [Chip], frame: &Frame, store: &Store) {
         let c = &chips[i];
         let r = c.rect();
         let own = &frame.lanes[c.task].boxed;
-        // The own lane's rows above its state line (name, status, note).
+        // The own lane's rows above its state line (name, status, note) — down
+        // to a sink's transaction badge, whose box reaches below its baseline.
+        let badge_bottom = frame.lanes[c.task]
+            .txn
+            .map_or(0.0, |_| text.note_y + 0.4 * text.lane_note);
         let own_rows = Rect {
             x: own.x,
             y: own.y,
             w: own.w,
-            h: text.state_y - 1.15 * text.lane_state,
+            h: (text.state_y - 1.15 * text.lane_state).max(badge_bottom),
         };
         let lanes = frame
             .lanes
