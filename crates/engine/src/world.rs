@@ -875,8 +875,11 @@ impl World {
                 self.tasks[t].timer_at = None;
                 let mut actions = Vec::new();
                 self.tasks[t].handler.fire_timer(self.now, &mut actions);
+                // The switch to unaligned: a snapshot taken now, or announced barriers
+                // about to overtake their queued data (and trigger).
                 if let Some(id) = actions.iter().find_map(|a| match a {
                     HandlerAction::Trigger { barrier, .. } => Some(barrier.id),
+                    HandlerAction::Prioritize { checkpoint, .. } => Some(*checkpoint),
                     _ => None,
                 }) {
                     let name = self.name(t);
@@ -904,6 +907,7 @@ impl World {
     // ----- barrier handler actions ------------------------------------------
 
     fn apply_actions(&mut self, t: TaskId, actions: Vec<HandlerAction>) {
+        let mut prioritized = false;
         for a in actions {
             if matches!(
                 self.tasks[t].status,
@@ -944,6 +948,10 @@ impl World {
                     channel,
                     checkpoint,
                 } => self.stop_persisting(t, channel, checkpoint),
+                HandlerAction::Prioritize {
+                    channel,
+                    checkpoint,
+                } => prioritized |= self.prioritize_queued_barrier(t, channel, checkpoint),
                 HandlerAction::Abort { checkpoint, reason } => {
                     let cause = AbortCause::from(reason);
                     self.tasks[t].channel_state.abort(checkpoint);
@@ -967,6 +975,15 @@ impl World {
                     }
                 }
             }
+        }
+        // Prioritized barriers are handled after the actions of the step that
+        // prioritized them (a trigger among them first takes its snapshot), as Flink's
+        // priority events come through the input gate after the handler's call.
+        if prioritized
+            && self.tasks[t].status == TaskStatus::Running
+            && self.tasks[t].busy.is_none()
+        {
+            self.handle_priority(t);
         }
         self.sync_timer(t);
     }
@@ -1218,6 +1235,29 @@ impl World {
                 self.apply_actions(t, actions);
             }
         }
+    }
+
+    /// Flink: `ChannelState.prioritizeAllAnnouncements` →
+    /// `RemoteInputChannel.convertToPriorityEvent` — the announced barrier of
+    /// `checkpoint` still queued behind data on `channel` moves ahead of that data, to
+    /// be handled as a priority (unaligned) barrier, back-pressure or not: the records
+    /// it jumps are channel state and are still processed afterwards. Returns whether
+    /// a barrier moved.
+    fn prioritize_queued_barrier(
+        &mut self,
+        t: TaskId,
+        channel: ChannelIndex,
+        checkpoint: CheckpointId,
+    ) -> bool {
+        let c = self.graph.tasks[t].inputs[channel];
+        let Some((barrier, ahead)) = self.channels[c].take_queued_barrier_ahead(checkpoint) else {
+            // Already read, or already handed over by a trigger's capture.
+            return false;
+        };
+        self.tasks[t]
+            .priority
+            .push_back((channel, barrier.to_unaligned(), ahead));
+        true
     }
 
     fn stop_persisting(&mut self, t: TaskId, channel: ChannelIndex, checkpoint: CheckpointId) {
