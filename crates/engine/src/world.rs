@@ -46,6 +46,7 @@ use crate::sink::{ExternalSystems, ExternalTopic};
 use crate::snapshot::TaskSnapshot;
 use crate::state::shared_registry;
 use crate::subtask_checkpoint::{Acknowledgement, Begin};
+use crate::two_phase_commit::Write;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -321,6 +322,7 @@ impl World {
                 self.intervene(iv);
             }
             Item::Restart => self.restart_job(),
+            Item::TransactionTimeout { op, txn } => self.transaction_timeout(op as usize, txn),
         }
     }
 
@@ -779,15 +781,30 @@ impl World {
         let op = self.graph.task(t).op;
         let ext = self.external.topic(op);
         let txn = match &mut self.tasks[t].op {
-            OpState::TwoPhaseCommit(s) => {
-                let txn = s.current;
-                if !s.invoke(r, ext) {
+            OpState::TwoPhaseCommit(s) => match s.invoke(r, ext, self.now) {
+                Write::Written { txn, first } => {
+                    let timeout = self.graph.scenario.job.operators[op].transaction_timeout_ms;
+                    if let (true, Some(timeout)) = (first, timeout) {
+                        // Strict, as Kafka's coordinator: aborted once open longer than the timeout.
+                        self.agenda.push_any_attempt(
+                            self.now.saturating_add(timeout).saturating_add(1),
+                            Item::TransactionTimeout { op: op as u32, txn },
+                        );
+                    }
+                    Some(txn)
+                }
+                Write::NoTransaction => {
                     let name = self.name(t);
                     self.failover(Some(name), FailureCause::WriteAfterFinish);
                     return;
                 }
-                txn
-            }
+                Write::TimedOut { txn, timeout_ms } => {
+                    let name = self.name(t);
+                    let why = crate::sink::kafka_writer_timed_out_message(txn, timeout_ms);
+                    self.failover(Some(name), FailureCause::Operator(why));
+                    return;
+                }
+            },
             _ => {
                 if self.graph.scenario.job.operators[op].sink == Some(SinkKind::Idempotent) {
                     if let Some(k) = r.key {
@@ -808,6 +825,17 @@ impl World {
                 origin: r.origin,
             });
         }
+    }
+
+    /// The broker's transaction timeout for `txn` of sink operator `op` has passed:
+    /// Kafka aborts it if it is still open or pre-committed, whatever the job does.
+    fn transaction_timeout(&mut self, op: usize, txn: u64) {
+        let Some(timeout) = self.graph.scenario.job.operators[op].transaction_timeout_ms else {
+            return;
+        };
+        self.external
+            .topic(op)
+            .abort_timed_out(txn, timeout, &mut self.trace);
     }
 
     /// Every input channel ended and was drained.
