@@ -6,7 +6,8 @@
 //! It drives the same [`BarrierHandler`] as the `World`.
 //!
 //! # Layout
-//! - [`parse_arrivals`]: the text form (`r7@2 B3@1^40:55 X3@1 EOP@1 tick:90`).
+//! - [`parse_arrivals`]: the text form (`r7@2 B3@1^40:55 X3@1 EOP@1 tick:90`,
+//!   `hold@0 … poll@0`).
 //! - [`run`]: feeds a sequence to a handler and reports, per token, a [`BenchLine`].
 //! - [`run_cli`]: the `lab barriers` command line: arguments in, JSON lines out.
 //!
@@ -17,12 +18,23 @@
 //!   released, in global arrival order, skipping channels still blocked.
 //! - A timer due at or before an element's arrival fires first; its effects are
 //!   reported on that element's line.
+//! - Data queued before polling: `hold@N` stops the task reading channel N (as a
+//!   busy or back-pressured task does), so what arrives there queues until `poll@N`.
+//!   A timeoutable barrier queued there behind other elements is announced at once
+//!   (Flink's `RemoteInputChannel` puts an `EventAnnouncement` at the head of the
+//!   queue; like the `World`, the bench announces only a barrier with something
+//!   ahead of it, the case where announcing matters); an
+//!   unaligned barrier is a priority event and is handled at once, overtaking the
+//!   queued data. When the aligned-checkpoint timer fires before any barrier was
+//!   handled, every announced barrier leaves its queue and is handled as an unaligned
+//!   barrier ([`HandlerAction::Prioritize`]), the records it jumps becoming channel
+//!   state.
 //! - Channel state of an unaligned checkpoint: per persisted channel, the records
 //!   queued there at the snapshot or arriving after it, before that channel's barrier
 //!   (or end of partition) — filled in with records that arrive on later lines. The
 //!   capture is the World's [`ChannelStatePersister`], fed with token names.
 //!
-//! Simplified: all channels are remote; barrier announcements are not modelled.
+//! Simplified: all channels are remote (local channels announce nothing in Flink).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -121,6 +133,17 @@ pub enum ArrivalKind {
     },
     /// `tick:T`: nothing arrives; the clock advances.
     Tick,
+    /// `hold@1`: the task stops reading channel 1; what arrives there queues, and a
+    /// timeoutable barrier is announced.
+    Hold {
+        /// The channel held.
+        channel: ChannelIndex,
+    },
+    /// `poll@1`: the task reads channel 1 again, its queue in arrival order.
+    Poll {
+        /// The channel released.
+        channel: ChannelIndex,
+    },
 }
 
 /// One token of an arrival sequence.
@@ -136,14 +159,24 @@ pub struct Arrival {
 }
 
 impl Arrival {
-    /// The channel it arrives on (`None` for a tick).
+    /// The channel it arrives on (`None` for a tick, `hold` and `poll`: nothing
+    /// arrives).
     pub fn channel(&self) -> Option<ChannelIndex> {
         match self.kind {
             ArrivalKind::Record { channel, .. }
             | ArrivalKind::Barrier { channel, .. }
             | ArrivalKind::Cancellation { channel, .. }
             | ArrivalKind::EndOfPartition { channel } => Some(channel),
-            ArrivalKind::Tick => None,
+            ArrivalKind::Tick | ArrivalKind::Hold { .. } | ArrivalKind::Poll { .. } => None,
+        }
+    }
+
+    /// The channel the token names: the one it arrives on, or the one `hold` and
+    /// `poll` act on (`None` for a tick).
+    pub fn named_channel(&self) -> Option<ChannelIndex> {
+        match self.kind {
+            ArrivalKind::Hold { channel } | ArrivalKind::Poll { channel } => Some(channel),
+            _ => self.channel(),
         }
     }
 }
@@ -310,7 +343,7 @@ impl From<serde_json::Error> for BenchError {
 }
 
 const TOKEN_SYNTAX: &str =
-    "expected r<n>@<ch>, B<id>@<ch>[^<created ms>], S<id>@<ch>, X<id>@<ch>, EOP@<ch> (each optionally followed by :<ms>) or tick:<ms>";
+    "expected r<n>@<ch>, B<id>@<ch>[^<created ms>], S<id>@<ch>, X<id>@<ch>, EOP@<ch>, hold@<ch>, poll@<ch> (each optionally followed by :<ms>) or tick:<ms>";
 
 /// Parses an arrival sequence: whitespace-separated tokens, in arrival order. Errors
 /// name the token. Channel ranges are checked by [`run`].
@@ -394,6 +427,8 @@ fn parse_token(token: &str) -> Result<(ArrivalKind, Option<u64>), String> {
             channel,
         },
         ('E', "OP") => ArrivalKind::EndOfPartition { channel },
+        ('h', "old") => ArrivalKind::Hold { channel },
+        ('p', "oll") => ArrivalKind::Poll { channel },
         _ => return Err(TOKEN_SYNTAX.to_string()),
     };
     Ok((kind, at))
@@ -425,7 +460,7 @@ fn validate(config: &BenchConfig, arrivals: &[Arrival]) -> Result<(), BenchError
             )));
         }
         previous_at = arrival.at_ms;
-        let Some(channel) = arrival.channel() else {
+        let Some(channel) = arrival.named_channel() else {
             continue;
         };
         let Some(is_ended) = ended.get_mut(channel.0 as usize) else {
@@ -434,6 +469,10 @@ fn validate(config: &BenchConfig, arrivals: &[Arrival]) -> Result<(), BenchError
                 config.channels
             )));
         };
+        if arrival.channel().is_none() {
+            // hold / poll: an ended channel may still hold queued elements.
+            continue;
+        }
         if *is_ended {
             return Err(bad(format!(
                 "channel {channel} already ended (EOP); nothing arrives after it"
@@ -460,6 +499,7 @@ pub fn run(config: &BenchConfig, arrivals: &[Arrival]) -> Result<BenchOutput, Be
         ),
         lines: Vec::with_capacity(arrivals.len()),
         waiting: Vec::new(),
+        held: BTreeSet::new(),
         channel_state: ChannelStatePersister::new(),
         capture_at: None,
         persisted_at_snapshot: BTreeSet::new(),
@@ -492,9 +532,11 @@ struct Bench<'a> {
     handler: BarrierHandler,
     /// Output so far; the last line is the one being handled.
     lines: Vec<BenchLine>,
-    /// Tokens waiting on blocked channels, in arrival order. Invariant between
-    /// tokens: every one is on a blocked channel.
+    /// Tokens waiting on blocked or held channels, in arrival order. Invariant between
+    /// tokens: every one is on a blocked or held channel.
     waiting: Vec<usize>,
+    /// Channels the task does not read (`hold@N` until `poll@N`).
+    held: BTreeSet<ChannelIndex>,
     /// The channel state being captured, by token name. Invariant between tokens:
     /// its persisting channels are the handler's ([`BarrierHandler::is_persisting`]).
     channel_state: ChannelStatePersister<String>,
@@ -503,8 +545,10 @@ struct Bench<'a> {
     /// Waiting records already persisted when the snapshot was taken (they were queued
     /// at the snapshot), so not again when processed.
     persisted_at_snapshot: BTreeSet<usize>,
-    /// The channel of the token being handled: nothing on it is queued ahead of it.
-    handling: Option<ChannelIndex>,
+    /// The channel and index of the token being handled: the tokens queued on that
+    /// channel ahead of it (a priority barrier jumped them) are in its channel state,
+    /// those behind it are not.
+    handling: Option<(ChannelIndex, usize)>,
     summary: BenchSummary,
 }
 
@@ -539,17 +583,28 @@ impl Bench<'_> {
                     let mut out = Vec::new();
                     self.handler.fire_timer(due, &mut out);
                     self.line().timer_fired_at = Some(due);
-                    self.apply(out);
+                    self.apply(out, due);
                     self.drain(due);
                 }
                 _ => break,
             }
         }
-        match arrival.channel() {
-            None => {}
-            Some(channel) if self.handler.is_blocked(channel) => self.waiting.push(i),
-            Some(_) => {
-                self.handle(i, now);
+        match (&arrival.kind, arrival.channel()) {
+            (ArrivalKind::Hold { channel }, _) => {
+                self.held.insert(*channel);
+            }
+            (ArrivalKind::Poll { channel }, _) => {
+                self.held.remove(channel);
+                self.drain(now);
+            }
+            (_, None) => {}
+            (_, Some(channel)) if self.handler.is_blocked(channel) => self.waiting.push(i),
+            (ArrivalKind::Barrier { .. }, Some(channel)) if self.held.contains(&channel) => {
+                self.barrier_on_held_channel(i, now);
+            }
+            (_, Some(channel)) if self.held.contains(&channel) => self.waiting.push(i),
+            (_, Some(_)) => {
+                self.handle(i, now, false);
                 self.drain(now);
             }
         }
@@ -575,21 +630,69 @@ impl Bench<'_> {
         line.pending = pending;
     }
 
-    /// Handles the waiting tokens whose channel is no longer blocked, in arrival
-    /// order, until none is left to handle.
+    /// A barrier reaching a held channel (not blocked): an unaligned one is a priority
+    /// event, handled at once ahead of the queued data; a timeoutable one queues and,
+    /// with something queued ahead of it, is announced (Flink: `EventAnnouncement`);
+    /// any other queues.
+    fn barrier_on_held_channel(&mut self, i: usize, now: u64) {
+        let ArrivalKind::Barrier {
+            checkpoint,
+            channel,
+            created_at,
+            is_savepoint,
+        } = self.arrivals[i].kind
+        else {
+            return;
+        };
+        let barrier = self.config.barrier(checkpoint, created_at, is_savepoint);
+        if barrier.is_unaligned() {
+            self.handle(i, now, true);
+            self.drain(now);
+            return;
+        }
+        let behind_data = self
+            .waiting
+            .iter()
+            .any(|&w| self.arrivals[w].channel() == Some(channel));
+        self.waiting.push(i);
+        if barrier.is_timeoutable() && behind_data {
+            let mut out = Vec::new();
+            self.handler
+                .process_barrier_announcement(channel, &barrier, now, &mut out);
+            self.apply(out, now);
+            self.drain(now);
+        }
+    }
+
+    /// Handles the waiting tokens whose channel is neither blocked nor held, in
+    /// arrival order, until none is left to handle.
     fn drain(&mut self, now: u64) {
         while let Some(pos) = self.waiting.iter().position(|&w| {
             self.arrivals[w]
                 .channel()
-                .is_some_and(|c| !self.handler.is_blocked(c))
+                .is_some_and(|c| !self.handler.is_blocked(c) && !self.held.contains(&c))
         }) {
             let w = self.waiting.remove(pos);
-            self.handle(w, now);
+            self.handle(w, now, false);
         }
     }
 
-    /// Handles token `i` on its (unblocked) channel.
-    fn handle(&mut self, i: usize, now: u64) {
+    /// The announced barrier of `checkpoint` on `channel` leaves its queue and is
+    /// handled now as an unaligned barrier (Flink: `convertToPriorityEvent`).
+    fn prioritize(&mut self, channel: ChannelIndex, checkpoint: CheckpointId, now: u64) {
+        let Some(pos) = self.waiting.iter().position(|&w| {
+            matches!(self.arrivals[w].kind,
+                ArrivalKind::Barrier { channel: c, checkpoint: id, .. } if c == channel && id == checkpoint)
+        }) else {
+            return;
+        };
+        let w = self.waiting.remove(pos);
+        self.handle(w, now, true);
+    }
+
+    /// Handles token `i` on its channel; `priority`: a barrier handled as a priority
+    /// event, ahead of what is queued on its channel (and so unaligned).
+    fn handle(&mut self, i: usize, now: u64, priority: bool) {
         let arrival = &self.arrivals[i];
         self.line().handled.push(i);
         let mut out = Vec::new();
@@ -607,7 +710,10 @@ impl Bench<'_> {
                 created_at,
                 is_savepoint,
             } => {
-                let barrier = self.config.barrier(*checkpoint, *created_at, *is_savepoint);
+                let mut barrier = self.config.barrier(*checkpoint, *created_at, *is_savepoint);
+                if priority && !barrier.is_unaligned() {
+                    barrier = barrier.to_unaligned();
+                }
                 self.handler
                     .process_barrier(*channel, &barrier, now, &mut out);
             }
@@ -622,15 +728,17 @@ impl Bench<'_> {
                 self.handler
                     .process_end_of_partition(*channel, now, &mut out);
             }
-            ArrivalKind::Tick => {}
+            ArrivalKind::Tick | ArrivalKind::Hold { .. } | ArrivalKind::Poll { .. } => {}
         }
-        self.handling = arrival.channel();
-        self.apply(out);
+        self.handling = arrival.channel().map(|c| (c, i));
+        self.apply(out, now);
         self.handling = None;
     }
 
-    /// Reports the handler's actions on the current line and follows persisting.
-    fn apply(&mut self, actions: Vec<HandlerAction>) {
+    /// Reports the handler's actions on the current line and follows persisting;
+    /// then hands over the barriers it prioritized.
+    fn apply(&mut self, actions: Vec<HandlerAction>, now: u64) {
+        let mut prioritized = Vec::new();
         for action in &actions {
             match action {
                 HandlerAction::Trigger {
@@ -678,10 +786,17 @@ impl Bench<'_> {
                     // The handler stops persisting every channel.
                     self.hand_out_channel_state();
                 }
+                HandlerAction::Prioritize {
+                    channel,
+                    checkpoint,
+                } => prioritized.push((*channel, *checkpoint)),
                 HandlerAction::Blocked { .. } | HandlerAction::Unblocked { .. } => {}
             }
         }
         self.line().actions.extend(actions);
+        for (channel, checkpoint) in prioritized {
+            self.prioritize(channel, checkpoint, now);
+        }
     }
 
     /// The records queued on `channel` when checkpoint `checkpoint`'s snapshot is
@@ -689,14 +804,14 @@ impl Bench<'_> {
     /// and not again when they are handled.
     fn queued_records(&mut self, channel: ChannelIndex, checkpoint: CheckpointId) -> Vec<String> {
         let mut records = Vec::new();
-        if self.handling == Some(channel) {
-            // Its queued tokens are behind the barrier being handled.
-            return records;
-        }
         for &w in &self.waiting {
             let arrival = &self.arrivals[w];
             if arrival.channel() != Some(channel) {
                 continue;
+            }
+            if self.handling.is_some_and(|(c, i)| c == channel && w > i) {
+                // Behind the barrier being handled.
+                break;
             }
             match &arrival.kind {
                 ArrivalKind::Record { name, .. } => {

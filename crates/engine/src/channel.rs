@@ -297,6 +297,18 @@ impl Channel {
         }
     }
 
+    /// [`Channel::take_queued_barrier`], with how many queued elements were ahead of
+    /// the barrier: the priority event's place, for the records it overtook.
+    pub fn take_queued_barrier_ahead(
+        &mut self,
+        checkpoint: CheckpointId,
+    ) -> Option<(CheckpointBarrier, usize)> {
+        let ahead = self.queue.iter().position(
+            |q| matches!(&q.element, Element::Barrier { barrier } if barrier.id == checkpoint),
+        )?;
+        Some((self.take_queued_barrier(checkpoint)?, ahead))
+    }
+
     /// Records waiting in the sender's output queue ahead of the barrier of
     /// `checkpoint` (all of them if that barrier is not there): what an unaligned
     /// barrier overtakes.

@@ -186,6 +186,15 @@ pub enum Event {
         txn: u64,
         checkpoint: Option<CheckpointId>,
     },
+    /// A pre-committed transaction could not be committed — the broker had aborted
+    /// it for the transaction timeout — and was dropped, its records lost
+    /// (extension; `reason` is Flink's `KafkaCommitter` log line).
+    TransactionCommitFailed {
+        task: TaskName,
+        txn: u64,
+        checkpoint: Option<CheckpointId>,
+        reason: String,
+    },
     /// A subtask failed; the job fails over as a whole.
     TaskFailed {
         task: TaskName,

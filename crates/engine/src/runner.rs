@@ -201,6 +201,15 @@ pub fn run(
 
 /// `lab run`: the JSON lines to print (trace, then the summary).
 pub fn run_lines(scenario: &Scenario, opts: &RunOptions) -> Result<Vec<String>, ScenarioError> {
+    run_lines_and_world(scenario, opts).map(|(lines, _)| lines)
+}
+
+/// [`run_lines`], and the finished world they describe (for what `lab run` adds to
+/// the summary, such as `--verdicts`).
+pub fn run_lines_and_world(
+    scenario: &Scenario,
+    opts: &RunOptions,
+) -> Result<(Vec<String>, World), ScenarioError> {
     let mut lines = Vec::new();
     let world = run(scenario, opts, |e| {
         lines.push(serde_json::to_string(e).expect("events serialize"));
@@ -212,5 +221,5 @@ pub fn run_lines(scenario: &Scenario, opts: &RunOptions) -> Result<Vec<String>, 
     };
     let summary = Summary::of(&world, metadata);
     lines.push(serde_json::to_string(&summary).expect("summary serializes"));
-    Ok(lines)
+    Ok((lines, world))
 }

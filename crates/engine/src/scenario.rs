@@ -192,6 +192,12 @@ pub struct OperatorSpec {
     /// `sink` only (required there): the delivery guarantee of the external system.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sink: Option<SinkKind>,
+    /// `two_phase_commit` sinks only, at least 1: how long the external system lets a
+    /// transaction stay uncommitted, counted from the first record written into it
+    /// (Kafka's `transaction.timeout.ms`, which KafkaSink's producer sets); past it
+    /// the broker aborts the transaction. `None`: no timeout. Extension of contract v1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transaction_timeout_ms: Option<u64>,
     /// `keyed_window_count` only (required there, at least 1): the length of its
     /// tumbling processing-time windows. Extension of contract v1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1002,6 +1008,33 @@ impl Scenario {
     /// The restart strategy in effect (see [`RestartConfig::effective`]).
     pub fn effective_restart(&self) -> RestartConfig {
         RestartConfig::effective(self.restart.as_ref(), self.is_checkpointing_enabled())
+    }
+
+    /// The longest a two-phase-commit sink's transaction can stay uncommitted under
+    /// this configuration, as the lab estimates it (scenario-format.md, "Transaction
+    /// timeout"): a transaction opened at one checkpoint is pre-committed at the next
+    /// trigger and committed when that checkpoint completes; up to
+    /// `tolerable_failures` checkpoints in a row may fail (expire) before the job fails
+    /// over, and after the restart delay the restore commits it. So
+    /// `(tolerable_failures + 1) × (interval + timeout_ms) + restart delay`, with the
+    /// interval in effect (`max(interval_ms, min_pause_ms)`) and the longest delay of
+    /// the restart strategy (0 for `none`). `None`: no bound — checkpointing off or
+    /// no periodic checkpoints, so only a manual checkpoint commits.
+    pub fn longest_uncommitted_ms(&self) -> Option<u64> {
+        let config = self.checkpointing.as_ref()?;
+        let interval = config.interval_ms?.max(config.min_pause_ms);
+        let attempts = u64::from(config.tolerable_failures).saturating_add(1);
+        let restart = match self.effective_restart() {
+            RestartConfig::None => 0,
+            RestartConfig::FixedDelay { delay_ms, .. }
+            | RestartConfig::FailureRate { delay_ms, .. } => delay_ms,
+            RestartConfig::ExponentialDelay { max_ms, .. } => max_ms,
+        };
+        Some(
+            attempts
+                .saturating_mul(interval.saturating_add(config.timeout_ms))
+                .saturating_add(restart),
+        )
     }
 }
 

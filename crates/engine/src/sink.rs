@@ -124,6 +124,14 @@ pub struct Transaction {
     /// and the sink shows the latest.
     #[serde(default)]
     pub changed: u64,
+    /// When its first record was written: Kafka's transaction timeout runs from
+    /// there (the broker starts the transaction with its first partition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_write_at: Option<u64>,
+    /// `Some(timeout)`: the broker aborted it for staying uncommitted longer than the
+    /// sink's `transaction_timeout_ms`; a later write fails, a later commit is dropped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timed_out: Option<u64>,
 }
 
 /// The external system one sink operator writes to (one per sink `uid`).
@@ -175,13 +183,38 @@ impl ExternalTopic {
         self.apply_retention();
     }
 
-    /// A write into transaction `txn`.
-    pub fn write_in_txn(&mut self, txn: u64, record: Record) {
+    /// A write into transaction `txn` at `now`; true when it is the transaction's
+    /// first record (its timeout starts).
+    pub fn write_in_txn(&mut self, txn: u64, record: Record, now: u64) -> bool {
         self.writes += 1;
         let seq = self.writes;
-        if let Some(t) = self.txns.get_mut(&txn) {
-            debug_assert_eq!(t.status, TxnStatus::Open, "write into a closed transaction");
-            t.records.push((seq, record));
+        let Some(t) = self.txns.get_mut(&txn) else {
+            return false;
+        };
+        debug_assert_eq!(t.status, TxnStatus::Open, "write into a closed transaction");
+        t.records.push((seq, record));
+        let first = t.first_write_at.is_none();
+        if first {
+            t.first_write_at = Some(now);
+        }
+        first
+    }
+
+    /// The timeout after which the broker aborted `txn`, if it did.
+    pub fn timed_out(&self, txn: u64) -> Option<u64> {
+        self.txns.get(&txn).and_then(|t| t.timed_out)
+    }
+
+    /// Kafka's transaction coordinator aborts `txn`, open or pre-committed (to Kafka
+    /// a pre-committed transaction is still ongoing), because it stayed uncommitted
+    /// longer than `timeout_ms`. Nothing happens to one already committed or aborted.
+    pub fn abort_timed_out(&mut self, txn: u64, timeout_ms: u64, trace: &mut Trace) {
+        let Some(t) = self.txns.get_mut(&txn) else {
+            return;
+        };
+        if matches!(t.status, TxnStatus::Open | TxnStatus::Precommitted) {
+            t.timed_out = Some(timeout_ms);
+            self.abort(txn, trace);
         }
     }
 
@@ -260,8 +293,22 @@ impl ExternalTopic {
         self.set_status(txn, TxnStatus::Precommitted, trace);
     }
 
-    /// Commit `txn` (idempotent).
+    /// Commit `txn` (idempotent), on notify or on recovery. A transaction the broker
+    /// aborted for its timeout cannot be committed: Flink's `KafkaCommitter` logs
+    /// that and drops it (`transaction_commit_failed`), its records lost.
     pub fn commit(&mut self, txn: u64, trace: &mut Trace) {
+        if let Some(t) = self.txns.get(&txn) {
+            if let Some(timeout_ms) = t.timed_out {
+                let (task, checkpoint) = (t.task.clone(), t.checkpoint);
+                trace.push(|| Event::TransactionCommitFailed {
+                    task,
+                    txn,
+                    checkpoint,
+                    reason: kafka_committer_fenced_message(txn, timeout_ms),
+                });
+                return;
+            }
+        }
         self.set_status(txn, TxnStatus::Committed, trace);
     }
 
@@ -293,6 +340,33 @@ impl ExternalTopic {
             }
         }
     }
+}
+
+/// Flink's `KafkaCommitter` when the commit of `txn` meets a producer fenced by the
+/// broker's timeout abort (`ProducerFencedException`: logged, the committable
+/// dropped with `signalFailedWithKnownReason`, no failover), in its wording for
+/// KafkaSink's default transactional ids, which are never reused.
+pub fn kafka_committer_fenced_message(txn: u64, timeout_ms: u64) -> String {
+    format!(
+        "Unable to commit transaction (T{txn}) because its producer is already fenced. This means that you \
+         either have a different producer with the same 'transactional.id' (this is unlikely with the \
+         'KafkaSink' as all generated ids are unique and shouldn't be reused) or recovery took longer than \
+         'transaction.timeout.ms' ({timeout_ms}ms). In both cases this most likely signals data loss, please \
+         consult the Flink documentation for more details."
+    )
+}
+
+/// What the sink's next write meets once the broker aborted its open transaction
+/// `txn` for the timeout: the send fails with Kafka's `ProducerFencedException` and
+/// Flink's `KafkaWriter` rethrows it in the task thread (`checkAsyncException`),
+/// failing the task.
+pub fn kafka_writer_timed_out_message(txn: u64, timeout_ms: u64) -> String {
+    format!(
+        "One or more Kafka Producer send requests have encountered exception: \
+         org.apache.kafka.common.errors.ProducerFencedException: There is a newer producer with the same \
+         transactionalId which fences the current one. (the broker aborted transaction T{txn}: open longer \
+         than transaction.timeout.ms, {timeout_ms}ms)"
+    )
 }
 
 #[cfg(test)]

@@ -6,7 +6,11 @@
 //! checkpoint subsuming contract); notify-aborted is a no-op; on restore it commits
 //! every pre-committed transaction in the restored state (`recoverAndCommit`) and
 //! aborts the one begun after that snapshot (`recoverAndAbort`).
-//! Simplified: no transaction timeout, and commits never fail.
+//! The external system may abort a transaction that stays uncommitted past the sink's
+//! `transaction_timeout_ms` (Kafka's `transaction.timeout.ms`, KafkaSink): the next
+//! write then fails the task ([`Write::TimedOut`]) and a later commit is dropped
+//! ([`ExternalTopic::commit`]), as Flink's `KafkaWriter` and `KafkaCommitter` do.
+//! Simplified: commits fail only that way.
 
 use crate::event::{Event, TaskName, Trace};
 use crate::ids::CheckpointId;
@@ -14,6 +18,29 @@ use crate::record::Record;
 use crate::sink::{ExternalTopic, Transaction, TxnStatus};
 use crate::snapshot::OperatorSnapshot;
 use serde::{Deserialize, Serialize};
+
+/// What [`TwoPhaseCommitSink::invoke`] did with a record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Write {
+    /// Written into transaction `txn`; `first`: its first record, so its timeout
+    /// starts now.
+    Written {
+        /// The transaction written into.
+        txn: u64,
+        /// Whether this is the transaction's first record.
+        first: bool,
+    },
+    /// No transaction after `finish()` (Flink: a `NullPointerException` in `invoke`).
+    NoTransaction,
+    /// The broker aborted the current transaction `txn` after `timeout_ms`: the write
+    /// fails the task with Kafka's error.
+    TimedOut {
+        /// The aborted transaction.
+        txn: u64,
+        /// The timeout it exceeded.
+        timeout_ms: u64,
+    },
+}
 
 /// The sink subtask's transactional state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -47,6 +74,8 @@ fn begin_transaction(
             begun_after: after,
             records: Vec::new(),
             changed: ext.changes,
+            first_write_at: None,
+            timed_out: None,
         },
     );
     trace.push(|| Event::TransactionBegun {
@@ -110,15 +139,17 @@ impl TwoPhaseCommitSink {
         }
     }
 
-    /// `invoke`: write into the current transaction. `false` if there is none
-    /// (after `finish()`; Flink throws a NullPointerException).
-    pub fn invoke(&mut self, record: Record, ext: &mut ExternalTopic) -> bool {
-        match self.current {
-            Some(txn) => {
-                ext.write_in_txn(txn, record);
-                true
-            }
-            None => false,
+    /// `invoke` at `now`: write into the current transaction.
+    pub fn invoke(&mut self, record: Record, ext: &mut ExternalTopic, now: u64) -> Write {
+        let Some(txn) = self.current else {
+            return Write::NoTransaction;
+        };
+        if let Some(timeout_ms) = ext.timed_out(txn) {
+            return Write::TimedOut { txn, timeout_ms };
+        }
+        Write::Written {
+            txn,
+            first: ext.write_in_txn(txn, record, now),
         }
     }
 

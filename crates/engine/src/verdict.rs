@@ -1,8 +1,8 @@
 //! Verdicts on what a sink committed: every committed output traces back to the
 //! source record it derives from (its [`Origin`]: source, partition, offset), and is
 //! judged against the **failure-free run** of the same scenario and seed — the
-//! scenario with its injected failures (`crash`, `crash_jobmanager`) removed
-//! ([`without_failures`]), run to its end.
+//! scenario with its injected failures (`crash`, `crash_jobmanager`, and the
+//! broker's `transaction_timeout_ms`) removed ([`without_failures`]), run to its end.
 //!
 //! Per origin, with `e` outputs in the failure-free run and `c` committed so far:
 //! - the first `max(e, 1)` committed outputs are **committed** (once, as they
@@ -35,8 +35,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// `scenario` without its injected failures: its script's `crash` and
-/// `crash_jobmanager` actions are dropped; everything else (checkpoints, savepoints,
-/// a cancel, the earlier job it restores from) stays.
+/// `crash_jobmanager` actions are dropped, and so is every sink's
+/// `transaction_timeout_ms` (a broker that never aborts); everything else
+/// (checkpoints, savepoints, a cancel, the earlier job it restores from) stays.
 pub fn without_failures(scenario: &Scenario) -> Scenario {
     let mut s = scenario.clone();
     s.script.retain(|step| {
@@ -45,7 +46,25 @@ pub fn without_failures(scenario: &Scenario) -> Scenario {
             ScriptStep::Crash { .. } | ScriptStep::CrashJobmanager { .. }
         )
     });
+    for op in &mut s.job.operators {
+        op.transaction_timeout_ms = None;
+    }
     s
+}
+
+/// Every sink's verdict counts at the end of `world`, a run of `scenario` with
+/// `seed`, judged against its failure-free run (what `lab run --verdicts` prints).
+pub fn counts(
+    scenario: &Scenario,
+    seed: u64,
+    world: &World,
+) -> Result<BTreeMap<String, VerdictCounts>, ScenarioError> {
+    let reference = Reference::failure_free(scenario, seed)?;
+    Ok(reference
+        .judge(&world.view())
+        .into_iter()
+        .map(|v| (v.uid, v.counts))
+        .collect())
 }
 
 /// What the failure-free run committed, per sink: how many outputs of each origin.

@@ -46,6 +46,7 @@ use crate::sink::{ExternalSystems, ExternalTopic};
 use crate::snapshot::TaskSnapshot;
 use crate::state::shared_registry;
 use crate::subtask_checkpoint::{Acknowledgement, Begin};
+use crate::two_phase_commit::Write;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -321,6 +322,7 @@ impl World {
                 self.intervene(iv);
             }
             Item::Restart => self.restart_job(),
+            Item::TransactionTimeout { op, txn } => self.transaction_timeout(op as usize, txn),
         }
     }
 
@@ -779,15 +781,30 @@ impl World {
         let op = self.graph.task(t).op;
         let ext = self.external.topic(op);
         let txn = match &mut self.tasks[t].op {
-            OpState::TwoPhaseCommit(s) => {
-                let txn = s.current;
-                if !s.invoke(r, ext) {
+            OpState::TwoPhaseCommit(s) => match s.invoke(r, ext, self.now) {
+                Write::Written { txn, first } => {
+                    let timeout = self.graph.scenario.job.operators[op].transaction_timeout_ms;
+                    if let (true, Some(timeout)) = (first, timeout) {
+                        // Strict, as Kafka's coordinator: aborted once open longer than the timeout.
+                        self.agenda.push_any_attempt(
+                            self.now.saturating_add(timeout).saturating_add(1),
+                            Item::TransactionTimeout { op: op as u32, txn },
+                        );
+                    }
+                    Some(txn)
+                }
+                Write::NoTransaction => {
                     let name = self.name(t);
                     self.failover(Some(name), FailureCause::WriteAfterFinish);
                     return;
                 }
-                txn
-            }
+                Write::TimedOut { txn, timeout_ms } => {
+                    let name = self.name(t);
+                    let why = crate::sink::kafka_writer_timed_out_message(txn, timeout_ms);
+                    self.failover(Some(name), FailureCause::Operator(why));
+                    return;
+                }
+            },
             _ => {
                 if self.graph.scenario.job.operators[op].sink == Some(SinkKind::Idempotent) {
                     if let Some(k) = r.key {
@@ -808,6 +825,17 @@ impl World {
                 origin: r.origin,
             });
         }
+    }
+
+    /// The broker's transaction timeout for `txn` of sink operator `op` has passed:
+    /// Kafka aborts it if it is still open or pre-committed, whatever the job does.
+    fn transaction_timeout(&mut self, op: usize, txn: u64) {
+        let Some(timeout) = self.graph.scenario.job.operators[op].transaction_timeout_ms else {
+            return;
+        };
+        self.external
+            .topic(op)
+            .abort_timed_out(txn, timeout, &mut self.trace);
     }
 
     /// Every input channel ended and was drained.
@@ -875,8 +903,11 @@ impl World {
                 self.tasks[t].timer_at = None;
                 let mut actions = Vec::new();
                 self.tasks[t].handler.fire_timer(self.now, &mut actions);
+                // The switch to unaligned: a snapshot taken now, or announced barriers
+                // about to overtake their queued data (and trigger).
                 if let Some(id) = actions.iter().find_map(|a| match a {
                     HandlerAction::Trigger { barrier, .. } => Some(barrier.id),
+                    HandlerAction::Prioritize { checkpoint, .. } => Some(*checkpoint),
                     _ => None,
                 }) {
                     let name = self.name(t);
@@ -904,6 +935,7 @@ impl World {
     // ----- barrier handler actions ------------------------------------------
 
     fn apply_actions(&mut self, t: TaskId, actions: Vec<HandlerAction>) {
+        let mut prioritized = false;
         for a in actions {
             if matches!(
                 self.tasks[t].status,
@@ -944,6 +976,10 @@ impl World {
                     channel,
                     checkpoint,
                 } => self.stop_persisting(t, channel, checkpoint),
+                HandlerAction::Prioritize {
+                    channel,
+                    checkpoint,
+                } => prioritized |= self.prioritize_queued_barrier(t, channel, checkpoint),
                 HandlerAction::Abort { checkpoint, reason } => {
                     let cause = AbortCause::from(reason);
                     self.tasks[t].channel_state.abort(checkpoint);
@@ -967,6 +1003,15 @@ impl World {
                     }
                 }
             }
+        }
+        // Prioritized barriers are handled after the actions of the step that
+        // prioritized them (a trigger among them first takes its snapshot), as Flink's
+        // priority events come through the input gate after the handler's call.
+        if prioritized
+            && self.tasks[t].status == TaskStatus::Running
+            && self.tasks[t].busy.is_none()
+        {
+            self.handle_priority(t);
         }
         self.sync_timer(t);
     }
@@ -1226,6 +1271,29 @@ impl World {
                 self.apply_actions(t, actions);
             }
         }
+    }
+
+    /// Flink: `ChannelState.prioritizeAllAnnouncements` →
+    /// `RemoteInputChannel.convertToPriorityEvent` — the announced barrier of
+    /// `checkpoint` still queued behind data on `channel` moves ahead of that data, to
+    /// be handled as a priority (unaligned) barrier, back-pressure or not: the records
+    /// it jumps are channel state and are still processed afterwards. Returns whether
+    /// a barrier moved.
+    fn prioritize_queued_barrier(
+        &mut self,
+        t: TaskId,
+        channel: ChannelIndex,
+        checkpoint: CheckpointId,
+    ) -> bool {
+        let c = self.graph.tasks[t].inputs[channel];
+        let Some((barrier, ahead)) = self.channels[c].take_queued_barrier_ahead(checkpoint) else {
+            // Already read, or already handed over by a trigger's capture.
+            return false;
+        };
+        self.tasks[t]
+            .priority
+            .push_back((channel, barrier.to_unaligned(), ahead));
+        true
     }
 
     fn stop_persisting(&mut self, t: TaskId, channel: ChannelIndex, checkpoint: CheckpointId) {

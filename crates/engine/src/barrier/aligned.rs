@@ -97,11 +97,22 @@ impl SingleCheckpointBarrierHandler {
     }
 
     /// Flink: `AlternatingWaitingForFirstBarrier.alignedCheckpointTimeout`: no barrier
-    /// yet (only announcements): the first barrier will trigger an unaligned checkpoint.
-    pub(super) fn waiting_aligned_timeout(&mut self) {
-        // Flink: prioritizeAllAnnouncements — the caller converts announced barriers
-        // (see `BarrierHandler::is_unaligned`).
-        self.channels.announced.clear();
+    /// handled yet, only announcements. Every announced barrier is prioritized
+    /// (`ChannelState.prioritizeAllAnnouncements`): it overtakes the data queued ahead
+    /// of it, and the first one handled triggers an unaligned checkpoint. Without this
+    /// a barrier stuck behind a back-pressured channel would wait out the whole queue.
+    pub(super) fn waiting_aligned_timeout(&mut self, out: &mut Vec<HandlerAction>) {
+        let announced = std::mem::take(&mut self.channels.announced);
+        if let Some(checkpoint) = self.current_checkpoint {
+            out.extend(
+                announced
+                    .into_iter()
+                    .map(|channel| HandlerAction::Prioritize {
+                        channel,
+                        checkpoint,
+                    }),
+            );
+        }
         self.state = BarrierHandlerState::WaitingForFirstBarrierUnaligned;
     }
 

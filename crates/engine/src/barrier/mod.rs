@@ -216,6 +216,19 @@ pub enum HandlerAction {
         /// The unaligned checkpoint.
         checkpoint: CheckpointId,
     },
+    /// The barrier of `checkpoint` announced on `channel` is still queued there behind
+    /// data: move it ahead of that data and hand it to the handler at once, as an
+    /// unaligned barrier, so it overtakes the queued records, which become channel
+    /// state (Flink: `ChannelState.prioritizeAllAnnouncements` →
+    /// `CheckpointableInput.convertToPriorityEvent`). Pushed when the aligned-checkpoint
+    /// timer fires before any barrier of `checkpoint` was handled, and for an
+    /// announcement that arrives once the checkpoint is unaligned at this task.
+    Prioritize {
+        /// The channel whose queued barrier jumps ahead.
+        channel: ChannelIndex,
+        /// The checkpoint it belongs to.
+        checkpoint: CheckpointId,
+    },
     /// Decline the checkpoint to the coordinator and broadcast a cancellation marker downstream (Flink: notifyAbort).
     /// Persisting stops for all channels.
     Abort {
@@ -315,8 +328,9 @@ impl BarrierHandler {
         }
     }
 
-    /// A timeoutable aligned barrier was enqueued behind data on `channel` (Flink: EventAnnouncement). Used by the World, not the bench.
-    /// The tracker ignores announcements.
+    /// A timeoutable aligned barrier was enqueued behind data on `channel` (Flink:
+    /// `EventAnnouncement`, `processBarrierAnnouncement`). The tracker ignores
+    /// announcements.
     pub fn process_barrier_announcement(
         &mut self,
         channel: ChannelIndex,
@@ -373,8 +387,10 @@ impl BarrierHandler {
     }
 
     /// Precondition (debug_assert): now_ms >= next_timer_at. Switches a pending aligned checkpoint to unaligned (Trigger with persist = not-yet-barriered open channels); channels already blocked stay blocked until all barriers arrived (then Unblocked).
-    /// Before any barrier of the checkpoint arrived (only after an announcement) it
-    /// only switches: the first barrier then triggers an unaligned checkpoint.
+    /// Before any barrier of the checkpoint was handled (only announcements) it pushes
+    /// a `Prioritize` for every announced channel: the caller hands those barriers
+    /// over at once, and the first of them triggers the unaligned checkpoint
+    /// (Flink: `AlternatingWaitingForFirstBarrier.alignedCheckpointTimeout`).
     pub fn fire_timer(&mut self, now_ms: u64, out: &mut Vec<HandlerAction>) {
         debug_assert!(
             self.next_timer_at().is_some_and(|due| now_ms >= due),
@@ -405,9 +421,9 @@ impl BarrierHandler {
     }
 
     /// Whether the pending checkpoint is (now) handled unaligned: a barrier of it that
-    /// was announced but is still queued behind data should be converted to a priority
-    /// event and overtake that data (Flink: `ChannelState.prioritizeAllAnnouncements`,
-    /// `convertToPriorityEvent`). False when nothing is pending.
+    /// arrives from now on is a priority event and overtakes the data queued ahead of
+    /// it (Flink: `convertToPriorityEvent` on its announcement). False when nothing is
+    /// pending.
     pub fn is_unaligned(&self) -> bool {
         match &self.kind {
             HandlerKind::Single(h) => h.is_unaligned(),

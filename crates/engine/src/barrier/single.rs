@@ -262,7 +262,7 @@ impl SingleCheckpointBarrierHandler {
         {
             return;
         }
-        self.announcement_received(channel);
+        self.announcement_received(channel, out);
     }
 
     /// Flink: `SingleCheckpointBarrierHandler.processCancellationBarrier`: acts only on
@@ -410,7 +410,7 @@ impl SingleCheckpointBarrierHandler {
                     "aligned handler cannot switch to unaligned ({barrier:?})"
                 );
             }
-            BarrierHandlerState::WaitingForFirstBarrier => self.waiting_aligned_timeout(),
+            BarrierHandlerState::WaitingForFirstBarrier => self.waiting_aligned_timeout(out),
             BarrierHandlerState::CollectingBarriers => {
                 self.collecting_aligned_timeout(barrier, overtaking, now_ms, out)
             }
@@ -421,7 +421,7 @@ impl SingleCheckpointBarrierHandler {
     }
 
     /// Flink: `BarrierHandlerState.announcementReceived`, by state.
-    fn announcement_received(&mut self, channel: ChannelIndex) {
+    fn announcement_received(&mut self, channel: ChannelIndex, out: &mut Vec<HandlerAction>) {
         match self.state {
             BarrierHandlerState::WaitingForFirstBarrier
             | BarrierHandlerState::CollectingBarriers => {
@@ -429,10 +429,17 @@ impl SingleCheckpointBarrierHandler {
                     self.channels.announced.insert(channel);
                 }
             }
-            // Flink converts the announced barrier to a priority event at once; the
-            // caller does that when `is_unaligned` holds.
+            // Already unaligned: the announced barrier becomes a priority event at once
+            // (`AlternatingWaitingForFirstBarrierUnaligned.announcementReceived`).
             BarrierHandlerState::WaitingForFirstBarrierUnaligned
-            | BarrierHandlerState::CollectingBarriersUnaligned => {}
+            | BarrierHandlerState::CollectingBarriersUnaligned => {
+                if let Some(checkpoint) = self.current_checkpoint {
+                    out.push(HandlerAction::Prioritize {
+                        channel,
+                        checkpoint,
+                    });
+                }
+            }
         }
     }
 

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: lab run <scenario.json | builtin-name> [--seed N] [--until MS] [--mode aligned|unaligned|at-least-once]
-               [--crash TASK@MS]... [--trace] [--metadata [--key-groups]]
+               [--crash TASK@MS]... [--trace] [--metadata [--key-groups]] [--verdicts]
        lab list
        lab validate <scenario.json>
        lab export flink <scenario.json | builtin-name> [-o DIR] [--lang zh|en] [--observe]
@@ -88,6 +88,7 @@ fn number(flag: &str, value: Option<&String>) -> Result<u64, String> {
 
 fn run(args: &[String]) -> Result<Vec<String>, String> {
     let mut opts = RunOptions::default();
+    let mut verdicts = false;
     let mut source = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -113,6 +114,7 @@ fn run(args: &[String]) -> Result<Vec<String>, String> {
             "--trace" => opts.trace = true,
             "--metadata" => opts.metadata = true,
             "--key-groups" => opts.key_groups = true,
+            "--verdicts" => verdicts = true,
             flag if flag.starts_with("--") => {
                 return Err(format!("lab run: unknown option {flag:?}\n{USAGE}"))
             }
@@ -136,7 +138,21 @@ fn run(args: &[String]) -> Result<Vec<String>, String> {
     let mut scenario = engine::Scenario::from_json(&text)
         .map_err(|e| format!("{source}: invalid scenario\n{e}"))?;
     runner::apply_options(&mut scenario, &opts).map_err(|e| e.to_string())?;
-    runner::run_lines(&scenario, &opts).map_err(|e| format!("{source}: invalid scenario\n{e}"))
+    let invalid = |e: engine::scenario::ScenarioError| format!("{source}: invalid scenario\n{e}");
+    let (mut lines, world) = runner::run_lines_and_world(&scenario, &opts).map_err(invalid)?;
+    if verdicts {
+        let seed = opts.seed.unwrap_or(scenario.seed);
+        let counts = engine::verdict::counts(&scenario, seed, &world).map_err(invalid)?;
+        let counts = serde_json::to_string(&counts).map_err(|e| e.to_string())?;
+        // Appended as the summary's last field, keeping the contract's field order.
+        if let Some(summary) = lines.last_mut() {
+            if summary.ends_with('}') {
+                summary.pop();
+                summary.push_str(&format!(",\"verdicts\":{counts}}}"));
+            }
+        }
+    }
+    Ok(lines)
 }
 
 /// `lab export flink`: writes `<Class>.java` into DIR (default: the current

@@ -472,8 +472,14 @@ impl Generator<'_> {
         let mut any_async = false;
         let mut any_jm_limit = false;
         let mut any_manual = false;
+        let mut any_txn_timeout = false;
         for s in self.chain {
             any_process |= s.job.operators.iter().any(|o| o.process_ms > 0);
+            any_txn_timeout |= s
+                .job
+                .operators
+                .iter()
+                .any(|o| o.transaction_timeout_ms.is_some());
             if let Some(c) = &s.checkpointing {
                 any_async |= c.async_ms > 0;
                 any_jm_limit |= c.storage == StorageKind::Jobmanager;
@@ -491,6 +497,9 @@ impl Generator<'_> {
         }
         if any_manual {
             self.approx(self.w().approx_manual_interval);
+        }
+        if any_txn_timeout {
+            self.approx(self.w().approx_transaction_timeout);
         }
     }
 

@@ -15,7 +15,8 @@ use super::MAX_RESTORE_DEPTH;
 use super::{
     parse_task_name, CheckpointingConfig, CheckpointingMode, EdgeSpec, FieldError, FnName, Job,
     ListStateMode, OperatorKind, OperatorSpec, PartitionSpec, Partitioning, RestartConfig,
-    RestoreSpec, Scenario, ScenarioError, ScriptStep, CONTRACT_VERSION, MINIMAL_CHECKPOINT_TIME_MS,
+    RestoreSpec, Scenario, ScenarioError, ScriptStep, SinkKind, CONTRACT_VERSION,
+    MINIMAL_CHECKPOINT_TIME_MS,
 };
 use crate::keygroup::UPPER_BOUND_MAX_PARALLELISM;
 use std::collections::BTreeMap;
@@ -62,6 +63,7 @@ impl Scenario {
             check_restart(&mut check, restart);
         }
         check_script(&mut check, self);
+        warn_short_transaction_timeouts(&mut check, self);
         if let Some(restore) = &self.restore {
             check_restore(&mut check, restore, depth + 1);
         }
@@ -270,6 +272,62 @@ fn check_operator_fields(check: &mut Checker, path: &str, op: &OperatorSpec) {
             format!("only a sink takes \"sink\" ({} is a {kind})", op.uid),
         ),
         _ => {}
+    }
+    match (op.transaction_timeout_ms, op.sink) {
+        (None, _) => {}
+        (Some(0), Some(SinkKind::TwoPhaseCommit)) => check.error(
+            format!("{path}.transaction_timeout_ms"),
+            "must be at least 1 ms (Kafka's transaction.timeout.ms)".to_string(),
+        ),
+        (Some(_), Some(SinkKind::TwoPhaseCommit)) => {}
+        (Some(_), _) => check.error(
+            format!("{path}.transaction_timeout_ms"),
+            format!(
+                "only a two_phase_commit sink has transactions to time out ({} is {})",
+                op.uid,
+                match op.sink {
+                    Some(SinkKind::Idempotent) => "an idempotent sink".to_string(),
+                    Some(SinkKind::AtLeastOnce) => "an at_least_once sink".to_string(),
+                    _ => format!("a {kind}"),
+                }
+            ),
+        ),
+    }
+}
+
+/// A two-phase-commit sink's `transaction_timeout_ms` below the longest time a
+/// transaction can stay uncommitted ([`Scenario::longest_uncommitted_ms`]): the broker
+/// may abort a transaction Flink still means to commit, and its records are lost.
+/// Flink's documentation asks for a timeout above the longest checkpoint plus restart.
+fn warn_short_transaction_timeouts(check: &mut Checker, scenario: &Scenario) {
+    let longest = scenario.longest_uncommitted_ms();
+    for (i, op) in scenario.job.operators.iter().enumerate() {
+        let (Some(timeout), Some(SinkKind::TwoPhaseCommit)) = (op.transaction_timeout_ms, op.sink)
+        else {
+            continue;
+        };
+        if timeout == 0 {
+            continue;
+        }
+        let path = format!("job.operators[{i}].transaction_timeout_ms");
+        match longest {
+            None => check.warn(
+                path,
+                format!(
+                    "{timeout} ms, and no periodic checkpoint bounds how long a transaction stays open: \
+                     the broker aborts any transaction open longer, and its records are lost or fail the sink"
+                ),
+            ),
+            Some(longest) if timeout < longest => check.warn(
+                path,
+                format!(
+                    "{timeout} ms is below the {longest} ms a transaction can stay uncommitted here \
+                     ((tolerable_failures + 1) × (interval + checkpoint timeout) + restart delay): the broker \
+                     may abort a pre-committed transaction before its checkpoint commits it, and its records are lost"
+                ),
+            ),
+            Some(_) => {}
+        }
     }
 }
 

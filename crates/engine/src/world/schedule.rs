@@ -48,6 +48,15 @@ pub(crate) enum Item {
     Script(u32),
     /// The restart delay is over.
     Restart,
+    /// Kafka's transaction coordinator aborts transaction `txn` of sink operator
+    /// `op` if it is still uncommitted: its timeout has passed. External to the job,
+    /// so it survives failovers.
+    TransactionTimeout {
+        /// The sink operator (scenario index).
+        op: u32,
+        /// The transaction.
+        txn: u64,
+    },
 }
 
 /// Marks an agenda item that survives failovers (script actions).

@@ -751,3 +751,127 @@ fn barriers_bad_input_exits_2() {
     bad_input(&["barriers", "--mode", "aligned", "--channels", "x", "r1@0"]);
     bad_input(&["barriers", "--mode", "aligned", "--channels", "2", "r1@9"]);
 }
+
+// ----- transaction timeout ----------------------------------------------------------
+
+/// A two-phase-commit sink whose checkpoints take 200 ms (`async_ms`) after a 100 ms
+/// interval: a transaction stays uncommitted for about 400 ms, from its first record
+/// to the completion of the checkpoint after the one it began at.
+fn slow_commit_scenario(timeout: Option<u64>) -> String {
+    let mut sink = serde_json::json!({"uid": "out", "kind": "sink", "sink": "two_phase_commit"});
+    if let Some(t) = timeout {
+        sink["transaction_timeout_ms"] = serde_json::json!(t);
+    }
+    serde_json::json!({
+        "version": 1, "name": "slow-commit", "seed": 1,
+        "job": {
+            "operators": [
+                {"uid": "numbers", "kind": "source",
+                 "partitions": [{"generate": {"count": 60, "every_ms": 10, "keys": ["a", "b"], "values": "sequence"}}]},
+                {"uid": "count", "kind": "keyed_count"},
+                sink
+            ],
+            "edges": [
+                {"from": "numbers", "to": "count", "partitioning": "hash"},
+                {"from": "count", "to": "out"}
+            ]
+        },
+        "checkpointing": {"interval_ms": 100, "async_ms": 200}
+    })
+    .to_string()
+}
+
+/// `lab run --verdicts`: with `transaction_timeout_ms` below how long the
+/// transactions stay uncommitted, the broker aborts them before their checkpoints
+/// commit them; KafkaCommitter's drop is traced with its message and those records
+/// are lost, none duplicated. The same scenario without the timeout commits the
+/// failure-free output exactly.
+#[test]
+fn transaction_timeout_loses_late_commits() {
+    let dir = std::env::temp_dir().join(format!("lab-txn-timeout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |name: &str, timeout: Option<u64>| {
+        let path = dir.join(name);
+        std::fs::write(&path, slow_commit_scenario(timeout)).unwrap();
+        let out = lab(&["run", path.to_str().unwrap(), "--trace", "--verdicts"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let lines: Vec<serde_json::Value> = stdout(&out)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+            .collect();
+        lines
+    };
+    let timed = run("timed.json", Some(300));
+    let summary = timed.last().unwrap();
+    assert_eq!(summary["job_status"], "finished");
+    let verdicts = &summary["verdicts"]["out"];
+    assert!(verdicts["lost"].as_u64().unwrap() > 0, "{verdicts}");
+    assert_eq!(verdicts["duplicates"], 0, "{verdicts}");
+    assert_eq!(verdicts["not_yet"], 0, "{verdicts}");
+    let failed: Vec<&serde_json::Value> = timed
+        .iter()
+        .filter(|e| e["type"] == "transaction_commit_failed")
+        .collect();
+    assert!(!failed.is_empty());
+    assert!(failed.iter().all(|e| e["reason"]
+        .as_str()
+        .unwrap()
+        .contains("because its producer is already fenced")
+        && e["reason"]
+            .as_str()
+            .unwrap()
+            .contains("'transaction.timeout.ms' (300ms)")));
+    // Every lost record belongs to a transaction the broker aborted for its timeout.
+    let lost_txns: std::collections::BTreeSet<u64> =
+        failed.iter().map(|e| e["txn"].as_u64().unwrap()).collect();
+    let lost_writes = timed
+        .iter()
+        .filter(|e| {
+            e["type"] == "record_written" && lost_txns.contains(&e["txn"].as_u64().unwrap_or(0))
+        })
+        .count() as u64;
+    assert_eq!(
+        verdicts["lost"].as_u64().unwrap(),
+        lost_writes,
+        "{verdicts}"
+    );
+    assert!(summary["warnings"].as_array().unwrap().iter().any(|w| w
+        .as_str()
+        .unwrap()
+        .starts_with("job.operators[2].transaction_timeout_ms")));
+
+    let plain = run("plain.json", None);
+    let summary = plain.last().unwrap();
+    let verdicts = &summary["verdicts"]["out"];
+    assert_eq!(verdicts["lost"], 0, "{verdicts}");
+    assert_eq!(verdicts["duplicates"], 0, "{verdicts}");
+    assert_eq!(verdicts["committed"], 60, "{verdicts}");
+    assert!(plain
+        .iter()
+        .all(|e| e["type"] != "transaction_commit_failed"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Bad `transaction_timeout_ms` values exit 2 naming the field.
+#[test]
+fn transaction_timeout_bad_values_exit_2() {
+    let dir = std::env::temp_dir().join(format!("lab-txn-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, bad) in ["0", "-1", "2.5", "true"].iter().enumerate() {
+        let text = slow_commit_scenario(Some(1)).replace(
+            "\"transaction_timeout_ms\":1",
+            &format!("\"transaction_timeout_ms\":{bad}"),
+        );
+        let path = dir.join(format!("bad-{i}.json"));
+        std::fs::write(&path, text).unwrap();
+        let out = lab(&["run", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(stdout(&out).is_empty());
+        assert!(
+            stderr(&out).contains("job.operators[2].transaction_timeout_ms"),
+            "{bad}: {}",
+            stderr(&out)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -33,7 +33,9 @@
 //! `probe-…`) each pin one rule where a simpler model of Flink would go wrong: a
 //! derived max parallelism giving way to a savepoint's, union list state with
 //! part of its subtasks finished, a two-phase-commit sink scaled in, TTL'd
-//! reducing and aggregating state folding an expired value.
+//! reducing and aggregating state folding an expired value, barriers announced
+//! behind back-pressured data overtaking it when the aligned-checkpoint timeout
+//! passes.
 
 use engine::event::{Event, TraceEvent};
 use engine::export::flink::{self, Options};
@@ -77,6 +79,7 @@ const CASES: &[(&str, &str)] = &[
     ("probe-union-partly-finished", "probe"),
     ("probe-two-phase-commit-scale-in", "probe"),
     ("probe-ttl-return-expired", "probe"),
+    ("probe-aligned-timeout-backpressure", "probe"),
 ];
 
 /// The probes' documents.
@@ -96,6 +99,10 @@ const PROBES: &[(&str, &str)] = &[
     (
         "probe-ttl-return-expired",
         include_str!("probes/ttl-return-expired.json"),
+    ),
+    (
+        "probe-aligned-timeout-backpressure",
+        include_str!("probes/aligned-timeout-backpressure.json"),
     ),
 ];
 
@@ -1147,6 +1154,70 @@ fn probe_two_phase_commit_scale_in() {
 #[ignore = "needs real Flink: scripts/test.sh's differential step runs it"]
 fn probe_ttl_return_expired() {
     simple("probe-ttl-return-expired");
+}
+
+/// Probe: under back-pressure with an aligned-checkpoint timeout, a barrier queued
+/// behind the data is announced and, once the timeout passes before any barrier was
+/// handled, overtakes that data (`AlternatingWaitingForFirstBarrier.alignedCheckpointTimeout`
+/// → `ChannelState.prioritizeAllAnnouncements`): the checkpoints complete as unaligned
+/// ones do instead of waiting seconds behind the queue and expiring. Compared: only
+/// which checkpoints complete or expire — the first three complete, none expires —
+/// with a checkpoint timeout (1000 ms) far from both the unaligned durations (tens of
+/// ms) and the aligned ones (seconds).
+#[test]
+#[ignore = "needs real Flink: scripts/test.sh's differential step runs it"]
+fn probe_aligned_timeout_backpressure() {
+    let case = "probe-aligned-timeout-backpressure";
+    let s = case_scenario(case, "probe");
+    let real = real_of(case);
+    let lab = lab_run(&s, s.seed).expect("the lab runs");
+    let mut check = Check::new(case);
+    let summary = engine::summary::Summary::of(&lab.world, engine::summary::Metadata::Omitted);
+    let lab_statuses: Vec<(String, bool)> = summary
+        .checkpoints
+        .iter()
+        .map(|c| {
+            let json = serde_json::to_value(c).expect("serializes");
+            (
+                json["status"].as_str().unwrap_or("").to_string(),
+                json["reason"]
+                    .as_str()
+                    .is_some_and(|r| r.contains("expired")),
+            )
+        })
+        .collect();
+    let real_statuses: Vec<(String, bool)> = real.summary["checkpoints"]
+        .as_array()
+        .unwrap_or(&Vec::new())
+        .iter()
+        .map(|c| {
+            (
+                c["status"].as_str().unwrap_or("").to_string(),
+                c["reason"]
+                    .as_str()
+                    .is_some_and(|r| r.to_ascii_lowercase().contains("expired")),
+            )
+        })
+        .collect();
+    let first_three = |v: &[(String, bool)]| -> Vec<String> {
+        v.iter().take(3).map(|(status, _)| status.clone()).collect()
+    };
+    check.equal(
+        "the first three checkpoints' statuses",
+        first_three(&lab_statuses),
+        first_three(&real_statuses),
+    );
+    check.equal(
+        "the first three checkpoints complete",
+        first_three(&lab_statuses),
+        vec!["completed".to_string(); 3],
+    );
+    check.equal(
+        "a checkpoint expired",
+        lab_statuses.iter().any(|(_, expired)| *expired),
+        real_statuses.iter().any(|(_, expired)| *expired),
+    );
+    check.finish();
 }
 
 /// Prints the suite's wall time (javac and the JVM); runs with the others.

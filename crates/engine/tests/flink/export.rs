@@ -612,3 +612,24 @@ fn a_class_never_shadows_one_the_export_uses() {
     let e = export_builtin("checkpoint-config", Options::default());
     assert_eq!(e.class_name, "CheckpointConfigJob");
 }
+
+/// A sink's `transaction_timeout_ms` has no counterpart in the exported file sink:
+/// it is listed as approximated, naming KafkaSink's producer property.
+#[test]
+fn transaction_timeout_is_listed_as_approximated() {
+    let mut s = engine::runner::load("exactly-once-kafka").expect("built-in");
+    for op in &mut s.job.operators {
+        if op.sink == Some(engine::scenario::SinkKind::TwoPhaseCommit) {
+            op.transaction_timeout_ms = Some(900_000);
+        }
+    }
+    let export = engine::export::flink::export(&s, &engine::export::flink::Options::default())
+        .expect("exports");
+    assert!(
+        export.approximations.iter().any(
+            |a| a.starts_with("transaction_timeout_ms") && a.contains("transaction.timeout.ms")
+        ),
+        "{:?}",
+        export.approximations
+    );
+}

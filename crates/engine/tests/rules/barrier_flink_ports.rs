@@ -1,10 +1,11 @@
 //! Flink's own barrier-handler tests, ported: the same arrival sequences, fed through
-//! the barrier bench (or, where they rely on barrier announcements, which the bench
-//! does not model, through the handler itself), asserting what Flink asserts.
+//! the barrier bench (announcements through its `hold@N` channels) or through the
+//! handler itself, asserting what Flink asserts.
 //!
 //! Sequences use the bench's text form: `r7@2` a record on channel 2 (named after its
 //! position in Flink's sequence), `B3@1` a barrier, `S3@1` a savepoint barrier, `X3@1`
-//! a cancellation marker, `EOP@1` an end of partition, `tick:T` the clock advancing.
+//! a cancellation marker, `EOP@1` an end of partition, `tick:T` the clock advancing,
+//! `hold@0` / `poll@0` the task leaving channel 0 unread, then reading it again.
 //! Outcomes are written as Flink's `CheckpointSequenceValidator` does: `n` for a
 //! triggered checkpoint, `-n` for an aborted one, in the order they happened.
 
@@ -1119,9 +1120,16 @@ fn alternating_aligned_after_timed_out() {
     handler.process_barrier_announcement(ch(0), &b1, 0, &mut out);
     assert_eq!(handler.next_timer_at(), Some(101));
     handler.fire_timer(101, &mut out);
-    assert!(out.is_empty());
+    assert_eq!(
+        out,
+        vec![HandlerAction::Prioritize {
+            channel: ch(0),
+            checkpoint: cp(1)
+        }]
+    );
+    out.clear();
     assert!(handler.is_unaligned());
-    handler.process_barrier(ch(0), &b1, 101, &mut out);
+    handler.process_barrier(ch(0), &b1.to_unaligned(), 101, &mut out);
     let b2 = aligned_with_timeout(2, 101, 100);
     handler.process_barrier_announcement(ch(0), &b2, 101, &mut out);
     handler.process_barrier(ch(0), &b2, 101, &mut out);
@@ -1138,7 +1146,8 @@ fn alternating_aligned_after_timed_out() {
 
 /// Mirrors Flink's AlternatingCheckpointsTest#testActiveTimeoutAlignmentOnAnnouncement
 /// (and #testTimeoutAlignment): both barriers announced behind data; the timer switches
-/// to unaligned; the first (now prioritized) barrier triggers, persisting both channels.
+/// to unaligned and prioritizes both (`prioritizeAllAnnouncements`); the first
+/// barrier handled triggers, persisting both channels.
 #[test]
 fn alternating_active_timeout_alignment_on_announcement() {
     let mut handler = BarrierHandler::new(Unaligned, 2, CountsAsBarrier);
@@ -1148,7 +1157,20 @@ fn alternating_active_timeout_alignment_on_announcement() {
     handler.process_barrier_announcement(ch(1), &b, 0, &mut out);
     assert!(out.is_empty());
     handler.fire_timer(11, &mut out);
-    assert!(out.is_empty());
+    assert_eq!(
+        out,
+        vec![
+            HandlerAction::Prioritize {
+                channel: ch(0),
+                checkpoint: cp(1)
+            },
+            HandlerAction::Prioritize {
+                channel: ch(1),
+                checkpoint: cp(1)
+            },
+        ]
+    );
+    out.clear();
     handler.process_barrier(ch(0), &b.to_unaligned(), 11, &mut out);
     handler.process_barrier(ch(1), &b.to_unaligned(), 11, &mut out);
     assert_eq!(
@@ -1302,4 +1324,96 @@ fn ports_use_the_bench_text_form() {
         arrivals.iter().map(|a| a.at_ms).collect::<Vec<_>>(),
         vec![0, 55, 55, 55, 55, 90]
     );
+}
+
+/// Mirrors Flink's AlternatingCheckpointsTest#testActiveTimeoutAlignmentOnAnnouncement
+/// through the bench: data queued on a held channel before the barrier arrived, the
+/// barrier announced, the timeout passing before any barrier was handled
+/// (`AlternatingWaitingForFirstBarrier.alignedCheckpointTimeout`): the barrier
+/// overtakes the queued data at once and triggers an unaligned checkpoint whose
+/// channel state is exactly that data, which is processed afterwards.
+#[test]
+fn bench_announced_barrier_overtakes_data_queued_before_it_on_timeout() {
+    //                           0      1     2     3       4      5       6
+    let out = run_with_timeout(1, 10, "hold@0 r1@0 r2@0 B1@0:3 tick:10 tick:11 poll@0");
+    // Announced on arrival: the checkpoint is pending, its timer due at 0 + 10 + 1.
+    assert_eq!(pending(&out, 3), vec![1]);
+    assert!(out.lines[3].triggered.is_empty() && out.lines[4].triggered.is_empty());
+    assert_eq!(out.lines[3].waiting, vec![1, 2, 3]);
+    // The timer: the barrier leaves the queue ahead of r1 and r2 and triggers.
+    assert_eq!(out.lines[5].timer_fired_at, Some(11));
+    assert!(
+        matches!(&out.lines[5].actions[0], HandlerAction::Prioritize { channel, checkpoint }
+            if *channel == ch(0) && *checkpoint == cp(1)),
+        "{:?}",
+        out.lines[5].actions
+    );
+    let trigger = trigger_on(&out, 5);
+    assert!(trigger.unaligned);
+    assert_eq!(trigger.processed_before_snapshot, 0);
+    assert_eq!(channel_state(&out, 1), vec![(0, vec!["r1", "r2"])]);
+    assert_eq!(out.lines[5].handled, vec![3]);
+    assert_eq!(out.lines[5].waiting, vec![1, 2]);
+    assert!(pending(&out, 5).is_empty());
+    // The overtaken records are still processed, once the task reads the channel.
+    assert_eq!(out.lines[6].processed, vec!["r1", "r2"]);
+    assert_eq!(triggered(&out), vec![1]);
+}
+
+/// Before the timeout the announced barrier keeps its place: polling the held
+/// channel reads the queued data first and the checkpoint is taken aligned.
+#[test]
+fn bench_announced_barrier_within_timeout_stays_aligned() {
+    let out = run_with_timeout(1, 100, "hold@0 r1@0 r2@0 B1@0 poll@0");
+    assert_eq!(pending(&out, 3), vec![1]);
+    assert_eq!(out.lines[4].processed, vec!["r1", "r2"]);
+    let trigger = trigger_on(&out, 4);
+    assert!(!trigger.unaligned);
+    assert_eq!(trigger.processed_before_snapshot, 2);
+}
+
+/// Flink: `AlternatingWaitingForFirstBarrierUnaligned.announcementReceived` — once the
+/// checkpoint is unaligned here (the timer fired with only channel 0 announced), a
+/// barrier announced later on channel 1 overtakes its queued data at once.
+#[test]
+fn bench_announcement_after_timeout_is_prioritized_at_once() {
+    //                                 0      1      2     3       4       5    6
+    let out = run_with_timeout(2, 10, "hold@0 hold@1 r1@0 B1@0:2 r2@1:5 tick:11 B1@1:12");
+    let trigger = trigger_on(&out, 5);
+    assert!(trigger.unaligned);
+    assert!(
+        matches!(&out.lines[6].actions[0], HandlerAction::Prioritize { channel, .. } if *channel == ch(1)),
+        "{:?}",
+        out.lines[6].actions
+    );
+    assert_eq!(out.lines[6].handled, vec![6]);
+    assert_eq!(
+        channel_state(&out, 1),
+        vec![(0, vec!["r1"]), (1, vec!["r2"])]
+    );
+    assert!(pending(&out, 6).is_empty());
+}
+
+/// An unaligned barrier reaching a held channel is a priority event: handled at once,
+/// ahead of the data queued there, which becomes its channel state.
+#[test]
+fn bench_unaligned_barrier_overtakes_held_channel() {
+    let out = run(Unaligned, 1, "hold@0 r1@0 B1@0 poll@0");
+    let trigger = trigger_on(&out, 2);
+    assert!(trigger.unaligned);
+    assert_eq!(channel_state(&out, 1), vec![(0, vec!["r1"])]);
+    assert_eq!(out.lines[3].processed, vec!["r1"]);
+}
+
+/// `hold` and `poll` name a channel in range; they may follow its end of partition
+/// (what queued before it is still read).
+#[test]
+fn bench_hold_and_poll_tokens_are_checked() {
+    let arrivals = bench::parse_arrivals("hold@3").unwrap();
+    let err = bench::run(&BenchConfig::new(Aligned, 2), &arrivals).unwrap_err();
+    assert!(err.to_string().contains("out of range"), "{err}");
+    let out = run(Aligned, 1, "hold@0 r1@0 EOP@0 poll@0");
+    assert_eq!(out.lines[3].processed, vec!["r1"]);
+    assert!(bench::parse_arrivals("hold@0^5").is_err());
+    assert!(bench::parse_arrivals("holdx@0").is_err());
 }

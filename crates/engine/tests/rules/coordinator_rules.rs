@@ -1472,7 +1472,10 @@ fn two_phase_commit_restore_commits_precommitted_and_aborts_the_open_one() {
         },
     };
     let mut sink = TwoPhaseCommitSink::start(&task, &mut ext, &mut next, &mut trace);
-    assert!(sink.invoke(rec(1), &mut ext));
+    assert!(matches!(
+        sink.invoke(rec(1), &mut ext, 0),
+        engine::two_phase_commit::Write::Written { first: true, .. }
+    ));
     let state = sink.snapshot_state(
         &task,
         CheckpointId(1),
@@ -1481,8 +1484,12 @@ fn two_phase_commit_restore_commits_precommitted_and_aborts_the_open_one() {
         &mut next,
         &mut trace,
     );
-    assert!(sink.invoke(rec(2), &mut ext)); // after the snapshot, in txn 2
-                                            // The failure: close() aborts the open transaction; the notification never comes.
+    // After the snapshot, in txn 2.
+    assert!(matches!(
+        sink.invoke(rec(2), &mut ext, 0),
+        engine::two_phase_commit::Write::Written { txn: 2, .. }
+    ));
+    // The failure: close() aborts the open transaction; the notification never comes.
     sink.close(&mut ext, &mut trace);
     assert_eq!(ext.txns[&1].status, TxnStatus::Precommitted);
     assert_eq!(ext.txns[&2].status, TxnStatus::Aborted);

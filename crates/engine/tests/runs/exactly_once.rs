@@ -197,3 +197,49 @@ fn at_least_once_builtin_shows_duplicates() {
     );
     assert_eq!(out["failures"][0]["restored_from"], 2);
 }
+
+/// docs/flink-semantics.md §4.2: a transaction left open past the sink's
+/// `transaction_timeout_ms` (checkpoints every 1000 ms, timeout 300 ms) is aborted by
+/// the broker, and the sink's next write fails its subtask with Kafka's error, as
+/// Flink's `KafkaWriter` rethrows the failed send. The job fails over; the records of
+/// the aborted transaction were never committed, so the restore replays them.
+#[test]
+fn transaction_timeout_fails_the_next_write() {
+    let doc = serde_json::json!({
+        "version": 1, "name": "open-too-long", "seed": 1,
+        "job": {
+            "operators": [
+                {"uid": "numbers", "kind": "source",
+                 "partitions": [{"generate": {"count": 50, "every_ms": 20, "values": "sequence"}}]},
+                {"uid": "out", "kind": "sink", "sink": "two_phase_commit", "transaction_timeout_ms": 300}
+            ],
+            "edges": [{"from": "numbers", "to": "out"}]
+        },
+        "checkpointing": {"interval_ms": 1000},
+        "restart": {"strategy": "fixed_delay", "attempts": 1, "delay_ms": 100},
+    });
+    let s = Scenario::from_json(&doc.to_string()).expect("valid");
+    let (events, summary) = run_traced(&s);
+    let failures = summary["failures"].as_array().expect("failures");
+    assert!(!failures.is_empty(), "{summary}");
+    let reason = failures[0]["reason"].as_str().expect("a reason");
+    assert!(
+        reason.starts_with("One or more Kafka Producer send requests have encountered exception")
+            && reason.contains("ProducerFencedException")
+            && reason.contains("transaction.timeout.ms, 300ms"),
+        "{reason}"
+    );
+    // The broker's abort came first, at the first record + 300 + 1 ms.
+    let first_write = events
+        .iter()
+        .find(|e| matches!(e.event, engine::event::Event::RecordWritten { .. }))
+        .map(|e| e.t)
+        .expect("a write");
+    let abort = events
+        .iter()
+        .find(|e| matches!(e.event, engine::event::Event::TransactionAborted { .. }))
+        .map(|e| e.t)
+        .expect("an abort");
+    assert_eq!(abort, first_write + 301);
+    assert!(failures[0]["at_ms"].as_u64().unwrap() > abort);
+}

@@ -280,6 +280,81 @@ fn lesson3_unaligned_is_faster_but_persists_in_flight_data() {
     );
 }
 
+/// Lesson 3 with an aligned-checkpoint timeout (docs/flink-semantics.md §2.5): the
+/// barriers start aligned and queue behind the back-pressured data; each task that
+/// has only heard of the checkpoint through an announcement, such as the
+/// single-input `enrich#0`, prioritizes the announced barrier when its timer fires
+/// (Flink: `AlternatingWaitingForFirstBarrier.alignedCheckpointTimeout` →
+/// `prioritizeAllAnnouncements`). So checkpoints 1–3 complete as with pure unaligned
+/// checkpoints, each barrier reaching every task within the timeout plus the
+/// channel latencies on its way plus one record's processing.
+#[test]
+fn lesson3_aligned_timeout_overtakes_like_unaligned() {
+    const TIMEOUT_MS: u64 = 30;
+    let variant = |timeout: Option<u64>| {
+        let mut s = lesson("unaligned-backpressure");
+        let cp = s.checkpointing.as_mut().expect("checkpointing");
+        cp.unaligned = true;
+        cp.aligned_checkpoint_timeout_ms = timeout;
+        cp.timeout_ms = 250;
+        Run::of(&s)
+    };
+    let status = |run: &Run| -> Vec<(u64, String)> {
+        (1..=3)
+            .map(|id| {
+                let c = run.checkpoint(id);
+                (id, c["status"].as_str().unwrap().to_string())
+            })
+            .collect()
+    };
+    let timed = variant(Some(TIMEOUT_MS));
+    let unaligned = variant(None);
+    let completed: Vec<(u64, String)> = (1..=3).map(|id| (id, "completed".into())).collect();
+    assert_eq!(status(&unaligned), completed);
+    assert_eq!(status(&timed), completed);
+
+    // Latency from the sources to each operator (5 ms a hop), and the slowest record.
+    let hops = |task: &str| match task.split('#').next().unwrap() {
+        "enrich" => 5,
+        "slow-sum" => 10,
+        _ => 15,
+    };
+    let one_record_ms = 20;
+    for id in 1..=3u64 {
+        let trigger = timed.checkpoint(id)["trigger_ms"].as_u64().unwrap();
+        let mut tasks = BTreeMap::new();
+        for e in timed.events.iter().filter(|e| {
+            e["type"] == "barrier_received"
+                && e["checkpoint"] == id
+                && e["t"].as_u64() < Some(trigger + 250)
+        }) {
+            tasks
+                .entry(e["task"].as_str().unwrap().to_string())
+                .or_insert(e["t"].as_u64().unwrap());
+        }
+        let names = ["enrich#0", "enrich#1", "slow-sum#0", "slow-sum#1", "out#0"];
+        assert_eq!(tasks.keys().map(String::as_str).collect::<Vec<_>>(), {
+            let mut n = names.to_vec();
+            n.sort();
+            n
+        });
+        for (task, at) in &tasks {
+            let bound = trigger + TIMEOUT_MS + 1 + hops(task) + one_record_ms;
+            assert!(
+                *at <= bound,
+                "checkpoint {id}: {task} handled its first barrier at {at}, later than {bound}"
+            );
+        }
+        // enrich#0 has one input: its barrier overtakes the queue the moment its
+        // timer fires, at creation + T + 1.
+        assert_eq!(
+            tasks["enrich#0"],
+            trigger + TIMEOUT_MS + 1,
+            "checkpoint {id}"
+        );
+    }
+}
+
 /// Lesson 4: at-least-once, a crash, a restore — and the sink's output really has
 /// duplicates (a key's running count written twice), while nothing is lost.
 #[test]

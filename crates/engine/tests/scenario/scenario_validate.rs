@@ -701,3 +701,70 @@ fn validate_a_value() {
     let err = scenario.validate().unwrap_err();
     assert!(err.has_field("job.operators[2].parallelism"), "{err}");
 }
+
+/// `transaction_timeout_ms` (Kafka's `transaction.timeout.ms`): only on a
+/// two-phase-commit sink, a whole number of at least 1 ms; each error names the field.
+#[test]
+fn transaction_timeout_is_checked() {
+    let field = "job.operators[3].transaction_timeout_ms";
+    rejects(
+        |d| d["job"]["operators"][3]["transaction_timeout_ms"] = json!(0),
+        field,
+        "at least 1 ms",
+    );
+    rejects(
+        |d| {
+            d["job"]["operators"][3]["sink"] = json!("idempotent");
+            d["job"]["operators"][3]["transaction_timeout_ms"] = json!(60000);
+        },
+        field,
+        "only a two_phase_commit sink",
+    );
+    rejects(
+        |d| d["job"]["operators"][2]["transaction_timeout_ms"] = json!(60000),
+        "job.operators[2].transaction_timeout_ms",
+        "only a two_phase_commit sink",
+    );
+    for bad in [json!(-5), json!(1.5), json!("60000")] {
+        let mut doc = base();
+        doc["job"]["operators"][3]["transaction_timeout_ms"] = bad.clone();
+        let err = errors_of(&doc);
+        assert!(
+            err.errors.iter().any(|e| e.field == field),
+            "{bad}: expected an error naming {field}, got:\n{err}"
+        );
+    }
+    let mut doc = base();
+    doc["job"]["operators"][3]["transaction_timeout_ms"] = json!(900000);
+    assert!(warnings_of(&doc).is_empty(), "{:?}", warnings_of(&doc));
+}
+
+/// A timeout below the longest time a transaction can stay uncommitted —
+/// `(tolerable_failures + 1) × (interval + checkpoint timeout) + restart delay` —
+/// draws a warning naming the field; so does one with no periodic checkpoint.
+#[test]
+fn short_transaction_timeout_warns() {
+    let field = "job.operators[3].transaction_timeout_ms";
+    let mut doc = base();
+    doc["checkpointing"] =
+        json!({"interval_ms": 1000, "timeout_ms": 2000, "tolerable_failures": 1});
+    // (1 + 1) × (1000 + 2000) + 500 = 6500 ms.
+    doc["job"]["operators"][3]["transaction_timeout_ms"] = json!(6499);
+    let warnings = warnings_of(&doc);
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.starts_with(field) && w.contains("6500 ms")),
+        "{warnings:?}"
+    );
+    doc["job"]["operators"][3]["transaction_timeout_ms"] = json!(6500);
+    assert!(warnings_of(&doc).is_empty(), "{:?}", warnings_of(&doc));
+    doc["checkpointing"] = json!({"interval_ms": null});
+    let warnings = warnings_of(&doc);
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.starts_with(field) && w.contains("no periodic checkpoint")),
+        "{warnings:?}"
+    );
+}

@@ -15,7 +15,7 @@
 //! - an action the lab ignored (the job was not running) is left out.
 
 use crate::cause::{FailureCause, IgnoreCause};
-use crate::event::{Event, SnapshotKind};
+use crate::event::{Event, SnapshotKind, TraceEvent};
 use crate::runner::{self, RunOptions};
 use crate::scenario::{Scenario, ScenarioError, ScriptStep};
 use crate::status::JobStatus;
@@ -143,6 +143,17 @@ pub struct JobPlan {
     pub summary: Summary,
 }
 
+/// What the lab's trace says about the script, gathered in one walk.
+#[derive(Default)]
+struct TraceFacts {
+    /// Each scripted crash: the task, its run attempt, the last record it handled.
+    crashes: Vec<(String, u32, Option<SourcePosition>)>,
+    /// Each savepoint triggered: (time, id, stop-with-savepoint, run attempt).
+    savepoints: Vec<(u64, u64, bool, u32)>,
+    /// Each action the lab ignored: (time, action, why).
+    ignored: Vec<(u64, String, IgnoreCause)>,
+}
+
 /// Runs `scenario` in the lab (its seed) and places its script.
 pub fn plan(scenario: &Scenario, seed: u64) -> Result<JobPlan, ScenarioError> {
     let opts = RunOptions {
@@ -158,20 +169,64 @@ pub fn plan(scenario: &Scenario, seed: u64) -> Result<JobPlan, ScenarioError> {
     // happens in the lab; the trace has nothing for it.
     let ended = (world.status() != JobStatus::Running)
         .then(|| (world.finished_at().unwrap_or(world.now()), world.status()));
+    let TraceFacts {
+        crashes,
+        savepoints,
+        mut ignored,
+    } = walk_trace(scenario, &events);
+
+    let mut crashes = crashes.into_iter();
+    let mut savepoints = savepoints.into_iter();
+    let mut steps: Vec<&ScriptStep> = scenario.script.iter().collect();
+    // The engine schedules the script by time (document order among equal times).
+    steps.sort_by_key(|s| s.at_ms());
+    let mut placed = Vec::new();
+    for step in steps {
+        if let Some(skipped) = not_carried_out(step, ended, &mut ignored) {
+            placed.push(skipped);
+            continue;
+        }
+        let (at_ms, action) = (step.at_ms(), step.action_name());
+        match step {
+            ScriptStep::Crash { task, .. } => placed.push(match crashes.next() {
+                Some((failed, attempt, after)) if &failed == task => Placed::Crash(CrashPoint {
+                    task: failed,
+                    attempt,
+                    after,
+                    at_ms,
+                }),
+                _ => Placed::Ignored {
+                    action,
+                    at_ms,
+                    reason: IgnoredBecause::NoSuchFailure,
+                },
+            }),
+            ScriptStep::Savepoint { .. } | ScriptStep::StopWithSavepoint { .. } => {
+                placed.push(place_savepoint(scenario, &summary, step, savepoints.next()));
+            }
+            ScriptStep::TriggerCheckpoint { .. } | ScriptStep::Cancel { .. } => {
+                placed.push(Placed::Timed { action, at_ms })
+            }
+            // Refused before planning (see `flink::refusals`).
+            ScriptStep::CrashJobmanager { .. } => {}
+        }
+    }
+    Ok(JobPlan { placed, summary })
+}
+
+/// Walks the trace once, following per task the last record handled in the current
+/// run attempt: where each crash falls, each savepoint, each ignored action.
+fn walk_trace(scenario: &Scenario, events: &[TraceEvent]) -> TraceFacts {
     let names: Vec<&str> = scenario
         .job
         .operators
         .iter()
         .map(|o| o.uid.as_str())
         .collect();
-
-    // Walk the trace once: per task, the last record handled in the current attempt.
+    let mut facts = TraceFacts::default();
     let mut attempt = 0u32;
     let mut last: BTreeMap<String, SourcePosition> = BTreeMap::new();
-    let mut crashes: Vec<(String, u32, Option<SourcePosition>)> = Vec::new();
-    let mut savepoints: Vec<(u64, u64, bool, u32)> = Vec::new();
-    let mut ignored: Vec<(u64, String, IgnoreCause)> = Vec::new();
-    for e in &events {
+    for e in events {
         match &e.event {
             Event::RecordProcessed { task, origin, .. } => {
                 let source = names.get(origin.source as usize).unwrap_or(&"?");
@@ -197,7 +252,8 @@ pub fn plan(scenario: &Scenario, seed: u64) -> Result<JobPlan, ScenarioError> {
                 task,
                 reason: FailureCause::Crashed,
             } => {
-                crashes.push((task.to_string(), attempt, last.get(&**task).cloned()));
+                let after = last.get(&**task).cloned();
+                facts.crashes.push((task.to_string(), attempt, after));
             }
             Event::JobRestarting { .. } => {
                 attempt += 1;
@@ -206,108 +262,89 @@ pub fn plan(scenario: &Scenario, seed: u64) -> Result<JobPlan, ScenarioError> {
             Event::CheckpointTriggered {
                 checkpoint, kind, ..
             } if kind.is_savepoint() => {
-                savepoints.push((
+                facts.savepoints.push((
                     e.t,
                     checkpoint.0,
                     *kind == SnapshotKind::StopWithSavepoint,
                     attempt,
                 ));
             }
-            Event::ActionIgnored { action, reason } => ignored.push((e.t, action.clone(), *reason)),
+            Event::ActionIgnored { action, reason } => {
+                facts.ignored.push((e.t, action.clone(), *reason))
+            }
             _ => {}
         }
     }
+    facts
+}
 
-    let mut crashes = crashes.into_iter();
-    let mut savepoints = savepoints.into_iter();
-    let mut steps: Vec<&ScriptStep> = scenario.script.iter().collect();
-    // The engine schedules the script by time (document order among equal times).
-    steps.sort_by_key(|s| s.at_ms());
-    let mut placed = Vec::new();
-    for step in steps {
-        let at_ms = step.at_ms();
-        let action = step.action_name();
-        if let Some((end, status)) = ended.filter(|(end, _)| at_ms > *end) {
-            placed.push(Placed::Ignored {
-                action,
-                at_ms,
-                reason: IgnoredBecause::Ended {
-                    status,
-                    end_ms: end,
-                },
-            });
-            continue;
-        }
-        if let Some(i) = ignored
-            .iter()
-            .position(|(t, a, _)| *t == at_ms && a == action)
-        {
-            let (_, _, reason) = ignored.remove(i);
-            placed.push(Placed::Ignored {
-                action,
-                at_ms,
-                reason: IgnoredBecause::Lab(reason),
-            });
-            continue;
-        }
-        match step {
-            ScriptStep::Crash { task, .. } => match crashes.next() {
-                Some((failed, attempt, after)) if &failed == task => {
-                    placed.push(Placed::Crash(CrashPoint {
-                        task: failed,
-                        attempt,
-                        after,
-                        at_ms,
-                    }))
-                }
-                _ => placed.push(Placed::Ignored {
-                    action,
-                    at_ms,
-                    reason: IgnoredBecause::NoSuchFailure,
-                }),
+/// A step the lab did not carry out, as left out of the export: due after the run
+/// ended, or ignored by the lab then (taken from `ignored`). `None`: it happened.
+fn not_carried_out(
+    step: &ScriptStep,
+    ended: Option<(u64, JobStatus)>,
+    ignored: &mut Vec<(u64, String, IgnoreCause)>,
+) -> Option<Placed> {
+    let (at_ms, action) = (step.at_ms(), step.action_name());
+    if let Some((end, status)) = ended.filter(|(end, _)| at_ms > *end) {
+        return Some(Placed::Ignored {
+            action,
+            at_ms,
+            reason: IgnoredBecause::Ended {
+                status,
+                end_ms: end,
             },
-            ScriptStep::Savepoint { .. } | ScriptStep::StopWithSavepoint { .. } => {
-                let Some((_, id, stop, attempt)) = savepoints.next() else {
-                    placed.push(Placed::Unheld { action, at_ms });
-                    continue;
-                };
-                let meta = summary
-                    .checkpoints
-                    .iter()
-                    .find(|c| c.id.0 == id)
-                    .and_then(|c| c.metadata.as_ref());
-                let mut holds = BTreeMap::new();
-                if let Some(meta) = meta {
-                    for op in scenario.job.operators.iter().filter(|o| o.is_source()) {
-                        let offsets = meta
-                            .get(&op.uid)
-                            .and_then(|m| m.get("offsets"))
-                            .and_then(|m| m.as_object());
-                        for (p, off) in offsets.into_iter().flatten() {
-                            if let Some(off) = off.as_u64() {
-                                holds.insert(format!("{}#{p}", op.uid), off);
-                            }
-                        }
-                    }
-                }
-                if meta.is_none() {
-                    placed.push(Placed::Unheld { action, at_ms });
-                } else {
-                    placed.push(Placed::Hold(HoldPoint {
-                        stop,
-                        attempt,
-                        at_ms,
-                        holds,
-                        checkpoint: id,
-                    }));
-                }
+        });
+    }
+    let i = ignored
+        .iter()
+        .position(|(t, a, _)| *t == at_ms && a == action)?;
+    let (_, _, reason) = ignored.remove(i);
+    Some(Placed::Ignored {
+        action,
+        at_ms,
+        reason: IgnoredBecause::Lab(reason),
+    })
+}
+
+/// A `savepoint` or `stop_with_savepoint` step held at the source offsets the lab's
+/// savepoint stored (`triggered`: the next savepoint of the trace), or played at its
+/// time when the lab has no completed savepoint for it.
+fn place_savepoint(
+    scenario: &Scenario,
+    summary: &Summary,
+    step: &ScriptStep,
+    triggered: Option<(u64, u64, bool, u32)>,
+) -> Placed {
+    let (at_ms, action) = (step.at_ms(), step.action_name());
+    let Some((_, id, stop, attempt)) = triggered else {
+        return Placed::Unheld { action, at_ms };
+    };
+    let Some(meta) = summary
+        .checkpoints
+        .iter()
+        .find(|c| c.id.0 == id)
+        .and_then(|c| c.metadata.as_ref())
+    else {
+        return Placed::Unheld { action, at_ms };
+    };
+    let mut holds = BTreeMap::new();
+    for op in scenario.job.operators.iter().filter(|o| o.is_source()) {
+        let offsets = meta
+            .get(&op.uid)
+            .and_then(|m| m.get("offsets"))
+            .and_then(|m| m.as_object());
+        for (p, off) in offsets.into_iter().flatten() {
+            if let Some(off) = off.as_u64() {
+                holds.insert(format!("{}#{p}", op.uid), off);
             }
-            ScriptStep::TriggerCheckpoint { .. } | ScriptStep::Cancel { .. } => {
-                placed.push(Placed::Timed { action, at_ms })
-            }
-            // Refused before planning (see `flink::refusals`).
-            ScriptStep::CrashJobmanager { .. } => {}
         }
     }
-    Ok(JobPlan { placed, summary })
+    Placed::Hold(HoldPoint {
+        stop,
+        attempt,
+        at_ms,
+        holds,
+        checkpoint: id,
+    })
 }

@@ -35,6 +35,8 @@ pub(super) struct Wording {
     pub approx_max_state_bytes: &'static str,
     /// Approximation: a `null` interval.
     pub approx_manual_interval: &'static str,
+    /// Approximation: a sink's `transaction_timeout_ms`.
+    pub approx_transaction_timeout: &'static str,
     /// The file's first line, after the lesson's name and title.
     pub lesson_export_title: &'static str,
     /// How to compile and run the file.

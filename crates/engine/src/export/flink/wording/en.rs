@@ -13,6 +13,7 @@ pub(super) static WORDING: Wording = Wording {
     approx_process_ms: "process_ms: the function sleeps that long after each record (the lab's operator is busy that long per record).",
     approx_async_ms: "async_ms: no counterpart; Flink's asynchronous snapshot phase takes as long as the upload really takes.",
     approx_max_state_bytes: "max_state_bytes: Flink compares its limit with real serialized bytes per state handle, not the lab's byte-size model, so other snapshots exceed it.",
+    approx_transaction_timeout: "transaction_timeout_ms: no counterpart in the exported file sink, which has no broker to abort its transactions; with KafkaSink it is the producer property transaction.timeout.ms (KafkaSinkBuilder.setProperty(\"transaction.timeout.ms\", …)), which a broker aborting a late transaction turns into lost records.",
     approx_manual_interval: "interval_ms null: Flink has no checkpointing without an interval; the export sets one day, triggers the script's checkpoints through the cluster, and a final checkpoint once the sources finish.",
     lesson_export_title: "a checkpoint-lab lesson as a Flink 2.3 DataStream job (`lab export flink`).",
     needs_flink_jars: "Needs nothing but Flink's own jars (pip install apache-flink-libraries==2.3.0 puts them in pyflink/lib):",

@@ -13,6 +13,7 @@ pub(super) static WORDING: Wording = Wording {
     approx_process_ms: "process_ms：函数在每条记录之后休眠这么久（实验室中算子每条记录忙碌这么久）。",
     approx_async_ms: "async_ms：没有对应；Flink 的异步快照阶段耗时就是真实上传所需的时间。",
     approx_max_state_bytes: "max_state_bytes：Flink 用真实的序列化字节数（按 state handle）与上限比较，而不是实验室的字节模型，所以超限的快照会不同。",
+    approx_transaction_timeout: "transaction_timeout_ms：导出的文件 sink 没有对应，它没有会中止事务的 broker；用 KafkaSink 时它就是生产者属性 transaction.timeout.ms（KafkaSinkBuilder.setProperty(\"transaction.timeout.ms\", …)），broker 中止迟到的事务会使记录丢失。",
     approx_manual_interval: "interval_ms 为 null：Flink 不能只开启检查点而没有间隔；导出时设为一天，脚本中的检查点通过集群触发，source 结束后再触发一次最终检查点。",
     lesson_export_title: "checkpoint-lab 的一课，导出为 Flink 2.3 DataStream 作业（`lab export flink`）。",
     needs_flink_jars: "只需要 Flink 自己的 jar 包（pip install apache-flink-libraries==2.3.0 会把它们放在 pyflink/lib 下）：",
