@@ -11,6 +11,7 @@ use yew::prelude::*;
 use crate::components::coordinator_panel::PanelProps;
 use crate::describe::metadata_parts;
 use crate::hooks::use_lang;
+use crate::i18n::extras::{x, xf};
 use crate::i18n::Msg;
 use crate::playback::Action;
 
@@ -60,6 +61,14 @@ pub fn StoragePanel(props: &PanelProps) -> Html {
                                     <span class="muted">{ lang.t(Msg::CompletedAt).replace("{t}", &s.completed_at.to_string()) }</span>
                                 </div>
                                 <p class="stored__line"><strong>{ format!("{dir}: ") }</strong>{ parts.join(", ") }</p>
+                                if s.started_from {
+                                    <p class="muted stored__origin">{ x("stored_from_earlier", lang) }</p>
+                                }
+                                if !s.non_restored.is_empty() {
+                                    <p class="stored__orphaned" data-non-restored={s.non_restored.join(",")}>
+                                        { xf("stored_non_restored", lang, &[("uids", &s.non_restored.join(", "))]) }
+                                    </p>
+                                }
                                 { channel_state(&props.job, &s.metadata, lang) }
                                 if !s.files.is_empty() {
                                     <ul class="stored__files">

@@ -355,10 +355,26 @@ pub struct CheckpointCoordinator {
     /// `SharedStateRegistry` of the `CompletedCheckpointStore`.
     #[serde(default)]
     shared: SharedStateRegistry,
-    /// The files of the snapshot this job was started from, as the earlier job
-    /// that wrote them named them (its subtasks, before any rescale).
+    /// The snapshot this job was started from, as the earlier job wrote it.
     #[serde(default)]
-    restored_files: Option<(CheckpointId, Vec<StorageFile>)>,
+    restored: Option<RestoredSnapshot>,
+}
+
+/// The snapshot of an earlier job this job was started from (`flink run -s`), as
+/// that job wrote it: a savepoint belongs to the job that took it, and its
+/// `_metadata` names that job's operators — some of which the new job may not
+/// have (`--allowNonRestoredState`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RestoredSnapshot {
+    /// Its id.
+    pub id: CheckpointId,
+    /// Its files, named by the earlier job's subtasks (before any rescale).
+    pub files: Vec<StorageFile>,
+    /// Its `_metadata` by the earlier job's operator uids (as `lab run --metadata`).
+    pub metadata: serde_json::Value,
+    /// Uids it holds state for that no operator of this job claims: the state
+    /// stays in the snapshot and is not restored.
+    pub non_restored: Vec<String>,
 }
 
 impl CheckpointCoordinator {
@@ -384,7 +400,7 @@ impl CheckpointCoordinator {
             history_limit: None,
             periodic: PeriodicTrigger::default(),
             final_checkpoint: FinalCheckpoint::default(),
-            restored_files: None,
+            restored: None,
         }
     }
 
@@ -558,20 +574,22 @@ impl CheckpointCoordinator {
     /// Flink: `CheckpointCoordinator.restoreSavepoint` — the job starts from `c`
     /// (of an earlier job): it enters the store as the first retained checkpoint and
     /// ids continue after it.
-    /// `files` are its files as the job that wrote them lists them.
-    pub fn restored_from(&mut self, c: Arc<CompletedCheckpoint>, files: Vec<StorageFile>) {
+    /// `restored` is that snapshot as the job that wrote it lists it.
+    pub fn restored_from(&mut self, c: Arc<CompletedCheckpoint>, restored: RestoredSnapshot) {
         self.continue_ids_after(c.id);
-        self.restored_files = Some((c.id, files));
+        self.restored = Some(restored);
         self.store.push(c);
+    }
+
+    /// The snapshot this job was started from, if `id` is it.
+    pub fn restored(&self, id: CheckpointId) -> Option<&RestoredSnapshot> {
+        self.restored.as_ref().filter(|r| r.id == id)
     }
 
     /// The files of `id` if it is the snapshot this job was started from: named
     /// by the earlier job that wrote them, not by this job's subtasks.
     pub fn restored_files(&self, id: CheckpointId) -> Option<&[StorageFile]> {
-        self.restored_files
-            .as_ref()
-            .filter(|(r, _)| *r == id)
-            .map(|(_, f)| f.as_slice())
+        self.restored(id).map(|r| r.files.as_slice())
     }
 
     /// Moves every retained checkpoint out of the store into the discarded ones (kept

@@ -353,6 +353,14 @@ pub struct StoredView {
     /// can restore it any more (also `discarded`).
     #[serde(default)]
     pub lost: bool,
+    /// This job was started from it (a snapshot of an earlier job, `flink run -s`):
+    /// its `metadata` is as the earlier job wrote it.
+    #[serde(default)]
+    pub started_from: bool,
+    /// For the snapshot this job was started from: the uids it holds state for
+    /// that no operator of this job claims.
+    #[serde(default)]
+    pub non_restored: Vec<String>,
 }
 
 /// A transaction of the external system.
@@ -777,15 +785,24 @@ impl World {
                 .chain(coord.savepoints())
                 .map(|c| (c, false))
                 .chain(coord.discarded().iter().map(|c| (c, true)))
-                .map(|(c, discarded)| StoredView {
-                    id: c.id,
-                    kind: c.kind,
-                    completed_at: c.completed_at,
-                    // The storage tab shows who held which key groups, too.
-                    metadata: crate::summary::checkpoint_metadata_with(setup, c, true),
-                    files: self.storage_files(c),
-                    discarded,
-                    lost: coord.history().get(&c.id).is_some_and(|h| h.lost),
+                .map(|(c, discarded)| {
+                    let restored = coord.restored(c.id);
+                    StoredView {
+                        id: c.id,
+                        kind: c.kind,
+                        completed_at: c.completed_at,
+                        // The storage tab shows who held which key groups, too; the
+                        // snapshot this job started from, as its own job wrote it.
+                        metadata: restored.map_or_else(
+                            || crate::summary::checkpoint_metadata_with(setup, c, true),
+                            |r| r.metadata.clone(),
+                        ),
+                        files: self.storage_files(c),
+                        discarded,
+                        lost: coord.history().get(&c.id).is_some_and(|h| h.lost),
+                        started_from: restored.is_some(),
+                        non_restored: restored.map(|r| r.non_restored.clone()).unwrap_or_default(),
+                    }
                 })
                 .collect(),
             in_jobmanager_memory: setup

@@ -120,6 +120,19 @@ impl World {
                 // the restored one, which enters the store as the first retained
                 // checkpoint (Flink: CheckpointCoordinator.restoreSavepoint).
                 world.now = e.world.now;
+                let restored = crate::coordinator::RestoredSnapshot {
+                    id: e.snapshot.id,
+                    files: e.world.storage_files(&e.snapshot),
+                    metadata: crate::summary::checkpoint_metadata_with(
+                        &e.world.graph,
+                        &e.snapshot,
+                        true,
+                    ),
+                    non_restored: restore::non_restored_operators(&e.state, job)
+                        .into_iter()
+                        .map(str::to_string)
+                        .collect(),
+                };
                 world.coordinator.restored_from(
                     Arc::new(CompletedCheckpoint {
                         id: e.snapshot.id,
@@ -128,7 +141,7 @@ impl World {
                         completed_at: e.snapshot.completed_at,
                         tasks: plan.tasks.clone(),
                     }),
-                    e.world.storage_files(&e.snapshot),
+                    restored,
                 );
                 Some(plan)
             }

@@ -804,3 +804,52 @@ fn a_restored_savepoints_files_are_named_by_the_job_that_wrote_them() {
     let paths: Vec<String> = restored.files.into_iter().map(|f| f.path).collect();
     assert_eq!(paths, written);
 }
+
+/// The storage view lists the savepoint the upgraded job started from as the
+/// earlier job wrote it: its own operators (`pv`, which the new job renamed),
+/// with the state the earlier job stored, and `pv` marked as claimed by no
+/// operator of the new job; its files in `savepoint-N/`.
+#[test]
+fn the_started_from_savepoint_is_shown_with_its_own_operators_and_the_orphaned_state() {
+    let s = runner::load("savepoint-upgrade").unwrap();
+    let earlier_doc = &s.restore.as_ref().unwrap().from;
+    let mut earlier = World::new(earlier_doc, s.seed).unwrap();
+    earlier.run_to_end(None, 600_000, |_| {});
+    let written = savepoint_metadata(&earlier);
+    let w = World::new(&s, s.seed).unwrap();
+    let view = w.view();
+    let stored: Vec<_> = view
+        .coordinator
+        .storage
+        .iter()
+        .filter(|s| s.started_from)
+        .collect();
+    assert_eq!(stored.len(), 1, "one snapshot the job started from");
+    let sp = stored[0];
+    assert!(sp.kind.is_savepoint());
+    assert_eq!(sp.non_restored, vec!["pv".to_string()]);
+    assert_eq!(
+        sp.metadata["pv"]["keyed"], written["pv"]["keyed"],
+        "pv's counts as stored"
+    );
+    assert!(sp.metadata["pv"]["keyed"]["app1"].as_i64().unwrap() > 0);
+    assert!(
+        sp.metadata.get("pv-v2").is_none(),
+        "the savepoint knows nothing of pv-v2"
+    );
+    assert!(!sp.files.is_empty());
+    assert!(
+        sp.files
+            .iter()
+            .all(|f| f.path.starts_with(&format!("savepoint-{}/", sp.id.0))),
+        "{:?}",
+        sp.files
+    );
+    // Every other stored snapshot is this job's own.
+    assert!(view
+        .coordinator
+        .storage
+        .iter()
+        .filter(|s| !s.started_from)
+        .all(|s| s.non_restored.is_empty()));
+}
