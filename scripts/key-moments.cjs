@@ -17,7 +17,9 @@
 //     transaction badge or `open Tn` / `pre-committed Tn` whose transaction is not
 //     in that state at that moment;
 //   - canvas labels (barrier tags, "+N", brace labels) overlapping each other or a
-//     lane or record, as the placement pass reports them;
+//     lane or record, as the placement pass reports them, and over any SVG text as
+//     rendered: the boxes the page exposes for them are confirmed by a pixel probe
+//     of the canvas inside each box;
 //   - the scrubber's markers (✓n, ✕n, ⚡) covering one another.
 // It prints how many moments it checked and what it found; a failing moment's
 // screenshot goes to $SHOTS (default /tmp/key-moments).
@@ -325,6 +327,46 @@ function audit() {
   const canvas = scene ? { pairs: +scene.dataset.labelOverlaps || 0, on: +scene.dataset.labelsOnObstacles || 0 } : { pairs: 0, on: 0 };
   if (canvas.pairs) issues.push(`overprint: ${canvas.pairs} pairs of canvas labels`);
   if (canvas.on) issues.push(`overprint: ${canvas.on} canvas labels on a lane or record`);
+  // The canvas labels' boxes as the page exposes them, checked two ways: a pixel
+  // probe of the canvas inside each box (the label is painted there, so the box
+  // is true), then each box against the SVG's rendered texts (no overprint).
+  const svg = scene && scene.querySelector('svg');
+  const paper = scene && scene.querySelector('canvas');
+  const boxes = scene ? (scene.dataset.labelBoxes || '').split(';').filter(Boolean).map((b) => b.split(',').map(Number)) : [];
+  let probed = 0;
+  if (svg && paper && boxes.length && paper.width > 0) {
+    const m = svg.getScreenCTM();
+    const at = (x, y) => ({ x: m.a * x + m.c * y + m.e, y: m.b * x + m.d * y + m.f });
+    const c = paper.getBoundingClientRect();
+    const ctx = paper.getContext('2d');
+    const kx = paper.width / c.width;
+    const ky = paper.height / c.height;
+    for (const [x, y, w, h] of boxes) {
+      const p = at(x, y);
+      const q = at(x + w, y + h);
+      const b = { left: p.x, top: p.y, right: q.x, bottom: q.y };
+      const px = Math.max(0, Math.floor((b.left - c.left) * kx));
+      const py = Math.max(0, Math.floor((b.top - c.top) * ky));
+      const pw = Math.min(paper.width - px, Math.ceil((b.right - b.left) * kx));
+      const ph = Math.min(paper.height - py, Math.ceil((b.bottom - b.top) * ky));
+      if (pw < 1 || ph < 1) continue;
+      const data = ctx.getImageData(px, py, pw, ph).data;
+      let ink = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i] > 40) ink++;
+      probed++;
+      if (ink < 0.04 * pw * ph) {
+        issues.push(`canvas label: its box (${Math.round(b.left)},${Math.round(b.top)}) holds no painted label`);
+        continue;
+      }
+      for (const t of texts) {
+        const ix = Math.min(b.right, t.b.right) - Math.max(b.left, t.b.left);
+        const iy = Math.min(b.bottom, t.b.bottom) - Math.max(b.top, t.b.top);
+        if (ix > 1.5 && iy > 0.34 * Math.min(b.bottom - b.top, t.b.height)) {
+          issues.push(`overprint: a canvas label / ${name(t)}`);
+        }
+      }
+    }
+  }
   // The scrubber's markers (✓n, ✕n, ⚡) under the stage: none covers another's label.
   const markers = [...document.querySelectorAll('.scrubber__markers .marker')]
     .map((m) => ({ r: m.getBoundingClientRect(), text: m.textContent.trim() }))
@@ -339,7 +381,7 @@ function audit() {
   }
   const uids = [...document.querySelectorAll('.operator')].map((o) => ({ op: o.dataset.op, uid: o.dataset.uid || o.dataset.op }));
   const clock = document.querySelector('#clock');
-  return { now: +stage.dataset.now, step: clock ? clock.dataset.step : '', texts: texts.length, issues, marks, chips, txns, uids };
+  return { now: +stage.dataset.now, step: clock ? clock.dataset.step : '', texts: texts.length, issues, marks, chips, txns, uids, probed };
 }
 
 // ---------------------------------------------------------------------------
@@ -362,6 +404,7 @@ async function main() {
   const found = new Map(); // defect kind → count
   const failing = [];
   let moments = 0;
+  let probedLabels = 0;
   let shots = 0;
   const started = Date.now();
   for (const cfg of CONFIGS) {
@@ -400,6 +443,7 @@ async function main() {
         if (key === last) break; // no further key moment
         last = key;
         moments++;
+        probedLabels += seen.probed || 0;
         const defects = [...seen.issues, ...valueDefects(run, seen)];
         if (process.env.SHOTS_ALL) {
           await page.screenshot({ path: path.join(SHOTS, `${lesson}-${cfg.w}x${cfg.h}-${cfg.lang}${cfg.projector ? '-aplus' : ''}-${String(i).padStart(2, '0')}-${seen.now}.png`) });
@@ -430,7 +474,8 @@ async function main() {
     if (f.defects.length > 6) console.log(`    … and ${f.defects.length - 6} more`);
   }
   const kinds = [...found.entries()].map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
-  console.log(`key moments: ${moments} checked in ${CONFIGS.length} sizes and languages, ` +
+  console.log(`key moments: ${moments} checked in ${CONFIGS.length} sizes and languages ` +
+    `(${probedLabels} canvas labels confirmed by a pixel probe), ` +
     `${failing.length} with a defect (${total} defects: ${kinds}) in ${Math.round((Date.now() - started) / 1000)} s` +
     (failing.length ? `; screenshots in ${SHOTS}` : ''));
   if (moments < 100 && !process.env.LESSONS && !process.env.CONFIGS) {

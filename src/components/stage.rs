@@ -456,18 +456,27 @@ fn draw(
     on_select: &Callback<usize>,
     canvas: &NodeRef,
     summary: Vec<String>,
-    clash: (usize, usize, usize),
+    clash: (Vec<scene::placement::Rect>, usize, usize),
 ) -> Html {
     let ratio = format!(
         "--scene-w: {:.1}; --scene-h: {:.1}",
         scene.width, scene.height
     );
     let t = &scene.text;
-    let (n_labels, label_pairs, labels_on) = clash;
+    let (label_boxes, label_pairs, labels_on) = clash;
+    let n_labels = label_boxes.len();
+    // The canvas labels' boxes in scene units (`x,y,w,h;…`): a check reads the
+    // canvas's pixels inside them, so it sees that the labels are where the
+    // boxes say, and then measures them against the SVG's text itself.
+    let label_boxes = label_boxes
+        .iter()
+        .map(|r| format!("{:.1},{:.1},{:.1},{:.1}", r.x, r.y, r.w, r.h))
+        .collect::<Vec<_>>()
+        .join(";");
     html! {
       <div class="scene" style={ratio} data-scene-w={f(scene.width)} data-scene-h={f(scene.height)}
            data-bound={if scene.height_bound { "height" } else { "width" }}
-           data-labels={n_labels.to_string()}
+           data-labels={n_labels.to_string()} data-label-boxes={label_boxes}
            data-label-overlaps={label_pairs.to_string()} data-labels-on-obstacles={labels_on.to_string()}>
         <svg class="scene__svg" viewBox={format!("0 0 {} {}", f(scene.width), f(scene.height))}
              preserveAspectRatio="xMidYMid meet" role="img" aria-label={lang.t(Msg::StageLabel)}
@@ -708,7 +717,11 @@ pub fn Stage(props: &StageProps) -> Html {
             // The placement pass's result, for the page's checks (labels, pairs
             // overlapping, labels on a lane or record).
             let (pairs, on) = scene::placement::clashes(&scene);
-            let clash = (scene::placement::labels(&scene).len(), pairs, on);
+            let boxes = scene::placement::labels(&scene)
+                .into_iter()
+                .map(|(_, r)| r)
+                .collect();
+            let clash = (boxes, pairs, on);
             let summary = token_summary(job, view, lang);
             // The tokens go to the canvas, painted after this render commits.
             *frame.borrow_mut() = Frame {

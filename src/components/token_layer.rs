@@ -109,7 +109,6 @@ pub struct TokenLayer {
     /// `clientWidth` in every frame forced a synchronous layout: a fifth of the
     /// main thread's time in a profile).
     css_size: Option<(i32, i32)>,
-    size: (u32, u32),
     attrs: Counts,
 }
 
@@ -290,11 +289,12 @@ impl TokenLayer {
             (f64::from(cw) * dpr).round() as u32,
             (f64::from(ch) * dpr).round() as u32,
         );
-        if size != self.size {
+        // The canvas's own backing size decides, not the last one this layer
+        // set: the stage may have a new canvas element (its default 300 × 150).
+        if (canvas.width(), canvas.height()) != size {
             // Resizing clears the canvas and its state (fonts, transforms).
             canvas.set_width(size.0);
             canvas.set_height(size.1);
-            self.size = size;
         }
         if self.palette.is_none() {
             self.palette = palette(canvas);

@@ -25,17 +25,49 @@ pub fn observe_size(
 }
 
 /// Sends the size of `node`'s element (width, height in CSS pixels) to
-/// `on_size` while it is mounted. The element is looked up, and `on_size`
-/// taken, again whenever `mounted` changes (an element that comes and goes
-/// with it is observed while it is there).
+/// `on_size` while it is mounted. The observer follows the element: Yew may
+/// create the element anew (another lesson's stage has other siblings), and an
+/// observer of the old one would never report the new one's size — a canvas
+/// would keep its default 300 × 150 pixels and draw every record four times
+/// too large.
 #[hook]
 pub fn use_resize_observer(node: NodeRef, mounted: bool, on_size: Callback<(f64, f64)>) {
-    use_effect_with(mounted, move |_| {
-        let observer = node
-            .cast::<web_sys::Element>()
-            .and_then(|el| observe_size(&el, move |w, h| on_size.emit((w, h))));
+    type Observed = Option<(
+        web_sys::Element,
+        web_sys::ResizeObserver,
+        Closure<dyn FnMut()>,
+    )>;
+    let observed = use_mut_ref(|| Observed::None);
+    {
+        let observed = observed.clone();
+        use_effect(move || {
+            let element = if mounted {
+                node.cast::<web_sys::Element>()
+            } else {
+                None
+            };
+            let same = match (&*observed.borrow(), &element) {
+                (Some((o, _, _)), Some(e)) => o == e,
+                (None, None) => true,
+                _ => false,
+            };
+            if !same {
+                if let Some((_, observer, _)) = observed.borrow_mut().take() {
+                    observer.disconnect();
+                }
+                if let Some(e) = element {
+                    if let Some((observer, callback)) =
+                        observe_size(&e, move |w, h| on_size.emit((w, h)))
+                    {
+                        *observed.borrow_mut() = Some((e, observer, callback));
+                    }
+                }
+            }
+        });
+    }
+    use_effect_with((), move |_| {
         move || {
-            if let Some((observer, _callback)) = observer {
+            if let Some((_, observer, _)) = observed.borrow_mut().take() {
                 observer.disconnect();
             }
         }
