@@ -73,10 +73,17 @@ pub fn sentence(event: &Event, lang: Lang) -> (String, bool) {
     let map = fields(event);
     let ty = map.get("type").map(show).unwrap_or_default();
     let all = templates();
+    // A wording for an empty field (`state_restored:no_checkpoint`), or for a
+    // flag that is set (`state_restored:savepoint=true`).
     let alt = map
         .iter()
         .filter(|(_, v)| v.is_null())
-        .find_map(|(k, _)| all.get(&format!("{ty}:no_{k}")));
+        .find_map(|(k, _)| all.get(&format!("{ty}:no_{k}")))
+        .or_else(|| {
+            map.iter()
+                .filter(|(_, v)| v.is_boolean())
+                .find_map(|(k, v)| all.get(&format!("{ty}:{k}={v}")))
+        });
     let Some(t) = alt.or_else(|| all.get(&ty)) else {
         let rest: Vec<String> = map
             .iter()
@@ -379,6 +386,7 @@ mod tests {
         let e = Event::StateRestored {
             task: "sum#0".into(),
             checkpoint: None,
+            savepoint: false,
         };
         let (s, quiet) = sentence(&e, Lang::En);
         assert!(
@@ -386,6 +394,23 @@ mod tests {
             "{s}"
         );
         assert!(!quiet);
+        // A savepoint restore is said as one: never "from checkpoint 3".
+        let e = Event::StateRestored {
+            task: "pv-v2#0".into(),
+            checkpoint: Some(engine::ids::CheckpointId(3)),
+            savepoint: true,
+        };
+        assert!(
+            sentence(&e, Lang::En).0.contains("from savepoint 3"),
+            "{:?}",
+            sentence(&e, Lang::En)
+        );
+        assert!(
+            sentence(&e, Lang::Zh).0.contains("从保存点 3"),
+            "{:?}",
+            sentence(&e, Lang::Zh)
+        );
+        assert!(!sentence(&e, Lang::Zh).0.contains("检查点"));
         let e = Event::TaskFailed {
             task: "sum#0".into(),
             reason: "crashed (script or user)".into(),

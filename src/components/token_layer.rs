@@ -363,23 +363,27 @@ impl Sprites {
     }
 }
 
+/// One path of rounded rings `pad` outside the bodies of `tokens`.
+fn ring_path<'a>(
+    ctx: &CanvasRenderingContext2d,
+    tokens: impl Iterator<Item = &'a Token>,
+    pad: f64,
+) {
+    let h = TOKEN / 2.0;
+    ctx.begin_path();
+    for tok in tokens {
+        let side = TOKEN + 2.0 * pad;
+        let _ = ctx.round_rect_with_f64(tok.x - h - pad, tok.y - h - pad, side, side, 6.0);
+    }
+}
+
 /// A dashed ring around each record persisted into an unaligned checkpoint's
 /// channel state.
 fn paint_persisted_rings(ctx: &CanvasRenderingContext2d, p: &Palette, tokens: &[Token]) {
     if !tokens.iter().any(|t| t.is_persisting) {
         return;
     }
-    let h = TOKEN / 2.0;
-    ctx.begin_path();
-    for tok in tokens.iter().filter(|t| t.is_persisting) {
-        let _ = ctx.round_rect_with_f64(
-            tok.x - h - 4.0,
-            tok.y - h - 4.0,
-            TOKEN + 8.0,
-            TOKEN + 8.0,
-            6.0,
-        );
-    }
+    ring_path(ctx, tokens.iter().filter(|t| t.is_persisting), 4.0);
     ctx.set_stroke_style_str(&p.persisted);
     ctx.set_line_width(3.0);
     let _ = ctx.set_line_dash(&p.dash_tag);
@@ -394,16 +398,7 @@ fn paint_replay_marks(ctx: &CanvasRenderingContext2d, p: &Palette, tokens: &[Tok
         return;
     }
     let h = TOKEN / 2.0;
-    ctx.begin_path();
-    for tok in tokens.iter().filter(|t| t.is_replay) {
-        let _ = ctx.round_rect_with_f64(
-            tok.x - h - 2.0,
-            tok.y - h - 2.0,
-            TOKEN + 4.0,
-            TOKEN + 4.0,
-            6.0,
-        );
-    }
+    ring_path(ctx, tokens.iter().filter(|t| t.is_replay), 2.0);
     ctx.set_stroke_style_str(&p.replay);
     ctx.set_line_width(3.0);
     ctx.stroke();

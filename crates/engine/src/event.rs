@@ -212,6 +212,11 @@ pub enum Event {
     StateRestored {
         task: TaskName,
         checkpoint: Option<CheckpointId>,
+        /// The snapshot restored is a savepoint (extension; written only when
+        /// true): a job started with `flink run -s <savepoint>`, or one that fails
+        /// over before its first checkpoint completes.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        savepoint: bool,
     },
     /// A subtask finished (extension).
     TaskFinished { task: TaskName },

@@ -252,9 +252,18 @@ impl World {
                 .as_ref()
                 .filter(|r| r.tasks.contains_key(&t))
                 .map(|r| r.checkpoint);
+            let savepoint = cp.is_some_and(|id| {
+                let coord = &self.coordinator;
+                coord
+                    .store()
+                    .iter()
+                    .chain(coord.savepoints())
+                    .any(|c| c.id == id && c.kind.is_savepoint())
+            });
             self.trace.push(|| Event::StateRestored {
                 task: name,
                 checkpoint: cp,
+                savepoint,
             });
         }
         // After a restart: what each subtask's restore rewound (the page shows it).
@@ -484,7 +493,9 @@ mod tests {
         let restored: Vec<_> = first
             .iter()
             .filter_map(|e| match &e.event {
-                Event::StateRestored { task, checkpoint } => Some((task.to_string(), *checkpoint)),
+                Event::StateRestored {
+                    task, checkpoint, ..
+                } => Some((task.to_string(), *checkpoint)),
                 _ => None,
             })
             .collect();

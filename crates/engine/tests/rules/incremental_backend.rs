@@ -278,6 +278,7 @@ fn property_a_restore_yields_exactly_the_checkpointed_state() {
                     Event::StateRestored {
                         task,
                         checkpoint: Some(c),
+                        ..
                     } => Some((task.to_string(), *c)),
                     _ => None,
                 })
