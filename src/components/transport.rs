@@ -57,9 +57,11 @@ pub struct ScrubberMarkersProps {
     pub dispatch: Callback<Action>,
 }
 
-/// Least distance between two markers' centres, in CSS pixels: a marker
-/// (`✓12`) is about this wide, so neighbours never cover each other's number.
-const MARKER_GAP_PX: f64 = 30.0;
+/// Least distance between two markers' centres, in rem: a marker with a
+/// two-digit id (`✕11`) is 1.9 rem wide (33 px at 1280×720, 39 px at
+/// 1920×1080, where the root font is larger), so neighbours never cover each
+/// other's number.
+const MARKER_GAP_REM: f64 = 2.1;
 
 /// The same in percent of the scrubber before its width is known.
 const MARKER_GAP_PCT: f64 = 3.0;
@@ -80,6 +82,21 @@ pub fn spread(positions: &[f64], gap: f64) -> Vec<f64> {
         max = *x - gap;
     }
     out
+}
+
+/// The root element's font size in CSS pixels (what 1 rem is now).
+fn root_font_px() -> f64 {
+    web_sys::window()
+        .and_then(|w| {
+            let root = w.document()?.document_element()?;
+            let size = w
+                .get_computed_style(&root)
+                .ok()??
+                .get_property_value("font-size")
+                .ok()?;
+            size.trim_end_matches("px").parse().ok()
+        })
+        .unwrap_or(16.0)
 }
 
 /// Which markers the scrubber has room for, `gap` apart, as indices in time
@@ -121,17 +138,19 @@ pub fn ScrubberMarkers(props: &ScrubberMarkersProps) -> Html {
     // The markers' row as laid out: a gap in pixels is a different share of a
     // 190 px scrubber (a projector's drawer open) than of a 900 px one.
     let row = use_node_ref();
-    let width = use_state_eq(|| 0.0_f64);
+    // (row width, root font size) in CSS pixels, read when the row resizes.
+    let measured = use_state_eq(|| (0.0_f64, 16.0_f64));
     {
-        let width = width.clone();
+        let measured = measured.clone();
         use_resize_observer(
             row.clone(),
             true,
-            Callback::from(move |(w, _)| width.set(w)),
+            Callback::from(move |(w, _)| measured.set((w, root_font_px()))),
         );
     }
-    let gap = if *width > 0.0 {
-        MARKER_GAP_PX / *width * 100.0
+    let (width, rem) = *measured;
+    let gap = if width > 0.0 {
+        MARKER_GAP_REM * rem / width * 100.0
     } else {
         MARKER_GAP_PCT
     };
