@@ -212,6 +212,15 @@ impl World {
     /// (Re)create every task, restoring what `restore` assigns, and start them.
     pub(super) fn deploy(&mut self, restore: Option<Restore>) {
         let mut tasks = Vec::with_capacity(self.graph.tasks.len());
+        // Whether the snapshot restored is a savepoint: one look-up per deploy.
+        let from_savepoint = restore.as_ref().is_some_and(|r| {
+            let coord = &self.coordinator;
+            coord
+                .store()
+                .iter()
+                .chain(coord.savepoints())
+                .any(|c| c.id == r.checkpoint && c.kind.is_savepoint())
+        });
         for t in self.graph.tasks.ids() {
             let info = self.graph.task(t).clone();
             let name = info.name.clone();
@@ -252,14 +261,7 @@ impl World {
                 .as_ref()
                 .filter(|r| r.tasks.contains_key(&t))
                 .map(|r| r.checkpoint);
-            let savepoint = cp.is_some_and(|id| {
-                let coord = &self.coordinator;
-                coord
-                    .store()
-                    .iter()
-                    .chain(coord.savepoints())
-                    .any(|c| c.id == id && c.kind.is_savepoint())
-            });
+            let savepoint = cp.is_some() && from_savepoint;
             self.trace.push(|| Event::StateRestored {
                 task: name,
                 checkpoint: cp,
