@@ -9,6 +9,9 @@
 # Installs whatever is missing first. CI runs exactly this (.ci/run).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+# Each step's line says when it started (minutes:seconds since the start): the
+# command has a time budget (docs/performance.md), and this shows where it goes.
+log() { printf '\033[1;34m[test %2d:%02d]\033[0m %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 ensure_web_tools
 ensure_browser
 cd "$ROOT"
