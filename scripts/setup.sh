@@ -133,9 +133,40 @@ ensure_browser_scripts() {
   export NODE_PATH="$TOOLS_DIR/pw/node_modules"
 }
 
+# Runs one install in the background with its output in a log file of its own, so
+# that two can run side by side without interleaving their compiler lines.
+in_background() {
+  local log_file="$TOOLS_DIR/logs/$1.log"
+  shift
+  mkdir -p "$TOOLS_DIR/logs"
+  ( "$@" ) >"$log_file" 2>&1 &
+  BACKGROUND_PID=$!
+}
+
+# Waits for an install started by in_background; on failure shows the end of its log.
+await_install() {
+  local what="$1" pid="$2" log_file="$TOOLS_DIR/logs/$1.log"
+  if wait "$pid"; then
+    grep -F '[setup]' "$log_file" || true
+  else
+    log "$what failed; the end of $log_file:"
+    tail -n 30 "$log_file" >&2
+    return 1
+  fi
+}
+
+# trunk and wasm-bindgen-cli compile side by side: each leaves a core idle for part
+# of its build (a long chain of crates that wait on one another, the final link), so
+# on two cores the pair finishes sooner together than one after the other.
 ensure_web_tools() {
   ensure_wasm_target
-  ensure_trunk
-  ensure_wasm_bindgen_cli
+  local trunk_pid bindgen_pid status=0
+  in_background trunk ensure_trunk
+  trunk_pid=$BACKGROUND_PID
+  in_background wasm-bindgen-cli ensure_wasm_bindgen_cli
+  bindgen_pid=$BACKGROUND_PID
+  await_install trunk "$trunk_pid" || status=1
+  await_install wasm-bindgen-cli "$bindgen_pid" || status=1
+  [ "$status" = 0 ] || return 1
   ensure_wasm_opt
 }
