@@ -255,12 +255,16 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
     // aborted transaction is in the sink tab).
     let txn = lane.txn.filter(|_| !lane.is_restarting).map(|(id, st)| {
         let (key, label) = (labels::txn_status(lang, st).0, txn_badge(lang, id, st));
-        let w = txn_badge_width(&label, text.lane_note);
+        // Inside its lane: a phone's narrow lane draws the label narrower.
+        let natural = txn_badge_width(&label, text.lane_note);
+        let w = natural.min(b.w - 14.0);
+        let squeeze = (w < natural).then_some(w - 12.0);
         let h = text.lane_note * 1.35;
         html! {
             <g class={classes!("lane__txn", format!("lane__txn--{key}"))} data-txn-status={key}>
                 <rect x={f(x - 2.0)} y={f(note_y - text.lane_note * 1.02)} width={f(w)} height={f(h)} rx="5" />
-                <text x={f(x + 4.0)} y={f(note_y)}>{ label }</text>
+                <text x={f(x + 4.0)} y={f(note_y)} textLength={squeeze.map(f)}
+                      lengthAdjust={squeeze.map(|_| "spacingAndGlyphs")}>{ label }</text>
             </g>
         }
     });

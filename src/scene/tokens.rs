@@ -251,7 +251,7 @@ pub fn place(
             (x, if path.side > 0.0 { y + 40.0 } else { y - 24.0 })
         } else {
             let w = super::placement::overflow_rect(0.0, 0.0, count).w;
-            let dx = super::TOKEN / 2.0 + 6.0 + w / 2.0;
+            let dx = super::TOKEN / 2.0 + 12.0 + w / 2.0;
             (if path.side < 0.0 { x - dx } else { x + dx }, y + 8.0)
         };
         Overflow {
