@@ -4,7 +4,8 @@
 # an offline release build of the page, and on that build: the size gate, the palette's
 # colour differences, the page's geometry at projector and phone sizes, each lesson's
 # point on the graph, every key moment of every lesson (scripts/key-moments.sh),
-# every tour step's evidence on screen (scripts/tour-evidence.sh), an axe-core
+# every tour step's evidence on screen (scripts/tour-evidence.sh), the page on a
+# phone (scripts/phone.sh), an axe-core
 # audit, the offline cache and the classroom server.
 # Installs whatever is missing first. CI runs exactly this (.ci/run).
 set -euo pipefail
@@ -63,6 +64,9 @@ DIST=dist bash scripts/key-moments.sh
 
 log "tours: every step's text, question, answer and the element or panel it points at on screen together (1280x720, 1024x768, zh and en)"
 DIST=dist bash scripts/tour-evidence.sh
+
+log "phones (touch, 360x740 and 390x844, zh and en): every lesson's graph top to bottom inside the screen's width, nothing scrolls sideways, stage text >= 12 px, no overprint"
+DIST=dist bash scripts/phone.sh
 
 log "accessibility (axe-core): first screen, a tour, projector mode"
 DIST=dist bash scripts/axe.sh

@@ -162,6 +162,17 @@ pub fn prefers_reduced_motion() -> bool {
         .is_some_and(|m| m.matches())
 }
 
+/// The screens the job graph runs top to bottom on: a phone's width, as the
+/// stylesheet's phone rules say it (`.stage--down`).
+pub const PHONE_QUERY: &str = "(max-width: 600px)";
+
+/// Whether the window is as narrow as a phone ([`PHONE_QUERY`]).
+pub fn is_phone_width() -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media(PHONE_QUERY).ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
 /// Turns projector mode (larger type, see `style.css`) on or off on `<html>`.
 pub fn apply_projector(on: bool) {
     let root = web_sys::window()

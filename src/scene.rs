@@ -25,7 +25,7 @@ use engine::sink::TxnStatus;
 use engine::view::{Handling, JobView, WorldView};
 use engine::world::TaskStatus;
 
-pub use layout::{ChannelPath, Fit, Geometry, LaneBox, OperatorBox, Text};
+pub use layout::{ChannelPath, Fit, Geometry, LaneBox, OperatorBox, Orientation, Text};
 pub use tokens::{Overflow, Place, Token, TokenKind};
 
 pub use palette::{SPACING, TOKEN};
@@ -178,7 +178,7 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
     let text = Text {
         lane_state: geometry.state_size,
         state_rows: geometry.state_rows,
-        ..Text::at(fit.zoom)
+        ..Text::at(fit.zoom).with_note_rows(geometry.note_rows)
     };
     let frame = flow::Frame {
         operators: &geometry.operators,
@@ -210,8 +210,12 @@ pub fn scene_fit(job: &JobView, view: &WorldView, t: f64, fit: Fit) -> Scene {
     scene
 }
 
-/// The room above the fitted graph inside its box (the scene is centred).
+/// The room above the fitted graph inside its box (the scene is centred; a
+/// phone's stage is as tall as its graph, with none).
 fn room_above(geometry: &Geometry, fit: Fit) -> f64 {
+    if fit.orientation == layout::Orientation::Down {
+        return 0.0;
+    }
     fit.size.map_or(0.0, |(bw, bh)| {
         let scale = (bw / geometry.width).min(bh / geometry.height);
         if scale > 0.0 {

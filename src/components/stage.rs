@@ -121,12 +121,18 @@ fn draw_channels(scene: &Scene) -> Html {
                 let p = &c.path;
                 let class = classes!("channel", c.is_blocked.then_some("channel--blocked"), c.is_persisting.then_some("channel--persisting"));
                 let pts = p.points();
+                // The arrowhead stops short of the receiver's edge: its left
+                // edge, or its top edge on a channel running down.
                 let points = |end_gap: f64| {
                     pts.iter()
                         .enumerate()
                         .map(|(i, (x, y))| {
-                            let x = if i == 3 { x - end_gap } else { *x };
-                            format!("{},{}", f(x), f(*y))
+                            let (x, y) = match (i, p.down) {
+                                (3, false) => (x - end_gap, *y),
+                                (3, true) => (*x, y - end_gap),
+                                _ => (*x, *y),
+                            };
+                            format!("{},{}", f(x), f(y))
                         })
                         .collect::<Vec<_>>()
                         .join(" ")
@@ -232,7 +238,16 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
     }
     let only_backpressure = lane.is_backpressured && notes.len() == 1;
     let is_selected = selected == Some(lane.boxed.task);
-    let status_line = format!("{} {}", labels::task_status_glyph(lane.status), status);
+    // A phone's narrow lane (several subtasks side by side) keeps every row
+    // inside it: the name without its operator (under the operator's own
+    // name), the state as its glyph, the note on two rows.
+    let room = b.w - 18.0;
+    let name = lane_name(&b.name, text.lane_name, room);
+    let mut status_line = format!("{} {}", labels::task_status_glyph(lane.status), status);
+    if layout::text_width(&status_line, text.lane_status, false) > room {
+        status_line = labels::task_status_glyph(lane.status).to_string();
+    }
+    let note_rows = note_rows(&notes.join(" · "), text, room);
     let x = b.x + 9.0;
     let note_y = b.y + text.note_y;
     // A sink's transaction: a chip in its status colour (the legend's ◴ / ✓ / ✕).
@@ -240,12 +255,16 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
     // aborted transaction is in the sink tab).
     let txn = lane.txn.filter(|_| !lane.is_restarting).map(|(id, st)| {
         let (key, label) = (labels::txn_status(lang, st).0, txn_badge(lang, id, st));
-        let w = txn_badge_width(&label, text.lane_note);
+        // Inside its lane: a phone's narrow lane draws the label narrower.
+        let natural = txn_badge_width(&label, text.lane_note);
+        let w = natural.min(b.w - 14.0);
+        let squeeze = (w < natural).then_some(w - 12.0);
         let h = text.lane_note * 1.35;
         html! {
             <g class={classes!("lane__txn", format!("lane__txn--{key}"))} data-txn-status={key}>
                 <rect x={f(x - 2.0)} y={f(note_y - text.lane_note * 1.02)} width={f(w)} height={f(h)} rx="5" />
-                <text x={f(x + 4.0)} y={f(note_y)}>{ label }</text>
+                <text x={f(x + 4.0)} y={f(note_y)} textLength={squeeze.map(f)}
+                      lengthAdjust={squeeze.map(|_| "spacingAndGlyphs")}>{ label }</text>
             </g>
         }
     });
@@ -254,12 +273,15 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
         <g class={classes!("lane", format!("lane--{}", labels::task_status_key(lane.status)), is_selected.then_some("lane--selected"))}
            data-lane={b.name.clone()}>
             <rect class="lane__rect" x={f(b.x)} y={f(b.y)} width={f(b.w)} height={f(b.h)} rx={f(palette::LANE_CORNER)} />
-            <text class="lane__name" x={f(x)} y={f(b.y + text.lane_name_y)}>{ b.name.clone() }</text>
+            <text class="lane__name" x={f(x)} y={f(b.y + text.lane_name_y)}>{ name }</text>
             <text class="lane__status" x={f(x)} y={f(b.y + text.status_y)}>{ status_line.clone() }</text>
             { txn.unwrap_or_default() }
             if let (false, Some(nx)) = (notes.is_empty(), note_x) {
-                <text class={classes!("lane__note", only_backpressure.then_some("lane__note--backpressure"))}
-                      x={f(nx)} y={f(note_y)}>{ notes.join(" · ") }</text>
+                { for note_rows.into_iter().enumerate().map(|(r, (row, squeeze))| html! {
+                    <text class={classes!("lane__note", only_backpressure.then_some("lane__note--backpressure"))}
+                          x={f(nx)} y={f(note_y + r as f64 * text.note_row_step())}
+                          textLength={squeeze.map(f)} lengthAdjust={squeeze.map(|_| "spacingAndGlyphs")}>{ row }</text>
+                }) }
             }
             if let Some(busy) = &lane.busy {
                 { busy_record(lane, text, &status_line, busy) }
@@ -277,6 +299,45 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
                 }
             }
         </g>
+    }
+}
+
+/// A subtask's name as its lane shows it: `uid#index`, or `#index` where the
+/// lane is narrower than that (a phone's row of subtasks, under the
+/// operator's name).
+fn lane_name(name: &str, size: f64, room: f64) -> String {
+    match name.rfind('#') {
+        Some(i) if layout::text_width(name, size, true) > room => name[i..].to_string(),
+        _ => name.to_string(),
+    }
+}
+
+/// A lane's note in the rows the lane gives it ([`Text::note_rows`]): as one
+/// row where it fits, else broken after the last space or hyphen that leaves a
+/// first row fitting (`⚠ back-` / `pressured`); a row still wider than the
+/// room is drawn narrower (its width for SVG `textLength`).
+fn note_rows(note: &str, text: &Text, room: f64) -> Vec<(String, Option<f64>)> {
+    let width = |s: &str| layout::text_width(s, text.lane_note, false);
+    let squeezed = |s: &str| {
+        let w = width(s);
+        (s.to_string(), (w > room).then_some(room))
+    };
+    if text.note_rows < 2 || width(note) <= room {
+        return vec![squeezed(note)];
+    }
+    let breaks: Vec<usize> = note
+        .char_indices()
+        .filter(|(_, c)| *c == ' ' || *c == '-')
+        .map(|(i, c)| i + c.len_utf8())
+        .collect();
+    let fitting = breaks
+        .iter()
+        .rev()
+        .find(|&&i| width(note[..i].trim_end()) <= room)
+        .or(breaks.first());
+    match fitting {
+        Some(&i) if i < note.len() => vec![squeezed(note[..i].trim_end()), squeezed(&note[i..])],
+        _ => vec![squeezed(note)],
     }
 }
 
@@ -706,9 +767,12 @@ pub fn Stage(props: &StageProps) -> Html {
         use_resize_observer(scene_box.clone(), has_scene, on_size);
     }
     let (onpointerdown, onpointerup) = use_swipe(props.dispatch.clone());
+    // A phone's screen: the graph runs top to bottom (read at each render; a
+    // window crossing the width resizes the scene box, which renders again).
+    let phone = crate::document::is_phone_width();
     let body = match (&props.job, &props.view) {
         (Some(job), Some(view)) => {
-            let fit = stage_fit(*box_size, props.zoom, lang);
+            let fit = stage_fit(*box_size, props.zoom, lang, phone);
             let mut scene = scene::scene_fit(job, view, props.t, fit);
             if still {
                 // Reduced motion: nothing travels; the store is the end state.
@@ -735,8 +799,10 @@ pub fn Stage(props: &StageProps) -> Html {
             html! {
                 <>
                     { coordinator_strip(job, view, lang, banner, props.caption.clone()) }
-                    // On a phone the graph keeps a readable width and pans sideways
-                    // inside this scroller (the page itself never scrolls sideways).
+                    // On a narrow window the graph keeps a readable width and pans
+                    // sideways inside this scroller (the page itself never scrolls
+                    // sideways); on a phone it runs top to bottom at the screen's
+                    // width and the page scrolls down it.
                     <div class="scene-scroll">
                         <div class="scene-box" ref={scene_box.clone()} {onpointerdown} {onpointerup}>
                             { draw(&scene, lang, props.selected, &props.on_select, &canvas, summary, clash) }
@@ -764,7 +830,7 @@ pub fn Stage(props: &StageProps) -> Html {
     // compares what is drawn with `lab run --trace` at this simulated time).
     let now = props.view.as_ref().map(|v| v.now.to_string());
     html! {
-        <section class="stage card" aria-label={label} data-now={now}>
+        <section class={classes!("stage", "card", phone.then_some("stage--down"))} aria-label={label} data-now={now}>
             <h2 class="visually-hidden">{ lang.t(Msg::StageLabel) }</h2>
             if let Some(error) = &props.error {
                 <div class="stage__error" role="alert">
@@ -780,9 +846,15 @@ pub fn Stage(props: &StageProps) -> Html {
 }
 
 /// What the scene is fitted to: the scene box's size (if laid out yet), the
-/// zoom, and the widest texts a lane shows in `lang`.
-fn stage_fit(box_size: Option<(u32, u32)>, zoom: f64, lang: Lang) -> Fit {
+/// zoom, the widest texts a lane shows in `lang`, and which way the graph runs
+/// (top to bottom on a `phone`, fitted to the box's width).
+fn stage_fit(box_size: Option<(u32, u32)>, zoom: f64, lang: Lang, phone: bool) -> Fit {
     Fit {
+        orientation: if phone {
+            scene::Orientation::Down
+        } else {
+            scene::Orientation::Across
+        },
         // The scene box's padding (0.3rem × 0.4rem) is not drawn into.
         size: box_size.map(|(w, h)| (f64::from(w) - 12.0, f64::from(h) - 10.0)),
         zoom,
@@ -875,9 +947,51 @@ fn job_banner(
 
 #[cfg(test)]
 mod tests {
-    use super::{explain_failure, f};
+    use super::{explain_failure, f, lane_name, note_rows};
     use crate::i18n::Lang;
     use crate::labels;
+    use crate::scene::{layout, Text};
+
+    /// A phone's narrow lane: the name drops its operator where the full one
+    /// does not fit; a note too wide for one row breaks after a space or a
+    /// hyphen into two rows that fit, and stays whole where it fits.
+    #[test]
+    fn narrow_lanes_fit_their_name_and_note() {
+        let size = 22.0;
+        let full = layout::text_width("clicks#3", size, true);
+        assert_eq!(lane_name("clicks#3", size, full + 1.0), "clicks#3");
+        assert_eq!(lane_name("clicks#3", size, full - 1.0), "#3");
+        let text = Text::at(1.0).with_note_rows(2);
+        let note = "⚠ back-pressured";
+        let whole = layout::text_width(note, text.lane_note, false);
+        assert_eq!(
+            note_rows(note, &text, whole + 1.0),
+            vec![(note.to_string(), None)]
+        );
+        let room = layout::text_width("pressured", text.lane_note, false) + 2.0;
+        let rows = note_rows(note, &text, room);
+        let words: Vec<&str> = rows.iter().map(|(r, _)| r.as_str()).collect();
+        assert_eq!(words, ["⚠ back-", "pressured"]);
+        assert!(
+            rows.iter().all(|(_, squeeze)| squeeze.is_none()),
+            "{rows:?}"
+        );
+        // One row only: drawn narrower (SVG textLength) to the room.
+        let one = Text::at(1.0);
+        assert_eq!(
+            note_rows(note, &one, room),
+            vec![(note.to_string(), Some(room))]
+        );
+        // The second row keeps its text in one piece once a break fits.
+        let zh = "⚠ 反压 · ↻ 重启中";
+        let rows = note_rows(
+            zh,
+            &text,
+            layout::text_width("⚠ 反压 ·", text.lane_note, false) + 1.0,
+        );
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        assert_eq!(format!("{} {}", rows[0].0, rows[1].0), zh);
+    }
 
     /// The engine's failure reasons, read as its typed causes, are said in both
     /// languages with the run's restart strategy's numbers.

@@ -502,13 +502,20 @@ fn paint_barrier(
     let (x, y) = (tok.x, tok.y);
     let tag = format!("{}{}", if is_savepoint { "S" } else { "B" }, checkpoint);
     ctx.begin_path();
-    let (bw, bh) = palette::BARRIER_BAR;
+    // The bar lies across its channel: upright on a level one, level on one
+    // running down.
+    let (bw, bh) = if tok.down {
+        let (w, h) = palette::BARRIER_BAR;
+        (h, w)
+    } else {
+        palette::BARRIER_BAR
+    };
     let (tw, th) = palette::BARRIER_TAG;
     // The tag where the placement pass put it (its channel's outer side unless
     // that spot was taken).
     let tag_rect = tok
         .tag
-        .unwrap_or_else(|| crate::scene::placement::natural_tag(x, y, tok.side));
+        .unwrap_or_else(|| crate::scene::placement::natural_tag(x, y, tok.side, tok.down));
     let (tag_x, tag_y) = (tag_rect.x + tw / 2.0, tag_rect.y);
     let _ = ctx.round_rect_with_f64(x - bw / 2.0, y - bh / 2.0, bw, bh, 2.0);
     let _ = ctx.round_rect_with_f64(tag_rect.x, tag_y, tw, th, 4.0);

@@ -22,6 +22,8 @@ pub struct Brace {
     pub tick: (f64, f64),
     pub label_at: (f64, f64),
     pub epoch: u64,
+    /// Its channel runs down (the label stands beside it).
+    pub down: bool,
 }
 
 /// The braces for `tokens`: per channel and epoch, when at least two records of
@@ -34,22 +36,23 @@ pub fn epoch_braces(tokens: &[Token]) -> Vec<Brace> {
     if records.clone().count() > MAX_RECORDS_WITH_BRACES {
         return Vec::new();
     }
-    // (channel, epoch) → the records' centres and their channel's side.
-    type Points = Vec<(f64, f64, f64)>;
+    // (channel, epoch) → the records' centres, their channel's side and
+    // whether it runs down.
+    type Points = Vec<(f64, f64, f64, bool)>;
     let mut groups: BTreeMap<(usize, u64), Points> = BTreeMap::new();
     for t in records {
         if let TokenKind::Record { epoch, .. } = t.kind {
             groups
                 .entry((t.channel, epoch))
                 .or_default()
-                .push((t.x, t.y, t.side));
+                .push((t.x, t.y, t.side, t.down));
         }
     }
     groups
         .into_iter()
         .filter(|(_, points)| points.len() >= 2)
         .filter_map(|((_, epoch), points)| {
-            let side = points[0].2;
+            let (side, down) = (points[0].2, points[0].3);
             let points: Vec<(f64, f64)> = points.iter().map(|p| (p.0, p.1)).collect();
             let (a, b) = farthest_pair(&points);
             let (dx, dy) = (b.0 - a.0, b.1 - a.1);
@@ -70,12 +73,20 @@ pub fn epoch_braces(tokens: &[Token]) -> Vec<Brace> {
             let off = TOKEN / 2.0 + 7.0;
             let at = |p: (f64, f64), d: f64| (p.0 + nx * d, p.1 + ny * d);
             let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+            // Beside a channel running down the label's width is what keeps it
+            // off the records (above or below a level one, its height).
+            let label_off = if down {
+                off + 8.0 + super::placement::brace_rect(0.0, 0.0, epoch).w / 2.0
+            } else {
+                off + 13.0
+            };
             Some(Brace {
                 a: at(a, off),
                 b: at(b, off),
                 tick: (-nx * 4.0, -ny * 4.0),
-                label_at: at(mid, off + 13.0),
+                label_at: at(mid, label_off),
                 epoch,
+                down,
             })
         })
         .collect()
@@ -116,6 +127,7 @@ mod tests {
             is_persisting: false,
             is_replay: false,
             side: 0.0,
+            down: false,
             tag: None,
         }
     }

@@ -2,6 +2,13 @@
 //! topological depth, operators of one column stacked, one lane per subtask, a
 //! channel from the sender's lane (right edge) to the receiver's lane (left edge).
 //!
+//! A phone's screen is narrow and tall, so there the graph runs top to bottom
+//! ([`Orientation::Down`]): row = depth (sources at the top, sinks at the
+//! bottom), operators of one row and the subtasks of one operator side by
+//! side, a channel from the sender's bottom edge to the receiver's top edge —
+//! the same boxes, lanes and paths, so tokens, labels and chips are placed by
+//! the same code ([`Geometry::fit`]).
+//!
 //! # Fitting the stage
 //! The stage scales the scene uniformly into its box (SVG `meet`). A fixed
 //! layout would leave a wide box's sides empty or shrink a long chain's text
@@ -53,6 +60,26 @@ pub const BUSY_W: f64 = 42.0;
 /// The smallest operator name (CSS px) a projector needs: the lanes give up
 /// room for the live-state line before the names go below it.
 pub const MIN_NAME_PX: f64 = 18.5;
+/// The least a phone's stage renders its smallest text at (CSS px): the
+/// braces' `chk-n` ([`super::placement::BRACE_TEXT`]) is the smallest.
+pub const MIN_PHONE_PX: f64 = 12.0;
+/// The most a phone's stage magnifies the scene: a short pipeline gets wider
+/// lanes, not larger text (the graph stays as short as it can on a tall screen).
+pub const MAX_PHONE_SCALE: f64 = 0.85;
+/// Between the rows of a graph laid out top to bottom: room for a channel's
+/// queues (about four tokens), and more where channels cross.
+pub const GAP_Y_DOWN: f64 = 150.0;
+pub const GAP_Y_DOWN_WIDE: f64 = 215.0;
+/// Which way a graph runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Orientation {
+    /// Left to right, depth by column: a projector's wide screen.
+    #[default]
+    Across,
+    /// Top to bottom, depth by row, subtasks side by side: a phone.
+    Down,
+}
+
 /// Text size of projector mode (A⁺), relative to the normal stage.
 pub const PROJECTOR_ZOOM: f64 = 1.2;
 /// What the live-state line (`offset (0, 5)`) renders at on a fitted stage, CSS
@@ -89,6 +116,9 @@ pub struct Text {
     /// Rows the live state may take (1, or 2 where the stage has the height:
     /// a keyed state of up to four keys then shows them all).
     pub state_rows: u32,
+    /// Rows a lane's note may take (2 on a phone whose lanes are narrower than
+    /// the widest note: `⚠ back-` / `pressured`).
+    pub note_rows: u32,
 }
 
 impl Text {
@@ -110,7 +140,24 @@ impl Text {
             state_y: 5.0 + 0.95 * lane + 1.3 * status + 1.45 * note + 1.4 * note,
             lane_state: note,
             state_rows: 1,
+            note_rows: 1,
         }
+    }
+
+    /// The same sizes with `rows` rows for a lane's note: the live-state line
+    /// moves down by the added rows.
+    pub fn with_note_rows(self, rows: u32) -> Text {
+        let added = f64::from(rows.max(1) - 1) * self.note_row_step();
+        Text {
+            state_y: self.state_y + added,
+            note_rows: rows.max(1),
+            ..self
+        }
+    }
+
+    /// From one note row's baseline to the next's.
+    pub fn note_row_step(&self) -> f64 {
+        1.3 * self.lane_note
     }
 
     /// From one live-state row's baseline to the next's: room for the largest
@@ -231,6 +278,9 @@ pub struct Fit {
     pub txn_width: f64,
     /// The page's language (the lanes' live-state lines are worded in it).
     pub lang: crate::i18n::Lang,
+    /// Which way the graph runs: across a projector, down a phone (which fits
+    /// the box's width only; the stage is as tall as the graph).
+    pub orientation: Orientation,
 }
 
 impl Default for Fit {
@@ -242,6 +292,7 @@ impl Default for Fit {
             note_width: 150.0,
             txn_width: 170.0,
             lang: crate::i18n::Lang::default(),
+            orientation: Orientation::Across,
         }
     }
 }
@@ -310,6 +361,11 @@ impl LaneBox {
         self.y + self.h / 2.0
     }
 
+    /// Horizontal centre.
+    pub fn cx(&self) -> f64 {
+        self.x + self.w / 2.0
+    }
+
     /// Its box, for what must not cover its text.
     pub fn rect(&self) -> super::placement::Rect {
         super::placement::Rect {
@@ -324,7 +380,8 @@ impl LaneBox {
 /// A channel's path from the sender's port to the receiver's: a level run at
 /// the sender (its out-queue, records waiting for credit), the wire, and a
 /// level run at the receiver (its input queue). Level queues keep two inputs
-/// of one lane apart where crossing channels converge.
+/// of one lane apart where crossing channels converge. In a graph laid out top
+/// to bottom the runs are upright ([`ChannelPath::down`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChannelPath {
     /// Channel id.
@@ -338,15 +395,27 @@ pub struct ChannelPath {
     /// Length of the level run at the receiver.
     pub run_in: f64,
     /// Which side of its lane's centre the receiving port is: −1 above, 1
-    /// below, 0 the only one. Barrier tags, braces and "+N" go on that side,
-    /// away from the lane's other input.
+    /// below, 0 the only one (left and right in a graph laid out top to
+    /// bottom). Barrier tags, braces and "+N" go on that side, away from the
+    /// lane's other input.
     pub side: f64,
+    /// It runs downwards (a phone's layout): its runs are upright, and what is
+    /// placed beside it goes left or right of it rather than above or below.
+    pub down: bool,
 }
 
 impl ChannelPath {
     /// The polyline's corners: sender port, end of the level run, start of the
     /// receiver's level run, receiver port.
     pub fn points(&self) -> [(f64, f64); 4] {
+        if self.down {
+            return [
+                (self.x1, self.y1),
+                (self.x1, self.y1 + self.run_out),
+                (self.x2, self.y2 - self.run_in),
+                (self.x2, self.y2),
+            ];
+        }
         [
             (self.x1, self.y1),
             (self.x1 + self.run_out, self.y1),
@@ -397,6 +466,8 @@ pub struct Geometry {
     pub state_size: f64,
     /// Rows the lanes give the live-state line ([`Text::state_rows`]).
     pub state_rows: u32,
+    /// Rows the lanes give their note ([`Text::note_rows`]).
+    pub note_rows: u32,
     /// Fitted into a box whose height bounds the scale (the channels stretch to
     /// the box's width); `false`: its width does, or the natural layout.
     pub height_bound: bool,
@@ -432,10 +503,15 @@ const PORT_STEP: f64 = 56.0;
 
 /// Offset of port `i` of `n` around a lane's centre.
 fn port_offset(i: usize, n: usize) -> f64 {
+    port_offset_in(i, n, LANE_H)
+}
+
+/// Offset of port `i` of `n` around the centre of a lane edge `span` long.
+fn port_offset_in(i: usize, n: usize, span: f64) -> f64 {
     if n <= 1 {
         return 0.0;
     }
-    let step = ((LANE_H - 24.0) / (n - 1) as f64).min(PORT_STEP);
+    let step = ((span - 24.0) / (n - 1) as f64).min(PORT_STEP);
     (i as f64 - (n - 1) as f64 / 2.0) * step
 }
 
@@ -453,6 +529,9 @@ impl Geometry {
 
     /// Lays out `job` as `fit` asks (see the module documentation).
     pub fn fit(job: &JobView, fit: Fit) -> Geometry {
+        if let (Orientation::Down, Some((w, _))) = (fit.orientation, fit.size) {
+            return Geometry::fit_down(job, fit, w);
+        }
         let base = Text::at(fit.zoom);
         let Some((w, h)) = fit.size else {
             return Geometry::fit_rooms(job, fit, base.lane_state);
@@ -608,6 +687,7 @@ impl Geometry {
             channels,
             state_size: text.lane_state,
             state_rows,
+            note_rows: 1,
             height_bound,
             state_room_at,
         }
@@ -655,18 +735,33 @@ fn wide_gaps(job: &JobView, columns: usize) -> Vec<bool> {
 /// The width operator `i`'s box needs for its name, its kind and its lanes'
 /// texts (name, status, note, transaction badge, live state at `state_room_at`).
 fn box_width(job: &JobView, i: usize, fit: Fit, text: &Text, state_room_at: Option<f64>) -> f64 {
+    header_width(job, i, text)
+        .max(lane_width(job, i, fit, text, state_room_at) + 16.0)
+        .clamp(MIN_BOX_W, MAX_BOX_W)
+}
+
+/// The width operator `i`'s header needs: its name and its kind.
+fn header_width(job: &JobView, i: usize, text: &Text) -> f64 {
     let o = &job.operators[i];
     let kind = kind_label(
         o.kind.as_str(),
         o.detail.as_deref().map(short_detail).as_deref(),
     );
+    (text_width(&o.name, text.operator_name, false) + 24.0)
+        .max(text_width(&kind, text.operator_kind, true) + 24.0)
+}
+
+/// The width one lane of operator `i` needs for its texts: name, status,
+/// note, transaction badge, live state at `state_room_at`.
+fn lane_width(job: &JobView, i: usize, fit: Fit, text: &Text, state_room_at: Option<f64>) -> f64 {
+    let o = &job.operators[i];
     let lane_name = job
         .tasks
         .iter()
         .filter(|t| t.op == i)
         .map(|t| text_width(t.name.as_ref(), text.lane_name, true))
         .fold(0.0, f64::max);
-    let lane = (lane_name + 20.0)
+    (lane_name + 20.0)
         .max(fit.status_width * fit.zoom + 24.0)
         .max(fit.note_width * fit.zoom + 20.0)
         .max(if o.detail.as_deref() == Some("TwoPhaseCommit") {
@@ -674,11 +769,7 @@ fn box_width(job: &JobView, i: usize, fit: Fit, text: &Text, state_room_at: Opti
         } else {
             0.0
         })
-        .max(state_room_at.map_or(0.0, |size| state_room(o, size) + 26.0));
-    (text_width(&o.name, text.operator_name, false) + 24.0)
-        .max(text_width(&kind, text.operator_kind, true) + 24.0)
-        .max(lane + 16.0)
-        .clamp(MIN_BOX_W, MAX_BOX_W)
+        .max(state_room_at.map_or(0.0, |size| state_room(o, size) + 26.0))
 }
 
 /// Each subtask's lane inside its operator's box, one under the other.
@@ -733,10 +824,13 @@ fn channels_of(job: &JobView, operators: &[OperatorBox], lanes: &[LaneBox]) -> V
                 } else {
                     offset_in.signum()
                 },
+                down: false,
             }
         })
         .collect()
 }
+
+mod down;
 
 #[cfg(test)]
 mod tests {
@@ -765,6 +859,7 @@ mod tests {
             run_out: 10.0,
             run_in: 10.0,
             side: 0.0,
+            down: false,
         };
         // 10 level, 50 diagonal (30 × 40), 10 level.
         assert_eq!(p.length(), 70.0);

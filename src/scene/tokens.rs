@@ -81,8 +81,12 @@ pub struct Token {
     /// [`engine::view::WorldView::replay`]), so it is being processed again.
     pub is_replay: bool,
     /// Its channel's side of the receiving lane ([`ChannelPath::side`]): a
-    /// barrier's tag goes below it when positive, above otherwise.
+    /// barrier's tag goes below it when positive, above otherwise (right and
+    /// left on a channel running down).
     pub side: f64,
+    /// Its channel runs down ([`ChannelPath::down`]): a barrier's bar lies
+    /// across it, level, and its tag goes beside it.
+    pub down: bool,
     /// A barrier's tag (`B1`): where the placement pass put it
     /// ([`super::placement`]).
     pub tag: Option<super::placement::Rect>,
@@ -96,6 +100,10 @@ pub struct Overflow {
     pub count: usize,
     /// The y of the queue it counts (the placement pass moves away from it).
     pub anchor_y: f64,
+    /// The x of the queue it counts, and whether its channel runs down (then
+    /// the counter stands beside the queue and moves away from it sideways).
+    pub anchor_x: f64,
+    pub down: bool,
 }
 
 /// The identity of element `e` on channel `ch` (before de-duplication).
@@ -196,7 +204,7 @@ pub fn place(
             _ => false,
         };
         let tag = matches!(e, ElementView::Barrier { .. })
-            .then(|| super::placement::natural_tag(x, y, path.side));
+            .then(|| super::placement::natural_tag(x, y, path.side, path.down));
         tokens.push(Token {
             id: id_of(ch, e),
             channel: ch,
@@ -207,6 +215,7 @@ pub fn place(
             is_persisting,
             is_replay,
             side: path.side,
+            down: path.down,
             tag,
         });
     };
@@ -235,25 +244,32 @@ pub fn place(
         let d = start + progress(w.sent_at, w.arrive_at, t) * (end - start);
         push(d, Place::Wire, &w.element);
     }
-    // "+N" on the channel's outer side (its text's baseline).
-    let beside = |y: f64| if path.side > 0.0 { y + 40.0 } else { y - 24.0 };
-    if c.out_queue.len() > out_shown {
-        let (x, y) = path.at(END_GAP + SPACING / 2.0);
-        overflows.push(Overflow {
-            x,
-            y: beside(y),
-            count: c.out_queue.len() - out_shown,
+    // "+N" on the channel's outer side (its text's baseline): below or above
+    // a level channel, right or left of one running down.
+    let beside = |(x, y): (f64, f64), count: usize| {
+        let (bx, by) = if !path.down {
+            (x, if path.side > 0.0 { y + 40.0 } else { y - 24.0 })
+        } else {
+            let w = super::placement::overflow_rect(0.0, 0.0, count).w;
+            let dx = super::TOKEN / 2.0 + 12.0 + w / 2.0;
+            (if path.side < 0.0 { x - dx } else { x + dx }, y + 8.0)
+        };
+        Overflow {
+            x: bx,
+            y: by,
+            count,
             anchor_y: y,
-        });
+            anchor_x: x,
+            down: path.down,
+        }
+    };
+    if c.out_queue.len() > out_shown {
+        let at = path.at(END_GAP + SPACING / 2.0);
+        overflows.push(beside(at, c.out_queue.len() - out_shown));
     }
     if c.queue.len() > in_shown {
-        let (x, y) = path.at(len - END_GAP - (in_shown as f64 - 0.5) * SPACING);
-        overflows.push(Overflow {
-            x,
-            y: beside(y),
-            count: c.queue.len() - in_shown,
-            anchor_y: y,
-        });
+        let at = path.at(len - END_GAP - (in_shown as f64 - 0.5) * SPACING);
+        overflows.push(beside(at, c.queue.len() - in_shown));
     }
 }
 
@@ -313,6 +329,7 @@ mod tests {
         y2: 50.0,
         run_out: 54.0,
         run_in: 120.0,
+        down: false,
         side: 0.0,
     };
 
