@@ -4,8 +4,9 @@
 # an offline release build of the page, and on that build: the size gate, the palette's
 # colour differences, the page's geometry at projector and phone sizes, each lesson's
 # point on the graph, every key moment of every lesson (scripts/key-moments.sh),
-# every tour step's evidence on screen (scripts/tour-evidence.sh), an axe-core
-# audit, the offline cache and the classroom server.
+# every tour step's evidence on screen (scripts/tour-evidence.sh), the page under
+# a thumb on a phone (scripts/phone-touch.sh), an axe-core audit, the offline
+# cache and the classroom server.
 # Installs whatever is missing first. CI runs exactly this (.ci/run).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -61,7 +62,10 @@ DIST=dist bash scripts/key-moments.sh
 log "tours: every step's text, question, answer and the element or panel it points at on screen together (1280x720, 1024x768, zh and en)"
 DIST=dist bash scripts/tour-evidence.sh
 
-log "accessibility (axe-core): first screen, a tour, projector mode"
+log "phones under a thumb: 44 px tap targets that never overlap, the tour's sheet with its target in view, the ⋯ menu on screen, a subtask's sheet, merged timeline markers (360x740, 390x844, touch, zh and en)"
+DIST=dist bash scripts/phone-touch.sh
+
+log "accessibility (axe-core): first screen, a tour, projector mode, a tour on a phone"
 DIST=dist bash scripts/axe.sh
 
 log "offline after the first visit (service worker) and the classroom server, on 127.0.0.1"
