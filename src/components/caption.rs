@@ -55,15 +55,18 @@ pub fn CaptionBar(props: &CaptionProps) -> Html {
     let last = props.recent.last().map(|e| e.seq);
     let sentence = {
         let recent = props.recent.clone();
-        use_memo((last, props.recent.len(), lang, touch), move |(_, _, lang, touch)| {
-            let idle = if *touch {
-                Msg::CaptionIdleTouch
-            } else {
-                Msg::CaptionIdle
-            };
-            latest_sentence(recent.iter().map(|e| &e.event), *lang)
-                .unwrap_or_else(|| lang.t(idle).to_string())
-        })
+        use_memo(
+            (last, props.recent.len(), lang, touch),
+            move |(_, _, lang, touch)| {
+                let idle = if *touch {
+                    Msg::CaptionIdleTouch
+                } else {
+                    Msg::CaptionIdle
+                };
+                latest_sentence(recent.iter().map(|e| &e.event), *lang)
+                    .unwrap_or_else(|| lang.t(idle).to_string())
+            },
+        )
     };
     let badge = props.moment.map(|m| {
         let words = moment_label(lang, m.kind);

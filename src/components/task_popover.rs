@@ -174,7 +174,11 @@ mod tests {
     fn a_crash_is_offered_only_where_one_can_happen() {
         assert!(crash_possible(JobStatus::Running, TaskStatus::Running));
         assert!(crash_possible(JobStatus::Running, TaskStatus::Waiting));
-        for task in [TaskStatus::Failed, TaskStatus::Canceled, TaskStatus::Finished] {
+        for task in [
+            TaskStatus::Failed,
+            TaskStatus::Canceled,
+            TaskStatus::Finished,
+        ] {
             assert!(!crash_possible(JobStatus::Running, task), "{task:?}");
         }
         for job in [

@@ -520,7 +520,10 @@ mod tests {
             places.windows(2).all(|w| w[1] - w[0] >= 20.0 - 1e-9),
             "{places:?}"
         );
-        assert!(places.iter().all(|x| (10.0..=90.0).contains(x)), "{places:?}");
+        assert!(
+            places.iter().all(|x| (10.0..=90.0).contains(x)),
+            "{places:?}"
+        );
         assert_eq!(
             groups.iter().map(|g| g.members.len()).sum::<usize>(),
             40,

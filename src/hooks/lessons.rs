@@ -30,6 +30,10 @@ use crate::share;
 /// Where the last imported scenario is kept between visits.
 pub const STORAGE_KEY: &str = "checkpoint-lab.scenario";
 
+/// Where each step of the tour is in the current run, each on its own (or why it
+/// is not reached); `None` without a tour or a run.
+pub type Positions = Rc<Option<Vec<Result<u64, String>>>>;
+
 /// The tour step shown and whether its answer is revealed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Showing {
@@ -62,8 +66,8 @@ pub struct LessonsInput {
 pub struct Lessons {
     /// The current scenario's tour, if it has one.
     pub tour: Rc<Option<Tour>>,
-    /// Where each tour step is in this run (or why one cannot be reached).
-    pub positions: Rc<Option<Result<Vec<u64>, String>>>,
+    /// Where each tour step is in this run (or why it cannot be reached).
+    pub positions: Positions,
     /// The tour step shown, if touring.
     pub showing: Option<Showing>,
     /// Goes to tour step `i` (pauses, seeks, brings its panel to the front).
@@ -235,7 +239,7 @@ pub fn use_lessons(input: LessonsInput) -> Lessons {
 /// turn it.
 struct TourState {
     tour: Rc<Option<Tour>>,
-    positions: Rc<Option<Result<Vec<u64>, String>>>,
+    positions: Positions,
     showing: Option<Showing>,
     go: Callback<usize>,
     reveal: Callback<()>,
@@ -266,7 +270,9 @@ fn use_tour(playback: &UseReducerHandle<State>, d: &Callback<Action>, run_id: us
         let tour = tour.clone();
         use_memo(run_id, move |_| {
             let tour = tour.as_ref().as_ref()?;
-            playback.with_scenario(|s| tour::positions(tour, s, playback.seed))
+            let each = playback.with_scenario(|s| tour::positions_each(tour, s, playback.seed))?;
+            // A scenario that does not run has no step anywhere.
+            Some(each.unwrap_or_else(|e| vec![Err(e); tour.steps.len()]))
         })
     };
     let showing = use_state_eq(|| None::<Showing>);
@@ -280,12 +286,7 @@ fn use_tour(playback: &UseReducerHandle<State>, d: &Callback<Action>, run_id: us
         });
     }
     let n_steps = tour.as_ref().as_ref().map_or(0, |t| t.steps.len());
-    use_tour_link(
-        go.clone(),
-        matches!(&*positions, Some(Ok(_))),
-        run_id,
-        n_steps,
-    );
+    use_tour_link(go.clone(), positions.is_some(), run_id, n_steps);
     use_tour_keys(go.clone(), *showing, n_steps);
     let reveal = {
         let showing = showing.clone();
@@ -363,7 +364,7 @@ fn use_carry(
     playback: &UseReducerHandle<State>,
     run_id: usize,
     tour: &Rc<Option<Tour>>,
-    positions: &Rc<Option<Result<Vec<u64>, String>>>,
+    positions: &Positions,
     showing: Option<Showing>,
 ) -> (Option<usize>, Option<Showing>) {
     let last = use_mut_ref(|| None::<Shown>);
@@ -379,7 +380,7 @@ fn use_carry(
             mode,
             next,
         )
-        .filter(|i| matches!(&**positions, Some(Ok(p)) if *i < p.len())),
+        .filter(|i| matches!(&**positions, Some(p) if matches!(p.get(*i), Some(Ok(_))))),
         _ => None,
     };
     // Until the effect has moved the tour, this render already shows where it
@@ -409,17 +410,19 @@ fn tour_step_callback(
     d: &Callback<Action>,
     showing: &UseStateHandle<Option<Showing>>,
     tour: &Rc<Option<Tour>>,
-    positions: &Rc<Option<Result<Vec<u64>, String>>>,
+    positions: &Positions,
 ) -> Callback<usize> {
     let d = d.clone();
     let showing = showing.setter();
     let positions = positions.clone();
     let tour = tour.clone();
     Callback::from(move |step: usize| {
-        let (Some(tour), Some(Ok(pos))) = (&*tour, &*positions) else {
+        let (Some(tour), Some(pos)) = (&*tour, &*positions) else {
             return;
         };
-        let Some(&at) = pos.get(step) else { return };
+        let Some(Ok(&at)) = pos.get(step).map(Result::as_ref) else {
+            return;
+        };
         d.emit(Action::Pause);
         d.emit(Action::SeekStep(at));
         showing.set(Some(Showing {

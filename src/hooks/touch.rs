@@ -13,29 +13,40 @@ use gloo::events::EventListener;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// Whether the main pointer is a finger: `(hover: none) and (pointer: coarse)`.
-fn touch_first() -> bool {
-    web_sys::window()
-        .and_then(|w| w.match_media("(hover: none) and (pointer: coarse)").ok())
-        .flatten()
-        .is_some_and(|m| m.matches())
+thread_local! {
+    /// What the last pointer was (true: a finger), once one has been seen: a
+    /// component mounted later (the tour's card) starts from it.
+    static LAST: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+}
+
+/// Whether the viewer uses a finger now: the last pointer seen, else whether the
+/// main pointer is one, `(hover: none) and (pointer: coarse)`.
+fn touch_now() -> bool {
+    LAST.with(|l| l.get()).unwrap_or_else(|| {
+        web_sys::window()
+            .and_then(|w| w.match_media("(hover: none) and (pointer: coarse)").ok())
+            .flatten()
+            .is_some_and(|m| m.matches())
+    })
 }
 
 /// Whether the viewer is using touch now; see the module documentation.
 #[hook]
 pub fn use_touch() -> bool {
-    let touch = use_state_eq(touch_first);
+    let touch = use_state_eq(touch_now);
     {
         let touch = touch.setter();
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|w| {
                 EventListener::new(&w, "pointerdown", move |e| {
                     if let Some(p) = e.dyn_ref::<web_sys::PointerEvent>() {
-                        match p.pointer_type().as_str() {
-                            "touch" => touch.set(true),
-                            "mouse" => touch.set(false),
-                            _ => {}
-                        }
+                        let finger = match p.pointer_type().as_str() {
+                            "touch" => true,
+                            "mouse" => false,
+                            _ => return,
+                        };
+                        LAST.with(|l| l.set(Some(finger)));
+                        touch.set(finger);
                     }
                 })
             });

@@ -499,9 +499,11 @@ pub fn TourCard(props: &LessonProps) -> Html {
         let target = l.target.clone();
         let key = (l.showing.map(|s| s.step), *folded, target.clone());
         use_effect_with(key, move |_| {
-            if let (Some(sel), Some(card), true) =
-                (target, card_ref.cast::<web_sys::Element>(), touch::phone_layout())
-            {
+            if let (Some(sel), Some(card), true) = (
+                target,
+                card_ref.cast::<web_sys::Element>(),
+                touch::phone_layout(),
+            ) {
                 touch::keep_above_sheet(&sel, &card);
             }
         });
@@ -518,9 +520,10 @@ pub fn TourCard(props: &LessonProps) -> Html {
         .replace("{total}", &n.to_string());
     let nav = |to: usize| l.go.reform(move |_: MouseEvent| to);
     let text = |loc: &engine::scenario::Localized| tour::text(loc, lang).to_string();
+    // Why this step's moment is not in this run (another mode can lack one).
     let unreachable = match &*l.positions {
-        Some(Err(e)) => Some(e.clone()),
-        _ => None,
+        Some(each) => each.get(step).and_then(|p| p.as_ref().err()).cloned(),
+        None => None,
     };
     let (on_down, on_up) = swipe_handlers(l, step, n, &folded, &swipe_start);
     let fold_label = if *folded {
