@@ -1,12 +1,12 @@
 // Accessibility audit of the built page with axe-core: the first
 // screen, a guided tour open (its answer shown), projector mode, the Flink
 // code tab with real statistics imported, a comparison chart, the key-group
-// strip and the QR dialog, in zh and
-// en at 1280×720. Fails on any serious or critical violation; prints every
-// violation it finds with its nodes.
+// strip and the QR dialog, in zh and en at 1280×720; and a phone (390×844,
+// touch) with the tour's sheet open. Fails on any serious or critical
+// violation; prints every violation it finds with its nodes.
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/axe.cjs <base-url>
 // (scripts/axe.sh serves the build).
-const { launch, settle: wait, openTourAnswer } = require('./chromium.cjs');
+const { launch, settle: wait, openTourAnswer, PHONES, phonePage } = require('./chromium.cjs');
 const AXE = require.resolve('axe-core/axe.min.js');
 const FIXTURE = require('path').join(__dirname, '..', 'tests', 'fixtures', 'flink-stats-unaligned-backpressure.json');
 
@@ -36,6 +36,12 @@ const SCREENS = {
     },
   },
   'the key-group strip': { query: 'scenario=savepoint-rescale&t=1700&strips=1' },
+  // The tour as a phone's bottom sheet, its answer shown.
+  'a tour open on a phone': {
+    query: 'scenario=barrier-alignment',
+    phone: PHONES[1],
+    act: openTourAnswer,
+  },
   'the QR code': {
     query: 'scenario=odd-even-sum&t=1200',
     async act(page) {
@@ -50,8 +56,9 @@ const SCREENS = {
   const browser = await launch();
   let serious = 0;
   for (const lang of ['zh', 'en']) {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    const desk = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     for (const [name, screen] of Object.entries(SCREENS)) {
+      const page = screen.phone ? await phonePage(browser, screen.phone) : desk;
       await page.goto(`${base}/?lang=${lang}&${screen.query}`);
       await page.waitForSelector('.operator__name');
       await settle(page);
@@ -66,8 +73,9 @@ const SCREENS = {
         console.log(`  [${v.impact}] ${v.id}: ${v.help}`);
         for (const n of v.nodes.slice(0, 4)) console.log(`      ${n.target.join(' ')} — ${n.failureSummary.split('\n').slice(1, 2).join('').trim()}`);
       }
+      if (page !== desk) await page.close();
     }
-    await page.close();
+    await desk.close();
   }
   await browser.close();
   if (serious) {

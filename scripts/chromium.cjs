@@ -232,3 +232,14 @@ module.exports.chooseLesson = async function choose(page, name) {
   await module.exports.settle(page, 40);
 };
 
+// The phones the touch checks and screenshots use (CSS px), zh and en each.
+module.exports.PHONES = [
+  { width: 360, height: 740 },
+  { width: 390, height: 844 },
+];
+
+// A page as a phone shows it: touch events, `(pointer: coarse)`, no hover, the
+// device's pixel ratio, and the layout viewport of a mobile browser.
+module.exports.phonePage = (browser, size) => browser.newPage({
+  viewport: size, isMobile: true, hasTouch: true, deviceScaleFactor: 2,
+});

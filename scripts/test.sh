@@ -5,7 +5,7 @@
 # colour differences, the page's geometry at projector and phone sizes, each lesson's
 # point on the graph, every key moment of every lesson (scripts/key-moments.sh),
 # every tour step's evidence on screen (scripts/tour-evidence.sh), the page on a
-# phone (scripts/phone.sh), an axe-core
+# phone (scripts/phone.sh: the graph top to bottom, and under a thumb), an axe-core
 # audit, the offline cache and the classroom server.
 # Installs whatever is missing first. CI runs exactly this (.ci/run).
 set -euo pipefail
@@ -65,10 +65,10 @@ DIST=dist bash scripts/key-moments.sh
 log "tours: every step's text, question, answer and the element or panel it points at on screen together (1280x720, 1024x768, zh and en)"
 DIST=dist bash scripts/tour-evidence.sh
 
-log "phones (touch, 360x740 and 390x844, zh and en): every lesson's graph top to bottom inside the screen's width, nothing scrolls sideways, stage text >= 12 px, no overprint"
+log "phones (touch, 360x740 and 390x844, zh and en): every lesson's graph top to bottom inside the screen's width, nothing scrolls sideways, stage text >= 12 px, no overprint; 44 px tap targets that never overlap, the tour's sheet with its target in view, the ⋯ menu on screen, a subtask's sheet, merged timeline markers"
 DIST=dist bash scripts/phone.sh
 
-log "accessibility (axe-core): first screen, a tour, projector mode"
+log "accessibility (axe-core): first screen, a tour, projector mode, a tour on a phone"
 DIST=dist bash scripts/axe.sh
 
 log "offline after the first visit (service worker) and the classroom server, on 127.0.0.1"

@@ -7,15 +7,18 @@
 //! - [`lessons`]: the lesson tools' state (tour, glossary, editor, share, import) ([`use_lessons`]).
 //! - [`resize`]: an element's laid-out size from a `ResizeObserver` ([`use_resize_observer`]).
 //! - [`motion`]: the viewer's reduced-motion preference ([`use_reduced_motion`]).
+//! - [`touch`]: whether the viewer works the page with a finger ([`use_touch`]).
 
 pub mod frame_loop;
 pub mod lang;
 pub mod lessons;
 pub mod motion;
 pub mod resize;
+pub mod touch;
 
 pub use frame_loop::use_frame_loop;
 pub use lang::{use_lang, LangContext};
 pub use lessons::{use_lessons, Lessons};
 pub use motion::use_reduced_motion;
 pub use resize::use_resize_observer;
+pub use touch::use_touch;

@@ -463,6 +463,14 @@ messages! {
     ShortcutTourNote = "shortcut_tour_note",
     /// The engine's step count after the clock, for assistive technology.
     ClockStep = "clock_step",
+    /// On a touchscreen: the caption before anything has happened (tap, not keys).
+    CaptionIdleTouch = "caption_idle_touch",
+    /// On a touchscreen: the caption's badge when auto-pause stopped.
+    MomentPausedTouch = "moment_paused_touch",
+    /// A timeline marker standing for `{n}` close marks (`{list}`).
+    MarkersMerged = "markers_merged",
+    /// A subtask's sheet where no crash is possible (failed, canceled, finished).
+    CrashImpossible = "crash_impossible",
 }
 
 /// The wording file, compiled into the wasm.

@@ -2,14 +2,15 @@
 //! visible, in the current language — the page's one live region for narration
 //! (the full log stays in the narration tab). When playback stopped at a key
 //! moment (auto-pause) or jumped to one (PageDown), a badge names the moment;
-//! while playback hurries through a quiet stretch, a note says so.
+//! while playback hurries through a quiet stretch, a note says so. On a
+//! touchscreen the caption says what to tap instead of naming keys.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use crate::describe::latest_sentence;
-use crate::hooks::use_lang;
+use crate::hooks::{use_lang, use_touch};
 use crate::i18n::{Lang, Msg};
 use crate::playback::{KeyMoment, LoggedEvent, MomentKind};
 
@@ -48,20 +49,34 @@ pub fn moment_label(lang: Lang, kind: MomentKind) -> &'static str {
 #[component]
 pub fn CaptionBar(props: &CaptionProps) -> Html {
     let lang = use_lang().lang;
+    let touch = use_touch();
     // Recomputed only when the log moved (not on every animation frame): the
     // search back for the last narrated event renders each quiet one it passes.
     let last = props.recent.last().map(|e| e.seq);
     let sentence = {
         let recent = props.recent.clone();
-        use_memo((last, props.recent.len(), lang), move |(_, _, lang)| {
-            latest_sentence(recent.iter().map(|e| &e.event), *lang)
-                .unwrap_or_else(|| lang.t(Msg::CaptionIdle).to_string())
-        })
+        use_memo(
+            (last, props.recent.len(), lang, touch),
+            move |(_, _, lang, touch)| {
+                let idle = if *touch {
+                    Msg::CaptionIdleTouch
+                } else {
+                    Msg::CaptionIdle
+                };
+                latest_sentence(recent.iter().map(|e| &e.event), *lang)
+                    .unwrap_or_else(|| lang.t(idle).to_string())
+            },
+        )
     };
     let badge = props.moment.map(|m| {
         let words = moment_label(lang, m.kind);
         let text = if props.is_auto_paused {
-            lang.t(Msg::MomentPaused).replace("{moment}", words)
+            let paused = if touch {
+                Msg::MomentPausedTouch
+            } else {
+                Msg::MomentPaused
+            };
+            lang.t(paused).replace("{moment}", words)
         } else {
             lang.t(Msg::MomentAt).replace("{moment}", words)
         };

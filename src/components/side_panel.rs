@@ -327,7 +327,7 @@ fn drawer_view(props: &SidePanelProps) -> Option<Html> {
                 .get(task)
                 .zip(view.tasks.get(task))
                 .map(|(t, tv)| html! {
-                    <TaskPopover name={t.name.to_string()} task={tv.clone()}
+                    <TaskPopover name={t.name.to_string()} task={tv.clone()} job_status={view.status}
                                  dispatch={props.dispatch.clone()} on_close={close_task.clone()} />
                 }),
             _ => None,

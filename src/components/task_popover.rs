@@ -1,7 +1,13 @@
 //! The state inspector of one subtask: source offsets per partition with the log
 //! length, keyed state per key with its key group, or the two-phase-commit sink's
-//! open and pre-committed transactions — and the button that crashes it.
+//! open and pre-committed transactions — and the button that crashes it, only
+//! where a crash can happen: in a running job, on a subtask that is running (or a
+//! sink waiting for its final checkpoint). A subtask that has failed, was
+//! canceled or has finished cannot throw any more, so the sheet says so instead.
+//! On a phone the popover is a sheet at the bottom of the screen, under the
+//! subtask tapped (the stylesheet's phone block).
 
+use engine::status::{JobStatus, TaskStatus};
 use engine::view::{StateView, TaskView};
 use engine::Intervention;
 use yew::prelude::*;
@@ -18,19 +24,40 @@ pub struct TaskPopoverProps {
     pub task: TaskView,
     pub dispatch: Callback<Action>,
     pub on_close: Callback<()>,
+    /// The job's status (a crash needs a running job).
+    pub job_status: JobStatus,
+}
+
+/// Whether crashing a subtask does anything now: the engine ignores a crash
+/// while the job is not running (restarting, finished, failed, canceled), and a
+/// subtask that failed, was canceled or finished runs no code that could throw.
+pub fn crash_possible(job: JobStatus, task: TaskStatus) -> bool {
+    job == JobStatus::Running && matches!(task, TaskStatus::Running | TaskStatus::Waiting)
 }
 
 #[component]
 pub fn TaskPopover(props: &TaskPopoverProps) -> Html {
     let lang = use_lang().lang;
     let t = &props.task;
-    // Keyboard users land in the popover they opened.
+    // Keyboard users land in the popover they opened. On a phone the sheet
+    // covers the screen's foot: the subtask it describes stays in view above it
+    // (focusing a fixed sheet scrolls nothing).
     let close_ref = use_node_ref();
+    let sheet_ref = use_node_ref();
     {
-        let close_ref = close_ref.clone();
-        use_effect_with(props.name.clone(), move |_| {
+        let (close_ref, sheet_ref) = (close_ref.clone(), sheet_ref.clone());
+        use_effect_with(props.name.clone(), move |name| {
             if let Some(b) = close_ref.cast::<web_sys::HtmlElement>() {
                 let _ = b.focus();
+            }
+            if let (true, Some(sheet)) = (
+                crate::hooks::touch::phone_layout(),
+                sheet_ref.cast::<web_sys::Element>(),
+            ) {
+                crate::hooks::touch::keep_above_sheet(
+                    &format!(".lane-button[data-task=\"{name}\"]"),
+                    &sheet,
+                );
             }
         });
     }
@@ -115,7 +142,7 @@ pub fn TaskPopover(props: &TaskPopoverProps) -> Html {
     };
     let heading = lang.t(Msg::StateHeading).replace("{task}", &props.name);
     html! {
-        <div class="popover" role="dialog" aria-label={heading.clone()} data-popover-task={props.name.clone()} {onkeydown}>
+        <div class="popover" role="dialog" aria-label={heading.clone()} data-popover-task={props.name.clone()} {onkeydown} ref={sheet_ref}>
             <div class="popover__head">
                 <h3>{ heading }</h3>
                 <button type="button" class="text-button popover__close" ref={close_ref} aria-label={lang.t(Msg::Close)} onclick={close}>{ "✕" }</button>
@@ -125,9 +152,42 @@ pub fn TaskPopover(props: &TaskPopoverProps) -> Html {
             <p class="popover__status">{ lang.t(Msg::LastCheckpoint) }{ ": " }
                 { t.last_checkpoint.map_or_else(|| lang.t(Msg::None).to_string(), |c| c.to_string()) }</p>
             { state }
-            <button type="button" class="danger-button" id="crash-task" onclick={crash}>
-                { "⚡ " }{ lang.t(Msg::Crash).replace("{task}", &props.name) }
-            </button>
+            if crash_possible(props.job_status, t.status) {
+                <button type="button" class="danger-button" id="crash-task" onclick={crash}>
+                    { "⚡ " }{ lang.t(Msg::Crash).replace("{task}", &props.name) }
+                </button>
+            } else {
+                <p class="popover__no-crash muted" id="crash-impossible">
+                    { lang.t(Msg::CrashImpossible).replace("{status}", labels::task_status(lang, t.status)) }
+                </p>
+            }
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::crash_possible;
+    use engine::status::{JobStatus, TaskStatus};
+
+    #[test]
+    fn a_crash_is_offered_only_where_one_can_happen() {
+        assert!(crash_possible(JobStatus::Running, TaskStatus::Running));
+        assert!(crash_possible(JobStatus::Running, TaskStatus::Waiting));
+        for task in [
+            TaskStatus::Failed,
+            TaskStatus::Canceled,
+            TaskStatus::Finished,
+        ] {
+            assert!(!crash_possible(JobStatus::Running, task), "{task:?}");
+        }
+        for job in [
+            JobStatus::Restarting,
+            JobStatus::Finished,
+            JobStatus::Failed,
+            JobStatus::Canceled,
+        ] {
+            assert!(!crash_possible(job, TaskStatus::Running), "{job:?}");
+        }
     }
 }

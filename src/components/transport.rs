@@ -130,8 +130,77 @@ pub fn thin(positions: &[f64], kinds: &[MarkerKind], gap: f64) -> Vec<usize> {
     kept
 }
 
+/// Least distance between two markers' centres on a phone, in CSS px: a marker
+/// is a 44 px tap target there, and a merged one (`✓10+2`) a little wider.
+const TOUCH_MARKER_GAP_PX: f64 = 54.0;
+
+/// A run of markers too close to tell apart with a finger, shown as one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merged {
+    /// Where it sits (percent of the row).
+    pub at: f64,
+    /// Its markers, as indices in time order.
+    pub members: Vec<usize>,
+    /// The one it shows and jumps to: a failure first, then an aborted
+    /// checkpoint, then the latest completed one.
+    pub shown: usize,
+}
+
+/// Groups markers (positions in percent, ascending) so that no two groups are
+/// closer than `gap`: each marker joins the group before it when it lies less
+/// than `gap` from that group's first marker. Groups sit at their first
+/// marker's place, kept within `lo..=hi` (a tap target's half width from the
+/// row's ends) and `gap` apart. Nothing is dropped: a merged marker counts what
+/// it stands for.
+pub fn merge(positions: &[f64], kinds: &[MarkerKind], gap: f64, lo: f64, hi: f64) -> Vec<Merged> {
+    let rank = |k: MarkerKind| match k {
+        MarkerKind::Failure => 0,
+        MarkerKind::Aborted => 1,
+        MarkerKind::Completed => 2,
+    };
+    let mut groups: Vec<(f64, Vec<usize>)> = Vec::new();
+    for (i, &p) in positions.iter().enumerate() {
+        match groups.last_mut() {
+            Some((first, members)) if p - *first < gap => members.push(i),
+            _ => groups.push((p, vec![i])),
+        }
+    }
+    // Too many groups for the row: fold neighbours together until they fit.
+    let room = (hi - lo).max(0.0);
+    while groups.len() > 1 && (groups.len() - 1) as f64 * gap > room {
+        let (_, tail) = groups.pop().expect("two groups");
+        groups.last_mut().expect("one group").1.extend(tail);
+    }
+    // Forward: at least `gap` after the one before and not before `lo`; then
+    // back from `hi`. The fold above left room for both.
+    let mut placed: Vec<f64> = Vec::with_capacity(groups.len());
+    for (p, _) in &groups {
+        let min = placed.last().map_or(lo, |&q| q + gap);
+        placed.push(p.max(min));
+    }
+    let mut max = hi;
+    for x in placed.iter_mut().rev() {
+        *x = x.min(max);
+        max = *x - gap;
+    }
+    groups
+        .into_iter()
+        .zip(placed)
+        .map(|((_, members), at)| {
+            let shown = *members
+                .iter()
+                .min_by_key(|&&i| (rank(kinds[i]), std::cmp::Reverse(i)))
+                .expect("a group has a marker");
+            Merged { at, members, shown }
+        })
+        .collect()
+}
+
 /// The ✓n / ✕n / ⚡ buttons above the scrubber. A component of its own so the
-/// marks are rebuilt when they or the horizon change, not on every frame.
+/// marks are rebuilt when they or the horizon change, not on every frame. On a
+/// phone each is a 44 px tap target and close ones are merged into one that
+/// counts them ([`merge`]); on a projector close ones are moved apart and a
+/// crowded row keeps what went wrong ([`thin`], [`spread`]).
 #[component]
 pub fn ScrubberMarkers(props: &ScrubberMarkersProps) -> Html {
     let lang = use_lang().lang;
@@ -149,11 +218,6 @@ pub fn ScrubberMarkers(props: &ScrubberMarkersProps) -> Html {
         );
     }
     let (width, rem) = *measured;
-    let gap = if width > 0.0 {
-        MARKER_GAP_REM * rem / width * 100.0
-    } else {
-        MARKER_GAP_PCT
-    };
     let horizon = props.horizon.max(1);
     let send = |a: Action| {
         let d = props.dispatch.clone();
@@ -164,13 +228,50 @@ pub fn ScrubberMarkers(props: &ScrubberMarkersProps) -> Html {
     let pct = |t: u64| (t.saturating_sub(origin) as f64 / span * 100.0).clamp(0.0, 100.0);
     let positions: Vec<f64> = props.markers.iter().map(|m| pct(m.at)).collect();
     let kinds: Vec<MarkerKind> = props.markers.iter().map(|m| m.kind).collect();
+    let label_of = |m: &Marker| labels::marker(lang, m.kind, m.checkpoint, m.task.as_deref(), m.at);
+    if width > 0.0 && crate::hooks::touch::phone_layout() {
+        let gap = TOUCH_MARKER_GAP_PX / width * 100.0;
+        let half = (TOUCH_MARKER_GAP_PX / 2.0 / width * 100.0).min(50.0);
+        let markers = merge(&positions, &kinds, gap, half, 100.0 - half).into_iter().map(|g| {
+            let m = &props.markers[g.shown];
+            let (class, text, label) = label_of(m);
+            let (text, label) = if g.members.len() > 1 {
+                let list: Vec<String> = g.members.iter().map(|&i| label_of(&props.markers[i]).2).collect();
+                (
+                    format!("{text}+{}", g.members.len() - 1),
+                    format!(
+                        "{text}+{} {}",
+                        g.members.len() - 1,
+                        lang.t(Msg::MarkersMerged)
+                            .replace("{n}", &g.members.len().to_string())
+                            .replace("{list}", &list.join("; "))
+                    ),
+                )
+            } else {
+                (text, label)
+            };
+            html! {
+                <button type="button" class={classes!(class, (g.members.len() > 1).then_some("marker--merged"))}
+                        style={format!("left: {:.2}%", g.at)} data-count={g.members.len().to_string()}
+                        aria-label={label.clone()} title={label} onclick={send(Action::SeekStep(m.step))}>
+                    { text }
+                </button>
+            }
+        });
+        return html! { <div class="scrubber__markers" ref={row}>{ for markers }</div> };
+    }
+    let gap = if width > 0.0 {
+        MARKER_GAP_REM * rem / width * 100.0
+    } else {
+        MARKER_GAP_PCT
+    };
     let shown = thin(&positions, &kinds, gap);
     let at = spread(
         &shown.iter().map(|&i| positions[i]).collect::<Vec<_>>(),
         gap,
     );
     let markers = shown.iter().map(|&i| &props.markers[i]).zip(at).map(|(m, left)| {
-        let (class, text, label) = labels::marker(lang, m.kind, m.checkpoint, m.task.as_deref(), m.at);
+        let (class, text, label) = label_of(m);
         html! {
             <button type="button" class={class} style={format!("left: {left:.2}%")}
                     aria-label={label.clone()} title={label} onclick={send(Action::SeekStep(m.step))}>
@@ -336,7 +437,7 @@ pub fn BranchPicker(props: &BranchPickerProps) -> Html {
 
 #[cfg(test)]
 mod tests {
-    use super::{spread, thin};
+    use super::{merge, spread, thin};
     use crate::playback::MarkerKind::{Aborted, Completed, Failure};
 
     #[test]
@@ -379,5 +480,54 @@ mod tests {
             "{spread_out:?}"
         );
         assert!(spread_out.iter().all(|x| (0.0..=100.0).contains(x)));
+    }
+
+    #[test]
+    fn close_markers_merge_into_one_that_counts_them() {
+        // ✓1 at 10 %, a failure at 12 % and ✓2 at 14 %; ✓3 at 60 %; gap 15 %.
+        let at = [10.0, 12.0, 14.0, 60.0];
+        let kinds = [Completed, Failure, Completed, Completed];
+        let groups = merge(&at, &kinds, 15.0, 5.0, 95.0);
+        assert_eq!(groups.len(), 2, "{groups:?}");
+        assert_eq!(groups[0].members, vec![0, 1, 2]);
+        assert_eq!(groups[0].shown, 1, "the failure is the one shown");
+        assert_eq!(groups[1].members, vec![3]);
+        assert_eq!(groups[1].shown, 3);
+        // Nothing is lost, and no two are closer than the gap.
+        let all: Vec<usize> = groups.iter().flat_map(|g| g.members.clone()).collect();
+        assert_eq!(all, vec![0, 1, 2, 3]);
+        // A group at the row's very end is pulled inside the tap target's half.
+        let groups = merge(&[0.0, 100.0], &[Completed, Aborted], 15.0, 5.0, 95.0);
+        assert_eq!(
+            groups.iter().map(|g| g.at).collect::<Vec<_>>(),
+            vec![5.0, 95.0]
+        );
+        // Among completed checkpoints the latest is shown.
+        let groups = merge(&[50.0, 51.0], &[Completed, Completed], 15.0, 5.0, 95.0);
+        assert_eq!(groups[0].shown, 1);
+    }
+
+    #[test]
+    fn merged_markers_fit_the_row_however_many_there_are() {
+        // Forty marks evenly over the row, a gap of 20 %: at most five groups
+        // fit between 10 % and 90 %.
+        let at: Vec<f64> = (0..40).map(|i| f64::from(i) * 2.5).collect();
+        let kinds = vec![Completed; 40];
+        let groups = merge(&at, &kinds, 20.0, 10.0, 90.0);
+        assert!(groups.len() <= 5, "{}", groups.len());
+        let places: Vec<f64> = groups.iter().map(|g| g.at).collect();
+        assert!(
+            places.windows(2).all(|w| w[1] - w[0] >= 20.0 - 1e-9),
+            "{places:?}"
+        );
+        assert!(
+            places.iter().all(|x| (10.0..=90.0).contains(x)),
+            "{places:?}"
+        );
+        assert_eq!(
+            groups.iter().map(|g| g.members.len()).sum::<usize>(),
+            40,
+            "every mark is counted"
+        );
     }
 }

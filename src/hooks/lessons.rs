@@ -9,6 +9,11 @@
 //! PageDown / PageUp (a presentation clicker) turn the steps: a capture-phase
 //! listener on `window` takes them before the page's own shortcuts (which would
 //! step the engine) see them.
+//!
+//! A tour belongs to its run: loading another run ends it, except the change
+//! the tour's own step asks for (`invites`: the aligned mode, the other state
+//! backend's lesson), made with the card's button or the top bar's pickers — the
+//! tour then goes on in the new run at the matching step ([`tour::carry_over`]).
 
 use std::rc::Rc;
 
@@ -24,6 +29,10 @@ use crate::share;
 
 /// Where the last imported scenario is kept between visits.
 pub const STORAGE_KEY: &str = "checkpoint-lab.scenario";
+
+/// Where each step of the tour is in the current run, each on its own (or why it
+/// is not reached); `None` without a tour or a run.
+pub type Positions = Rc<Option<Vec<Result<u64, String>>>>;
 
 /// The tour step shown and whether its answer is revealed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,8 +66,8 @@ pub struct LessonsInput {
 pub struct Lessons {
     /// The current scenario's tour, if it has one.
     pub tour: Rc<Option<Tour>>,
-    /// Where each tour step is in this run (or why one cannot be reached).
-    pub positions: Rc<Option<Result<Vec<u64>, String>>>,
+    /// Where each tour step is in this run (or why it cannot be reached).
+    pub positions: Positions,
     /// The tour step shown, if touring.
     pub showing: Option<Showing>,
     /// Goes to tour step `i` (pauses, seeks, brings its panel to the front).
@@ -67,6 +76,11 @@ pub struct Lessons {
     pub reveal: Callback<()>,
     /// Leaves the tour (the moment stays).
     pub exit: Callback<()>,
+    /// Makes the change the current step invites (another mode, another lesson).
+    pub follow: Callback<()>,
+    /// The current step's invitation has been taken up: this run is the one it
+    /// asked for.
+    pub invite_met: bool,
     /// A notice (share link made) to show until dismissed.
     pub notice: Option<String>,
     /// Why the page's share link could not be opened.
@@ -89,6 +103,8 @@ pub struct Lessons {
     pub restore_saved: Callback<()>,
     /// The stylesheet that highlights the tour step's target.
     pub highlight_css: String,
+    /// The CSS selector of the tour step's target, if it has one.
+    pub target: Option<String>,
     /// Opens or closes the glossary.
     pub show_glossary: Callback<bool>,
     /// Opens or closes the editor.
@@ -200,6 +216,8 @@ pub fn use_lessons(input: LessonsInput) -> Lessons {
         go: tour.go,
         reveal: tour.reveal,
         exit: tour.exit,
+        follow: tour.follow,
+        invite_met: tour.invite_met,
         notice: (*notice).clone(),
         link_error: (*link_error).clone(),
         import_error: (*files.import_error).clone(),
@@ -211,6 +229,7 @@ pub fn use_lessons(input: LessonsInput) -> Lessons {
         saved_name: files.saved_name,
         restore_saved: files.restore_saved,
         highlight_css: tour.highlight_css,
+        target: tour.target,
         show_glossary,
         show_editor,
     }
@@ -220,16 +239,29 @@ pub fn use_lessons(input: LessonsInput) -> Lessons {
 /// turn it.
 struct TourState {
     tour: Rc<Option<Tour>>,
-    positions: Rc<Option<Result<Vec<u64>, String>>>,
+    positions: Positions,
     showing: Option<Showing>,
     go: Callback<usize>,
     reveal: Callback<()>,
     exit: Callback<()>,
+    follow: Callback<()>,
+    invite_met: bool,
     highlight_css: String,
+    target: Option<String>,
+}
+
+/// The step a tour showed in the run before this one, to carry the tour over a
+/// change that step invited.
+struct Shown {
+    run_id: usize,
+    scenario: String,
+    step: usize,
+    content: tour::Step,
 }
 
 /// The tour of the main run's lesson; a tour belongs to its run, so loading
-/// another one (a new `run_id`) ends it.
+/// another one (a new `run_id`) ends it — unless its step invited that change
+/// ([`use_carry`]).
 #[hook]
 fn use_tour(playback: &UseReducerHandle<State>, d: &Callback<Action>, run_id: usize) -> TourState {
     let tour = use_memo(playback.scenario.clone(), |name| tour::tour_for(name));
@@ -238,22 +270,23 @@ fn use_tour(playback: &UseReducerHandle<State>, d: &Callback<Action>, run_id: us
         let tour = tour.clone();
         use_memo(run_id, move |_| {
             let tour = tour.as_ref().as_ref()?;
-            playback.with_scenario(|s| tour::positions(tour, s, playback.seed))
+            let each = playback.with_scenario(|s| tour::positions_each(tour, s, playback.seed))?;
+            // A scenario that does not run has no step anywhere.
+            Some(each.unwrap_or_else(|e| vec![Err(e); tour.steps.len()]))
         })
     };
     let showing = use_state_eq(|| None::<Showing>);
-    {
-        let showing = showing.setter();
-        use_effect_with(run_id, move |_| showing.set(None));
-    }
     let go = tour_step_callback(d, &showing, &tour, &positions);
+    let (carried, shown) = use_carry(playback, run_id, &tour, &positions, *showing);
+    {
+        let (showing, go) = (showing.setter(), go.clone());
+        use_effect_with(run_id, move |_| match carried {
+            Some(step) => go.emit(step),
+            None => showing.set(None),
+        });
+    }
     let n_steps = tour.as_ref().as_ref().map_or(0, |t| t.steps.len());
-    use_tour_link(
-        go.clone(),
-        matches!(&*positions, Some(Ok(_))),
-        run_id,
-        n_steps,
-    );
+    use_tour_link(go.clone(), positions.is_some(), run_id, n_steps);
     use_tour_keys(go.clone(), *showing, n_steps);
     let reveal = {
         let showing = showing.clone();
@@ -270,27 +303,105 @@ fn use_tour(playback: &UseReducerHandle<State>, d: &Callback<Action>, run_id: us
         let showing = showing.setter();
         Callback::from(move |_: ()| showing.set(None))
     };
-    let highlight_css = match (&*tour, *showing, &playback.job) {
-        (Some(tour), Some(s), Some(job)) => tour.steps[s.step]
-            .highlight
-            .as_ref()
-            .and_then(|h| {
-                tour::selector(h, job)
-                    .ok()
-                    .map(|sel| highlight_css(h, &sel))
-            })
-            .unwrap_or_default(),
-        _ => String::new(),
+    let invite = shown.and_then(|s| tour.as_ref().as_ref()?.steps.get(s.step)?.invites.clone());
+    let invite_met = invite
+        .as_ref()
+        .is_some_and(|inv| tour::invite_met(inv, &playback.scenario, playback.mode.key()));
+    let follow = {
+        let d = d.clone();
+        Callback::from(move |_: ()| match &invite {
+            Some(tour::Invite { mode: Some(m), .. }) => {
+                if let Some(m) = crate::playback::Mode::from_key(m) {
+                    d.emit(Action::SetMode(m));
+                }
+            }
+            Some(tour::Invite {
+                lesson: Some(l), ..
+            }) => crate::data::open_lesson(l.clone(), d.clone()),
+            _ => {}
+        })
     };
+    let target = match (&*tour, shown, &playback.job) {
+        (Some(tour), Some(s), Some(job)) => tour
+            .steps
+            .get(s.step)
+            .and_then(|st| st.highlight.as_ref())
+            .and_then(|h| tour::selector(h, job).ok().map(|sel| (h.clone(), sel))),
+        _ => None,
+    };
+    let highlight_css = target
+        .as_ref()
+        .map(|(h, sel)| highlight_css(h, sel))
+        .unwrap_or_default();
+    let target = target.map(|(h, sel)| {
+        if h.task.is_some() {
+            format!(".lane-button{sel}")
+        } else {
+            sel
+        }
+    });
     TourState {
         tour,
         positions,
-        showing: *showing,
+        showing: shown,
         go,
         reveal,
         exit,
+        follow,
+        invite_met,
         highlight_css,
+        target,
     }
+}
+
+/// Remembers the step shown and, on the render that brings a new run (a new
+/// `run_id`) under a tour, finds where the tour goes on in it: the step
+/// [`tour::carry_over`] gives when the step shown before invited this change and
+/// the new run reaches it. Returns that step (`None` ends the tour) and the step
+/// to show on this render.
+#[hook]
+fn use_carry(
+    playback: &UseReducerHandle<State>,
+    run_id: usize,
+    tour: &Rc<Option<Tour>>,
+    positions: &Positions,
+    showing: Option<Showing>,
+) -> (Option<usize>, Option<Showing>) {
+    let last = use_mut_ref(|| None::<Shown>);
+    let mut last = last.borrow_mut();
+    let (scenario, mode) = (playback.scenario.as_str(), playback.mode.key());
+    let changed = last.as_ref().is_some_and(|b| b.run_id != run_id);
+    let carried = match (&*last, &**tour) {
+        (Some(before), Some(next)) if changed => tour::carry_over(
+            &before.scenario,
+            before.step,
+            &before.content,
+            scenario,
+            mode,
+            next,
+        )
+        .filter(|i| matches!(&**positions, Some(p) if matches!(p.get(*i), Some(Ok(_))))),
+        _ => None,
+    };
+    // Until the effect has moved the tour, this render already shows where it
+    // goes (never the old tour's step index in the new tour).
+    let now = if changed {
+        carried.map(|step| Showing {
+            step,
+            revealed: false,
+        })
+    } else {
+        showing
+    };
+    *last = now.and_then(|s| {
+        Some(Shown {
+            run_id,
+            scenario: scenario.to_string(),
+            step: s.step,
+            content: tour.as_ref().as_ref()?.steps.get(s.step)?.clone(),
+        })
+    });
+    (carried, now)
 }
 
 /// Goes to a tour step: pauses, seeks to the step's position and brings a
@@ -299,17 +410,19 @@ fn tour_step_callback(
     d: &Callback<Action>,
     showing: &UseStateHandle<Option<Showing>>,
     tour: &Rc<Option<Tour>>,
-    positions: &Rc<Option<Result<Vec<u64>, String>>>,
+    positions: &Positions,
 ) -> Callback<usize> {
     let d = d.clone();
     let showing = showing.setter();
     let positions = positions.clone();
     let tour = tour.clone();
     Callback::from(move |step: usize| {
-        let (Some(tour), Some(Ok(pos))) = (&*tour, &*positions) else {
+        let (Some(tour), Some(pos)) = (&*tour, &*positions) else {
             return;
         };
-        let Some(&at) = pos.get(step) else { return };
+        let Some(Ok(&at)) = pos.get(step).map(Result::as_ref) else {
+            return;
+        };
         d.emit(Action::Pause);
         d.emit(Action::SeekStep(at));
         showing.set(Some(Showing {

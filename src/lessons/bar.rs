@@ -9,6 +9,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::hooks::lessons::{Lessons, Showing};
+use crate::hooks::touch;
 use crate::hooks::use_lang;
 use crate::lessons::glossary;
 use crate::lessons::pair;
@@ -351,16 +352,120 @@ fn lang_sep(lang: crate::i18n::Lang) -> &'static str {
     }
 }
 
+/// What a swipe on the tour's sheet does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Swipe {
+    /// Right to left: the next step.
+    Next,
+    /// Left to right: the previous step.
+    Previous,
+    /// Downwards: fold the sheet to one line.
+    Fold,
+    /// Upwards: unfold it.
+    Unfold,
+}
+
+/// Reads a finger's move from `(x0, y0)` to `(x1, y1)` (CSS px) as a swipe: at
+/// least 40 px, and mostly along one axis (a diagonal drag is nothing).
+pub fn swipe(from: (f64, f64), to: (f64, f64)) -> Option<Swipe> {
+    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+    const MIN: f64 = 40.0;
+    if dx.abs() >= MIN && dx.abs() > 1.5 * dy.abs() {
+        Some(if dx < 0.0 {
+            Swipe::Next
+        } else {
+            Swipe::Previous
+        })
+    } else if dy.abs() >= MIN && dy.abs() > 1.5 * dx.abs() {
+        Some(if dy > 0.0 { Swipe::Fold } else { Swipe::Unfold })
+    } else {
+        None
+    }
+}
+
+/// The sheet's swipes: where a finger went down, and what its lift means.
+fn swipe_handlers(
+    l: &Lessons,
+    step: usize,
+    n: usize,
+    folded: &UseStateHandle<bool>,
+    start: &Rc<std::cell::RefCell<Option<(f64, f64)>>>,
+) -> (Callback<PointerEvent>, Callback<PointerEvent>) {
+    let down = {
+        let start = start.clone();
+        Callback::from(move |e: PointerEvent| {
+            *start.borrow_mut() = (e.pointer_type() == "touch")
+                .then(|| (f64::from(e.client_x()), f64::from(e.client_y())));
+        })
+    };
+    let up = {
+        let (go, folded, start) = (l.go.clone(), folded.clone(), start.clone());
+        Callback::from(move |e: PointerEvent| {
+            let Some(from) = start.borrow_mut().take() else {
+                return;
+            };
+            match swipe(from, (f64::from(e.client_x()), f64::from(e.client_y()))) {
+                Some(Swipe::Next) if step + 1 < n => go.emit(step + 1),
+                Some(Swipe::Previous) if step > 0 => go.emit(step - 1),
+                Some(Swipe::Fold) => folded.set(true),
+                Some(Swipe::Unfold) => folded.set(false),
+                _ => {}
+            }
+        })
+    };
+    (down, up)
+}
+
+/// The button that makes the change the step asks for, or (once made) what the
+/// step says then.
+fn invite_view(l: &Lessons, s: &tour::Step, revealed: bool, lang: crate::i18n::Lang) -> Html {
+    let Some(inv) = &s.invites else {
+        return html! {};
+    };
+    if l.invite_met {
+        return match &inv.then {
+            Some(then) => html! {
+                <p class="tour-card__then" id="tour-then">{ tour::text(then, lang).to_string() }</p>
+            },
+            None => html! {},
+        };
+    }
+    // A question first: the change would give its answer away.
+    if s.ask.is_some() && !revealed {
+        return html! {};
+    }
+    let label = match (&inv.mode, &inv.lesson) {
+        (Some(m), _) => {
+            let mode = crate::playback::Mode::from_key(m)
+                .map_or(m.as_str(), |m| crate::labels::mode(lang, m));
+            t("tour_invite_mode", lang).replace("{mode}", mode)
+        }
+        (_, Some(name)) => t("tour_invite_lesson", lang).replace("{name}", name),
+        _ => return html! {},
+    };
+    html! {
+        <button type="button" class="text-button tour-card__invite" id="tour-invite"
+                onclick={l.follow.reform(|_: MouseEvent| ())}>{ label }</button>
+    }
+}
+
 /// The current tour step: its text, the question and its answer, previous /
-/// next; in the side panel, beside the graph it talks about.
+/// next; in the side panel, beside the graph it talks about. On a phone it is a
+/// sheet at the bottom of the screen (the stylesheet's phone block): previous /
+/// next at its foot in thumb reach, foldable to that one line by its ⌄ button
+/// or a swipe down, and the page scrolled so that the step's highlighted
+/// element stays in view above it.
 #[component]
 pub fn TourCard(props: &LessonProps) -> Html {
     let lang = use_lang().lang;
+    let touch = touch::use_touch();
     let l = &props.lessons;
     // The answer, once shown, is brought into view with its question; a new step
     // starts with the card scrolled to its top, so its text is read from the start.
     let answer_ref = use_node_ref();
     let card_ref = use_node_ref();
+    let folded = use_state_eq(|| false);
+    let swipe_start = use_mut_ref(|| None::<(f64, f64)>);
     {
         let answer_ref = answer_ref.clone();
         let shown = l.showing.is_some_and(|s| s.revealed);
@@ -378,29 +483,62 @@ pub fn TourCard(props: &LessonProps) -> Html {
     {
         let card_ref = card_ref.clone();
         let step = l.showing.map(|s| s.step);
+        let folded = folded.setter();
         use_effect_with(step, move |_| {
+            folded.set(false);
             if let Some(card) = card_ref.cast::<web_sys::Element>() {
                 card.set_scroll_top(0);
                 reveal_in_scroller(&card);
             }
         });
     }
+    {
+        // After the step's seek has been drawn (and whenever the sheet folds or
+        // unfolds), the highlighted element is brought above the sheet.
+        let card_ref = card_ref.clone();
+        let target = l.target.clone();
+        let key = (l.showing.map(|s| s.step), *folded, target.clone());
+        use_effect_with(key, move |_| {
+            if let (Some(sel), Some(card), true) = (
+                target,
+                card_ref.cast::<web_sys::Element>(),
+                touch::phone_layout(),
+            ) {
+                touch::keep_above_sheet(&sel, &card);
+            }
+        });
+    }
     let (Some(tour), Some(Showing { step, revealed })) = (&*l.tour, l.showing) else {
         return html! {};
     };
-    let s = &tour.steps[step];
+    let Some(s) = tour.steps.get(step) else {
+        return html! {};
+    };
     let n = tour.steps.len();
     let counter = t("tour_step_of", lang)
         .replace("{n}", &(step + 1).to_string())
         .replace("{total}", &n.to_string());
     let nav = |to: usize| l.go.reform(move |_: MouseEvent| to);
     let text = |loc: &engine::scenario::Localized| tour::text(loc, lang).to_string();
+    // Why this step's moment is not in this run (another mode can lack one).
     let unreachable = match &*l.positions {
-        Some(Err(e)) => Some(e.clone()),
-        _ => None,
+        Some(each) => each.get(step).and_then(|p| p.as_ref().err()).cloned(),
+        None => None,
+    };
+    let (on_down, on_up) = swipe_handlers(l, step, n, &folded, &swipe_start);
+    let fold_label = if *folded {
+        t("tour_sheet_unfold", lang)
+    } else {
+        t("tour_sheet_fold", lang)
+    };
+    let toggle_fold = {
+        let folded = folded.clone();
+        Callback::from(move |_: MouseEvent| folded.set(!*folded))
     };
     html! {
-        <div class="tour-card" role="region" aria-label={t("tour_label", lang)} lang={lang.html_lang()} ref={card_ref}>
+        <div class={classes!("tour-card", folded.then_some("tour-card--folded"))} role="region"
+             aria-label={t("tour_label", lang)} lang={lang.html_lang()} ref={card_ref}
+             onpointerdown={on_down} onpointerup={on_up}>
             <div class="tour-card__head">
                 <strong class="tour-card__title">{ text(&tour.title) }</strong>
                 // Leaving is rare: a small ✕ in the corner, so previous / next keep
@@ -410,6 +548,9 @@ pub fn TourCard(props: &LessonProps) -> Html {
                         onclick={l.exit.reform(|_: MouseEvent| ())}>{ "✕" }</button>
             </div>
             <div class="tour-card__nav">
+                <button type="button" class="icon-button tour-card__fold" id="tour-fold"
+                        aria-expanded={(!*folded).to_string()} aria-label={fold_label} title={fold_label}
+                        onclick={toggle_fold}>{ if *folded { "⌃" } else { "⌄" } }</button>
                 <button type="button" class="text-button" id="tour-prev" disabled={step == 0}
                         onclick={nav(step.saturating_sub(1))}>{ "← " }{ t("tour_prev", lang) }</button>
                 <button type="button" class="text-button text-button--primary" id="tour-next" disabled={step + 1 >= n}
@@ -417,6 +558,7 @@ pub fn TourCard(props: &LessonProps) -> Html {
                 <span class="tour-card__counter" id="tour-counter" aria-live="polite">{ counter }</span>
             </div>
             <p class="tour-card__text" id="tour-text">{ text(&s.text) }</p>
+            { invite_view(l, s, revealed, lang) }
             if let Some(e) = unreachable {
                 <p class="lesson-bar__error" role="alert">{ t("tour_unreachable", lang) }{ " " }{ e }</p>
             }
@@ -434,7 +576,7 @@ pub fn TourCard(props: &LessonProps) -> Html {
                     }
                 </div>
             }
-            <p class="tour-card__keys">{ t("tour_keys", lang) }</p>
+            <p class="tour-card__keys" id="tour-keys">{ t(if touch { "tour_keys_touch" } else { "tour_keys" }, lang) }</p>
         </div>
     }
 }

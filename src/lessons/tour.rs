@@ -22,6 +22,13 @@
 //! (`{"panel": "storage"}`; coordinator, storage, sink, narration). A step with
 //! `ask` pauses for the class to predict; `answer` is revealed on click.
 //!
+//! A step that sends the class to the same job under another checkpointing mode,
+//! or to another lesson, says so with `invites`: `{"mode": "aligned"}` or
+//! `{"lesson": "state-backend-rocksdb"}`, and optionally `then` (`{"zh", "en"}`),
+//! what the step says once the change is made. The card offers the change as a
+//! button, and making it — there or with the top bar's pickers — keeps the tour
+//! ([`carry_over`]) instead of ending it.
+//!
 //! Positions are found by running the scenario's own [`World`] (the same engine the
 //! page plays), so a tour can never point at a moment that does not happen. Pure:
 //! no `web_sys`, unit-tested natively.
@@ -138,6 +145,25 @@ pub struct Step {
     /// The answer, revealed on click.
     #[serde(default)]
     pub answer: Option<Localized>,
+    /// A change of mode or lesson the step asks the class to make.
+    #[serde(default)]
+    pub invites: Option<Invite>,
+}
+
+/// A change a step asks for: exactly one of `mode` or `lesson`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Invite {
+    /// The checkpointing mode to rerun the same job under (`aligned`,
+    /// `unaligned`, `at-least-once`).
+    #[serde(default)]
+    pub mode: Option<String>,
+    /// The built-in lesson to open (one with a tour).
+    #[serde(default)]
+    pub lesson: Option<String>,
+    /// What the step says once the change is made (its `text` otherwise).
+    #[serde(default)]
+    pub then: Option<Localized>,
 }
 
 /// A moment of the run: exactly one of `at_ms` or `event`.
@@ -220,6 +246,12 @@ impl Tour {
                     ))
                 }
             }
+            if let Some(inv) = &s.invites {
+                check_invite(inv, name, &at)?;
+                if let Some(then) = &inv.then {
+                    both(then, &format!("{at}.invites.then"))?;
+                }
+            }
             if let Some(t) = &s.highlight {
                 let n = [&t.task, &t.channel, &t.panel]
                     .iter()
@@ -234,6 +266,75 @@ impl Tour {
         }
         Ok(())
     }
+}
+
+/// Checks a step's `invites`: exactly one of a known mode or a lesson with a tour.
+fn check_invite(inv: &Invite, name: &str, at: &str) -> Result<(), String> {
+    match (&inv.mode, &inv.lesson) {
+        (Some(m), None) => {
+            if !MODES.contains(&m.as_str()) {
+                return Err(format!(
+                    "tour {name}: {at}.invites.mode: {m:?} is not one of {MODES:?}"
+                ));
+            }
+        }
+        (None, Some(l)) => {
+            if !NAMES.contains(&l.as_str()) {
+                return Err(format!(
+                    "tour {name}: {at}.invites.lesson: {l:?} is not a lesson with a tour"
+                ));
+            }
+        }
+        _ => {
+            return Err(format!(
+                "tour {name}: {at}.invites needs exactly one of mode or lesson"
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// The checkpointing modes a step may invite (the mode picker's keys).
+pub const MODES: [&str; 3] = ["aligned", "unaligned", "at-least-once"];
+
+/// Whether the run of `scenario` in `mode` (a [`MODES`] key) is the one `invite`
+/// asks for (a mode invitation stays within its tour's lesson).
+pub fn invite_met(invite: &Invite, scenario: &str, mode: &str) -> bool {
+    match (&invite.mode, &invite.lesson) {
+        (Some(m), _) => m == mode,
+        (_, Some(l)) => l == scenario,
+        _ => false,
+    }
+}
+
+/// Where a tour goes on when the run changes under it: the step `at` (of the
+/// tour of `before`) invited the change to `scenario` in `mode`, whose tour is
+/// `next`. A new mode keeps the step (now shown in the other mode); a new lesson
+/// goes to its tour's step at the same moment of the run (the same `goto`), or
+/// its first. `None` when the step invited nothing, or something else: the tour
+/// belonged to the run that ended.
+pub fn carry_over(
+    before: &str,
+    at: usize,
+    step: &Step,
+    scenario: &str,
+    mode: &str,
+    next: &Tour,
+) -> Option<usize> {
+    let invite = step.invites.as_ref()?;
+    let same_lesson = invite.lesson.is_some() || scenario == before;
+    if !same_lesson || !invite_met(invite, scenario, mode) || next.steps.is_empty() {
+        return None;
+    }
+    if invite.mode.is_some() {
+        return Some(at.min(next.steps.len() - 1));
+    }
+    Some(
+        next.steps
+            .iter()
+            .position(|s| s.goto == step.goto)
+            .unwrap_or(0),
+    )
 }
 
 /// The tour of the built-in scenario `scenario`, if it has one (compiled in or
@@ -255,6 +356,18 @@ pub fn matches(event: &Value, pattern: &Map<String, Value>) -> bool {
 /// The engine step each of `tour`'s steps goes to, for `scenario` run with `seed`:
 /// one pass of the engine. Errors name the step whose moment never happens.
 pub fn positions(tour: &Tour, scenario: &Scenario, seed: u64) -> Result<Vec<u64>, String> {
+    positions_each(tour, scenario, seed)?.into_iter().collect()
+}
+
+/// The engine step of each of `tour`'s steps, each on its own: a run of the
+/// lesson in another mode may not reach every step (an aligned run has no
+/// barrier overtaking records) and still reach the one a tour goes on at. The
+/// error of a step names it; the outer error is a scenario that does not run.
+pub fn positions_each(
+    tour: &Tour,
+    scenario: &Scenario,
+    seed: u64,
+) -> Result<Vec<Result<u64, String>>, String> {
     let mut world = World::new(scenario, seed).map_err(|e| e.to_string())?;
     world.set_tracing(true);
     let n = tour.steps.len();
@@ -290,7 +403,7 @@ pub fn positions(tour: &Tour, scenario: &Scenario, seed: u64) -> Result<Vec<u64>
             }
         }
     }
-    found
+    Ok(found
         .into_iter()
         .enumerate()
         .map(|(i, f)| {
@@ -302,7 +415,7 @@ pub fn positions(tour: &Tour, scenario: &Scenario, seed: u64) -> Result<Vec<u64>
                 )
             })
         })
-        .collect()
+        .collect())
 }
 
 /// The CSS selector of the page element `target` names, or an error naming what
@@ -585,6 +698,104 @@ mod tests {
         ))
         .unwrap_err();
         assert!(err.contains("txt"), "{err}");
+    }
+
+    /// The steps that ask for a change of mode or lesson: the tour goes on in
+    /// the changed run, at the step it asked from (a mode) or at the same moment
+    /// of the other lesson's tour; any other change ends it.
+    #[test]
+    fn a_tour_goes_on_across_the_change_its_step_invites() {
+        let unaligned = tour_for("unaligned-backpressure").unwrap();
+        let (at, step) = unaligned
+            .steps
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.invites.is_some())
+            .expect("the unaligned tour asks for the aligned mode");
+        let name = "unaligned-backpressure";
+        assert_eq!(
+            carry_over(name, at, step, name, "aligned", &unaligned),
+            Some(at)
+        );
+        assert_eq!(
+            carry_over(name, at, step, name, "at-least-once", &unaligned),
+            None,
+            "a mode the step did not ask for ends the tour"
+        );
+        let other = tour_for("odd-even-sum").unwrap();
+        assert_eq!(
+            carry_over(name, at, step, "odd-even-sum", "aligned", &other),
+            None
+        );
+        assert_eq!(
+            carry_over(name, 0, &unaligned.steps[0], name, "aligned", &unaligned),
+            None,
+            "a step that invites nothing ends with its run"
+        );
+
+        let hashmap = tour_for("state-backend-hashmap").unwrap();
+        let rocksdb = tour_for("state-backend-rocksdb").unwrap();
+        let (at, step) = hashmap
+            .steps
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.invites.is_some())
+            .expect("the hashmap tour sends the class to rocksdb");
+        let to = carry_over(
+            "state-backend-hashmap",
+            at,
+            step,
+            "state-backend-rocksdb",
+            "aligned",
+            &rocksdb,
+        )
+        .expect("the rocksdb tour takes over");
+        assert_eq!(rocksdb.steps[to].goto, step.goto, "the same moment");
+        assert!(invite_met(
+            step.invites.as_ref().unwrap(),
+            "state-backend-rocksdb",
+            "unaligned"
+        ));
+        assert!(!invite_met(
+            step.invites.as_ref().unwrap(),
+            "state-backend-hashmap",
+            "aligned"
+        ));
+
+        // The aligned run of the unaligned lesson has no overtaking barrier
+        // (step 2) but reaches the step the tour goes on at.
+        let mut s = runner::load(name).unwrap();
+        let opts = runner::RunOptions {
+            mode: Some(runner::ModeOverride::Aligned),
+            ..Default::default()
+        };
+        runner::apply_options(&mut s, &opts).unwrap();
+        let each = positions_each(&unaligned, &s, s.seed).unwrap();
+        assert!(each[1].as_ref().unwrap_err().contains("steps[2]"));
+        assert!(each[2].is_ok());
+        assert!(positions(&unaligned, &s, s.seed).is_err());
+    }
+
+    #[test]
+    fn a_bad_invite_names_the_step_and_field() {
+        let tour = |invite: &str| {
+            format!(
+                r#"{{"scenario": "s", "title": {{"zh": "t", "en": "t"}}, "steps": [{{"goto": {{"at_ms": 0}}, "text": {{"zh": "x", "en": "y"}}, "invites": {invite}}}]}}"#
+            )
+        };
+        let err = Tour::parse(&tour(r#"{"mode": "exactly"}"#)).unwrap_err();
+        assert!(err.contains("steps[1].invites.mode"), "{err}");
+        let err = Tour::parse(&tour(r#"{"lesson": "nope"}"#)).unwrap_err();
+        assert!(err.contains("steps[1].invites.lesson"), "{err}");
+        let err =
+            Tour::parse(&tour(r#"{"mode": "aligned", "lesson": "odd-even-sum"}"#)).unwrap_err();
+        assert!(err.contains("exactly one of mode or lesson"), "{err}");
+        let err = Tour::parse(&tour(
+            r#"{"mode": "aligned", "then": {"zh": "", "en": "y"}}"#,
+        ))
+        .unwrap_err();
+        assert!(err.contains("steps[1].invites.then"), "{err}");
+        assert!(Tour::parse(&tour(r#"{"mode": "aligned"}"#)).is_ok());
     }
 
     #[test]

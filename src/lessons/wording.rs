@@ -74,6 +74,11 @@ pub const KEYS: &[&str] = &[
     "pair_all_equal",
     "pair_some_differ",
     "pair_nothing_yet",
+    "tour_keys_touch",
+    "tour_sheet_fold",
+    "tour_sheet_unfold",
+    "tour_invite_mode",
+    "tour_invite_lesson",
 ];
 
 #[derive(Debug, Deserialize)]
