@@ -319,6 +319,8 @@ async function phaseTimelines(page, base, lang, w, h) {
     if (over.length) fail(`${where}: ${over.slice(0, 4).join('; ')}`);
     const pending = await page.$eval(`.hist[data-checkpoint="${id}"] .phases`, (f) => f.classList.contains('phases--pending'));
     found.push(`${where}: ${rows.length} rows${pending ? ' (pending)' : ''}, top ${rows[0] && rows[0].task}: "${rows[0] && rows[0].numbers}"`);
+    await page.$eval(`.hist[data-checkpoint="${id}"] .phases__legend`, (e) => e.scrollIntoView());
+    await settle(page);
     await shot(page, `${tab}`, w, h, lang);
   };
   await open('barrier-alignment', 520, 1, 'phases-aligned-pending');
