@@ -19,6 +19,13 @@
 //     colour, each saying "restarting", with no overprinted text; the
 //     JobManager-crash pair after the crash: the strip says chk-3 is lost with
 //     jobmanager storage, completed with filesystem storage;
+//   - the phase timeline of a checkpoint (the coordinator tab, a history row
+//     opened): barrier-alignment's chk-1 while pending (its phases growing) and
+//     once completed, unaligned-backpressure's chk-1: bars that take time never
+//     overprint each other, the names and numbers never overprint the bars or
+//     each other, the axis's ticks stand apart, nothing leaves the drawing; and
+//     the real statistics' comparison with tests/fixtures imported;
+//     PHASES_ONLY=1 runs only these;
 // and with SHOTS=<dir>, screenshots of those moments at 1024×768, 1280×720 and
 // 1920×1080 in both languages.
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/lesson-on-graph.cjs <base-url>
@@ -254,12 +261,102 @@ async function unaligned(page, base, lang, w, h) {
   return { where, probe, notes, labels, chk1 };
 }
 
+/** Overprints inside every phase timeline on the page (screen pixels). */
+function phaseOverprints() {
+  const out = [];
+  const cross = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  for (const fig of document.querySelectorAll('.phases')) {
+    const f = fig.getBoundingClientRect();
+    const id = `chk-${fig.dataset.checkpoint}`;
+    const ticks = [...fig.querySelectorAll('.phases__tick')].map((t) => t.getBoundingClientRect());
+    for (let i = 1; i < ticks.length; i++) if (cross(ticks[i - 1], ticks[i])) out.push(`${id}: axis ticks ${i - 1} and ${i} overlap`);
+    for (const t of ticks) if (t.left < f.left - 1 || t.right > f.right + 1) out.push(`${id}: an axis tick leaves the drawing`);
+    const axis = fig.querySelector('.phases__axis').getBoundingClientRect();
+    for (const row of fig.querySelectorAll('.phases__row')) {
+      const task = row.dataset.task;
+      const track = row.querySelector('.phases__track').getBoundingClientRect();
+      if (cross(axis, track)) out.push(`${id} ${task}: the axis overprints the track`);
+      const name = row.querySelector('.phases__name').getBoundingClientRect();
+      const nums = row.querySelector('.phases__numbers').getBoundingClientRect();
+      if (cross(name, nums)) out.push(`${id} ${task}: name and numbers overlap`);
+      for (const [what, r] of [['name', name], ['numbers', nums]]) {
+        if (cross(r, track)) out.push(`${id} ${task}: its ${what} overprints the bars`);
+        if (r.right > f.right + 1) out.push(`${id} ${task}: its ${what} leaves the drawing`);
+      }
+      const bars = [...row.querySelectorAll('.phases__bar')].map((b) => ({
+        phase: b.dataset.phase, timed: +b.dataset.to > +b.dataset.from, r: b.getBoundingClientRect(),
+      }));
+      for (const b of bars) {
+        if (b.r.left < track.left - 1 || b.r.right > track.right + 1 || b.r.width < 2) out.push(`${id} ${task}: the ${b.phase} bar is outside its track or invisible`);
+      }
+      const timed = bars.filter((b) => b.timed);
+      for (let i = 0; i < timed.length; i++) for (let j = i + 1; j < timed.length; j++) {
+        if (cross(timed[i].r, timed[j].r)) out.push(`${id} ${task}: ${timed[i].phase} and ${timed[j].phase} overprint`);
+      }
+    }
+  }
+  return out;
+}
+
+async function phaseTimelines(page, base, lang, w, h) {
+  const found = [];
+  const open = async (scenario, t, id, tab) => {
+    const where = `phases ${scenario} chk-${id} at ${t} ms ${w}×${h} ${lang}`;
+    await page.goto(`${base}/?lang=${lang}&scenario=${scenario}&t=${t}`);
+    await page.waitForSelector('.operator__name');
+    await page.click('#tab-coordinator');
+    const toggle = `.history .hist[data-checkpoint="${id}"] .hist__toggle`;
+    await page.waitForSelector(toggle);
+    if ((await page.$eval(toggle, (b) => b.getAttribute('aria-expanded'))) !== 'true') await page.click(toggle);
+    await page.waitForSelector(`.hist[data-checkpoint="${id}"] .phases__row`);
+    await settle(page);
+    const rows = await page.$$eval(`.hist[data-checkpoint="${id}"] .phases__row`, (rs) => rs.map((r) => ({
+      task: r.dataset.task, bars: r.querySelectorAll('.phases__bar').length, numbers: r.querySelector('.phases__numbers').textContent,
+    })));
+    if (!rows.length || rows.every((r) => !r.bars)) fail(`${where}: no bars drawn`);
+    const over = await page.evaluate(phaseOverprints);
+    if (over.length) fail(`${where}: ${over.slice(0, 4).join('; ')}`);
+    const pending = await page.$eval(`.hist[data-checkpoint="${id}"] .phases`, (f) => f.classList.contains('phases--pending'));
+    found.push(`${where}: ${rows.length} rows${pending ? ' (pending)' : ''}, top ${rows[0] && rows[0].task}: "${rows[0] && rows[0].numbers}"`);
+    await page.$eval(`.hist[data-checkpoint="${id}"] .phases__legend`, (e) => e.scrollIntoView());
+    await settle(page);
+    await shot(page, `${tab}`, w, h, lang);
+  };
+  await open('barrier-alignment', 520, 1, 'phases-aligned-pending');
+  await open('barrier-alignment', 5000, 1, 'phases-aligned');
+  await open('unaligned-backpressure', 1100, 1, 'phases-unaligned');
+  // The real statistics beside the lab's: chk-1's phases on both sides.
+  const where = `phases compared ${w}×${h} ${lang}`;
+  await page.click('#tab-flink');
+  await page.waitForSelector('#real-file', { state: 'attached' });
+  await page.setInputFiles('#real-file', `${__dirname}/../tests/fixtures/flink-stats-unaligned-backpressure.json`);
+  await page.waitForSelector('#real-real .real-row');
+  for (const side of ['lab', 'real']) {
+    const summary = `#real-${side} .real-row[data-checkpoint="1"] .phases-details > summary`;
+    await page.waitForSelector(summary);
+    await page.$eval(summary, (s) => s.parentElement.setAttribute('open', ''));
+  }
+  await page.$eval('#real-stats', (s) => s.scrollIntoView());
+  await page.$eval('#real-lab .real-row[data-checkpoint="1"] .phases-details', (d) => d.scrollIntoView());
+  await settle(page);
+  const over = await page.evaluate(phaseOverprints);
+  if (over.length) fail(`${where}: ${over.slice(0, 4).join('; ')}`);
+  const sides = await page.$$eval('.real-row[data-checkpoint="1"] .phases', (fs) => fs.map((f) => f.querySelectorAll('.phases__row').length));
+  if (sides.length !== 2 || sides.some((n) => !n)) fail(`${where}: chk-1's phases drawn on ${sides.length} sides (${sides})`);
+  found.push(`${where}: chk-1 rows lab ${sides[0]}, real ${sides[1]}`);
+  await shot(page, 'phases-compared', w, h, lang);
+  return found;
+}
+
 (async () => {
   const base = process.argv[2];
   const browser = await launch();
   for (const [w, h] of SIZES) {
     for (const lang of LANGS) {
       const page = await browser.newPage({ viewport: { width: w, height: h } });
+      figures.push(...(await phaseTimelines(page, base, lang, w, h)));
+      if (process.env.PHASES_ONLY) { await page.close(); continue; }
       figures.push(await oddEvenSum(page, base, lang, w, h));
       figures.push(await taskStates(page, base, lang, w, h));
       const alo = await sinkVerdicts(page, base, lang, w, h, 'at-least-once-duplicates');

@@ -10,6 +10,7 @@
 //! - [`legend`]: what each colour and shape on the stage means.
 //! - [`side_panel`]: the rail of tabs that opens into a drawer (coordinator, storage, sink, narration, bench; tour, subtask, glossary, editor).
 //! - [`task_popover`]: a subtask's state (offsets, keyed state, transactions) and its crash button.
+//! - [`phase_timeline`]: a checkpoint's phases per subtask as a Gantt (the coordinator's history, real statistics).
 //! - [`coordinator_panel`], [`storage_panel`], [`sink_panel`], [`narration_panel`], [`bench_panel`]: the side panel's tabs.
 //! - [`flink_panel`]: the Flink code tab (the run on stage as Java, copy, download, the command); [`real_stats_panel`]: real checkpoint statistics beside the lab's.
 //! - [`qr_dialog`]: the QR code and short link of the current moment.
@@ -29,6 +30,7 @@ pub mod key_group_strip;
 pub mod lang_switch;
 pub mod legend;
 pub mod narration_panel;
+pub mod phase_timeline;
 pub mod qr_dialog;
 pub mod real_stats_panel;
 pub mod shortcuts;

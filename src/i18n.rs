@@ -471,6 +471,30 @@ messages! {
     MarkersMerged = "markers_merged",
     /// A subtask's sheet where no crash is possible (failed, canceled, finished).
     CrashImpossible = "crash_impossible",
+    /// A checkpoint's phases per subtask (`components::phase_timeline`).
+    PhasesOpen = "phases_open",
+    PhasesOpenLabel = "phases_open_label",
+    PhasesCaption = "phases_caption",
+    PhasesPending = "phases_pending",
+    PhasesAborted = "phases_aborted",
+    PhaseStartDelay = "phase_start_delay",
+    PhaseAlignment = "phase_alignment",
+    PhaseSync = "phase_sync",
+    PhaseAsync = "phase_async",
+    PhaseUnreached = "phase_unreached",
+    PhaseAck = "phase_ack",
+    PhaseShortDelay = "phase_short_delay",
+    PhaseShortAlign = "phase_short_align",
+    PhaseShortSync = "phase_short_sync",
+    PhaseShortAsync = "phase_short_async",
+    PhasesFinished = "phases_finished",
+    PhasesOrder = "phases_order",
+    PhasesAsyncNote = "phases_async_note",
+    PhasesUnalignedNote = "phases_unaligned_note",
+    PhasesLabNote = "phases_lab_note",
+    PhasesRealNote = "phases_real_note",
+    /// The pending card's subtasks in their asynchronous phase.
+    PhasesUploading = "phases_uploading",
 }
 
 /// The wording file, compiled into the wasm.

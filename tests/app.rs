@@ -302,6 +302,19 @@ impl Driven {
         self.app.text("#clock")
     }
 
+    /// The simulated time the clock shows (`t = 505 ms …`).
+    fn now(&self) -> u64 {
+        let clock = self.clock();
+        let digits: String = clock
+            .trim_start_matches("t = ")
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits
+            .parse()
+            .unwrap_or_else(|_| panic!("no time in {clock:?}"))
+    }
+
     fn exists(&self, selector: &str) -> bool {
         self.root.query_selector(selector).unwrap().is_some()
     }
@@ -620,50 +633,152 @@ async fn interventions_speed_scrubber_and_markers() {
         .contains("projector"));
 }
 
-/// The coordinator tab's subtask timeline: each bar is a button named in the
-/// current language, and clicking one moves the cursor to its moment.
+/// The engine's phases of `scenario`'s checkpoint `id`, run to `until` ms.
+fn engine_phases(scenario: &str, until: u64, id: u64) -> engine::view::phases::CheckpointPhases {
+    let s = engine::runner::load(scenario).unwrap();
+    let mut w = engine::World::new(&s, s.seed).unwrap();
+    w.run_until(until, |_| {});
+    let v = w.view();
+    let h = v.coordinator.history.iter().find(|h| h.id.0 == id).unwrap();
+    engine::view::phases::checkpoint_phases_at(h, &w.job_view(), &v.tasks, v.now)
+}
+
+/// A history row of the coordinator tab opens its checkpoint's phases: one row
+/// per subtask, the straggler on top, every bar spanning the engine's numbers
+/// (from the trigger), the numbers written out too; a pending checkpoint says so
+/// and grows with the clock.
 #[wasm_bindgen_test]
-async fn clicking_a_subtask_timeline_bar_moves_the_cursor_there() {
+async fn opening_a_history_row_shows_the_checkpoint_phases_with_the_engines_numbers() {
     let lab = Driven::with_query("?lang=en&scenario=barrier-alignment").await;
-    // To the end of the (bounded) job: two checkpoints, #1 with a real alignment.
     lab.dispatch(Action::SeekTime(5_000)).await;
-    let end = lab.clock();
     let first = ".history .hist[data-checkpoint='1']";
     assert!(lab.exists(first), "checkpoint 1 in the history");
-    // The alignment bar of checkpoint 1: jump to the subtask's first barrier.
-    let align = lab.app.find(&format!("{first} .subtask__align"));
-    let at = align.get_attribute("data-at").unwrap();
-    let label = align.get_attribute("aria-label").unwrap();
     assert!(
-        label.contains(&format!("first barrier at {at} ms")),
-        "{label}"
+        !lab.exists(&format!("{first} .phases")),
+        "closed until asked"
     );
-    assert!(
-        !end.starts_with(&format!("t = {at} ms")),
-        "{end}: the bar is elsewhere in time"
+    let toggle = format!("{first} .hist__toggle");
+    assert_eq!(lab.app.attr(&toggle, "aria-expanded"), "false");
+    lab.app.click(&toggle).await;
+    assert_eq!(lab.app.attr(&toggle, "aria-expanded"), "true");
+    let p = engine_phases("barrier-alignment", lab.now(), 1);
+    let rows = lab
+        .root
+        .query_selector_all(&format!("{first} .phases__row"))
+        .unwrap();
+    assert_eq!(rows.length() as usize, p.subtasks.len());
+    let top = rows.item(0).unwrap().dyn_into::<Element>().unwrap();
+    let latest = p.subtasks.iter().max_by_key(|s| s.end_to_end_ms()).unwrap();
+    let top_ack = top.query_selector(".phases__ack").unwrap().unwrap();
+    assert_eq!(
+        top_ack.get_attribute("data-ack"),
+        latest.end_to_end_ms().map(|v| v.to_string())
     );
-    lab.app.click(&format!("{first} .subtask__align")).await;
-    assert!(
-        lab.clock().starts_with(&format!("t = {at} ms")),
-        "{} vs {at}",
-        lab.clock()
+    for s in &p.subtasks {
+        let row = format!("{first} .phases__row[data-task='{}']", s.name);
+        let numbers = lab.app.text(&format!("{row} .phases__numbers"));
+        for (phase, d) in [
+            ("delay", s.start_delay_ms()),
+            ("align", s.alignment_ms()),
+            ("sync", s.sync_ms()),
+            ("async", s.async_ms()),
+        ] {
+            let Some(d) = d else { continue };
+            assert!(numbers.contains(&format!("{phase} {d}")), "{numbers}");
+            if d == 0 && phase != "sync" {
+                // A phase of 0 ms is a number only; the snapshot's instant is drawn.
+                assert!(
+                    !lab.exists(&format!("{row} .phases__bar[data-phase='{phase}']")),
+                    "{} {phase}",
+                    s.name
+                );
+                continue;
+            }
+            let bar = lab
+                .app
+                .find(&format!("{row} .phases__bar[data-phase='{phase}']"));
+            let (from, to): (u64, u64) = (
+                bar.get_attribute("data-from").unwrap().parse().unwrap(),
+                bar.get_attribute("data-to").unwrap().parse().unwrap(),
+            );
+            assert_eq!(to - from, d, "{} {phase}", s.name);
+        }
+    }
+    let merge = engine_phases("barrier-alignment", lab.now(), 1)
+        .subtasks
+        .into_iter()
+        .find(|s| &*s.name == "merge#0")
+        .unwrap();
+    assert_eq!(
+        (merge.start_delay_ms(), merge.alignment_ms()),
+        (Some(5), Some(45))
     );
-    // A ✓ jumps to that subtask's acknowledgement.
-    lab.dispatch(Action::SeekTime(5_000)).await;
-    let ack_at = lab.app.attr(&format!("{first} .subtask__ack"), "data-at");
-    lab.app.click(&format!("{first} .subtask__ack")).await;
-    assert!(
-        lab.clock().starts_with(&format!("t = {ack_at} ms")),
-        "{} vs {ack_at}",
-        lab.clock()
-    );
-    // In Chinese the same button is named in Chinese.
-    lab.dispatch(Action::SeekTime(5_000)).await;
+    let merge_bar =
+        format!("{first} .phases__row[data-task='merge#0'] .phases__bar[data-phase='align']");
+    assert_eq!(lab.app.attr(&merge_bar, "data-from"), "5");
+    assert_eq!(lab.app.attr(&merge_bar, "data-to"), "50");
+
+    // A bar moves the cursor to its moment: the alignment to the first barrier.
+    let at = lab.app.attr(&merge_bar, "data-at");
+    assert_eq!(at, "505");
+    lab.app.click(&merge_bar).await;
+    assert!(lab.clock().starts_with("t = 505 ms"), "{}", lab.clock());
+
+    // At 505 checkpoint 1 is pending: the timeline stays open, says so, and the
+    // straggler rows have no acknowledgement yet.
+    assert!(lab.exists(&format!("{first}.hist--open .phases.phases--pending")));
+    let caption = lab.app.text(&format!("{first} .phases__caption"));
+    assert!(caption.contains("pending"), "{caption}");
+    lab.dispatch(Action::SeekTime(530)).await;
+    let p = engine_phases("barrier-alignment", lab.now(), 1);
+    assert_eq!(p.now, Some(lab.now()));
+    let growing = lab.app.find(&format!(
+        "{first} .phases__row[data-task='merge#0'] .phases__bar--open"
+    ));
+    assert_eq!(growing.get_attribute("data-to").as_deref(), Some("30"));
+
+    // In Chinese the same drawing is in Chinese.
     lab.app.click("[data-lang=zh]").await;
-    let label = lab
-        .app
-        .attr(&format!("{first} .subtask__ack"), "aria-label");
+    let caption = lab.app.text(&format!("{first} .phases__caption"));
+    assert!(caption.contains("进行中"), "{caption}");
+    let label = lab.app.attr(
+        &merge_bar.replace("phases__bar[data-phase='align']", "phases__bar--open"),
+        "aria-label",
+    );
     assert!(label.contains("点击跳到这一刻"), "{label}");
+}
+
+/// exactly-once-kafka uploads each snapshot for 100 ms: between `count#0`'s
+/// snapshot (510) and its acknowledgement (610) the pending checkpoint says it is
+/// in its asynchronous phase, and its phases show the upload growing.
+#[wasm_bindgen_test]
+async fn a_pending_checkpoint_names_the_subtasks_uploading_their_snapshot() {
+    let lab = Driven::with_query("?lang=en&scenario=exactly-once-kafka").await;
+    lab.dispatch(Action::SeekTime(560)).await;
+    let line = lab
+        .app
+        .text(".pending[data-checkpoint='1'] .pending__uploading");
+    assert!(
+        line.contains("count#0") && line.contains("Asynchronous"),
+        "{line}"
+    );
+    let first = ".history .hist[data-checkpoint='1']";
+    lab.app.click(&format!("{first} .hist__toggle")).await;
+    let upload =
+        format!("{first} .phases__row[data-task='count#0'] .phases__bar[data-phase='async']");
+    assert!(lab
+        .app
+        .find(&upload)
+        .class_list()
+        .contains("phases__bar--open"));
+    assert_eq!(lab.app.attr(&upload, "data-from"), "10");
+    assert_eq!(
+        lab.app.attr(&upload, "data-to"),
+        (lab.now() - 500).to_string()
+    );
+    lab.dispatch(Action::SeekTime(700)).await;
+    assert!(!lab.exists(".pending[data-checkpoint='1']"));
+    assert_eq!(lab.app.attr(&upload, "data-to"), "110");
 }
 
 /// The twin view: the same scenario and seed under the other mode, below the

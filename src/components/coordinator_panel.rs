@@ -1,17 +1,23 @@
 //! The coordinator tab: pending checkpoints (acknowledged x/y and by whom), and a
 //! history like the Checkpoints tab of Flink's web UI (id, status, acknowledged,
 //! trigger time, end-to-end duration, state size, alignment, persisted in-flight
-//! records), one card per checkpoint so it fits a narrow panel.
+//! records), one card per checkpoint so it fits a narrow panel. A card's head
+//! opens the checkpoint's phases per subtask
+//! ([`phase_timeline`](crate::components::phase_timeline)), growing while it is
+//! pending.
 
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use engine::event::SnapshotKind;
 use engine::ids::TaskId;
+use engine::view::phases::checkpoint_phases_at;
 use engine::view::{JobView, WorldView};
 use yew::prelude::*;
 
+use crate::components::phase_timeline::{phase_timeline, Gantt};
 use crate::hooks::use_lang;
-use crate::i18n::{Lang, Msg};
+use crate::i18n::Msg;
 use crate::labels;
 use crate::playback::Action;
 
@@ -36,7 +42,11 @@ impl PartialEq for PanelProps {
             && (Rc::ptr_eq(&self.job, &other.job) || self.job == other.job)
             && (Rc::ptr_eq(&self.view, &other.view)
                 || (self.view.coordinator == other.view.coordinator
-                    && self.view.sinks == other.view.sinks))
+                    && self.view.sinks == other.view.sinks
+                    // A pending checkpoint's phases grow with the clock.
+                    && (self.view.coordinator.pending.is_empty()
+                        || (self.view.now == other.view.now
+                            && self.view.tasks == other.view.tasks))))
     }
 }
 
@@ -55,89 +65,28 @@ fn name(job: &JobView, t: &TaskId) -> String {
         .map_or_else(|| format!("#{}", t.0), |t| t.name.to_string())
 }
 
-/// One bar per subtask from the trigger to the checkpoint's end: when its first
-/// barrier arrived, when it snapshotted (alignment in between), when it
-/// acknowledged (the asynchronous part), like the subtask view of Flink's web UI.
-/// Each piece is a button that moves the cursor to its moment: the alignment bar
-/// to the first barrier, the asynchronous bar to the snapshot, ✓ to the ack.
-fn subtask_timeline(
-    job: &JobView,
-    h: &engine::coordinator::CheckpointStats,
-    lang: Lang,
-    dispatch: &Callback<Action>,
-) -> Html {
-    let end = h.end_at.unwrap_or_else(|| {
-        h.subtasks
-            .values()
-            .filter_map(|s| s.ack_at.or(s.snapshot_at).or(s.first_barrier_at))
-            .max()
-            .unwrap_or(h.trigger_at)
-    });
-    let span = end.saturating_sub(h.trigger_at).max(1) as f64;
-    let pct = |t: u64| (t.saturating_sub(h.trigger_at) as f64 / span * 100.0).clamp(0.0, 100.0);
-    let jump = |msg: Msg, task: &str, at: u64| {
-        let label = lang
-            .t(msg)
-            .replace("{task}", task)
-            .replace("{t}", &at.to_string());
-        let d = dispatch.clone();
-        (
-            label,
-            Callback::from(move |_: MouseEvent| d.emit(Action::SeekTime(at))),
-        )
-    };
-    html! {
-        <details class="timeline-details">
-            <summary>{ lang.t(Msg::SubtaskTimeline) }</summary>
-            <ul class="subtasks">
-                { for h.subtasks.iter().map(|(t, s)| {
-                    let task = name(job, t);
-                    let title = format!(
-                        "{}: {} {} / {} {} / ack {}",
-                        task,
-                        s.first_barrier_at.map_or("—".into(), |v| format!("{v} ms")),
-                        if s.unaligned { "(unaligned)" } else { "" },
-                        s.snapshot_at.map_or("—".into(), |v| format!("{v} ms")),
-                        bytes(s.state_bytes),
-                        s.ack_at.map_or("—".into(), |v| format!("{v} ms")),
-                    );
-                    let align = s.first_barrier_at.zip(s.snapshot_at).map(|(a, b)| {
-                        let (label, onclick) = jump(Msg::JumpFirstBarrier, &task, a);
-                        let style = format!("left: {:.1}%; width: {:.1}%", pct(a), (pct(b) - pct(a)).max(0.8));
-                        html! { <button type="button" class="subtask__align" data-at={a.to_string()} {style} aria-label={label.clone()} title={label} {onclick} /> }
-                    });
-                    let asynchronous = s.snapshot_at.zip(s.ack_at).map(|(a, b)| {
-                        let (label, onclick) = jump(Msg::JumpSnapshot, &task, a);
-                        let style = format!("left: {:.1}%; width: {:.1}%", pct(a), (pct(b) - pct(a)).max(0.8));
-                        html! { <button type="button" class="subtask__async" data-at={a.to_string()} {style} aria-label={label.clone()} title={label} {onclick} /> }
-                    });
-                    let ack = s.ack_at.map(|b| {
-                        let (label, onclick) = jump(Msg::JumpAck, &task, b);
-                        html! { <button type="button" class="subtask__ack" data-at={b.to_string()} style={format!("left: {:.1}%", pct(b))} aria-label={label.clone()} title={label} {onclick}>{ "✓" }</button> }
-                    });
-                    html! {
-                        <li class="subtask" {title}>
-                            <span class="subtask__name">{ task.clone() }</span>
-                            <span class="subtask__track">
-                                { align.unwrap_or_default() }
-                                { asynchronous.unwrap_or_default() }
-                                { ack.unwrap_or_default() }
-                            </span>
-                        </li>
-                    }
-                }) }
-            </ul>
-        </details>
-    }
-}
-
 #[component]
 pub fn CoordinatorPanel(props: &PanelProps) -> Html {
     let lang = use_lang().lang;
+    // The checkpoints whose phases are open: a history row opens its own.
+    let open = use_state(BTreeSet::<u64>::new);
     let (job, view) = (&props.job, &props.view);
     let c = &view.coordinator;
     let pending = c.pending.iter().map(|p| {
         let total = p.acknowledged.len() + p.waiting.len();
+        // In their asynchronous phase: snapshot taken, upload not acknowledged yet.
+        let uploading: Vec<String> = c
+            .history
+            .iter()
+            .find(|h| h.id == p.id)
+            .map(|h| {
+                h.subtasks
+                    .iter()
+                    .filter(|(_, s)| s.snapshot_at.is_some() && s.ack_at.is_none())
+                    .map(|(t, _)| name(job, t))
+                    .collect()
+            })
+            .unwrap_or_default();
         let kind = if p.kind.is_savepoint() { format!(" · {}", lang.t(Msg::KindSavepoint)) } else { String::new() };
         html! {
             <li class="pending" data-checkpoint={p.id.0.to_string()}>
@@ -152,6 +101,9 @@ pub fn CoordinatorPanel(props: &PanelProps) -> Html {
                 if !p.waiting.is_empty() {
                     <p class="pending__waiting">{ lang.t(Msg::WaitingFor) }{ ": " }
                         { p.waiting.iter().map(|t| name(job, t)).collect::<Vec<_>>().join(", ") }</p>
+                }
+                if !uploading.is_empty() {
+                    <p class="pending__uploading">{ lang.t(Msg::PhasesUploading) }{ ": " }{ uploading.join(", ") }</p>
                 }
             </li>
         }
@@ -177,13 +129,28 @@ pub fn CoordinatorPanel(props: &PanelProps) -> Html {
         let field = |label: Msg, value: String| html! {
             <div class="hist__field"><dt>{ lang.t(label) }</dt><dd>{ value }</dd></div>
         };
+        let id_n = h.id.0;
+        let is_open = open.contains(&id_n);
+        let toggle = {
+            let open = open.clone();
+            Callback::from(move |_: MouseEvent| {
+                let mut set = (*open).clone();
+                if !set.remove(&id_n) {
+                    set.insert(id_n);
+                }
+                open.set(set);
+            })
+        };
+        let panel_id = format!("phases-{id_n}");
         html! {
-            <li class="hist" data-checkpoint={h.id.0.to_string()} title={h.reason.as_deref().map(|r| crate::describe::said("reason", r, lang))}>
-                <div class="hist__head">
+            <li class={classes!("hist", is_open.then_some("hist--open"))} key={id_n} data-checkpoint={id_n.to_string()} title={h.reason.as_deref().map(|r| crate::describe::said("reason", r, lang))}>
+                <button type="button" class="hist__head hist__toggle" aria-expanded={is_open.to_string()} aria-controls={panel_id.clone()}
+                    aria-label={lang.t(Msg::PhasesOpenLabel).replace("{id}", &id_n.to_string())} onclick={toggle}>
                     <strong class="hist__id" title={lang.t(Msg::ColId)}>{ format!("#{id}") }</strong>
                     <span class={class} title={lang.t(Msg::ColStatus)}>{ glyph }{ " " }{ status }</span>
                     <span class="hist__acked" title={lang.t(Msg::ColAcked)}>{ format!("{}/{}", h.num_acknowledged(), h.num_subtasks) }</span>
-                </div>
+                    <span class="hist__phases" aria-hidden="true">{ lang.t(Msg::PhasesOpen) }{ if is_open { " ▾" } else { " ▸" } }</span>
+                </button>
                 <dl class="hist__fields">
                     { field(Msg::ColTrigger, format!("{} ms", h.trigger_at)) }
                     { field(Msg::ColDuration, duration) }
@@ -195,7 +162,11 @@ pub fn CoordinatorPanel(props: &PanelProps) -> Html {
                 if let Some(reason) = &h.reason {
                     <p class="hist__reason">{ crate::describe::said("reason", reason, lang) }</p>
                 }
-                { subtask_timeline(job, h, lang, &props.dispatch) }
+                if is_open {
+                    <div id={panel_id}>
+                        { phase_timeline(lang, &Gantt::of_lab(&checkpoint_phases_at(h, job, &view.tasks, view.now)), Some(&props.dispatch)) }
+                    </div>
+                }
             </li>
         }
     });

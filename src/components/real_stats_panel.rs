@@ -3,17 +3,20 @@
 //! ([`crate::flink_stats::parse`]), then the two histories side by side as
 //! cards like the coordinator tab's (id, status, acknowledged, trigger time,
 //! end-to-end duration, checkpointed size, processed and persisted in-flight
-//! data), each with its operators' subtasks (alignment, start delay, sync and
-//! async parts) behind a disclosure. A value a side does not report is "—";
+//! data), each with its phases per subtask drawn as a Gantt
+//! ([`phase_timeline`](crate::components::phase_timeline)) and its operators'
+//! subtasks (alignment, start delay, sync and async parts) behind disclosures. A value a side does not report is "—";
 //! what cannot be read is a message naming the JSON path.
 
 use std::rc::Rc;
 
 use engine::coordinator::CheckpointStatus;
+use engine::view::phases::checkpoint_phases_at;
 use engine::view::{JobView, WorldView};
 use yew::prelude::*;
 
 use crate::components::coordinator_panel::bytes;
+use crate::components::phase_timeline::{phase_timeline, Gantt};
 use crate::flink_stats::{
     self, Amount, History, Kind, Origin, Problem, RealStats, Row, StatsError, Status, TaskRow,
 };
@@ -73,7 +76,13 @@ impl PartialEq for RealStatsProps {
         };
         self.job == other.job
             && match (&self.view, &other.view) {
-                (Some(a), Some(b)) => Rc::ptr_eq(a, b) || a.coordinator == b.coordinator,
+                (Some(a), Some(b)) => {
+                    Rc::ptr_eq(a, b)
+                        || (a.coordinator == b.coordinator
+                            // A pending checkpoint's phases grow with the clock.
+                            && (a.coordinator.pending.is_empty()
+                                || (a.now == b.now && a.tasks == b.tasks)))
+                }
                 (None, None) => true,
                 _ => false,
             }
@@ -229,7 +238,9 @@ fn task_table(lang: Lang, t: &TaskRow) -> Html {
     }
 }
 
-fn row_card(lang: Lang, side: &'static str, r: &Row) -> Html {
+/// One checkpoint's card; `phases` is its Gantt (the lab's from the engine's
+/// view, Flink's from the imported durations).
+fn row_card(lang: Lang, side: &'static str, r: &Row, phases: Option<Gantt>) -> Html {
     let (class, word, glyph) = status(lang, &r.status);
     let id = if r.savepoint {
         format!("#{} ({})", r.id, lang.t(Msg::KindSavepoint))
@@ -247,7 +258,7 @@ fn row_card(lang: Lang, side: &'static str, r: &Row) -> Html {
         }
     };
     html! {
-        <li class="hist real-row" data-side={side} data-checkpoint={r.id.to_string()}>
+        <li class="hist real-row" key={r.id} data-side={side} data-checkpoint={r.id.to_string()}>
             <div class="hist__head">
                 <strong class="hist__id" title={lang.t(Msg::ColId)}>{ id }</strong>
                 <span class={class} title={lang.t(Msg::ColStatus)}>{ glyph }{ " " }{ word }</span>
@@ -265,6 +276,12 @@ fn row_card(lang: Lang, side: &'static str, r: &Row) -> Html {
             if let Some(f) = &r.failure {
                 <p class="hist__reason">{ lang.t(FlinkMsg::Failure) }{ " " }{ f.clone() }</p>
             }
+            if let Some(g) = phases.filter(|g| !g.rows.is_empty()) {
+                <details class="timeline-details phases-details">
+                    <summary>{ lang.t(Msg::PhasesOpen) }</summary>
+                    { phase_timeline(lang, &g, None) }
+                </details>
+            }
             if !r.tasks.is_empty() {
                 <details class="timeline-details">
                     <summary>{ lang.t(Msg::SubtaskTimeline) }</summary>
@@ -275,7 +292,13 @@ fn row_card(lang: Lang, side: &'static str, r: &Row) -> Html {
     }
 }
 
-fn history_list(lang: Lang, side: &'static str, h: &History) -> Html {
+/// A history's cards; `phases` draws a row's Gantt.
+fn history_list(
+    lang: Lang,
+    side: &'static str,
+    h: &History,
+    phases: &dyn Fn(&Row) -> Option<Gantt>,
+) -> Html {
     html! {
         <>
             <p class="real-pane__note">{ lang.t(match h.origin {
@@ -285,7 +308,7 @@ fn history_list(lang: Lang, side: &'static str, h: &History) -> Html {
             if h.rows.is_empty() {
                 <p class="muted">{ lang.t(Msg::NoCheckpoints) }</p>
             } else {
-                <ol class="history">{ for h.rows.iter().map(|r| row_card(lang, side, r)) }</ol>
+                <ol class="history">{ for h.rows.iter().map(|r| row_card(lang, side, r, phases(r))) }</ol>
             }
         </>
     }
@@ -451,7 +474,11 @@ fn lab_pane(props: &RealStatsProps, lang: Lang) -> Html {
             html! {
                 <>
                     <p class="real-pane__sub">{ sub }</p>
-                    { history_list(lang, "lab", &h) }
+                    { history_list(lang, "lab", &h, &|r: &Row| {
+                        view.coordinator.history.iter().find(|c| c.id.0 == r.id).map(|c| {
+                            Gantt::of_lab(&checkpoint_phases_at(c, job, &view.tasks, view.now))
+                        })
+                    }) }
                     <p class="real-pane__note">{ lang.t(FlinkMsg::LabMissing) }</p>
                 </>
             }
@@ -497,7 +524,7 @@ fn real_pane(imported: Option<&Imported>, lang: Lang) -> Html {
                                         }) }</dl>
                                     </details>
                                 }
-                                { history_list(lang, "real", &j.history) }
+                                { history_list(lang, "real", &j.history, &|r: &Row| Some(Gantt::of_real(r))) }
                             </section>
                         }
                     }) }

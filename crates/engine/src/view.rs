@@ -205,6 +205,10 @@ pub struct TaskView {
     pub backpressured: bool,
     /// Checkpoints its barrier handler is aligning.
     pub aligning: Vec<CheckpointId>,
+    /// When its first barrier of each of [`Self::aligning`] arrived (those whose
+    /// barrier has; a checkpoint's phases while it is pending read it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aligning_since: Vec<(CheckpointId, u64)>,
     /// The last checkpoint it snapshotted.
     pub last_checkpoint: Option<CheckpointId>,
     /// Operator state.
@@ -656,6 +660,7 @@ impl World {
                 .map(|b| (self.record_view(&b.record), b.done_at)),
             backpressured: self.is_backpressured(id),
             aligning: t.handler.pending_checkpoints(),
+            aligning_since: t.handler.pending_since(),
             last_checkpoint: t.checkpoints.last_checkpoint(),
             state,
             processed: t.processed,

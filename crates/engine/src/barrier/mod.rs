@@ -441,6 +441,20 @@ impl BarrierHandler {
         }
     }
 
+    /// [`Self::pending_checkpoints`] with when this task saw each one's first
+    /// barrier: the end of its start delay, while the checkpoint is still being
+    /// aligned (Flink reports it only with the acknowledgement).
+    pub fn pending_since(&self) -> Vec<(CheckpointId, u64)> {
+        match &self.kind {
+            HandlerKind::Single(h) => h
+                .pending_checkpoint()
+                .zip(h.alignment_started_at)
+                .into_iter()
+                .collect(),
+            HandlerKind::Tracker(t) => t.pending_since(),
+        }
+    }
+
     /// The highest checkpoint id this task has seen (Flink: `getLatestCheckpointId`;
     /// for the tracker the newest pending one). None before any.
     pub fn latest_checkpoint_id(&self) -> Option<CheckpointId> {

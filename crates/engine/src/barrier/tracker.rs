@@ -98,6 +98,14 @@ impl CheckpointBarrierTracker {
         self.pending.iter().map(|c| c.checkpoint).collect()
     }
 
+    /// Pending checkpoint ids with when their first barrier arrived, oldest first.
+    pub fn pending_since(&self) -> Vec<(CheckpointId, u64)> {
+        self.pending
+            .iter()
+            .map(|c| (c.checkpoint, c.started_at))
+            .collect()
+    }
+
     fn is_invalid_channel(&self, channel: ChannelIndex, what: &str) -> bool {
         let invalid = self
             .is_finished

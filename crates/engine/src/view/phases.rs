@@ -19,7 +19,7 @@
 //! time, so the barrier leaves at the snapshot's instant; the trace still tells
 //! the order (`barrier_forwarded` before `snapshot_taken`).
 
-use super::JobView;
+use super::{JobView, TaskView};
 use crate::coordinator::{CheckpointStats, CheckpointStatus};
 use crate::event::{SnapshotKind, TaskName};
 use crate::ids::{CheckpointId, TaskId};
@@ -40,6 +40,10 @@ pub struct CheckpointPhases {
     pub trigger_at: u64,
     /// When it completed or was aborted.
     pub end_at: Option<u64>,
+    /// Still pending: the moment these phases were read at; the phases not ended
+    /// yet run up to it ([`checkpoint_phases_at`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub now: Option<u64>,
     /// The subtasks, in [`TaskId`] order.
     pub subtasks: Vec<SubtaskPhases>,
 }
@@ -166,8 +170,39 @@ pub fn checkpoint_phases(stats: &CheckpointStats, job: &JobView) -> CheckpointPh
         status: stats.status,
         trigger_at: stats.trigger_at,
         end_at: stats.end_at,
+        now: None,
         subtasks,
     }
+}
+
+/// [`checkpoint_phases`] read at `now` from the subtasks' views `tasks` (by
+/// [`TaskId`]): a pending checkpoint also shows the first barriers of the subtasks
+/// still aligning it ([`TaskView::aligning_since`]), which its statistics receive
+/// only with the snapshot, and is marked as read at `now`. A checkpoint that has
+/// ended is returned as [`checkpoint_phases`] returns it.
+pub fn checkpoint_phases_at(
+    stats: &CheckpointStats,
+    job: &JobView,
+    tasks: &[TaskView],
+    now: u64,
+) -> CheckpointPhases {
+    let mut p = checkpoint_phases(stats, job);
+    if p.status != CheckpointStatus::InProgress {
+        return p;
+    }
+    p.now = Some(now);
+    for s in &mut p.subtasks {
+        if s.first_barrier_at.is_some() {
+            continue;
+        }
+        s.first_barrier_at = tasks.get(s.task.0 as usize).and_then(|t| {
+            t.aligning_since
+                .iter()
+                .find(|(c, _)| *c == p.checkpoint)
+                .map(|&(_, at)| at)
+        });
+    }
+    p
 }
 
 /// Every checkpoint of `history` (oldest first), broken into phases.
@@ -343,6 +378,36 @@ mod tests {
             (sum.start_delay_ms(), sum.forwarded_at),
             (Some(15), Some(1015))
         );
+    }
+
+    /// barrier-alignment's first checkpoint read at 520, while `merge` aligns: its
+    /// first barrier (505) is known before its snapshot, its alignment runs on, and
+    /// the checkpoint is marked as read at 520; read once it has ended, it is the
+    /// history's.
+    #[test]
+    fn a_pending_checkpoint_shows_the_first_barrier_of_a_subtask_still_aligning() {
+        let s = runner::load("barrier-alignment").unwrap();
+        let mut w = World::new(&s, s.seed).unwrap();
+        w.run_until(520, |_| {});
+        let v = w.view();
+        let job = w.job_view();
+        let h = &v.coordinator.history[0];
+        assert_eq!(h.status, CheckpointStatus::InProgress);
+        let merge = w.task_id("merge#0").unwrap();
+        assert_eq!(
+            h.subtasks[&merge].first_barrier_at, None,
+            "not in the statistics yet"
+        );
+        let p = checkpoint_phases_at(h, &job, &v.tasks, v.now);
+        assert_eq!(p.now, Some(v.now));
+        let m = p.subtasks.iter().find(|s| s.task == merge).unwrap();
+        assert_eq!((m.first_barrier_at, m.alignment_end_at), (Some(505), None));
+        assert_eq!((m.start_delay_ms(), m.alignment_ms()), (Some(5), None));
+        w.run_until(5_000, |_| {});
+        let v = w.view();
+        let ended = checkpoint_phases_at(&v.coordinator.history[0], &job, &v.tasks, v.now);
+        assert_eq!(ended, checkpoint_phases(&v.coordinator.history[0], &job));
+        assert_eq!(ended.now, None);
     }
 
     /// exactly-once-kafka uploads for `async_ms` = 100: each acknowledgement comes
