@@ -36,6 +36,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::i18n::Lang;
+use crate::lessons::notes::NotesCallout;
 
 /// Declares the tours once: the lessons that have one and, with the `bundled`
 /// feature, their text, `assets/tours/<lesson>.json`.
@@ -75,6 +76,12 @@ tours! {
     "jobmanager-storage-limit",
     "jobmanager-crash-jobmanager",
     "jobmanager-crash-filesystem",
+    // The interview questions' lessons.
+    "checkpoint-vs-savepoint",
+    "alignment-isolated",
+    "alignment-isolated-at-least-once",
+    "state-reduce-aggregate",
+    "two-phase-commit",
 }
 
 thread_local! {
@@ -138,6 +145,10 @@ pub struct Step {
     /// The answer, revealed on click.
     #[serde(default)]
     pub answer: Option<Localized>,
+    /// Where the step meets an outdated claim of the learners' notes: the claim
+    /// and what Flink does.
+    #[serde(default)]
+    pub notes: Option<NotesCallout>,
 }
 
 /// A moment of the run: exactly one of `at_ms` or `event`.
@@ -219,6 +230,9 @@ impl Tour {
                         "tour {name}: {at}.goto needs exactly one of at_ms or a non-empty event (nth from 1, only with event)"
                     ))
                 }
+            }
+            if let Some(c) = &s.notes {
+                c.check().map_err(|e| format!("tour {name}: {at}.{e}"))?;
             }
             if let Some(t) = &s.highlight {
                 let n = [&t.task, &t.channel, &t.panel]

@@ -74,6 +74,10 @@ pub const KEYS: &[&str] = &[
     "pair_all_equal",
     "pair_some_differ",
     "pair_nothing_yet",
+    // The notes' callouts.
+    "notes_label",
+    "notes_say",
+    "notes_flink_does",
 ];
 
 #[derive(Debug, Deserialize)]
