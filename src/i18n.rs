@@ -408,6 +408,7 @@ messages! {
     BenchBlocked = "bench_blocked",
     BenchTriggeredAligned = "bench_triggered_aligned",
     BenchTriggeredUnaligned = "bench_triggered_unaligned",
+    BenchTriggeredTracked = "bench_triggered_tracked",
     BenchChannelState = "bench_channel_state",
     BenchAborted = "bench_aborted",
     BenchTimer = "bench_timer",

@@ -6,6 +6,7 @@
 //! - [`glossary`]: the zh/en glossary of Flink terms (`assets/glossary.json`, pure).
 //! - [`editor`]: the form editor's fields and edits of a scenario document (pure).
 //! - [`form`]: the form editor component.
+//! - [`notes`]: "the notes say … — Flink does …" callouts in tour steps and glossary entries (pure).
 //! - [`pair`]: lesson pairs for the twin view and the difference in their committed output (pure).
 //! - [`wording`]: the lesson tools' interface wording (`assets/i18n/lessons.json`, pure).
 //! - [`bar`]: the components: tour and compare buttons, the menu's items, the tour
@@ -18,6 +19,7 @@ pub mod bar;
 pub mod editor;
 pub mod form;
 pub mod glossary;
+pub mod notes;
 pub mod pair;
 pub mod tour;
 pub mod wording;

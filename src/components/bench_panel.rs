@@ -40,7 +40,8 @@ fn list(items: &[String]) -> String {
 }
 
 /// What a line's checkpoint column says: snapshots (with channel state) and aborts.
-fn outcome(line: &BenchLine, lang: Lang) -> Vec<String> {
+/// The at-least-once tracker never aligns, so its snapshot is not called aligned.
+fn outcome(line: &BenchLine, mode: HandlerMode, lang: Lang) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(t) = line.timer_fired_at {
         out.push(lang.t(Msg::BenchTimer).replace("{t}", &t.to_string()));
@@ -48,6 +49,8 @@ fn outcome(line: &BenchLine, lang: Lang) -> Vec<String> {
     for t in &line.triggered {
         let msg = if t.unaligned {
             Msg::BenchTriggeredUnaligned
+        } else if mode == HandlerMode::AtLeastOnce {
+            Msg::BenchTriggeredTracked
         } else {
             Msg::BenchTriggeredAligned
         };
@@ -168,7 +171,7 @@ pub fn BenchPanel() -> Html {
 
     let body = match &*result {
         Err(e) => html! { <p class="bench__error" role="alert">{ e.clone() }</p> },
-        Ok(run) => bench_run(run, form.channels, &line, lang),
+        Ok(run) => bench_run(run, (form.channels, form.mode), &line, lang),
     };
 
     html! {
@@ -209,7 +212,12 @@ pub fn BenchPanel() -> Html {
 
 /// A bench run, line by line: the stepper, the channels' picture at the current
 /// line, the table of lines (a click makes one current) and the summary.
-fn bench_run(run: &BenchRun, channels: u32, line: &UseStateHandle<usize>, lang: Lang) -> Html {
+fn bench_run(
+    run: &BenchRun,
+    (channels, mode): (u32, HandlerMode),
+    line: &UseStateHandle<usize>,
+    lang: Lang,
+) -> Html {
     let n = run.output.lines.len();
     let k = (*line).min(n.saturating_sub(1));
     let step = |delta: isize| {
@@ -257,7 +265,7 @@ fn bench_run(run: &BenchRun, channels: u32, line: &UseStateHandle<usize>, lang: 
                                 <td><code>{ l.token.clone() }</code></td>
                                 <td>{ list(&l.processed) }</td>
                                 <td>{ list(&blocked) }</td>
-                                <td class="bench-line__outcome">{ for outcome(l, lang).into_iter().map(|o| html! { <div>{ o }</div> }) }</td>
+                                <td class="bench-line__outcome">{ for outcome(l, mode, lang).into_iter().map(|o| html! { <div>{ o }</div> }) }</td>
                             </tr>
                         }
                     }) }

@@ -12,6 +12,7 @@ use crate::hooks::lessons::{Lessons, Showing};
 use crate::hooks::touch;
 use crate::hooks::use_lang;
 use crate::lessons::glossary;
+use crate::lessons::notes::NotesCallout;
 use crate::lessons::pair;
 use crate::lessons::tour;
 use crate::lessons::wording::t;
@@ -559,6 +560,9 @@ pub fn TourCard(props: &LessonProps) -> Html {
             </div>
             <p class="tour-card__text" id="tour-text">{ text(&s.text) }</p>
             { invite_view(l, s, revealed, lang) }
+            if let Some(c) = &s.notes {
+                <NotesBlock callout={c.clone()} />
+            }
             if let Some(e) = unreachable {
                 <p class="lesson-bar__error" role="alert">{ t("tour_unreachable", lang) }{ " " }{ e }</p>
             }
@@ -593,10 +597,41 @@ pub fn Glossary() -> Html {
                 { for terms.iter().map(|term| html! {
                     <div class="glossary__entry">
                         <dt><span lang="zh-CN">{ term.term.zh.clone() }</span>{ " · " }<span lang="en">{ term.term.en.clone() }</span></dt>
-                        <dd>{ tour::text(&term.explain, lang).to_string() }</dd>
+                        <dd>
+                            { tour::text(&term.explain, lang).to_string() }
+                            if let Some(c) = &term.notes {
+                                <NotesBlock callout={c.clone()} />
+                            }
+                        </dd>
                     </div>
                 }) }
             </dl>
         </div>
+    }
+}
+
+/// Props of [`NotesBlock`].
+#[derive(Properties, PartialEq)]
+pub struct NotesBlockProps {
+    /// The callout to show.
+    pub callout: NotesCallout,
+}
+
+/// "笔记说…… — Flink 实际……" / "The notes say … — Flink does …": the notes' claim,
+/// what Flink does, and the version or class that decides it, as one block.
+#[component]
+pub fn NotesBlock(props: &NotesBlockProps) -> Html {
+    let lang = use_lang().lang;
+    let c = &props.callout;
+    html! {
+        <aside class="notes-callout" aria-label={t("notes_label", lang)}>
+            <p class="notes-callout__claim">
+                <strong>{ t("notes_say", lang) }</strong>{ " " }{ tour::text(&c.claim, lang).to_string() }
+            </p>
+            <p class="notes-callout__flink">
+                <strong>{ t("notes_flink_does", lang) }</strong>{ " " }{ tour::text(&c.flink, lang).to_string() }
+                { " " }<span class="notes-callout__source">{ "(" }{ c.decided_by.clone() }{ ")" }</span>
+            </p>
+        </aside>
     }
 }

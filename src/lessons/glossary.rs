@@ -3,6 +3,8 @@
 use engine::scenario::Localized;
 use serde::Deserialize;
 
+use crate::lessons::notes::NotesCallout;
+
 /// The glossary file, compiled in.
 pub const GLOSSARY_JSON: &str = include_str!("../../assets/glossary.json");
 
@@ -14,6 +16,9 @@ pub struct Term {
     pub term: Localized,
     /// What it means.
     pub explain: Localized,
+    /// Where the learners' notes say otherwise: their claim and what Flink does.
+    #[serde(default)]
+    pub notes: Option<NotesCallout>,
 }
 
 #[derive(Deserialize)]
@@ -35,6 +40,10 @@ pub fn parse(json: &str) -> Result<Vec<Term>, String> {
                     i + 1
                 ));
             }
+        }
+        if let Some(c) = &t.notes {
+            c.check()
+                .map_err(|e| format!("glossary.json: terms[{}].{e}", i + 1))?;
         }
     }
     Ok(file.terms)

@@ -20,6 +20,8 @@ pub const PAIRS: &[&[&str]] = &[
     &["checkpoint-config", "checkpoint-config-strict"],
     &["state-backend-rocksdb", "state-backend-hashmap"],
     &["jobmanager-crash-jobmanager", "jobmanager-crash-filesystem"],
+    // Alignment on its own: the same two-input job and transactional sink.
+    &["alignment-isolated", "alignment-isolated-at-least-once"],
 ];
 
 /// The lessons `scenario` can be compared with, in library order.

@@ -43,6 +43,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::i18n::Lang;
+use crate::lessons::notes::NotesCallout;
 
 /// Declares the tours once: the lessons that have one and, with the `bundled`
 /// feature, their text, `assets/tours/<lesson>.json`.
@@ -82,6 +83,12 @@ tours! {
     "jobmanager-storage-limit",
     "jobmanager-crash-jobmanager",
     "jobmanager-crash-filesystem",
+    // The interview questions' lessons.
+    "checkpoint-vs-savepoint",
+    "alignment-isolated",
+    "alignment-isolated-at-least-once",
+    "state-reduce-aggregate",
+    "two-phase-commit",
 }
 
 thread_local! {
@@ -145,6 +152,10 @@ pub struct Step {
     /// The answer, revealed on click.
     #[serde(default)]
     pub answer: Option<Localized>,
+    /// Where the step meets an outdated claim of the learners' notes: the claim
+    /// and what Flink does.
+    #[serde(default)]
+    pub notes: Option<NotesCallout>,
     /// A change of mode or lesson the step asks the class to make.
     #[serde(default)]
     pub invites: Option<Invite>,
@@ -245,6 +256,9 @@ impl Tour {
                         "tour {name}: {at}.goto needs exactly one of at_ms or a non-empty event (nth from 1, only with event)"
                     ))
                 }
+            }
+            if let Some(c) = &s.notes {
+                c.check().map_err(|e| format!("tour {name}: {at}.{e}"))?;
             }
             if let Some(inv) = &s.invites {
                 check_invite(inv, name, &at)?;

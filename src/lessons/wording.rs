@@ -79,6 +79,10 @@ pub const KEYS: &[&str] = &[
     "tour_sheet_unfold",
     "tour_invite_mode",
     "tour_invite_lesson",
+    // The notes' callouts.
+    "notes_label",
+    "notes_say",
+    "notes_flink_does",
 ];
 
 #[derive(Debug, Deserialize)]

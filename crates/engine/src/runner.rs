@@ -50,6 +50,13 @@ builtins! {
     "broadcast-rules",
     "state-types",
     "busy-network",
+    // The interview questions' lessons: checkpoint vs savepoint, alignment on its own
+    // (a pair), ReducingState and AggregatingState, two-phase commit in general.
+    "checkpoint-vs-savepoint",
+    "alignment-isolated",
+    "alignment-isolated-at-least-once",
+    "state-reduce-aggregate",
+    "two-phase-commit",
 }
 
 /// When no bound is given, a run stops at this simulated time.

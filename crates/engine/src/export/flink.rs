@@ -668,6 +668,8 @@ impl Generator<'_> {
 
     fn restore_lines(&mut self, c: &mut Code, j: usize, allow: bool, selector: SnapshotSelector) {
         c.comment(2, self.w().restore_from_snapshot);
+        c.comment(2, self.w().restore_by_hand);
+        c.comment(2, self.w().restore_claim_mode);
         let earlier = self.plans[j - 1].as_ref();
         let chosen = earlier.and_then(|p| pick_snapshot(p, selector));
         let path = match chosen {
@@ -967,6 +969,11 @@ impl Generator<'_> {
                 "// 1.x: env.getCheckpointConfig().enableExternalizedCheckpoints(CheckpointConfig.ExternalizedCheckpointCleanup.{retention})"
             ),
         );
+        if cfg.externalized == Externalized::RetainOnCancellation {
+            // A checkpoint retained on cancel is only useful once a job starts from it.
+            c.comment(2, self.w().restore_by_hand);
+            c.comment(2, self.w().restore_claim_mode);
+        }
     }
 
     /// The job graph: one statement per operator, in an order where inputs come first.

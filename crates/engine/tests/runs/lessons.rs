@@ -1191,3 +1191,293 @@ fn every_task_forwards_the_barrier_before_its_snapshot() {
     }
     assert!(forwarded_somewhere > 0);
 }
+
+/// checkpoint-vs-savepoint: the savepoint's and the checkpoints' figures, the
+/// savepoint committing nothing until checkpoint 4, and what the cancel leaves —
+/// chk-5 retained (retain_on_cancellation) and the savepoint; nothing discarded.
+#[test]
+fn checkpoint_vs_savepoint_tour_quotes_real_figures() {
+    let run = Run::builtin("checkpoint-vs-savepoint");
+    let fig = |id: u64| {
+        let c = run.checkpoint(id);
+        (
+            c["kind"].as_str().unwrap().to_string(),
+            c["end_ms"].as_u64().unwrap(),
+            c["metadata"]["kafka"]["offsets"]["0"].as_u64().unwrap(),
+            c["metadata"]["pv"]["keyed"]["app1"].as_u64().unwrap(),
+            c["metadata"]["pv"]["keyed"]["app2"].as_u64().unwrap(),
+        )
+    };
+    assert_eq!(fig(1), ("checkpoint".into(), 520, 10, 3, 7));
+    assert_eq!(fig(2), ("checkpoint".into(), 1020, 20, 10, 10));
+    assert_eq!(fig(3), ("savepoint".into(), 1320, 26, 13, 13));
+    assert_eq!(fig(5), ("checkpoint".into(), 2020, 40, 20, 20));
+    // The savepoint's transaction 3 is committed only by checkpoint 4.
+    let commit3 = first(&run, "transaction_committed", &[("txn", 3.into())]);
+    assert_eq!(commit3["t"], 1520);
+    assert_eq!(commit3["checkpoint"], 3);
+    let c4 = run.index(|e| e["type"] == "checkpoint_completed" && e["checkpoint"] == 4);
+    let sp3 = run.index(|e| e["type"] == "checkpoint_completed" && e["checkpoint"] == 3);
+    let c3 = run.index(|e| e == commit3);
+    assert!(
+        sp3 < c4 && c4 < c3,
+        "committed after checkpoint 4, not at the savepoint"
+    );
+    // The cancel: the job is canceled, the open transaction 6 aborted, and no
+    // checkpoint is discarded — chk-5 stays because of the retention setting.
+    assert_eq!(run.summary["job_status"], "canceled");
+    assert_eq!(run.summary["end_ms"], 2300);
+    let abort = first(&run, "transaction_aborted", &[("txn", 6.into())]);
+    assert_eq!(abort["t"], 2300);
+    assert_eq!(run.of_type("checkpoints_discarded").count(), 0);
+    // Under Flink's default retention the same cancel deletes the checkpoints.
+    let mut default = lesson("checkpoint-vs-savepoint");
+    default.checkpointing.as_mut().unwrap().externalized = Default::default();
+    let plain = Run::of(&default);
+    let (_, discarded) = plain
+        .of_type("checkpoints_discarded")
+        .next()
+        .expect("the default retention deletes on cancel");
+    assert_eq!(discarded["status"], "canceled");
+    assert_eq!(discarded["checkpoints"], serde_json::json!([5]));
+}
+
+/// The alignment pair: the same crash after checkpoint 1; aligned, the web records
+/// after the barrier (offsets 16–19) queue and are counted after the snapshot;
+/// at-least-once they are counted before it, and the transactional sink commits
+/// over-counted values (84 counts for 80 records), never a duplicate write.
+#[test]
+fn alignment_isolated_pair_shows_over_counted_values() {
+    let aligned = Run::builtin("alignment-isolated");
+    let alo = Run::builtin("alignment-isolated-at-least-once");
+    for run in [&aligned, &alo] {
+        let f = &run.failures()[0];
+        assert_eq!(
+            (
+                f["at_ms"].as_u64(),
+                f["restored_from"].as_u64(),
+                f["restarted_ms"].as_u64()
+            ),
+            (Some(800), Some(1), Some(1100))
+        );
+        let c1 = run.checkpoint(1);
+        assert_eq!(
+            (c1["end_ms"].as_u64(), c1["alignment_ms"].as_u64()),
+            (Some(630), Some(115))
+        );
+        assert_eq!(c1["metadata"]["web"]["offsets"]["0"], 16);
+        assert_eq!(c1["metadata"]["app"]["offsets"]["0"], 10);
+        let web_barrier = first(
+            run,
+            "barrier_received",
+            &[
+                ("task", "count#0".into()),
+                ("channel", 0.into()),
+                ("checkpoint", 1.into()),
+            ],
+        );
+        assert_eq!(web_barrier["t"], 505);
+        let snap = first(
+            run,
+            "snapshot_taken",
+            &[("task", "count#0".into()), ("checkpoint", 1.into())],
+        );
+        assert_eq!(snap["t"], 620);
+    }
+    // Aligned: four web records queue, and are processed after the snapshot.
+    assert_eq!(aligned.of_type("record_buffered").count(), 4);
+    assert_eq!(alo.of_type("record_buffered").count(), 0);
+    let web_after_barrier = |run: &Run| -> Vec<u64> {
+        let snap = run.index(|e| {
+            e["type"] == "snapshot_taken" && e["task"] == "count#0" && e["checkpoint"] == 1
+        });
+        run.events[..snap]
+            .iter()
+            .filter(|e| {
+                e["type"] == "record_processed"
+                    && e["task"] == "count#0"
+                    && e["origin"]["source"] == 0
+            })
+            .filter_map(|e| e["origin"]["offset"].as_u64())
+            .filter(|o| *o >= 16)
+            .collect()
+    };
+    assert_eq!(web_after_barrier(&aligned), Vec::<u64>::new());
+    assert_eq!(web_after_barrier(&alo), vec![16, 17, 18, 19]);
+    let keyed = |run: &Run| run.checkpoint(1)["metadata"]["count"]["keyed"].clone();
+    assert_eq!(keyed(&aligned), serde_json::json!({"app1": 13, "app2": 13}));
+    assert_eq!(keyed(&alo), serde_json::json!({"app1": 16, "app2": 14}));
+    // The final committed count per app: the input's records, or more.
+    let last = |run: &Run, key: &str| *committed_values(run, "out", key).last().unwrap();
+    let records: usize = 80;
+    assert_eq!((last(&aligned, "app1"), last(&aligned, "app2")), (42, 38));
+    assert_eq!((last(&alo, "app1"), last(&alo, "app2")), (45, 39));
+    assert_eq!(
+        (last(&aligned, "app1") + last(&aligned, "app2")) as usize,
+        records
+    );
+    assert_eq!(aligned.summary["end_ms"], 1630);
+    // The transactional sink writes each committed value once: no value repeats.
+    for key in ["app1", "app2"] {
+        let values = committed_values(&alo, "out", key);
+        assert_eq!(
+            counts_of(&values),
+            values.len(),
+            "{key}: a value written twice"
+        );
+    }
+}
+
+/// state-reduce-aggregate: the AggregatingState checkpoints its accumulator, the
+/// ReducingState its value; app3's maximum expires after 600 ms of silence and
+/// starts again at 20; the crash restores checkpoint 3.
+#[test]
+fn state_reduce_aggregate_tour_quotes_real_figures() {
+    let run = Run::builtin("state-reduce-aggregate");
+    let c1 = run.checkpoint(1);
+    assert_eq!(c1["end_ms"], 510);
+    assert_eq!(
+        c1["metadata"]["avg"]["states"]["average"]["app3"],
+        serde_json::json!({"count": 2, "sum": 130})
+    );
+    assert_eq!(
+        c1["metadata"]["max"]["states"]["reduce"],
+        serde_json::json!({"app1": 99, "app2": 68, "app3": 90})
+    );
+    let c3 = run.checkpoint(3);
+    assert_eq!(c3["end_ms"], 1510);
+    // Expired at 515 + 600 ms, still in the checkpoint until read.
+    assert_eq!(c3["metadata"]["max"]["states"]["reduce"]["app3"], 90);
+    assert_eq!(
+        c3["metadata"]["avg"]["states"]["average"]["app3"],
+        serde_json::json!({"count": 3, "sum": 200})
+    );
+    let fourth = run
+        .of_type("record_processed")
+        .filter(|(_, e)| e["task"] == "max#0" && e["key"] == "app3")
+        .nth(3)
+        .expect("app3's fourth record at max")
+        .1;
+    assert_eq!(
+        (fourth["t"].as_u64(), fourth["value"].as_i64()),
+        (Some(1515), Some(20))
+    );
+    let f = &run.failures()[0];
+    assert_eq!(
+        (
+            f["at_ms"].as_u64(),
+            f["task"].as_str(),
+            f["restarted_ms"].as_u64(),
+            f["restored_from"].as_u64()
+        ),
+        (Some(1800), Some("avg#0"), Some(2100), Some(3))
+    );
+    assert_eq!(
+        committed_values(&run, "maxima", "app3"),
+        vec![90, 90, 90, 20, 35, 60]
+    );
+    assert_eq!(
+        committed_values(&run, "averages", "app3"),
+        vec![90, 65, 66, 55, 51, 52]
+    );
+    let c4 = run.checkpoint(4);
+    assert_eq!(
+        c4["metadata"]["avg"]["states"]["average"]["app3"],
+        serde_json::json!({"count": 6, "sum": 315})
+    );
+    assert_eq!(run.summary["end_ms"], 2410);
+    // Without TTL the maximum would not start again.
+    let mut no_ttl = lesson("state-reduce-aggregate");
+    for op in &mut no_ttl.job.operators {
+        op.ttl = None;
+    }
+    assert_eq!(
+        committed_values(&Run::of(&no_ttl), "maxima", "app3"),
+        vec![90, 90, 90, 90, 90, 90]
+    );
+}
+
+/// two-phase-commit: both participants pre-commit at the barrier and commit on
+/// completion; a participant's crash aborts the round for both; the coordinator's
+/// crash during checkpoint 4 restores checkpoint 3 and aborts checkpoint 4's
+/// pre-committed transactions; each sink commits its 60 records once.
+#[test]
+fn two_phase_commit_tour_quotes_real_figures() {
+    let run = Run::builtin("two-phase-commit");
+    for (sink, txn) in [("orders#0", 1), ("audit#0", 2)] {
+        let pre = first(
+            &run,
+            "transaction_precommitted",
+            &[("task", sink.into()), ("txn", txn.into())],
+        );
+        assert_eq!(
+            (pre["t"].as_u64(), pre["checkpoint"].as_u64()),
+            (Some(520), Some(1))
+        );
+        let commit = first(
+            &run,
+            "transaction_committed",
+            &[("task", sink.into()), ("txn", txn.into())],
+        );
+        assert_eq!(commit["t"], 620);
+    }
+    assert_eq!(run.checkpoint(1)["end_ms"], 620);
+    assert_eq!(run.checkpoint(2)["status"], "aborted");
+    assert_eq!(run.checkpoint(4)["status"], "aborted");
+    let f = run.failures();
+    assert_eq!(
+        (
+            f[0]["at_ms"].as_u64(),
+            f[0]["task"].as_str(),
+            f[0]["restored_from"].as_u64(),
+            f[0]["restarted_ms"].as_u64()
+        ),
+        (Some(1070), Some("audit#0"), Some(1), Some(1370))
+    );
+    assert_eq!(
+        (
+            f[1]["at_ms"].as_u64(),
+            f[1]["task"].as_str(),
+            f[1]["restored_from"].as_u64(),
+            f[1]["restarted_ms"].as_u64()
+        ),
+        (Some(2420), None, Some(3), Some(3420))
+    );
+    // Checkpoint 2's and checkpoint 4's pre-committed transactions: aborted on restore.
+    for (sink, txn, checkpoint, at) in [
+        ("orders#0", 3, 2, 1370),
+        ("audit#0", 4, 2, 1370),
+        ("orders#0", 9, 4, 3420),
+        ("audit#0", 10, 4, 3420),
+    ] {
+        let pre = first(
+            &run,
+            "transaction_precommitted",
+            &[("task", sink.into()), ("txn", txn.into())],
+        );
+        assert_eq!(pre["checkpoint"], checkpoint);
+        let abort = first(
+            &run,
+            "transaction_aborted",
+            &[("task", sink.into()), ("txn", txn.into())],
+        );
+        assert_eq!(abort["t"], at, "{sink} T{txn}");
+        assert!(
+            !run.events
+                .iter()
+                .any(|e| e["type"] == "transaction_committed" && e["txn"] == txn),
+            "T{txn} never commits"
+        );
+    }
+    assert_eq!(first(&run, "jobmanager_failed", &[])["t"], 2420);
+    assert_eq!(run.summary["end_ms"], 3566);
+    for sink in ["orders", "audit"] {
+        let committed = run.sink(sink, "committed");
+        assert_eq!(committed.len(), 60, "{sink}");
+        assert_eq!(
+            counts(&committed).len(),
+            60,
+            "{sink}: a record committed twice"
+        );
+    }
+}

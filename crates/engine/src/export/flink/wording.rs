@@ -59,6 +59,10 @@ pub(super) struct Wording {
     pub max_parallelism_derived: &'static str,
     /// Above the savepoint path of a restored job.
     pub restore_from_snapshot: &'static str,
+    /// The same restore by hand: taking a savepoint, `flink run -s … -claimMode … -n`.
+    pub restore_by_hand: &'static str,
+    /// Who owns the restored snapshot: the claim modes.
+    pub restore_claim_mode: &'static str,
     /// Above `SAVEPOINT_IGNORE_UNCLAIMED_STATE` when it is set.
     pub allow_non_restored_state: &'static str,
     /// Before the lab's reason for refusing a restore.
