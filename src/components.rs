@@ -18,6 +18,7 @@
 //! - [`icons`]: inline SVG icons (no icon font, no CDN).
 //! - [`key_group_strip`]: a rescaled restore's key groups and partitions by owning subtask, before and after.
 //! - [`input`]: reading a form control's value from its event.
+//! - [`restart_meter`]: the restart strategy's count against its limit, and the failure-rate window on the scrubber.
 
 pub mod bench_panel;
 pub mod caption;
@@ -31,6 +32,7 @@ pub mod legend;
 pub mod narration_panel;
 pub mod qr_dialog;
 pub mod real_stats_panel;
+pub mod restart_meter;
 pub mod shortcuts;
 pub mod side_panel;
 pub mod sink_panel;

@@ -65,6 +65,7 @@ tours! {
     "restart-fixed-delay",
     "restart-failure-rate",
     "restart-none",
+    "restart-exponential-delay",
     "checkpoint-config",
     "checkpoint-config-strict",
     "savepoint-rescale",
@@ -75,6 +76,11 @@ tours! {
     "jobmanager-storage-limit",
     "jobmanager-crash-jobmanager",
     "jobmanager-crash-filesystem",
+    // Production pitfalls.
+    "backpressure-expired",
+    "backpressure-aligned-timeout",
+    "kafka-transaction-timeout",
+    "kafka-transaction-timeout-long",
 }
 
 thread_local! {
