@@ -1241,9 +1241,11 @@ fn restart_exponential_delay() {
     simple("restart-exponential-delay");
 }
 
-/// Each checkpoint's status, and whether an aborted one expired: the lab's
-/// summary, and the real run's.
-fn statuses(lab: &LabRun, real: &Real) -> (Vec<(String, bool)>, Vec<(String, bool)>) {
+/// Each checkpoint's status, and whether an aborted one expired.
+type Statuses = Vec<(String, bool)>;
+
+/// The lab's [`Statuses`] and the real run's.
+fn statuses(lab: &LabRun, real: &Real) -> (Statuses, Statuses) {
     let summary = engine::summary::Summary::of(&lab.world, engine::summary::Metadata::Omitted);
     let of = |c: &Value| {
         (
