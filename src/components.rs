@@ -19,6 +19,7 @@
 //! - [`icons`]: inline SVG icons (no icon font, no CDN).
 //! - [`key_group_strip`]: a rescaled restore's key groups and partitions by owning subtask, before and after.
 //! - [`input`]: reading a form control's value from its event.
+//! - [`restart_meter`]: the restart strategy's count against its limit, and the failure-rate window on the scrubber.
 
 pub mod bench_panel;
 pub mod caption;
@@ -33,6 +34,7 @@ pub mod narration_panel;
 pub mod phase_timeline;
 pub mod qr_dialog;
 pub mod real_stats_panel;
+pub mod restart_meter;
 pub mod shortcuts;
 pub mod side_panel;
 pub mod sink_panel;

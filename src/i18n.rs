@@ -496,6 +496,18 @@ messages! {
     PhasesRealNote = "phases_real_note",
     /// The pending card's subtasks in their asynchronous phase.
     PhasesUploading = "phases_uploading",
+    /// The restart strategy's count against its limit (fixed delay, none).
+    RestartCount = "restart_count",
+    /// The failure-rate strategy's failures inside its window, of its limit.
+    RestartWindowCount = "restart_window_count",
+    /// Exponential delay with `attempts`: attempts since the reset, the next delay.
+    RestartExponentialCount = "restart_exponential_count",
+    /// Exponential delay without a limit (Flink's default).
+    RestartExponentialUnlimited = "restart_exponential_unlimited",
+    /// The tooltip of the restart count.
+    RestartCountTitle = "restart_count_title",
+    /// The failure-rate window's band on the scrubber.
+    RestartWindowBand = "restart_window_band",
 }
 
 /// The wording file, compiled into the wasm.

@@ -46,7 +46,7 @@ pub fn pair_kind(scenario: &str) -> Option<Kind> {
     match group[0] {
         "state-backend-rocksdb" => Some(Kind::Backends),
         "restart-fixed-delay" => Some(Kind::Restarts),
-        "checkpoint-config" => Some(Kind::Tolerable),
+        "checkpoint-config" | "backpressure-expired" => Some(Kind::Tolerable),
         "jobmanager-crash-jobmanager" => Some(Kind::Storage),
         _ => None,
     }
@@ -365,10 +365,10 @@ mod tests {
             Some(Kind::Alignment)
         );
         assert_eq!(twin_kind(Mode::AtLeastOnce, Mode::Aligned), None);
-        assert_eq!(group_of("restart-none").len(), 3);
+        assert_eq!(group_of("restart-none").len(), 4);
         assert_eq!(
             short_names(&group_of("restart-none")),
-            ["fixed-delay", "failure-rate", "none"]
+            ["fixed-delay", "failure-rate", "none", "exponential-delay"]
         );
         assert_eq!(
             short_names(&["jobmanager-crash-jobmanager", "jobmanager-crash-filesystem"]),

@@ -610,6 +610,9 @@ fn coordinator_strip(
                     </span>
                 }
             }) }
+            if !view.failures.is_empty() {
+                <crate::components::restart_meter::RestartCount view={view.restarts.clone()} class="restart-count--strip" />
+            }
             if let Some(h) = last {
                 if h.lost {
                     // Completed, then lost with the JobManager: nothing can

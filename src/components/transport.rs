@@ -16,6 +16,7 @@ use yew::prelude::*;
 
 use crate::components::icons;
 use crate::components::input::{is_checked, select_value};
+use crate::components::restart_meter::{RestartBand, RestartCount};
 use crate::hooks::{use_lang, use_resize_observer};
 use crate::i18n::Msg;
 use crate::labels;
@@ -364,6 +365,9 @@ pub fn Transport(props: &TransportProps) -> Html {
                 <span class="toggle__text">{ lang.t(Msg::AutoPause) }</span>
             </label>
             <div class="scrubber">
+                if let Some(v) = restart_shown(p) {
+                    <RestartBand view={v.restarts.clone()} {now} origin={p.origin} {horizon} />
+                }
                 <ScrubberMarkers markers={p.markers.clone()} {horizon} origin={p.origin} dispatch={d.clone()} />
                 <input type="range" class="scrubber__range" id="scrubber" min={p.origin.min(horizon).to_string()} max={horizon.to_string()} step="1"
                        value={now.to_string()} aria-label={lang.t(Msg::ScrubberLabel)}
@@ -371,6 +375,9 @@ pub fn Transport(props: &TransportProps) -> Html {
             </div>
             // One step counter on screen (the tour's): the engine's step count is
             // kept for assistive technology, links and tests, not shown.
+            if let Some(v) = restart_shown(p) {
+                <RestartCount view={v.restarts.clone()} class="restart-count--transport" />
+            }
             <output class="toolbar__clock" id="clock" aria-live="off" data-step={p.step().to_string()}>
                 { clock }<span class="visually-hidden">{ lang.t(Msg::ClockStep).replace("{step}", &p.step().to_string()) }</span>
             </output>
@@ -390,6 +397,16 @@ pub fn Transport(props: &TransportProps) -> Html {
             </div>
         </div>
     }
+}
+
+/// The view whose restart count the bar shows: only for a run with a failure
+/// on its scrubber, so the bar keeps one layout for the whole run.
+fn restart_shown(p: &State) -> Option<&engine::view::WorldView> {
+    p.markers
+        .iter()
+        .any(|m| m.kind == MarkerKind::Failure)
+        .then_some(p.view.as_deref())
+        .flatten()
 }
 
 /// Properties of [`BranchPicker`].

@@ -16,12 +16,18 @@ pub const PAIRS: &[&[&str]] = &[
         "restart-fixed-delay",
         "restart-failure-rate",
         "restart-none",
+        "restart-exponential-delay",
     ],
     &["checkpoint-config", "checkpoint-config-strict"],
     &["state-backend-rocksdb", "state-backend-hashmap"],
     &["jobmanager-crash-jobmanager", "jobmanager-crash-filesystem"],
     // Alignment on its own: the same two-input job and transactional sink.
     &["alignment-isolated", "alignment-isolated-at-least-once"],
+    &["backpressure-expired", "backpressure-aligned-timeout"],
+    &[
+        "kafka-transaction-timeout",
+        "kafka-transaction-timeout-long",
+    ],
 ];
 
 /// The lessons `scenario` can be compared with, in library order.
@@ -142,7 +148,11 @@ mod tests {
         }
         assert_eq!(
             partners("restart-none"),
-            vec!["restart-fixed-delay", "restart-failure-rate"]
+            vec![
+                "restart-fixed-delay",
+                "restart-failure-rate",
+                "restart-exponential-delay"
+            ]
         );
         assert_eq!(
             partners("state-backend-hashmap"),

@@ -73,6 +73,7 @@ tours! {
     "restart-fixed-delay",
     "restart-failure-rate",
     "restart-none",
+    "restart-exponential-delay",
     "checkpoint-config",
     "checkpoint-config-strict",
     "savepoint-rescale",
@@ -89,6 +90,11 @@ tours! {
     "alignment-isolated-at-least-once",
     "state-reduce-aggregate",
     "two-phase-commit",
+    // Production pitfalls.
+    "backpressure-expired",
+    "backpressure-aligned-timeout",
+    "kafka-transaction-timeout",
+    "kafka-transaction-timeout-long",
 }
 
 thread_local! {

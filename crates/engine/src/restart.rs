@@ -192,6 +192,11 @@ impl FixedDelayStrategy {
         self.current_attempt
     }
 
+    /// Restarts allowed (`maxNumberRestartAttempts`).
+    pub fn max_attempts(&self) -> u32 {
+        self.max_attempts
+    }
+
     /// Flink's `toString()`.
     pub fn describe(&self) -> String {
         format!(
@@ -269,6 +274,16 @@ impl FailureRateStrategy {
     /// The recorded failure times, oldest first.
     pub fn failure_times(&self) -> impl Iterator<Item = u64> + '_ {
         self.failure_times.iter().copied()
+    }
+
+    /// Failures tolerated per window (`maxFailuresPerInterval`).
+    pub fn max_failures(&self) -> u32 {
+        self.max_failures
+    }
+
+    /// The window (`failuresIntervalMS`).
+    pub fn interval_ms(&self) -> u64 {
+        self.interval_ms
     }
 
     /// Flink's `toString()`, verbatim — Flink's own string repeats the class name and
@@ -416,6 +431,12 @@ impl ExponentialDelayStrategy {
     /// Attempts counted since the last reset.
     pub fn current_attempt(&self) -> u32 {
         self.current_attempt
+    }
+
+    /// Attempts allowed since the last reset ([`UNLIMITED_ATTEMPTS`] when not
+    /// configured).
+    pub fn attempts(&self) -> u32 {
+        self.attempts
     }
 
     /// When the pending (or last) restart happens; `None` before the first failure.

@@ -38,6 +38,7 @@ builtins! {
     "restart-fixed-delay",
     "restart-failure-rate",
     "restart-none",
+    "restart-exponential-delay",
     "savepoint-rescale",
     "savepoint-upgrade",
     "checkpoint-config",
@@ -57,6 +58,11 @@ builtins! {
     "alignment-isolated-at-least-once",
     "state-reduce-aggregate",
     "two-phase-commit",
+    // Production pitfalls: each pair side by side.
+    "backpressure-expired",
+    "backpressure-aligned-timeout",
+    "kafka-transaction-timeout",
+    "kafka-transaction-timeout-long",
 }
 
 /// When no bound is given, a run stops at this simulated time.

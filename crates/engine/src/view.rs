@@ -19,6 +19,7 @@ use std::sync::Arc;
 pub mod failure_counter;
 pub mod key_groups;
 pub mod phases;
+pub mod restarts;
 
 /// The job graph, which never changes during a run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -444,6 +445,9 @@ pub struct WorldView {
     /// replay).
     #[serde(default)]
     pub replay: Vec<ReplayView>,
+    /// The restart strategy's count against its limit, and the failure-rate window.
+    #[serde(default)]
+    pub restarts: restarts::RestartView,
 }
 
 impl World {
@@ -643,6 +647,7 @@ impl World {
                 .collect(),
             failures: self.failures().to_vec(),
             replay: self.replay_views(),
+            restarts: self.restart_strategy().view(self.now()),
         }
     }
 

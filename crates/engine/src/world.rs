@@ -141,6 +141,11 @@ impl World {
         self.job.restart_at()
     }
 
+    /// The restart strategy with what it remembers of the failures so far.
+    pub fn restart_strategy(&self) -> &crate::restart::RestartStrategy {
+        self.job.restart_strategy()
+    }
+
     /// When the job finished, if it did.
     pub fn finished_at(&self) -> Option<u64> {
         self.job.finished_at()

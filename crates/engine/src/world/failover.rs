@@ -108,6 +108,11 @@ impl JobLifecycle {
         self.restart_at
     }
 
+    /// The restart strategy with what it remembers of the failures so far.
+    pub fn restart_strategy(&self) -> &RestartStrategy {
+        &self.restart
+    }
+
     /// Every failover so far.
     pub fn failures(&self) -> &[FailureRecord] {
         &self.failures

@@ -79,6 +79,17 @@ const CASES: &[(&str, &str)] = &[
     // reducing and aggregating states (app3's silence is 400 ms longer than its TTL).
     ("alignment-isolated", "alignment-isolated"),
     ("state-reduce-aggregate", "state-reduce-aggregate"),
+    // Production pitfalls: compared where the outcome does not depend on timing.
+    ("restart-exponential-delay", "restart-exponential-delay"),
+    ("backpressure-expired", "backpressure-expired"),
+    (
+        "backpressure-aligned-timeout",
+        "backpressure-aligned-timeout",
+    ),
+    (
+        "kafka-transaction-timeout-long",
+        "kafka-transaction-timeout-long",
+    ),
     // Probes (tests/flink/probes/): one rule each, where a simpler model of Flink
     // would disagree with it.
     ("probe-max-parallelism-unset", "probe"),
@@ -1224,6 +1235,120 @@ fn probe_aligned_timeout_backpressure() {
         real_statuses.iter().any(|(_, expired)| *expired),
     );
     check.finish();
+}
+
+/// Exponential delay over the restart lessons' fault schedule: every failure is
+/// restarted (no attempt limit), in order, and the job finishes. Its delays (100 to
+/// 300 ms) leave each crash at least 300 ms after the restart before it; Flink's
+/// jitter is off in the export, as in the lab.
+#[test]
+#[ignore = "needs real Flink: scripts/test.sh's differential step runs it"]
+fn restart_exponential_delay() {
+    simple("restart-exponential-delay");
+}
+
+/// Each checkpoint's status, and whether an aborted one expired.
+type Statuses = Vec<(String, bool)>;
+
+/// The lab's [`Statuses`] and the real run's.
+fn statuses(lab: &LabRun, real: &Real) -> (Statuses, Statuses) {
+    let summary = engine::summary::Summary::of(&lab.world, engine::summary::Metadata::Omitted);
+    let of = |c: &Value| {
+        (
+            c["status"].as_str().unwrap_or("").to_string(),
+            c["reason"]
+                .as_str()
+                .is_some_and(|r| r.to_ascii_lowercase().contains("expired")),
+        )
+    };
+    let lab_s = summary
+        .checkpoints
+        .iter()
+        .map(|c| of(&serde_json::to_value(c).expect("serializes")))
+        .collect();
+    let real_s = real.summary["checkpoints"]
+        .as_array()
+        .unwrap_or(&Vec::new())
+        .iter()
+        .map(of)
+        .collect();
+    (lab_s, real_s)
+}
+
+/// Aligned checkpoints behind back-pressure with a 400 ms timeout: the lab's
+/// barriers need more than the timeout to cross the backlog, and real Flink's far
+/// more (its network buffers hold hundreds of the lab's small records, each 20 ms
+/// of work). Compared: no checkpoint completes, some expire, and the job ends
+/// failed on both sides; not when or how often it failed over.
+#[test]
+#[ignore = "needs real Flink: scripts/test.sh's differential step runs it"]
+fn backpressure_expired() {
+    let case = "backpressure-expired";
+    let s = case_scenario(case, case);
+    let real = real_of(case);
+    let lab = lab_run(&s, s.seed).expect("the lab runs");
+    let (lab_s, real_s) = statuses(&lab, real);
+    let mut check = Check::new(case);
+    let none_complete = |v: &[(String, bool)]| v.iter().all(|(st, _)| st != "completed");
+    let some_expire = |v: &[(String, bool)]| v.iter().any(|(_, e)| *e);
+    check.equal(
+        "no checkpoint completes",
+        none_complete(&lab_s),
+        none_complete(&real_s),
+    );
+    check.equal(
+        "a checkpoint expires",
+        some_expire(&lab_s),
+        some_expire(&real_s),
+    );
+    check.equal(
+        "job_status",
+        lab.world.status().as_str().to_string(),
+        real.summary["job_status"]
+            .as_str()
+            .unwrap_or("")
+            .to_string(),
+    );
+    check.finish();
+}
+
+/// The same job with the aligned-checkpoint timeout (30 ms): the first three
+/// checkpoints complete in tens of milliseconds on both sides, far below the
+/// 400 ms timeout, and the committed output is exactly-once.
+#[test]
+#[ignore = "needs real Flink: scripts/test.sh's differential step runs it"]
+fn backpressure_aligned_timeout() {
+    let (mut check, _, labs) = standard("backpressure-aligned-timeout");
+    let real = real_of("backpressure-aligned-timeout");
+    let lab = labs
+        .last()
+        .expect("main job")
+        .as_ref()
+        .expect("the lab runs");
+    let (lab_s, real_s) = statuses(lab, real);
+    let first_three = |v: &[(String, bool)]| -> Vec<String> {
+        v.iter().take(3).map(|(st, _)| st.clone()).collect()
+    };
+    check.equal(
+        "the first three checkpoints' statuses",
+        first_three(&lab_s),
+        first_three(&real_s),
+    );
+    check.equal(
+        "the first three checkpoints complete",
+        first_three(&lab_s),
+        vec!["completed".to_string(); 3],
+    );
+    check.finish();
+}
+
+/// The Kafka pitfall's twin: its transaction timeout (2000 ms) has no counterpart
+/// in the exported file sink, and none is needed — nothing is lost on either side,
+/// whichever checkpoint expires, so the committed output equals the truth.
+#[test]
+#[ignore = "needs real Flink: scripts/test.sh's differential step runs it"]
+fn kafka_transaction_timeout_long() {
+    simple("kafka-transaction-timeout-long");
 }
 
 /// Prints the suite's wall time (javac and the JVM); runs with the others.

@@ -133,6 +133,11 @@ fn the_library_is_built_in() {
         "jobmanager-crash-jobmanager",
         "jobmanager-crash-filesystem",
         "broadcast-rules",
+        "restart-exponential-delay",
+        "backpressure-expired",
+        "backpressure-aligned-timeout",
+        "kafka-transaction-timeout",
+        "kafka-transaction-timeout-long",
     ] {
         let s = lesson(name);
         assert_eq!(
@@ -1480,4 +1485,254 @@ fn two_phase_commit_tour_quotes_real_figures() {
             "{sink}: a record committed twice"
         );
     }
+/// Time of the first event matching `kind` and `fields`.
+fn t_of(run: &Run, kind: &str, fields: &[(&str, Value)]) -> u64 {
+    first(run, kind, fields)["t"].as_u64().expect("t")
+}
+
+/// A pitfall: aligned barriers queue behind back-pressure until the checkpoint
+/// timeout, each expiry moves the tolerable-failure counter, the second in a row
+/// fails the job over (from scratch: nothing ever completed) and the restart does
+/// not help. The twin, with the aligned-checkpoint timeout, completes every one.
+#[test]
+fn pitfall_checkpoints_expire_under_backpressure() {
+    let s = lesson("backpressure-expired");
+    let cfg = s.checkpointing.as_ref().unwrap();
+    let (timeout, tolerable) = (cfg.timeout_ms, cfg.tolerable_failures);
+    let run = Run::of(&s);
+    let c1 = run.checkpoint(1);
+    let trigger = c1["trigger_ms"].as_u64().unwrap();
+    assert_eq!(
+        (c1["status"].as_str(), c1["reason"].as_str()),
+        (Some("aborted"), Some("expired"))
+    );
+    assert_eq!(c1["end_ms"].as_u64().unwrap() - trigger, timeout);
+    // The start delay the tour quotes, and slow-sum#0 never reached in time.
+    let enrich = t_of(
+        &run,
+        "barrier_received",
+        &[("task", "enrich#0".into()), ("checkpoint", 1.into())],
+    );
+    assert_eq!(enrich - trigger, 290, "start delay at enrich#0");
+    let slow = t_of(
+        &run,
+        "barrier_received",
+        &[("task", "slow-sum#0".into()), ("checkpoint", 1.into())],
+    );
+    assert_eq!(slow, 1090);
+    assert!(
+        slow > trigger + timeout,
+        "slow-sum#0's barrier comes after the expiry"
+    );
+    // The counter: 1 after the first expiry; the next one passes the limit.
+    let counter = engine::view::failure_counter::failure_counter_trace(&s, s.seed);
+    assert_eq!(
+        counter.first().map(|c| (c.at_ms, c.value)),
+        Some((c1["end_ms"].as_u64().unwrap(), 1))
+    );
+    assert!(counter.iter().all(|c| c.value <= tolerable), "{counter:?}");
+    let f = run.failures();
+    let c2 = run.checkpoint(2);
+    assert_eq!(c2["reason"], "expired");
+    assert_eq!(f[0]["at_ms"], c2["end_ms"]);
+    assert!(f[0]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("tolerable failure threshold"));
+    assert!(
+        f[0]["restored_from"].is_null(),
+        "nothing completed: from scratch"
+    );
+    assert!(
+        run.completed().next().is_none(),
+        "no checkpoint ever completes"
+    );
+    assert_eq!(run.summary["job_status"], "failed");
+    assert_eq!(f.last().unwrap()["at_ms"], run.summary["end_ms"]);
+    assert_eq!(run.summary["end_ms"], 3000);
+    assert!(run.sink("out", "committed").is_empty());
+
+    let twin_s = lesson("backpressure-aligned-timeout");
+    assert_eq!(
+        without_mode(&twin_s),
+        without_mode(&s),
+        "only the mode differs"
+    );
+    let twin = Run::of(&twin_s);
+    assert!(twin.failures().is_empty());
+    assert_eq!(twin.summary["job_status"], "finished");
+    for c in twin.checkpoints() {
+        assert_eq!(c["status"], "completed", "{c}");
+        assert!(c["end_ms"].as_u64().unwrap() - c["trigger_ms"].as_u64().unwrap() < timeout);
+    }
+    let t1 = twin.checkpoint(1);
+    assert_eq!(
+        t1["end_ms"].as_u64().unwrap() - t1["trigger_ms"].as_u64().unwrap(),
+        60
+    );
+    assert_eq!(t1["persisted_in_flight_records"], 35);
+    let late = t_of(
+        &twin,
+        "alignment_timed_out",
+        &[("task", "enrich#0".into()), ("checkpoint", 1.into())],
+    );
+    let aligned_timeout = twin_s
+        .checkpointing
+        .as_ref()
+        .unwrap()
+        .aligned_checkpoint_timeout_ms
+        .unwrap();
+    assert_eq!(
+        late,
+        t1["trigger_ms"].as_u64().unwrap() + aligned_timeout + 1
+    );
+    assert!(engine::view::failure_counter::failure_counter_trace(&twin_s, twin_s.seed).is_empty());
+    assert_eq!(twin.sink("out", "committed").len(), 300);
+}
+
+/// The scenario with its checkpointing mode fields reset (what a pair shares).
+fn without_mode(s: &Scenario) -> Scenario {
+    let mut s = s.clone();
+    let c = s.checkpointing.as_mut().unwrap();
+    c.unaligned = false;
+    c.aligned_checkpoint_timeout_ms = None;
+    s.name.clear();
+    s.title = None;
+    s.description = None;
+    s
+}
+
+/// A pitfall: the transaction pre-committed at an expired checkpoint is
+/// committed only with the next one, after the broker aborted it for
+/// `transaction_timeout_ms`; KafkaSink drops the commit and its records are lost.
+/// With the timeout at the validation's bound nothing is lost.
+#[test]
+fn pitfall_kafka_transaction_timeout_loses_the_late_transaction() {
+    let s = lesson("kafka-transaction-timeout");
+    let sink = s
+        .job
+        .operators
+        .iter()
+        .find(|o| o.uid == "kafka-out")
+        .unwrap();
+    let txn_timeout = sink.transaction_timeout_ms.unwrap();
+    let run = Run::of(&s);
+    assert_eq!(run.checkpoint(3)["reason"], "expired");
+    let aborted = t_of(&run, "transaction_aborted", &[("txn", 3.into())]);
+    let failed = first(&run, "transaction_commit_failed", &[("txn", 3.into())]);
+    assert!(failed["reason"]
+        .as_str()
+        .unwrap()
+        .contains("most likely signals data loss"));
+    assert_eq!(
+        failed["t"],
+        run.checkpoint(4)["end_ms"],
+        "committed with checkpoint 4"
+    );
+    // T3's first record: the first write into it; the broker aborts 1 ms past the timeout.
+    let first_write = aborted - txn_timeout - 1;
+    assert_eq!((first_write, aborted), (1011, 1812));
+    assert_eq!(failed["t"].as_u64().unwrap() - first_write, 1124);
+    // Only T3 fails; the verdicts count its records as lost, none duplicated.
+    assert_eq!(run.of_type("transaction_commit_failed").count(), 1);
+    let world = runner::run(&s, &RunOptions::default(), |_| {}).unwrap();
+    let v = engine::verdict::counts(&s, s.seed, &world).unwrap();
+    assert_eq!((v["kafka-out"].lost, v["kafka-out"].duplicates), (22, 0));
+    assert_eq!(v["kafka-out"].committed + v["kafka-out"].lost, 70);
+    assert_eq!(v["audit-out"].lost, 0);
+    assert_eq!(run.summary["job_status"], "finished");
+    // The validation warns: below the longest time a transaction can stay open.
+    let warns = |s: &Scenario| {
+        s.validate()
+            .map(|w| w.iter().any(|w| w.contains("transaction_timeout_ms")))
+            .unwrap()
+    };
+    assert!(warns(&s));
+
+    let long = lesson("kafka-transaction-timeout-long");
+    let long_timeout = long.job.operators[2].transaction_timeout_ms.unwrap();
+    let cfg = long.checkpointing.as_ref().unwrap();
+    // The documented bound: (tolerable + 1) × (interval + timeout) + restart delay.
+    let delay = match long.effective_restart() {
+        engine::scenario::RestartConfig::FixedDelay { delay_ms, .. } => delay_ms,
+        other => panic!("{other:?}"),
+    };
+    let bound =
+        u64::from(cfg.tolerable_failures + 1) * (cfg.interval_ms.unwrap() + cfg.timeout_ms) + delay;
+    assert_eq!(long_timeout, bound);
+    assert!(!warns(&long));
+    let mut same = long.clone();
+    same.job.operators[2].transaction_timeout_ms = Some(txn_timeout);
+    same.name = s.name.clone();
+    same.title = s.title.clone();
+    same.description = s.description.clone();
+    assert_eq!(same, s, "the pair differs only in the timeout");
+    let lrun = Run::of(&long);
+    assert_eq!(lrun.checkpoint(3)["reason"], "expired");
+    assert_eq!(
+        t_of(&lrun, "transaction_committed", &[("txn", 3.into())]),
+        2135
+    );
+    let world = runner::run(&long, &RunOptions::default(), |_| {}).unwrap();
+    let v = engine::verdict::counts(&long, long.seed, &world).unwrap();
+    assert_eq!(
+        (
+            v["kafka-out"].committed,
+            v["kafka-out"].lost,
+            v["kafka-out"].duplicates
+        ),
+        (70, 0, 0)
+    );
+}
+
+/// Exponential delay: each restart waits `min(max, initial × multiplier^k)`, k
+/// counting the attempts since the last reset; a failure `reset_threshold_ms` or
+/// more after the last restart was due resets k. Computed here from the
+/// configuration, then compared with the run's restarts.
+#[test]
+fn exponential_delay_grows_caps_and_resets() {
+    let s = lesson("restart-exponential-delay");
+    let engine::scenario::RestartConfig::ExponentialDelay {
+        initial_ms,
+        max_ms,
+        multiplier,
+        reset_threshold_ms,
+        attempts,
+    } = s.effective_restart()
+    else {
+        panic!("exponential delay");
+    };
+    assert_eq!(attempts, None, "Flink's default: no limit");
+    let run = Run::of(&s);
+    let f = run.failures();
+    let mut k = 0i32;
+    let mut due: Option<u64> = None;
+    let mut delays = Vec::new();
+    for x in f {
+        let at = x["at_ms"].as_u64().unwrap();
+        if due.is_some_and(|d| at - d >= reset_threshold_ms) {
+            k = 0;
+        }
+        let expected = ((initial_ms as f64 * multiplier.powi(k)) as u64).min(max_ms);
+        let restarted = x["restarted_ms"].as_u64().expect("every failure restarts");
+        assert_eq!(restarted - at, expected, "failure at {at}");
+        delays.push(expected);
+        due = Some(restarted);
+        k += 1;
+    }
+    assert_eq!(
+        delays,
+        vec![100, 100, 200, 300],
+        "reset, doubling, capped at the maximum"
+    );
+    assert!(
+        (initial_ms as f64 * multiplier.powi(2)) as u64 > max_ms,
+        "the last delay is capped"
+    );
+    assert_eq!(run.summary["job_status"], "finished");
+    assert_eq!(
+        lesson("restart-fixed-delay").script,
+        s.script,
+        "one fault schedule"
+    );
 }

@@ -42,12 +42,12 @@ fn every_builtin_runs_to_completion_deterministically() {
             summary["job_status"] == "finished" || gave_up || canceled,
             "{name} did not finish: {summary}"
         );
+        // A lesson on checkpoints expiring under back-pressure completes none: every
+        // one expires until the restart strategy gives up.
+        let checkpoints = summary["checkpoints"].as_array().unwrap();
+        let all_expired = gave_up && checkpoints.iter().all(|c| c["reason"] == "expired");
         assert!(
-            summary["checkpoints"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|c| c["status"] == "completed"),
+            all_expired || checkpoints.iter().any(|c| c["status"] == "completed"),
             "{name}: no completed checkpoint"
         );
     }
