@@ -50,6 +50,11 @@ pub struct TopBarProps {
     /// Opens the QR code of the current moment.
     #[prop_or_default]
     pub on_qr: Callback<()>,
+    /// The interview drill is open; opens (true) or closes (false) it.
+    #[prop_or_default]
+    pub drill_open: bool,
+    #[prop_or_default]
+    pub on_drill: Callback<bool>,
 }
 
 fn is_fullscreen() -> bool {
@@ -108,6 +113,10 @@ pub fn TopBar(props: &TopBarProps) -> Html {
                     { lang.t(Msg::TwinView) }
                 </button>
                 }
+                <button type="button" class="text-button" id="drill-button" aria-pressed={props.drill_open.to_string()}
+                        title={crate::drill::w("open_hint", lang)} onclick={props.on_drill.reform({ let open = props.drill_open; move |_: MouseEvent| !open })}>
+                    { crate::drill::w("open", lang) }
+                </button>
             </div>
             <div class="topbar__tools">
                 <div class="menu" ref={menu.node.clone()}>
