@@ -188,6 +188,8 @@ fn run_pickers(p: &State, lang: Lang, d: &Callback<Action>) -> Html {
         })
     };
     let scenarios = crate::data::lesson_titles();
+    // A drill exercise's variant (`<lesson>-variant`) is its lesson's.
+    let current = p.scenario.strip_suffix("-variant").unwrap_or(&p.scenario);
     html! {
         <div class="topbar__run" role="group" aria-label={lang.t(Msg::ToolbarLabel)}>
             <label class="toolbar__field">
@@ -199,7 +201,7 @@ fn run_pickers(p: &State, lang: Lang, d: &Callback<Action>) -> Html {
                             Lang::Zh => t.zh.clone(),
                             Lang::En => t.en.clone(),
                         });
-                        html! { <option value={name.to_string()} selected={*name == p.scenario}>{ title }</option> }
+                        html! { <option value={name.to_string()} selected={*name == current}>{ title }</option> }
                     }) }
                 </select>
             </label>

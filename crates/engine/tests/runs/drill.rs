@@ -134,7 +134,7 @@ fn restored_sums_are_the_sums_of_the_numbers_below_the_restored_offset() {
                 Event::CheckpointCompleted { checkpoint } => Some(checkpoint.0),
                 _ => None,
             })
-            .last()
+            .next_back()
             .unwrap_or_else(|| panic!("variant {v}: the crash at {crash} falls after chk-1"));
         assert_eq!(number(&ex, "checkpoint"), last as i64, "variant {v}");
         let c = summary["checkpoints"]
