@@ -1,9 +1,9 @@
 // Accessibility audit of the built page with axe-core: the first
 // screen, a guided tour open (its answer shown), projector mode, the Flink
 // code tab with real statistics imported, a comparison chart, the key-group
-// strip and the QR dialog, in zh and en at 1280×720; and a phone (390×844,
-// touch) with the tour's sheet open. Fails on any serious or critical
-// violation; prints every violation it finds with its nodes.
+// strip, the QR dialog and the interview drill, in zh and en at 1280×720; and a
+// phone (390×844, touch) with the tour's sheet open. Fails on any serious or
+// critical violation; prints every violation it finds with its nodes.
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/axe.cjs <base-url>
 // (scripts/axe.sh serves the build).
 const { launch, settle: wait, openTourAnswer, PHONES, phonePage } = require('./chromium.cjs');
@@ -41,6 +41,18 @@ const SCREENS = {
     query: 'scenario=barrier-alignment',
     phone: PHONES[1],
     act: openTourAnswer,
+  },
+  // The interview drill: an open question with its answer and callout, and an
+  // exercise answered (the result and the chips' pressed states).
+  'the interview drill': {
+    query: 'drill=1',
+    async act(page) {
+      await page.click('.drill-item[data-id="q37"]');
+      await page.click('.drill-q__reveal');
+      await page.waitForSelector('.drill-chip');
+      await page.click('.drill-chip[data-value="1"]');
+      await page.click('.drill-ex__check');
+    },
   },
   'the QR code': {
     query: 'scenario=odd-even-sum&t=1200',

@@ -5,7 +5,8 @@
 // new release must never be served a stale cached file), and puts into
 // index.html, as <script id="lab-data" type="application/json">:
 //   files:  "scenarios/pv-count.json" -> "data/scenarios/pv-count.<hash>.json"
-//           (also tours/<lesson>.json and java/<Fragment>.java)
+//           (also tours/<lesson>.json, java/<Fragment>.java and the interview
+//           drill's drill/questions.json)
 //   titles: every lesson's title (the lesson menu lists them all at once)
 //   inline: the first lesson's scenario and tour, so the first render waits
 //           for no fetch.
@@ -37,6 +38,7 @@ const sources = [
   ['scenarios', path.join(root, 'crates', 'engine', 'scenarios'), '.json'],
   ['tours', path.join(root, 'assets', 'tours'), '.json'],
   ['java', path.join(root, 'crates', 'engine', 'src', 'export', 'java'), '.java'],
+  ['drill', path.join(root, 'assets', 'drill'), '.json'],
 ];
 const out = path.join(dir, 'data');
 fs.rmSync(out, { recursive: true, force: true });

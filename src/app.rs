@@ -111,7 +111,8 @@ pub fn Lab(props: &LabProps) -> Html {
                         is_twin={runs.is_twin} on_twin={runs.toggle_twin.clone()}
                         is_projector={view.projector} on_projector={view.toggle_projector.clone()} on_help={view.toggle_help.clone()}
                         glossary_open={drawer.open == Some(Drawer::Glossary)} editor_open={drawer.open == Some(Drawer::Editor)}
-                        on_qr={view.on_qr.clone()} />
+                        on_qr={view.on_qr.clone()}
+                        drill_open={drawer.open == Some(Drawer::Drill)} on_drill={drawer.show(Drawer::Drill)} />
                 <main class={classes!("workspace", show_twin.then_some("workspace--twin"))}>
                     <div class="show">
                         { stages(&runs, &view, &drawer, lang_now) }

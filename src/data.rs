@@ -87,7 +87,9 @@ pub fn lesson_files(lesson: &str) -> Vec<String> {
 pub fn all_lesson_files() -> Vec<String> {
     let scenarios = engine::runner::NAMES.iter().map(|n| scenario_file(n));
     let tours = tour::NAMES.iter().map(|n| format!("tours/{n}.json"));
-    scenarios.chain(tours).collect()
+    // The drill's questions too, so the drill works offline once prefetched.
+    let drill = std::iter::once(crate::drill::FILE.to_string());
+    scenarios.chain(tours).chain(drill).collect()
 }
 
 /// The exporter's Java fragments (the Flink code tab).
@@ -102,7 +104,7 @@ pub fn java_files() -> Vec<String> {
 fn split(file: &str) -> Option<(&str, &str)> {
     let (kind, rest) = file.split_once('/')?;
     let name = match kind {
-        "scenarios" | "tours" => rest.strip_suffix(".json")?,
+        "scenarios" | "tours" | "drill" => rest.strip_suffix(".json")?,
         "java" => rest.strip_suffix(".java")?,
         _ => return None,
     };
@@ -115,6 +117,7 @@ pub fn available(file: &str) -> bool {
         Some(("scenarios", name)) => engine::runner::builtin(name).is_some(),
         Some(("tours", name)) => tour::available(name),
         Some(("java", name)) => !engine::export::flink::missing_fragments().contains(&name),
+        Some(("drill", "questions")) => crate::drill::available(),
         _ => false,
     }
 }
@@ -131,6 +134,7 @@ pub fn supply(file: &str, text: String) -> Result<(), String> {
         Some(("java", name)) => {
             engine::export::flink::provide_fragment(name, text).map_err(|e| e.to_string())
         }
+        Some(("drill", "questions")) => crate::drill::provide(&text),
         _ => Err(format!("{file}: not a lesson data file")),
     }
 }
@@ -390,6 +394,7 @@ mod tests {
             ("scenarios", "crates/engine/scenarios"),
             ("tours", "assets/tours"),
             ("java", "crates/engine/src/export/java"),
+            ("drill", "assets/drill"),
         ];
         for file in all_lesson_files().into_iter().chain(java_files()) {
             let (kind, rest) = file.split_once('/').unwrap();

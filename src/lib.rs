@@ -12,6 +12,7 @@
 //! - [`scene`]: pure layout and interpolation of the job graph (unit-tested natively).
 //! - [`compare`]: the lesson pairs' and the twin view's comparison charts (SVG from engine views).
 //! - [`lessons`]: guided tours, the glossary, import/export (the teaching aids).
+//! - [`drill`]: the interview drill (面试题): the notes' questions with moments, model answers, callouts, and exercises the engine answers on fresh variants.
 //! - [`share`]: share links — the run recipe in the URL fragment.
 //! - [`barrier_bench`]: the barrier bench's form, run and per-line channel pictures (pure).
 //! - [`describe`]: narration sentences (`assets/i18n/narration.json`) and the storage one-liners.
@@ -28,6 +29,7 @@ pub mod components;
 pub mod data;
 pub mod describe;
 pub mod document;
+pub mod drill;
 pub mod engine_speed;
 pub mod flink_code;
 pub mod flink_stats;

@@ -160,7 +160,10 @@ impl DrawerState {
 /// The side panel's drawer, closed at first.
 #[hook]
 pub fn use_drawer() -> DrawerState {
-    let handle = use_state_eq(|| None::<Drawer>);
+    // `?drill=1` opens the interview drill.
+    let handle = use_state_eq(|| {
+        (crate::document::query_param("drill").as_deref() == Some("1")).then_some(Drawer::Drill)
+    });
     let on_drawer = {
         let drawer = handle.setter();
         use_callback((), move |d: Option<Drawer>, _: &()| drawer.set(d))

@@ -45,6 +45,8 @@ pub enum Drawer {
     Glossary,
     /// The form editor.
     Editor,
+    /// The interview drill (面试题), beside the stage it plays moments on.
+    Drill,
 }
 
 /// Properties of [`SidePanel`].
@@ -248,12 +250,13 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
     let extra = drawer_view(props);
     let panel_hidden = !is_open || !shows_panel;
     let wide = is_open && shows_panel && !touring && tab == Tab::Flink;
+    let drill = is_open && props.drawer == Some(Drawer::Drill);
     let flink = FlinkProps {
         imported: (*imported).clone(),
         on_import: on_import.clone(),
     };
     html! {
-        <aside class={classes!("side-panel", "card", is_open.then_some("side-panel--open"), wide.then_some("side-panel--wide"))}
+        <aside class={classes!("side-panel", "card", is_open.then_some("side-panel--open"), wide.then_some("side-panel--wide"), drill.then_some("side-panel--drill"))}
                data-open={is_open.to_string()} aria-label={lang.t(Msg::PanelLabel)}>
             <div class="side-panel__head">
                 <div class="tabs" role="tablist" aria-label={lang.t(Msg::PanelLabel)}
@@ -333,6 +336,7 @@ fn drawer_view(props: &SidePanelProps) -> Option<Html> {
             _ => None,
         },
         Some(Drawer::Glossary) => Some(html! { <Glossary /> }),
+        Some(Drawer::Drill) => Some(html! { <crate::drill::panel::DrillPanel dispatch={props.dispatch.clone()} /> }),
         Some(Drawer::Editor) => props.doc.as_ref().map(|doc| html! {
             <ScenarioForm doc={(**doc).clone()} on_apply={props.lessons.load_json.clone()} />
         }),

@@ -50,6 +50,11 @@ pub struct TopBarProps {
     /// Opens the QR code of the current moment.
     #[prop_or_default]
     pub on_qr: Callback<()>,
+    /// The interview drill is open; opens (true) or closes (false) it.
+    #[prop_or_default]
+    pub drill_open: bool,
+    #[prop_or_default]
+    pub on_drill: Callback<bool>,
 }
 
 fn is_fullscreen() -> bool {
@@ -108,6 +113,10 @@ pub fn TopBar(props: &TopBarProps) -> Html {
                     { lang.t(Msg::TwinView) }
                 </button>
                 }
+                <button type="button" class="text-button" id="drill-button" aria-pressed={props.drill_open.to_string()}
+                        title={crate::drill::w("open_hint", lang)} onclick={props.on_drill.reform({ let open = props.drill_open; move |_: MouseEvent| !open })}>
+                    { crate::drill::w("open", lang) }
+                </button>
             </div>
             <div class="topbar__tools">
                 <div class="menu" ref={menu.node.clone()}>
@@ -179,6 +188,8 @@ fn run_pickers(p: &State, lang: Lang, d: &Callback<Action>) -> Html {
         })
     };
     let scenarios = crate::data::lesson_titles();
+    // A drill exercise's variant (`<lesson>-variant`) is its lesson's.
+    let current = p.scenario.strip_suffix("-variant").unwrap_or(&p.scenario);
     html! {
         <div class="topbar__run" role="group" aria-label={lang.t(Msg::ToolbarLabel)}>
             <label class="toolbar__field">
@@ -190,7 +201,7 @@ fn run_pickers(p: &State, lang: Lang, d: &Callback<Action>) -> Html {
                             Lang::Zh => t.zh.clone(),
                             Lang::En => t.en.clone(),
                         });
-                        html! { <option value={name.to_string()} selected={*name == p.scenario}>{ title }</option> }
+                        html! { <option value={name.to_string()} selected={*name == current}>{ title }</option> }
                     }) }
                 </select>
             </label>

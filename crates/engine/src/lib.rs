@@ -37,6 +37,7 @@
 //! - [`timeline`]: keyframes and seeking, for time travel.
 //! - [`runner`]: running a scenario headless (what `lab run` does).
 //! - [`view`]: the projection of the world the page draws.
+//! - [`drill`]: the interview drill's exercises — a question asked on a fresh variant of a lesson, answered by running it.
 //! - [`verdict`]: committed outputs judged by origin against the failure-free run (duplicate, not committed yet, lost).
 //!
 //! # Determinism
@@ -73,6 +74,7 @@ pub mod bench;
 pub mod cause;
 pub mod channel;
 pub mod coordinator;
+pub mod drill;
 pub mod event;
 pub mod export;
 pub mod ids;

@@ -7,6 +7,7 @@
 //! - [`lessons`]: the facts each built-in lesson tells the class.
 //! - [`world_builtins`]: every built-in runs to its end, the same twice.
 //! - [`world_properties`]: invariants of the World over many seeds.
+//! - [`drill`]: the interview drill's exercises over many variants, against independent facts.
 //! - [`exactly_once`]: the exactly-once oracle under crashes.
 //! - [`timeline`]: seeking lands on the state a replay reaches.
 //! - [`views`]: what the page draws a lesson's point from (state, rewinds, replays,
@@ -15,6 +16,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod drill;
 mod exactly_once;
 mod golden;
 mod lessons;
