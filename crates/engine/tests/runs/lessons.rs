@@ -1485,6 +1485,8 @@ fn two_phase_commit_tour_quotes_real_figures() {
             "{sink}: a record committed twice"
         );
     }
+}
+
 /// Time of the first event matching `kind` and `fields`.
 fn t_of(run: &Run, kind: &str, fields: &[(&str, Value)]) -> u64 {
     first(run, kind, fields)["t"].as_u64().expect("t")
