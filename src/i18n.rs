@@ -276,6 +276,9 @@ messages! {
     StateOpenTxn = "state_open_txn",
     /// A lane's state line: a pre-committed transaction (`{id}`).
     StatePrecommittedTxn = "state_precommitted_txn",
+    /// A transaction the sink still holds as pre-committed that the external
+    /// system has aborted (Kafka's transaction timeout).
+    StateAbortedTxn = "state_aborted_txn",
     /// A lane's state line after a restore that had no checkpoint.
     StateFromScratch = "state_from_scratch",
     /// The sink tab's heading per sink kind.

@@ -313,8 +313,24 @@ fn lane_state(
     });
     // Room inside the lane, with a margin for the real font.
     let room = boxed.w - 26.0;
+    let aborted: Vec<u64> = view
+        .sinks
+        .iter()
+        .flat_map(|s| &s.txns)
+        .filter(|x| x.status == TxnStatus::Aborted && x.task.to_string() == boxed.name)
+        .map(|x| x.id)
+        .collect();
     let line = |width: f64| {
-        state_line::state_line_with(task, uid, snapshot, t, width, geometry.state_size, fit.lang)
+        state_line::state_line_with(
+            task,
+            uid,
+            snapshot,
+            &aborted,
+            t,
+            width,
+            geometry.state_size,
+            fit.lang,
+        )
     };
     let rows = geometry.state_rows;
     let single = line(room);

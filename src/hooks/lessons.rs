@@ -434,12 +434,18 @@ fn tour_step_callback(
             .as_ref()
             .and_then(|h| h.panel.clone())
         {
-            if let Some(tab) = web_sys::window()
-                .and_then(|w| w.document())
+            let doc = web_sys::window().and_then(|w| w.document());
+            // The tab may be the selected one while the drawer is closed: its
+            // panel is then hidden, and the click opens it.
+            let shown = doc
+                .as_ref()
+                .and_then(|doc| doc.get_element_by_id(&format!("tabpanel-{panel}")))
+                .is_some_and(|p| !p.has_attribute("hidden"));
+            if let Some(tab) = doc
                 .and_then(|doc| doc.get_element_by_id(&format!("tab-{panel}")))
                 .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
             {
-                if tab.get_attribute("aria-selected").as_deref() != Some("true") {
+                if tab.get_attribute("aria-selected").as_deref() != Some("true") || !shown {
                     tab.click();
                 }
             }

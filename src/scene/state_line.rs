@@ -268,14 +268,19 @@ pub fn state_line(
     size: f64,
     lang: Lang,
 ) -> Option<StateLine> {
-    state_line_with(task, uid, None, t, width, size, lang)
+    state_line_with(task, uid, None, &[], t, width, size, lang)
 }
 
-/// [`state_line`], with the snapshot being copied (see [`snapshot_of`]).
+/// [`state_line`], with the snapshot being copied (see [`snapshot_of`]) and the
+/// transactions the external system has aborted (`aborted`): a two-phase-commit
+/// sink still holds such a transaction as pre-committed — Kafka aborted it for its
+/// timeout — and the line says what the broker did, not what the sink believes.
+#[allow(clippy::too_many_arguments)]
 pub fn state_line_with(
     task: &TaskView,
     uid: &str,
     snapshot: Option<(u64, bool)>,
+    aborted: &[u64],
     t: f64,
     width: f64,
     size: f64,
@@ -283,7 +288,8 @@ pub fn state_line_with(
 ) -> Option<StateLine> {
     let snapshot = snapshot.map(|(id, done)| format!("{} chk-{id}", if done { "✓" } else { "⤴" }));
     let marks = Marks::new(task, t);
-    let (label, mut entries, by_recency) = entries_of(task, uid, &marks, width, size, lang)?;
+    let (label, mut entries, by_recency) =
+        entries_of(task, uid, &marks, aborted, width, size, lang)?;
     if by_recency {
         // What the restore rewound first (it is the news), then the most recently
         // changed (stable: the others keep key order).
@@ -414,6 +420,7 @@ fn entries_of(
     task: &TaskView,
     uid: &str,
     marks: &Marks,
+    aborted: &[u64],
     width: f64,
     size: f64,
     lang: Lang,
@@ -490,10 +497,12 @@ fn entries_of(
             // waiting for their checkpoint to complete, then the open one.
             let mut parts = Vec::new();
             for (_, txn) in pending {
-                parts.push(
-                    lang.t(Msg::StatePrecommittedTxn)
-                        .replace("{id}", &txn.to_string()),
-                );
+                let word = if aborted.contains(txn) {
+                    Msg::StateAbortedTxn
+                } else {
+                    Msg::StatePrecommittedTxn
+                };
+                parts.push(lang.t(word).replace("{id}", &txn.to_string()));
             }
             if let Some(c) = current {
                 parts.push(lang.t(Msg::StateOpenTxn).replace("{id}", &c.to_string()));
@@ -811,6 +820,47 @@ mod tests {
         }
     }
 
+    /// kafka-transaction-timeout: the sink still holds T3 as pre-committed after
+    /// the broker aborted it for its timeout (1812 ms); the line says aborted, as
+    /// the topic's transaction does, until the failed commit drops it.
+    #[test]
+    fn a_transaction_the_broker_aborted_is_not_shown_pre_committed() {
+        let mut w = world("kafka-transaction-timeout");
+        let id = w.task_id("kafka-out#0").unwrap();
+        while w.now() < 2000 && w.step().is_some() {}
+        let v = w.view();
+        let aborted: Vec<u64> = v
+            .sinks
+            .iter()
+            .flat_map(|s| &s.txns)
+            .filter(|x| x.status == engine::sink::TxnStatus::Aborted)
+            .map(|x| x.id)
+            .collect();
+        assert!(aborted.contains(&3), "the broker aborted T3: {aborted:?}");
+        let task = &v.tasks[id.0 as usize];
+        let text = |aborted: &[u64]| {
+            let l = state_line_with(
+                task,
+                "kafka-out",
+                None,
+                aborted,
+                2000.0,
+                600.0,
+                17.0,
+                Lang::En,
+            )
+            .expect("a two-phase-commit sink has a line");
+            l.parts
+                .iter()
+                .map(|p| p.text.clone())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert!(text(&[]).contains("pre-committed T3"), "{}", text(&[]));
+        assert!(text(&aborted).contains("aborted T3"), "{}", text(&aborted));
+        assert!(!text(&aborted).contains("pre-committed T3"));
+    }
+
     /// odd-even-sum's chk-1: from the source's snapshot to its acknowledgement
     /// its line says the values go into chk-1 (`⤴ chk-1 offset (0, 5)`), then
     /// `✓ chk-1` a moment.
@@ -827,6 +877,7 @@ mod tests {
                 &v.tasks[id.0 as usize],
                 "numbers",
                 snap,
+                &[],
                 t,
                 400.0,
                 17.0,
