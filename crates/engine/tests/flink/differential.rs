@@ -73,20 +73,17 @@ const CASES: &[(&str, &str)] = &[
     ("broadcast-rules", "broadcast-rules"),
     ("state-backend-rocksdb", "state-backend-rocksdb"),
     ("state-backend-hashmap", "state-backend-hashmap"),
-    // The interview questions' lessons whose outcome does not hang on timing: the
+    // The interview questions' lesson whose outcome does not hang on timing: the
     // aligned half of the alignment pair (its at-least-once twin over-counts only
-    // the records that happen to arrive between the two barriers), and the
-    // reducing and aggregating states (app3's silence is 400 ms longer than its TTL).
+    // the records that happen to arrive between the two barriers).
     ("alignment-isolated", "alignment-isolated"),
-    // Production pitfalls: compared where the outcome does not depend on timing.
+    // Production pitfalls, where the outcome does not depend on timing: the
+    // exponential delays, and which checkpoints complete under the aligned-checkpoint
+    // timeout.
     ("restart-exponential-delay", "restart-exponential-delay"),
     (
         "backpressure-aligned-timeout",
         "backpressure-aligned-timeout",
-    ),
-    (
-        "kafka-transaction-timeout-long",
-        "kafka-transaction-timeout-long",
     ),
     // Probes (tests/flink/probes/): one rule each, where a simpler model of Flink
     // would disagree with it.
@@ -1303,15 +1300,6 @@ fn backpressure_aligned_timeout() {
         vec!["completed".to_string(); 3],
     );
     check.finish();
-}
-
-/// The Kafka pitfall's twin: its transaction timeout (2000 ms) has no counterpart
-/// in the exported file sink, and none is needed — nothing is lost on either side,
-/// whichever checkpoint expires, so the committed output equals the truth.
-#[test]
-#[ignore = "needs real Flink: scripts/test.sh's differential step runs it"]
-fn kafka_transaction_timeout_long() {
-    simple("kafka-transaction-timeout-long");
 }
 
 /// Prints the suite's wall time (javac and the JVM); runs with the others.
