@@ -271,3 +271,56 @@ pub fn read_chosen_file(e: &web_sys::Event, on_text: Callback<(String, Result<St
     let _ = reader.read_as_text(&file);
     input.set_value("");
 }
+
+#[cfg(test)]
+mod tests {
+    /// The stylesheet's rules are all closed: a rule left open nests everything
+    /// after it (a phone's media query swallowing the desktop's rules), which the
+    /// browser accepts without a word. Every rule that starts at the line's start
+    /// starts at the top level.
+    #[test]
+    fn every_rule_of_the_stylesheet_is_closed() {
+        let css = include_str!("../assets/style.css");
+        let (mut depth, mut in_comment) = (0i32, false);
+        for (n, line) in css.lines().enumerate() {
+            let mut code = String::new();
+            let mut rest = line;
+            loop {
+                if in_comment {
+                    match rest.find("*/") {
+                        Some(i) => (in_comment, rest) = (false, &rest[i + 2..]),
+                        None => break,
+                    }
+                } else {
+                    match rest.find("/*") {
+                        Some(i) => {
+                            code.push_str(&rest[..i]);
+                            (in_comment, rest) = (true, &rest[i + 2..]);
+                        }
+                        None => {
+                            code.push_str(rest);
+                            break;
+                        }
+                    }
+                }
+            }
+            let starts_rule = code
+                .chars()
+                .next()
+                .is_some_and(|c| !c.is_whitespace() && c != '}');
+            assert!(
+                !(starts_rule && depth > 0),
+                "style.css line {}: `{}` starts a rule inside another (an earlier rule is not closed)",
+                n + 1,
+                line.trim()
+            );
+            depth += code.matches('{').count() as i32 - code.matches('}').count() as i32;
+            assert!(
+                depth >= 0,
+                "style.css line {}: a `}}` closes nothing",
+                n + 1
+            );
+        }
+        assert_eq!(depth, 0, "style.css ends inside a rule");
+    }
+}
