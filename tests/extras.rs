@@ -95,9 +95,10 @@ async fn the_restart_chart_has_a_row_per_strategy_with_the_engines_failures() {
         [
             "restart-fixed-delay",
             "restart-failure-rate",
-            "restart-none"
+            "restart-none",
+            "restart-exponential-delay"
         ],
-        "all three strategies, the one without a stage too"
+        "all four strategies, the ones without a stage too"
     );
     let failures = |run: &str| -> Vec<(String, String)> {
         all(
@@ -115,6 +116,12 @@ async fn the_restart_chart_has_a_row_per_strategy_with_the_engines_failures() {
     );
     assert_eq!(failures("restart-none"), vec![pair("500", "")]);
     assert_eq!(failures("restart-failure-rate").len(), 4);
+    // Exponential delay has no attempt limit here: every failure is restarted.
+    let exponential = failures("restart-exponential-delay");
+    assert_eq!(exponential.len(), 4);
+    assert!(exponential
+        .iter()
+        .all(|(_, restarted)| !restarted.is_empty()));
     assert!(app
         .text("#compare-chart [data-run=\"restart-none\"]")
         .contains("作业失败"));
