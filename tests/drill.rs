@@ -89,10 +89,10 @@ async fn a_question_opens_its_answer_when_asked_and_its_moment_on_the_stage() {
     );
     app.click(".drill-q__moment").await;
     let select: web_sys::HtmlSelectElement = app.find("#scenario-select").unchecked_into();
-    assert_eq!(select.value(), "at-least-once-duplicates");
+    assert_eq!(select.value(), "alignment-isolated-at-least-once");
     let t = clock_ms(&app);
     assert!(
-        (1_500..=1_700).contains(&t),
+        (1_500..=1_630).contains(&t),
         "the stage is at the moment: {t} ms"
     );
     // The top bar's button closes the drill, and opens it again.
