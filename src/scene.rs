@@ -272,16 +272,24 @@ fn lane(
         aligning: channels_of(Handling::Aligning),
         unaligned: channels_of(Handling::Unaligned),
         last_checkpoint: task.last_checkpoint.map(|c| c.0),
-        txn: view
-            .sinks
-            .iter()
-            .flat_map(|s| &s.txns)
-            .filter(|x| x.status != TxnStatus::Open && x.task.to_string() == boxed.name)
+        txn: lane_txns(view, &boxed.name)
+            .filter(|x| x.status != TxnStatus::Open)
             // The latest change, not the highest id: a restore aborts the
             // pre-committed transaction after the open one was aborted.
             .max_by_key(|x| (x.changed, x.id))
             .map(|x| (x.id, x.status)),
     }
+}
+
+/// The external system's transactions written by the sink subtask `task`.
+fn lane_txns<'a>(
+    view: &'a WorldView,
+    task: &'a str,
+) -> impl Iterator<Item = &'a engine::view::TxnView> + 'a {
+    view.sinks
+        .iter()
+        .flat_map(|s| &s.txns)
+        .filter(move |x| x.task.to_string() == task)
 }
 
 /// A lane's live-state line, on one row or, where the lane has two and one row
@@ -313,11 +321,8 @@ fn lane_state(
     });
     // Room inside the lane, with a margin for the real font.
     let room = boxed.w - 26.0;
-    let aborted: Vec<u64> = view
-        .sinks
-        .iter()
-        .flat_map(|s| &s.txns)
-        .filter(|x| x.status == TxnStatus::Aborted && x.task.to_string() == boxed.name)
+    let aborted: Vec<u64> = lane_txns(view, &boxed.name)
+        .filter(|x| x.status == TxnStatus::Aborted)
         .map(|x| x.id)
         .collect();
     let line = |width: f64| {
