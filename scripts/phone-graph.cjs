@@ -5,7 +5,8 @@
 //   - a graph that does not run top to bottom (the stage without .stage--down,
 //     or an operator below one it reads from… read as boxes: each row's boxes
 //     below the previous row's);
-//   - an operator or subtask box outside the screen's width;
+//   - an operator or subtask box outside the screen's width, or outside the
+//     stage (which clips: a stage shorter than its graph hides the lower rows);
 //   - sideways scrolling: of the document, or of any scroller on the page;
 //   - a text of the stage rendered under 12 CSS px (SVG text: its font size
 //     times the SVG's scale; HTML text: its computed size);
@@ -46,6 +47,23 @@ function phoneChecks(minPx) {
       const g = r.closest('[data-op], [data-lane]');
       const name = g ? g.dataset.op || g.dataset.lane : '?';
       issues.push(`width: ${name} spans ${b.left.toFixed(0)}–${b.right.toFixed(0)} px of ${vw}`);
+    }
+  }
+  // The stage shows the graph whole: it clips what overflows it, so a stage
+  // shorter than its scene hides the lower rows (the page cannot scroll to them).
+  if (stage) {
+    const s = stage.getBoundingClientRect();
+    const scene = stage.querySelector('.scene');
+    if (scene && scene.getBoundingClientRect().bottom > s.bottom + 0.5) {
+      issues.push(`height: the stage (${s.height.toFixed(0)} px) cuts the graph (${scene.getBoundingClientRect().height.toFixed(0)} px)`);
+    }
+    for (const r of boxes) {
+      const b = r.getBoundingClientRect();
+      if (b.top < s.top - 0.5 || b.bottom > s.bottom + 0.5) {
+        const g = r.closest('[data-op], [data-lane]');
+        issues.push(`height: ${g ? g.dataset.op || g.dataset.lane : '?'} lies outside the stage`);
+        break;
+      }
     }
   }
   // Rows: sources at the top, sinks at the bottom — the operators' boxes form

@@ -98,7 +98,8 @@ function tourStep() {
   const inside = (el, what, bottom = vh) => {
     if (!el) return problems.push(`${what}: missing`) && false;
     const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.left < -1 || r.right > vw + 1 || r.top < -1 || Math.min(r.bottom, r.top + 44) > bottom + 1) {
+    // A straight channel running down is a line: no width, but on screen.
+    if ((r.width === 0 && r.height === 0) || r.left < -1 || r.right > vw + 1 || r.top < -1 || Math.min(r.bottom, r.top + 44) > bottom + 1) {
       problems.push(`${what}: off screen (${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}×${Math.round(r.height)}; room above the sheet ${Math.round(bottom)})`);
       return false;
     }

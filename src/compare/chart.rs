@@ -65,14 +65,15 @@ fn row(name: &str, key: &str, height: u32, body: Html) -> Html {
     }
 }
 
-/// The axis under the rows: checkpoint ids at their slots, or times.
+/// The axis under the rows: checkpoint ids at their slots, or times (digits and
+/// "ms" have no descenders, so the row is as tall as their cap height and a little).
 fn axis(labels: Vec<(f64, String)>) -> Html {
     html! {
         <div class="chart__row chart__row--axis">
             <span class="chart__name"></span>
-            <svg class="chart__plot" width="100%" height="16" aria-hidden="true">
+            <svg class="chart__plot" width="100%" height="14" aria-hidden="true">
                 { for labels.into_iter().map(|(at, text)| html! {
-                    <text class="chart__tick" x={pct(at)} y="13" text-anchor="middle">{ text }</text>
+                    <text class="chart__tick" x={pct(at)} y="12" text-anchor="middle">{ text }</text>
                 }) }
             </svg>
         </div>
@@ -85,9 +86,9 @@ fn slot_axis(ids: &[u64]) -> Html {
     html! {
         <div class="chart__row chart__row--axis">
             <span class="chart__name"></span>
-            <svg class="chart__plot" width="100%" height="16" aria-hidden="true">
+            <svg class="chart__plot" width="100%" height="14" aria-hidden="true">
                 { for ids.iter().enumerate().map(|(i, id)| html! {
-                    <text class="chart__tick" x={pct(slot_left(i, n))} dx="4" y="13">{ format!("chk-{id}") }</text>
+                    <text class="chart__tick" x={pct(slot_left(i, n))} dx="4" y="12">{ format!("chk-{id}") }</text>
                 }) }
             </svg>
         </div>
@@ -319,29 +320,31 @@ fn time_axis(end: u64) -> Html {
 
 fn restarts(lang: Lang, runs: &[(ChartRun, Rc<WorldView>)], now: u64, end: u64) -> Html {
     let rows_data: Vec<model::RestartRow> = runs.iter().map(|(_, v)| model::restarts(v)).collect();
-    let h = 18u32;
+    // Four strategies share the caption with two stages at 1280×720: rows as tall
+    // as their 14 px text and no more (the stylesheet sets the names' line-height to match).
+    let h = 15u32;
     let rows = runs.iter().zip(&rows_data).map(|((run, v), r)| {
         let live_end = r.failed_at.unwrap_or(v.now.min(end));
         let body = html! {
             <>
-                <line class="chart__life" x1={pct(tx(0, end))} x2={pct(tx(live_end, end))} y1="9" y2="9" />
+                <line class="chart__life" x1={pct(tx(0, end))} x2={pct(tx(live_end, end))} y1="7.5" y2="7.5" />
                 { for r.failures.iter().map(|f| {
                     let until = f.restarted_ms.or(r.restart_at.filter(|_| f.restarted_ms.is_none() && r.failed_at.is_none()).map(|_| v.now));
                     html! {
                         <g class="chart__failure" data-at={f.at_ms.to_string()}
                            data-restarted={f.restarted_ms.map(|m| m.to_string()).unwrap_or_default()}>
                             if let Some(u) = until {
-                                <rect class="chart__delay" x={pct(tx(f.at_ms, end))} width={pct(tx(u, end) - tx(f.at_ms, end))} y="1" height="16" />
+                                <rect class="chart__delay" x={pct(tx(f.at_ms, end))} width={pct(tx(u, end) - tx(f.at_ms, end))} y="1" height="13" />
                             }
-                            <text class="chart__cross" x={pct(tx(f.at_ms, end))} y="14" text-anchor="middle">{ "✕" }</text>
+                            <text class="chart__cross" x={pct(tx(f.at_ms, end))} y="12.5" text-anchor="middle">{ "✕" }</text>
                             if let Some(m) = f.restarted_ms {
-                                <text class="chart__restart" x={pct(tx(m, end))} y="14" text-anchor="start">{ "▶" }</text>
+                                <text class="chart__restart" x={pct(tx(m, end))} y="12.5" text-anchor="start">{ "▶" }</text>
                             }
                         </g>
                     }
                 }) }
                 if let Some(at) = r.failed_at {
-                    <text class="chart__gave-up" x={pct(tx(at, end))} dx="12" y="14">{ x("restart_gave_up", lang) }</text>
+                    <text class="chart__gave-up" x={pct(tx(at, end))} dx="12" y="12.5">{ x("restart_gave_up", lang) }</text>
                 }
             </>
         };

@@ -935,7 +935,8 @@ fn job_banner(
                 </span>
             }
             if let Some((kind, text)) = job_banner {
-                <span class={classes!("stage__banner", format!("stage__banner--{kind}"))} role="status">
+                <span class={classes!("stage__banner", format!("stage__banner--{kind}"))} role="status"
+                      title={failure_detail.as_ref().map(|original| format!("{text}\n{original}"))}>
                     <span class="stage__banner-text">{ text }</span>
                     if let Some(original) = failure_detail {
                         <span class="stage__banner-detail">

@@ -14,10 +14,10 @@
 use engine::view::JobView;
 
 use super::{
-    columns_of, header_width, lane_width, port_offset_in, short_detail, state_room, wide_gaps,
-    ChannelPath, Fit, Geometry, LaneBox, OperatorBox, Text, BOX_PAD, GAP_Y_DOWN, GAP_Y_DOWN_WIDE,
-    LANE_GAP, MARGIN_BOTTOM, MARGIN_TOP, MARGIN_X, MAX_PHONE_SCALE, MIN_PHONE_PX, OP_GAP_Y, RUN_IN,
-    RUN_OUT, STATE_PX,
+    columns_of, header_width, kind_label, lane_width, port_offset_in, short_detail, state_room,
+    text_width, wide_gaps, ChannelPath, Fit, Geometry, LaneBox, OperatorBox, Text, BOX_PAD,
+    GAP_Y_DOWN, GAP_Y_DOWN_WIDE, LANE_GAP, MARGIN_BOTTOM, MARGIN_TOP, MARGIN_X, MAX_PHONE_SCALE,
+    MIN_PHONE_PX, OP_GAP_Y, RUN_IN, RUN_OUT, STATE_PX,
 };
 
 /// Room a box keeps around its lanes (each side), as in the projector layout.
@@ -54,15 +54,32 @@ impl Geometry {
             .min(MAX_PHONE_SCALE)
             .max(Geometry::least_phone_scale());
         let width = w / scale;
-        // Each row fills the width: its lanes widen (or narrow) in proportion.
+        // Each row fills the width: its boxes widen in proportion to their
+        // natural widths, the header's included, so that a box whose kind is
+        // wider than its lanes (`sink: at-least-once`) keeps room for it. A row
+        // wider than the screen even at the least scale narrows each box only
+        // down to its kind (drawn 11 px in, clear of the right border).
+        let least = |i: usize| {
+            let o = &job.operators[i];
+            let kind = kind_label(
+                o.kind.as_str(),
+                o.detail.as_deref().map(short_detail).as_deref(),
+            );
+            (text_width(&kind, base.operator_kind, true) + 12.0).min(natural(i))
+        };
         let mut lane_w = lane_need.clone();
         for ops in &rows {
-            let fixed: f64 =
-                2.0 * MARGIN_X + gaps(ops) + ops.iter().map(|&i| frame(i)).sum::<f64>();
-            let lanes: f64 = ops.iter().map(|&i| parallelism(i) * lane_need[i]).sum();
-            let k = (width - fixed) / lanes;
+            let room = width - 2.0 * MARGIN_X - gaps(ops);
+            let natural_sum: f64 = ops.iter().map(|&i| natural(i)).sum();
+            let least_sum: f64 = ops.iter().map(|&i| least(i)).sum();
             for &i in ops {
-                lane_w[i] = lane_need[i] * k;
+                let box_w = if room >= natural_sum || room <= least_sum {
+                    natural(i) * room / natural_sum
+                } else {
+                    least(i)
+                        + (natural(i) - least(i)) * (room - least_sum) / (natural_sum - least_sum)
+                };
+                lane_w[i] = (box_w - frame(i)) / parallelism(i);
             }
         }
         // The widest note on two rows where a lane is narrower than it.
@@ -315,6 +332,20 @@ mod tests {
                 }
                 for l in &g.lanes {
                     assert!((l.x + l.w) * scale <= w + 1e-6, "{name}: {}", l.name);
+                }
+                // Each box holds its kind, drawn 11 px in from its left edge and
+                // clear of the right border's stroke (`sink: at-least-once` is
+                // wider than its one lane).
+                for o in &g.operators {
+                    let t = Text::at(1.0);
+                    let need =
+                        super::super::text_width(&o.kind_label(), t.operator_kind, true) + 12.0;
+                    assert!(
+                        o.w + 1e-6 >= need,
+                        "{name} at {screen} px: {} is {:.1} wide, its kind needs {need:.1}",
+                        o.name,
+                        o.w
+                    );
                 }
                 let text = Text::at(1.0);
                 for (what, size) in [
