@@ -53,6 +53,24 @@ struct Palette {
     dash_bar: JsValue,
     dash_tag: JsValue,
     dash_none: JsValue,
+    /// The font the context has now (empty: unknown, after a resize). Setting
+    /// `font` on a canvas in the document resolves it against the page's styles
+    /// each time, even to the same value: 6 ms a set on a 4× slower CPU, one
+    /// set per frame was a tenth of playback's main thread. The context keeps
+    /// its font from frame to frame, so most frames set none.
+    font_now: std::cell::RefCell<String>,
+}
+
+impl Palette {
+    /// Makes `font` the context's font, unless it already is.
+    fn font(&self, ctx: &CanvasRenderingContext2d, font: &str) {
+        let mut now = self.font_now.borrow_mut();
+        if *now != font {
+            ctx.set_font(font);
+            now.clear();
+            now.push_str(font);
+        }
+    }
 }
 
 /// Record bodies rendered once per epoch at the canvas's scale, then copied
@@ -110,6 +128,8 @@ pub struct TokenLayer {
     /// main thread's time in a profile).
     css_size: Option<(i32, i32)>,
     attrs: Counts,
+    /// The canvas painted last: another element starts with a fresh context.
+    canvas: Option<HtmlCanvasElement>,
 }
 
 /// What one frame painted.
@@ -219,6 +239,7 @@ fn palette(canvas: &HtmlCanvasElement) -> Option<Palette> {
         dash_bar: js_array(&[5.0, 3.0]),
         dash_tag: js_array(&[4.0, 2.0]),
         dash_none: js_array(&[]),
+        font_now: Default::default(),
     })
 }
 
@@ -291,15 +312,21 @@ impl TokenLayer {
         );
         // The canvas's own backing size decides, not the last one this layer
         // set: the stage may have a new canvas element (its default 300 × 150).
+        let mut fresh = self.canvas.as_ref() != Some(canvas);
         if (canvas.width(), canvas.height()) != size {
             // Resizing clears the canvas and its state (fonts, transforms).
             canvas.set_width(size.0);
             canvas.set_height(size.1);
+            fresh = true;
         }
         if self.palette.is_none() {
             self.palette = palette(canvas);
         }
-        self.palette.as_ref()?;
+        let p = self.palette.as_ref()?;
+        if fresh {
+            p.font_now.borrow_mut().clear();
+            self.canvas = Some(canvas.clone());
+        }
         let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
         ctx.clear_rect(0.0, 0.0, f64::from(size.0), f64::from(size.1));
         let scale = Scale {
@@ -409,7 +436,7 @@ fn paint_replay_marks(ctx: &CanvasRenderingContext2d, p: &Palette, tokens: &[Tok
     }
     ctx.set_fill_style_str(&p.replay);
     ctx.fill();
-    ctx.set_font(&p.font_small_bold);
+    p.font(ctx, &p.font_small_bold);
     ctx.set_fill_style_str("#ffffff");
     for tok in tokens.iter().filter(|t| t.is_replay) {
         let _ = ctx.fill_text("↺", tok.x + h, tok.y - h + 1.0);
@@ -421,7 +448,7 @@ fn paint_replay_marks(ctx: &CanvasRenderingContext2d, p: &Palette, tokens: &[Tok
 /// is labelled when it is at least 0.8 of a token from the last labelled one on
 /// its channel (queued records are spaced apart, so they all are).
 fn paint_record_labels(ctx: &CanvasRenderingContext2d, p: &Palette, tokens: &[Token]) {
-    ctx.set_font(&p.font_label);
+    p.font(ctx, &p.font_label);
     let n_epochs = EPOCHS.len() as u64;
     let mut last: Option<(usize, f64, f64)> = None;
     let mut labelled: Vec<(usize, &Token)> = Vec::new();
@@ -469,7 +496,7 @@ fn paint_markers(ctx: &CanvasRenderingContext2d, p: &Palette, tokens: &[Token]) 
                 let _ = ctx.arc(x, y, 13.0, 0.0, std::f64::consts::TAU);
                 ctx.set_fill_style_str(&p.aborted);
                 ctx.fill();
-                ctx.set_font(&p.font_small_bold);
+                p.font(ctx, &p.font_small_bold);
                 ctx.set_fill_style_str("#ffffff");
                 let _ = ctx.fill_text(&format!("✕{checkpoint}"), x, y);
             }
@@ -478,7 +505,7 @@ fn paint_markers(ctx: &CanvasRenderingContext2d, p: &Palette, tokens: &[Token]) 
                 let _ = ctx.round_rect_with_f64(x - 3.0, y - 14.0, 6.0, 28.0, 2.0);
                 ctx.set_fill_style_str(&p.ghost);
                 ctx.fill();
-                ctx.set_font(&p.font_small);
+                p.font(ctx, &p.font_small);
                 ctx.set_fill_style_str(&p.text_muted);
                 ctx.set_text_baseline("alphabetic");
                 let _ = ctx.fill_text("EOP", x, y - 20.0);
@@ -533,7 +560,7 @@ fn paint_barrier(
         ctx.fill();
         ctx.set_fill_style_str("#ffffff");
     }
-    ctx.set_font(&p.font_mono_label);
+    p.font(ctx, &p.font_mono_label);
     let _ = ctx.fill_text(&tag, tag_x, tag_y + th / 2.0 + 0.5);
 }
 
@@ -557,7 +584,7 @@ fn paint_braces(
         ctx.line_to(b.b.0 + b.tick.0, b.b.1 + b.tick.1);
     }
     ctx.stroke();
-    ctx.set_font(&p.font_brace);
+    p.font(ctx, &p.font_brace);
     ctx.set_fill_style_str(&p.text_muted);
     for b in braces {
         let _ = ctx.fill_text(&format!("chk-{}", b.epoch), b.label_at.0, b.label_at.1);
@@ -569,7 +596,7 @@ fn paint_overflows(ctx: &CanvasRenderingContext2d, p: &Palette, overflows: &[Ove
     if overflows.is_empty() {
         return;
     }
-    ctx.set_font(&p.font_overflow);
+    p.font(ctx, &p.font_overflow);
     ctx.set_fill_style_str(&p.text);
     ctx.set_text_baseline("alphabetic");
     for o in overflows {
