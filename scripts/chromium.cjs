@@ -226,8 +226,10 @@ module.exports.lessonsOf = async function lessonsOf(page) {
 // Opens lesson `name` from the lesson menu and waits for its stage.
 module.exports.chooseLesson = async function choose(page, name) {
   await page.selectOption('#scenario-select', name);
+  // The stage of that lesson: a lesson not yet loaded keeps the last one's stage
+  // on screen while its data is fetched.
   await page.waitForFunction((n) => document.querySelector('#scenario-select').value === n
-    && document.querySelector('.stage[data-now]'), name);
+    && document.querySelector(`.stage[data-now][data-scenario="${n}"]`), name);
   await page.evaluate(() => document.activeElement && document.activeElement.blur());
   await module.exports.settle(page, 40);
 };

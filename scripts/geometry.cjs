@@ -47,7 +47,9 @@ const settle = (page) => wait(page).then(() => wait(page, 0));
 
 async function choose(page, name) {
   await page.selectOption('#scenario-select', name);
-  await page.waitForFunction((n) => document.querySelector('#scenario-select').value === n, name);
+  // Its stage, not the last lesson's (still shown while its data is fetched).
+  await page.waitForFunction((n) => document.querySelector('#scenario-select').value === n
+    && document.querySelector(`.stage[data-scenario="${n}"]`), name);
   await settle(page);
 }
 

@@ -107,7 +107,8 @@ async function drawn(page) {
   const options = await page.$$eval('#scenario-select option', (os) => os.map((o) => o.value));
   const other = options[options.length - 1];
   await page.selectOption('#scenario-select', other);
-  await page.waitForFunction((n) => document.querySelector('#scenario-select').value === n, other);
+  await page.waitForFunction((n) => document.querySelector('#scenario-select').value === n
+    && document.querySelector(`.stage[data-scenario="${n}"]`), other);
   const otherNames = await drawn(page);
   check(otherNames.length > 0 && otherNames !== first, `a lesson never opened (${other}) opens offline: "${otherNames.slice(0, 40)}…"`);
 

@@ -142,8 +142,10 @@ async function main() {
     if (process.env.LESSONS) lessons = lessons.filter((l) => process.env.LESSONS.split(',').includes(l));
     for (const lesson of lessons) {
       await page.selectOption('#scenario-select', lesson);
+      // The stage of that lesson (its data may still be on its way, the last
+      // lesson's stage and tour on screen meanwhile).
       await page.waitForFunction((n) => document.querySelector('#scenario-select').value === n
-        && document.querySelector('.stage[data-now]'), lesson);
+        && document.querySelector(`.stage[data-now][data-scenario="${n}"]`), lesson);
       await settle(page);
       if (!(await page.$('#tour-start'))) continue;
       await page.click('#tour-start');

@@ -229,12 +229,14 @@ fn stages(runs: &Runs, view: &ViewOptions, drawer: &view_options::DrawerState, l
                    dispatch={runs.dispatch.clone()} error={main.error.clone()}
                    caption={show_twin.then(|| stage_caption(main, pair, lang))}
                    selected={drawer.selected_task()} on_select={drawer.select_task()} {zoom}
-                   restart={main.with_scenario(|s| s.effective_restart())} />
+                   restart={main.with_scenario(|s| s.effective_restart())}
+                   scenario={AttrValue::from(main.scenario.clone())} />
             if show_twin {
                 <Stage job={twin.job.clone()} view={twin.view.clone()} t={stage_time(twin, view.reduced_motion)}
                        dispatch={runs.twin_dispatch.clone()} error={twin.error.clone()}
                        caption={stage_caption(twin, pair, lang)} {zoom}
-                       restart={twin.with_scenario(|s| s.effective_restart())} />
+                       restart={twin.with_scenario(|s| s.effective_restart())}
+                       scenario={AttrValue::from(twin.scenario.clone())} />
             }
         </div>
     }

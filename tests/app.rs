@@ -1081,6 +1081,11 @@ async fn storage_tab_shows_the_tree_and_the_jobmanager_crash() {
 #[wasm_bindgen_test]
 async fn job_failed_reason_is_translated_with_the_original_beside_it() {
     let lab = Driven::with_query("?lang=zh&scenario=restart-fixed-delay").await;
+    // The stage names the lesson it plays (the page's checks wait on it).
+    assert_eq!(
+        lab.app.attr(".stage", "data-scenario"),
+        "restart-fixed-delay"
+    );
     lab.dispatch(Action::SeekTime(3_000)).await;
     let banner = lab.app.text(".stage__banner--failed .stage__banner-text");
     assert!(banner.starts_with("已失败"), "{banner}");

@@ -144,12 +144,14 @@ pub fn CoordinatorPanel(props: &PanelProps) -> Html {
         let panel_id = format!("phases-{id_n}");
         html! {
             <li class={classes!("hist", is_open.then_some("hist--open"))} key={id_n} data-checkpoint={id_n.to_string()} title={h.reason.as_deref().map(|r| crate::describe::said("reason", r, lang))}>
+                // Named by what it shows (id, status, acknowledgements, "phases"):
+                // a spoken name must contain the visible text; what it does is its tooltip.
                 <button type="button" class="hist__head hist__toggle" aria-expanded={is_open.to_string()} aria-controls={panel_id.clone()}
-                    aria-label={lang.t(Msg::PhasesOpenLabel).replace("{id}", &id_n.to_string())} onclick={toggle}>
+                    title={lang.t(Msg::PhasesOpenLabel).replace("{id}", &id_n.to_string())} onclick={toggle}>
                     <strong class="hist__id" title={lang.t(Msg::ColId)}>{ format!("#{id}") }</strong>
                     <span class={class} title={lang.t(Msg::ColStatus)}>{ glyph }{ " " }{ status }</span>
                     <span class="hist__acked" title={lang.t(Msg::ColAcked)}>{ format!("{}/{}", h.num_acknowledged(), h.num_subtasks) }</span>
-                    <span class="hist__phases" aria-hidden="true">{ lang.t(Msg::PhasesOpen) }{ if is_open { " ▾" } else { " ▸" } }</span>
+                    <span class="hist__phases">{ lang.t(Msg::PhasesOpen) }<span aria-hidden="true">{ if is_open { " ▾" } else { " ▸" } }</span></span>
                 </button>
                 <dl class="hist__fields">
                     { field(Msg::ColTrigger, format!("{} ms", h.trigger_at)) }

@@ -53,6 +53,10 @@ pub struct StageProps {
     /// Text size: 1, or `PROJECTOR_ZOOM` in projector mode.
     #[prop_or(1.0)]
     pub zoom: f64,
+    /// The lesson the run plays (`data-scenario`: the page's checks wait for the
+    /// stage of the lesson they chose, which may still be fetching its data).
+    #[prop_or_default]
+    pub scenario: AttrValue,
 }
 
 /// A scene coordinate with one decimal, as SVG attribute text. Formats tenths as
@@ -856,7 +860,7 @@ pub fn Stage(props: &StageProps) -> Html {
     // compares what is drawn with `lab run --trace` at this simulated time).
     let now = props.view.as_ref().map(|v| v.now.to_string());
     html! {
-        <section class={classes!("stage", "card", phone.then_some("stage--down"))} aria-label={label} data-now={now}>
+        <section class={classes!("stage", "card", phone.then_some("stage--down"))} aria-label={label} data-now={now} data-scenario={props.scenario.clone()}>
             <h2 class="visually-hidden">{ lang.t(Msg::StageLabel) }</h2>
             if let Some(error) = &props.error {
                 <div class="stage__error" role="alert">
