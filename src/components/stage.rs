@@ -520,7 +520,7 @@ fn draw_flows(scene: &Scene) -> Html {
 /// style with container units again on every layout of the page, and the SVG
 /// under it was laid out again whole — a clock's text changing made every
 /// frame lay out every operator, lane and channel (60 frames: 162 ms of
-/// layout, 54 ms without).
+/// layout, 45 ms with the width in pixels).
 fn scene_css_width(scene: &Scene, room: (f64, f64)) -> f64 {
     let (w, h) = room;
     w.min(h * scene.width / scene.height.max(1.0)).max(0.0)

@@ -740,15 +740,20 @@ fn box_width(job: &JobView, i: usize, fit: Fit, text: &Text, state_room_at: Opti
         .clamp(MIN_BOX_W, MAX_BOX_W)
 }
 
+/// The line under operator `i`'s name, as its box draws it ([`OperatorBox::kind_label`]).
+fn operator_kind_label(job: &JobView, i: usize) -> String {
+    let o = &job.operators[i];
+    kind_label(
+        o.kind.as_str(),
+        o.detail.as_deref().map(short_detail).as_deref(),
+    )
+}
+
 /// The width operator `i`'s header needs: its name and its kind.
 fn header_width(job: &JobView, i: usize, text: &Text) -> f64 {
     let o = &job.operators[i];
-    let kind = kind_label(
-        o.kind.as_str(),
-        o.detail.as_deref().map(short_detail).as_deref(),
-    );
     (text_width(&o.name, text.operator_name, false) + 24.0)
-        .max(text_width(&kind, text.operator_kind, true) + 24.0)
+        .max(text_width(&operator_kind_label(job, i), text.operator_kind, true) + 24.0)
 }
 
 /// The width one lane of operator `i` needs for its texts: name, status,

@@ -14,10 +14,10 @@
 use engine::view::JobView;
 
 use super::{
-    columns_of, header_width, kind_label, lane_width, port_offset_in, short_detail, state_room,
-    text_width, wide_gaps, ChannelPath, Fit, Geometry, LaneBox, OperatorBox, Text, BOX_PAD,
-    GAP_Y_DOWN, GAP_Y_DOWN_WIDE, LANE_GAP, MARGIN_BOTTOM, MARGIN_TOP, MARGIN_X, MAX_PHONE_SCALE,
-    MIN_PHONE_PX, OP_GAP_Y, RUN_IN, RUN_OUT, STATE_PX,
+    columns_of, header_width, lane_width, operator_kind_label, port_offset_in, short_detail,
+    state_room, text_width, wide_gaps, ChannelPath, Fit, Geometry, LaneBox, OperatorBox, Text,
+    BOX_PAD, GAP_Y_DOWN, GAP_Y_DOWN_WIDE, LANE_GAP, MARGIN_BOTTOM, MARGIN_TOP, MARGIN_X,
+    MAX_PHONE_SCALE, MIN_PHONE_PX, OP_GAP_Y, RUN_IN, RUN_OUT, STATE_PX,
 };
 
 /// Room a box keeps around its lanes (each side), as in the projector layout.
@@ -60,12 +60,8 @@ impl Geometry {
         // wider than the screen even at the least scale narrows each box only
         // down to its kind (drawn 11 px in, clear of the right border).
         let least = |i: usize| {
-            let o = &job.operators[i];
-            let kind = kind_label(
-                o.kind.as_str(),
-                o.detail.as_deref().map(short_detail).as_deref(),
-            );
-            (text_width(&kind, base.operator_kind, true) + 12.0).min(natural(i))
+            (text_width(&operator_kind_label(job, i), base.operator_kind, true) + 12.0)
+                .min(natural(i))
         };
         let mut lane_w = lane_need.clone();
         for ops in &rows {
