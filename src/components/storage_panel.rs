@@ -64,6 +64,14 @@ pub fn StoragePanel(props: &PanelProps) -> Html {
                                 if s.started_from {
                                     <p class="muted stored__origin">{ x("stored_from_earlier", lang) }</p>
                                 }
+                                if let Some(claimed) = s.claimed {
+                                    <p class="stored__claim" data-claimed={claimed.to_string()}>
+                                        { x(if claimed { "stored_claimed" } else { "stored_unclaimed" }, lang) }
+                                        if s.released {
+                                            { format!(" · {}", x("stored_released", lang)) }
+                                        }
+                                    </p>
+                                }
                                 if !s.non_restored.is_empty() {
                                     <p class="stored__orphaned" data-non-restored={s.non_restored.join(",")}>
                                         { xf("stored_non_restored", lang, &[("uids", &s.non_restored.join(", "))]) }

@@ -21,6 +21,8 @@ pub const PAIRS: &[&[&str]] = &[
     &["checkpoint-config", "checkpoint-config-strict"],
     &["state-backend-rocksdb", "state-backend-hashmap"],
     &["jobmanager-crash-jobmanager", "jobmanager-crash-filesystem"],
+    // Who owns the snapshot a job starts from.
+    &["restore-claim", "restore-no-claim"],
     // Alignment on its own: the same two-input job and transactional sink.
     &["alignment-isolated", "alignment-isolated-at-least-once"],
     &["backpressure-expired", "backpressure-aligned-timeout"],

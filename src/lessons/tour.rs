@@ -86,6 +86,8 @@ tours! {
     "jobmanager-crash-filesystem",
     // The interview questions' lessons.
     "checkpoint-vs-savepoint",
+    "restore-claim",
+    "restore-no-claim",
     "alignment-isolated",
     "alignment-isolated-at-least-once",
     "state-reduce-aggregate",

@@ -358,6 +358,13 @@ pub struct CheckpointCoordinator {
     /// The snapshot this job was started from, as the earlier job wrote it.
     #[serde(default)]
     restored: Option<RestoredSnapshot>,
+    /// That snapshot once it left the store unclaimed (`NO_CLAIM`): still on disk,
+    /// the user's; listed with storage so the page can say so.
+    #[serde(default)]
+    released: Option<Arc<CompletedCheckpoint>>,
+    /// A claimed restored snapshot deleted on subsumption, not yet told.
+    #[serde(default)]
+    claimed_deleted: Option<CheckpointId>,
 }
 
 /// The snapshot of an earlier job this job was started from (`flink run -s`), as
@@ -375,6 +382,10 @@ pub struct RestoredSnapshot {
     /// Uids it holds state for that no operator of this job claims: the state
     /// stays in the snapshot and is not restored.
     pub non_restored: Vec<String>,
+    /// Restored under `CLAIM`: the job owns it and deletes it like its own
+    /// checkpoints; otherwise it stays the user's.
+    #[serde(default)]
+    pub claimed: bool,
 }
 
 impl CheckpointCoordinator {
@@ -401,6 +412,8 @@ impl CheckpointCoordinator {
             periodic: PeriodicTrigger::default(),
             final_checkpoint: FinalCheckpoint::default(),
             restored: None,
+            released: None,
+            claimed_deleted: None,
         }
     }
 
@@ -593,12 +606,51 @@ impl CheckpointCoordinator {
     }
 
     /// Moves every retained checkpoint out of the store into the discarded ones (kept
-    /// for the page to strike through) and returns their ids.
+    /// for the page to strike through) and returns their ids. A restored snapshot
+    /// the job did not claim is not the job's to delete: it is released instead.
     pub fn discard_retained(&mut self) -> Vec<CheckpointId> {
         let gone: Vec<Arc<CompletedCheckpoint>> = self.store.drain(..).collect();
-        let ids = gone.iter().map(|c| c.id).collect();
-        self.discarded.extend(gone);
+        let mut ids = Vec::new();
+        for c in gone {
+            if self.is_unclaimed_restore(c.id) {
+                self.released = Some(c);
+            } else {
+                ids.push(c.id);
+                self.discarded.push(c);
+            }
+        }
         ids
+    }
+
+    /// Whether `id` is the snapshot this job started from under `NO_CLAIM`.
+    fn is_unclaimed_restore(&self, id: CheckpointId) -> bool {
+        self.restored(id).is_some_and(|r| !r.claimed)
+    }
+
+    /// `c` was subsumed by a newer checkpoint. Flink forgets an own checkpoint
+    /// (`CompletedCheckpoint.discardOnSubsume`); a snapshot restored under `CLAIM`
+    /// is deleted the same way, one restored under `NO_CLAIM` stays the user's
+    /// (`CheckpointProperties.forUnclaimedSnapshot`: never discarded).
+    fn subsumed(&mut self, c: Arc<CompletedCheckpoint>) {
+        match self.restored(c.id).map(|r| r.claimed) {
+            Some(true) => {
+                self.claimed_deleted = Some(c.id);
+                self.discarded.push(c);
+            }
+            Some(false) => self.released = Some(c),
+            None => {}
+        }
+    }
+
+    /// The restored snapshot the store just deleted because it was claimed and
+    /// subsumed, once (the World traces it).
+    pub fn take_claimed_deleted(&mut self) -> Option<CheckpointId> {
+        self.claimed_deleted.take()
+    }
+
+    /// The restored snapshot once the job let go of it unclaimed: still the user's.
+    pub fn released(&self) -> Option<&Arc<CompletedCheckpoint>> {
+        self.released.as_ref()
     }
 
     /// The JobManager died with the retained checkpoints in its heap
@@ -835,7 +887,8 @@ impl CheckpointCoordinator {
             SnapshotKind::Checkpoint => {
                 self.store.push(completed.clone());
                 while self.store.len() > self.config.retained as usize {
-                    self.store.remove(0);
+                    let old = self.store.remove(0);
+                    self.subsumed(old);
                 }
                 // Flink: DefaultCompletedCheckpointStore.addCheckpointAndSubsumeOldestOne
                 // → SharedStateRegistry.unregisterUnusedState(lowest retained id).

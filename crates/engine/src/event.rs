@@ -239,6 +239,9 @@ pub enum Event {
         checkpoints: Vec<CheckpointId>,
         status: String,
     },
+    /// The snapshot this job was started from under `CLAIM` was subsumed by a
+    /// newer checkpoint and deleted, as Flink deletes its own (extension).
+    ClaimedSnapshotDeleted { checkpoint: CheckpointId },
     /// A script action or intervention fell while the job was not running (extension).
     ActionIgnored { action: String, reason: IgnoreCause },
 }

@@ -54,6 +54,8 @@ builtins! {
     // The interview questions' lessons: checkpoint vs savepoint, alignment on its own
     // (a pair), ReducingState and AggregatingState, two-phase commit in general.
     "checkpoint-vs-savepoint",
+    "restore-claim",
+    "restore-no-claim",
     "alignment-isolated",
     "alignment-isolated-at-least-once",
     "state-reduce-aggregate",

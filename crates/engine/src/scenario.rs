@@ -105,6 +105,37 @@ pub struct RestoreSpec {
     /// Flink: `--allowNonRestoredState` (`-n`).
     #[serde(default)]
     pub allow_non_restored_state: bool,
+    /// Who owns the restored snapshot from now on. Default `no_claim`.
+    /// Flink: `-claimMode` (`execution.state-recovery.claim-mode`).
+    #[serde(default)]
+    pub claim_mode: ClaimMode,
+}
+
+/// Who owns the snapshot a job is started from. In JSON `"no_claim"` or `"claim"`.
+///
+/// Flink: `RecoveryClaimMode`; `CheckpointCoordinator.restoreSavepoint` adds the
+/// snapshot to the job's completed-checkpoint store in both modes, with the job's
+/// own checkpoint properties under `CLAIM` (so it is deleted once a newer
+/// checkpoint subsumes it, or as the retention policy says when the job ends) and
+/// `CheckpointProperties.forUnclaimedSnapshot()` under `NO_CLAIM` (never deleted).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimMode {
+    /// The user keeps the snapshot; Flink never deletes it (the default since 1.15).
+    #[default]
+    NoClaim,
+    /// Flink takes the snapshot over as one of the job's checkpoints.
+    Claim,
+}
+
+impl ClaimMode {
+    /// As Flink's CLI and configuration spell it (`NO_CLAIM`, `CLAIM`).
+    pub fn flink_name(self) -> &'static str {
+        match self {
+            ClaimMode::NoClaim => "NO_CLAIM",
+            ClaimMode::Claim => "CLAIM",
+        }
+    }
 }
 
 /// Which snapshot of the earlier run a [`RestoreSpec`] restores. In JSON:

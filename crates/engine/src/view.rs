@@ -350,8 +350,9 @@ pub struct StoredView {
     /// incremental rocksdb, the shared files it refers to ([`World::storage_files`]).
     #[serde(default)]
     pub files: Vec<crate::state::shared_registry::StorageFile>,
-    /// Deleted: by the retention policy when the job ended, or lost with the
-    /// JobManager's memory (`jobmanager` storage). Shown struck through.
+    /// Deleted: by the retention policy when the job ended, lost with the
+    /// JobManager's memory (`jobmanager` storage), or — the snapshot this job was
+    /// started from under `CLAIM` — subsumed. Shown struck through.
     #[serde(default)]
     pub discarded: bool,
     /// Lost with the JobManager (`jobmanager` storage): it completed, but no job
@@ -366,6 +367,15 @@ pub struct StoredView {
     /// that no operator of this job claims.
     #[serde(default)]
     pub non_restored: Vec<String>,
+    /// For the snapshot this job was started from: `Some(true)` under `CLAIM`
+    /// (the job owns it now), `Some(false)` under `NO_CLAIM` (the user does).
+    #[serde(default)]
+    pub claimed: Option<bool>,
+    /// For the snapshot this job was started from under `NO_CLAIM`: the job no
+    /// longer needs it (a newer checkpoint subsumed it, or the job ended), and it
+    /// stays on disk, the user's.
+    #[serde(default)]
+    pub released: bool,
 }
 
 /// A transaction of the external system.
@@ -794,6 +804,7 @@ impl World {
                 .iter()
                 .chain(coord.savepoints())
                 .map(|c| (c, false))
+                .chain(coord.released().map(|c| (c, false)))
                 .chain(coord.discarded().iter().map(|c| (c, true)))
                 .map(|(c, discarded)| {
                     let restored = coord.restored(c.id);
@@ -812,6 +823,8 @@ impl World {
                         lost: coord.history().get(&c.id).is_some_and(|h| h.lost),
                         started_from: restored.is_some(),
                         non_restored: restored.map(|r| r.non_restored.clone()).unwrap_or_default(),
+                        claimed: restored.map(|r| r.claimed),
+                        released: coord.released().is_some_and(|r| r.id == c.id),
                     }
                 })
                 .collect(),

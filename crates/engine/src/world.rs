@@ -1588,6 +1588,10 @@ impl World {
         };
         self.trace
             .push(|| Event::CheckpointCompleted { checkpoint: id });
+        if let Some(gone) = self.coordinator.take_claimed_deleted() {
+            self.trace
+                .push(|| Event::ClaimedSnapshotDeleted { checkpoint: gone });
+        }
         for s in subsumed {
             self.abort_checkpoint(s, AbortCause::Subsumed);
         }

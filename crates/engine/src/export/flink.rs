@@ -35,8 +35,8 @@ pub mod script;
 use crate::scenario::{
     BackendKind, CheckpointingConfig, CheckpointingMode, Externalized, FieldError, FnName,
     ListStateMode, OperatorKind, OperatorSpec, PartitionSpec, Partitioning, RestartConfig,
-    Scenario, ScenarioError, ScriptStep, SinkKind, SnapshotSelector, StorageKind, TtlConfig,
-    ValuesKind,
+    RestoreSpec, Scenario, ScenarioError, ScriptStep, SinkKind, SnapshotSelector, StorageKind,
+    TtlConfig, ValuesKind,
 };
 use crate::state::ttl::{StateVisibility, UpdateType};
 use rand::SeedableRng;
@@ -626,7 +626,7 @@ impl Generator<'_> {
         );
         c.line(2, "Configuration conf = new Configuration();");
         if let Some(r) = &s.restore {
-            self.restore_lines(&mut c, j, r.allow_non_restored_state, r.snapshot);
+            self.restore_lines(&mut c, j, r);
         }
         self.backend_lines(&mut c, s.checkpointing.as_ref());
         self.restart_lines(&mut c, s);
@@ -666,7 +666,8 @@ impl Generator<'_> {
         c.text
     }
 
-    fn restore_lines(&mut self, c: &mut Code, j: usize, allow: bool, selector: SnapshotSelector) {
+    fn restore_lines(&mut self, c: &mut Code, j: usize, r: &RestoreSpec) {
+        let (allow, selector) = (r.allow_non_restored_state, r.snapshot);
         c.comment(2, self.w().restore_from_snapshot);
         c.comment(2, self.w().restore_by_hand);
         c.comment(2, self.w().restore_claim_mode);
@@ -680,6 +681,13 @@ impl Generator<'_> {
         c.line(
             2,
             &format!("conf.set(StateRecoveryOptions.SAVEPOINT_PATH, {path});"),
+        );
+        c.line(
+            2,
+            &format!(
+                "conf.set(StateRecoveryOptions.RESTORE_MODE, org.apache.flink.core.execution.RecoveryClaimMode.{});",
+                r.claim_mode.flink_name()
+            ),
         );
         if allow {
             c.comment(2, self.w().allow_non_restored_state);

@@ -132,6 +132,7 @@ impl World {
                         .into_iter()
                         .map(str::to_string)
                         .collect(),
+                    claimed: spec.claim_mode == crate::scenario::ClaimMode::Claim,
                 };
                 world.coordinator.restored_from(
                     Arc::new(CompletedCheckpoint {

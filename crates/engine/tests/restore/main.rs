@@ -7,11 +7,13 @@
 //!   job, its savepoint, the new job's tasks, ids, topics and output.
 //! - [`operator_state`]: broadcast state and even-split / union list state,
 //!   checkpointed, restored, rescaled.
+//! - [`claim_mode`]: who owns the snapshot a job starts from (CLAIM, NO_CLAIM).
 //! - [`jobmanager_failover`]: what survives the JobManager, by checkpoint storage.
 
 #[path = "../common/mod.rs"]
 mod common;
 
+mod claim_mode;
 mod jobmanager_failover;
 mod operator_state;
 mod restore_assignment;
