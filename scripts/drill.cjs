@@ -93,7 +93,17 @@ async function playsTheMoment(page, where, card) {
         return m ? m[1].split(',').map((s) => s.trim()).filter(Boolean) : [];
       });
       if (!expected.length) problems.push(`${where}: the result does not state the engine's answer`);
-      for (const v of expected) await page.click(`${card} .drill-chip[data-value="${v}"]`);
+      // Tapped on the graph this time: the stage pauses at the question's
+      // moment and each record is a button over it (the click lands only if
+      // nothing covers it and it can be scrolled into view).
+      await page.click(`${card} .drill-ex__pick`);
+      await page.waitForSelector('.pick-token');
+      await settle(page);
+      await shot(page, `drill-on-graph-${tag}`);
+      for (const v of expected) {
+        await page.click(`.pick-token[data-value="${v}"]`);
+        if ((await page.getAttribute(`${card} .drill-chip[data-value="${v}"]`, 'aria-pressed')) !== 'true') problems.push(`${where}: tapping record ${v} on the graph did not choose it`);
+      }
       await page.click(`${card} .drill-ex__check`);
       await settle(page);
       if ((await page.getAttribute(`${card} .drill-ex__result`, 'data-right')) !== 'true') problems.push(`${where}: the engine's own answer was not marked right`);

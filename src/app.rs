@@ -40,6 +40,7 @@ use crate::components::{
     Transport,
 };
 use crate::document;
+use crate::drill::pick::{PickSlot, StagePick};
 use crate::hooks::lessons::LessonsInput;
 use crate::hooks::{use_lessons, LangContext};
 use crate::i18n::Lang;
@@ -94,6 +95,8 @@ pub fn Lab(props: &LabProps) -> Html {
     use_key_map(runs.dispatch.clone(), view.help.clone(), runs.main.speed);
     use_pointer_focus_release();
     let scenario = use_scenario_views(&runs.main);
+    // An exercise answered by tapping records on the graph (see drill::pick).
+    let pick: PickSlot = use_state_eq(|| None);
 
     let playback = &runs.main;
     let dispatch = &runs.dispatch;
@@ -105,6 +108,7 @@ pub fn Lab(props: &LabProps) -> Html {
     let lang_now = context.lang;
     html! {
         <ContextProvider<LangContext> {context}>
+          <ContextProvider<PickSlot> context={pick.clone()}>
             <div class={classes!("app", drawer_open.then_some("app--drawer"), show_twin.then_some("app--twin"))}>
                 <TopBar playback={playback.clone()} dispatch={dispatch.clone()} lessons={lessons.clone()}
                         comparing={show_twin.then(|| runs.partner.clone()).flatten()} on_compare={runs.on_compare.clone()}
@@ -115,7 +119,7 @@ pub fn Lab(props: &LabProps) -> Html {
                         drill_open={drawer.open == Some(Drawer::Drill)} on_drill={drawer.show(Drawer::Drill)} />
                 <main class={classes!("workspace", show_twin.then_some("workspace--twin"))}>
                     <div class="show">
-                        { stages(&runs, &view, &drawer, lang_now) }
+                        { stages(&runs, &view, &drawer, lang_now, StagePick::for_stage(&pick, &runs.main.scenario)) }
                         <CaptionBar recent={playback.recent.clone()} moment={playback.moment}
                                     is_auto_paused={playback.paused_at.is_some()} is_hurrying={playback.is_hurrying && playback.is_playing}>
                             <LessonNotices lessons={lessons.clone()} />
@@ -144,6 +148,7 @@ pub fn Lab(props: &LabProps) -> Html {
                               has_interventions={qr.has_interventions} on_close={view.close_qr.clone()} />
                 }
             </div>
+          </ContextProvider<PickSlot>>
         </ContextProvider<LangContext>>
     }
 }
@@ -218,7 +223,13 @@ fn stage_caption(run: &State, pair: bool, lang: Lang) -> AttrValue {
 }
 
 /// The main run's stage and, in the twin view, the twin run's beside it.
-fn stages(runs: &Runs, view: &ViewOptions, drawer: &view_options::DrawerState, lang: Lang) -> Html {
+fn stages(
+    runs: &Runs,
+    view: &ViewOptions,
+    drawer: &view_options::DrawerState,
+    lang: Lang,
+    pick: Option<&StagePick>,
+) -> Html {
     let (main, twin) = (&runs.main, &runs.twin);
     let show_twin = runs.show_twin();
     let pair = runs.partner.is_some();
@@ -230,7 +241,7 @@ fn stages(runs: &Runs, view: &ViewOptions, drawer: &view_options::DrawerState, l
                    caption={show_twin.then(|| stage_caption(main, pair, lang))}
                    selected={drawer.selected_task()} on_select={drawer.select_task()} {zoom}
                    restart={main.with_scenario(|s| s.effective_restart())}
-                   scenario={AttrValue::from(main.scenario.clone())} />
+                   scenario={AttrValue::from(main.scenario.clone())} pick={pick.cloned()} />
             if show_twin {
                 <Stage job={twin.job.clone()} view={twin.view.clone()} t={stage_time(twin, view.reduced_motion)}
                        dispatch={runs.twin_dispatch.clone()} error={twin.error.clone()}

@@ -116,6 +116,29 @@ pub fn install_text_measure() {
     }));
 }
 
+/// Scrolls the main stage to the top of the window when it is not on screen
+/// at all (a phone, where the page runs down past the graph to the panels).
+pub fn bring_stage_on_screen() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Some(stage) = window
+        .document()
+        .and_then(|d| d.query_selector(".stage").ok().flatten())
+    else {
+        return;
+    };
+    let r = stage.get_bounding_client_rect();
+    let height = window
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    if r.bottom() <= 0.0 || r.top() >= height {
+        stage.scroll_into_view_with_bool(true);
+    }
+}
+
 /// After a pointer click on `clicked`: blurs the focused control if the click
 /// put the focus there (the control itself, or inside it, or through its
 /// label) and it is one a pointer merely toggles or presses (a button,

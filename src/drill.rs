@@ -21,6 +21,7 @@
 
 pub mod exercise;
 pub mod panel;
+pub mod pick;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;

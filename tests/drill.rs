@@ -240,3 +240,76 @@ async fn a_tapped_set_is_checked_against_the_engine_in_chinese() {
         0
     );
 }
+
+/// Question 37's exercise answered on the graph: the stage shows the variant
+/// paused at the question's moment with each record it may mean as a button;
+/// tapping there chooses the value as its chip does. A wrong tap is marked
+/// wrong, the engine's own set right, and the check disarms the stage.
+#[wasm_bindgen_test]
+async fn the_alignment_exercise_is_answered_by_tapping_records_on_the_stage() {
+    clear_progress();
+    let app = Mounted::at("?lang=en&drill=1").await;
+    app.click(".drill-item[data-id=\"q37\"]").await;
+    let kind = Kind::AlignmentWaiting;
+    let ex = exercise_on_page(&app, kind);
+    let Answer::Set(waiting) = ex.blanks[0].answer.clone() else {
+        panic!("a set")
+    };
+    let card = ".drill-ex[data-kind=\"alignment_waiting\"]";
+    assert_eq!(app.count(".pick-token"), 0, "nothing to tap before asked");
+    app.click(&format!("{card} .drill-ex__pick")).await;
+    assert_eq!(app.attr(".stage", "data-scenario"), ex.scenario.name);
+    assert_eq!(
+        clock_ms(&app),
+        ex.ask_ms.unwrap(),
+        "paused at the question's moment"
+    );
+    assert_eq!(app.attr("#play", "aria-pressed"), "false");
+    assert_eq!(
+        app.attr(&format!("{card} .drill-ex__pick"), "aria-pressed"),
+        "true"
+    );
+    for v in &waiting {
+        assert!(
+            app.count(&format!(".pick-token[data-value=\"{v}\"]")) >= 1,
+            "record {v} can be tapped"
+        );
+    }
+    // Wrong first: every waiting record but one.
+    let first = *waiting.iter().next().unwrap();
+    for v in waiting.iter().skip(1) {
+        app.click(&format!(".pick-token[data-value=\"{v}\"]")).await;
+        assert_eq!(
+            app.attr(
+                &format!("{card} .drill-chip[data-value=\"{v}\"]"),
+                "aria-pressed"
+            ),
+            "true",
+            "a tap on the stage chooses the chip"
+        );
+        assert_eq!(
+            app.attr(&format!(".pick-token[data-value=\"{v}\"]"), "aria-pressed"),
+            "true"
+        );
+    }
+    app.click(&format!("{card} .drill-ex__check")).await;
+    assert_eq!(
+        app.attr(&format!("{card} .drill-ex__result"), "data-right"),
+        "false"
+    );
+    assert_eq!(app.count(".pick-token"), 0, "the check disarms the stage");
+    // Right: ask again and tap the missing one.
+    app.click(&format!("{card} .drill-ex__pick")).await;
+    app.click(&format!(".pick-token[data-value=\"{first}\"]"))
+        .await;
+    app.click(&format!("{card} .drill-ex__check")).await;
+    assert_eq!(
+        app.attr(&format!("{card} .drill-ex__result"), "data-right"),
+        "true"
+    );
+    assert_eq!(
+        app.attr("#play", "aria-pressed"),
+        "true",
+        "the moment plays"
+    );
+}

@@ -18,12 +18,13 @@ use engine::world::JobStatus;
 use yew::prelude::*;
 
 use crate::components::token_layer::TokenLayer;
+use crate::drill::pick::StagePick;
 use crate::hooks::{use_lang, use_reduced_motion, use_resize_observer};
 use crate::i18n::{Lang, Msg};
 use crate::labels;
 use crate::playback::Action;
 use crate::scene::palette::{self, Pattern, Status};
-use crate::scene::{self, layout, Fit, Lane, Scene, Text};
+use crate::scene::{self, layout, Fit, Lane, Scene, Text, TokenKind};
 
 /// Properties of [`Stage`].
 #[derive(Properties, PartialEq)]
@@ -57,6 +58,9 @@ pub struct StageProps {
     /// stage of the lesson they chose, which may still be fetching its data).
     #[prop_or_default]
     pub scenario: AttrValue,
+    /// An exercise asks for records: each one it may mean becomes a button.
+    #[prop_or_default]
+    pub pick: Option<StagePick>,
 }
 
 /// A scene coordinate with one decimal, as SVG attribute text. Formats tenths as
@@ -451,6 +455,44 @@ fn lane_button(
     }
 }
 
+/// A button over each record the armed pick may mean, above the lanes' buttons:
+/// a tap toggles the record's value in the exercise's answer.
+fn pick_buttons(scene: &Scene, pick: &StagePick, lang: Lang) -> Html {
+    // As wide as the step between queued records: the buttons tile a queue
+    // without overlapping and are as large as a record's place allows.
+    let side = scene::SPACING;
+    let buttons = scene.tokens.iter().filter_map(|t| {
+        let TokenKind::Record { label, value, .. } = &t.kind else {
+            return None;
+        };
+        if !pick.choices.contains(value) {
+            return None;
+        }
+        let value = *value;
+        let pressed = pick.chosen.contains(&value);
+        let style = format!(
+            "left: {:.3}%; top: {:.3}%; width: {:.3}%; height: {:.3}%",
+            (t.x - side / 2.0) / scene.width * 100.0,
+            (t.y - side / 2.0) / scene.height * 100.0,
+            side / scene.width * 100.0,
+            side / scene.height * 100.0
+        );
+        let onclick = {
+            let cb = pick.on_pick.clone();
+            Callback::from(move |e: MouseEvent| {
+                e.stop_propagation();
+                cb.emit(value)
+            })
+        };
+        let name = crate::drill::wf("pick_record", lang, &[("v", label)]);
+        Some(html! {
+            <button type="button" class="pick-token" data-value={value.to_string()}
+                    aria-pressed={pressed.to_string()} aria-label={name.clone()} title={name} {style} {onclick} />
+        })
+    });
+    html! { <>{ for buttons }</> }
+}
+
 /// The text sizes of the scene as custom properties of its SVG (scene units).
 fn text_style(t: &Text) -> String {
     format!(
@@ -538,6 +580,7 @@ fn draw(
     canvas: &NodeRef,
     summary: Vec<String>,
     clash: (Vec<scene::placement::Rect>, usize, usize),
+    picks: Html,
 ) -> Html {
     let mut ratio = format!(
         "--scene-w: {:.1}; --scene-h: {:.1}",
@@ -583,6 +626,7 @@ fn draw(
         <canvas ref={canvas.clone()} class="scene__tokens" aria-hidden="true"
                 data-record-label={f(palette::RECORD_LABEL)} />
         { for scene.lanes.iter().map(|l| lane_button(scene, l, lang, selected, on_select)) }
+        { picks }
         <div class="visually-hidden token-summary">
             <p>{ lang.t(Msg::TokensHeading) }</p>
             if summary.is_empty() {
@@ -817,6 +861,11 @@ pub fn Stage(props: &StageProps) -> Html {
                 .collect();
             let clash = (boxes, pairs, on);
             let summary = token_summary(job, view, lang);
+            let picks = props
+                .pick
+                .as_ref()
+                .map(|p| pick_buttons(&scene, p, lang))
+                .unwrap_or_default();
             // The tokens go to the canvas, painted after this render commits.
             *frame.borrow_mut() = Frame {
                 width: scene.width,
@@ -835,7 +884,7 @@ pub fn Stage(props: &StageProps) -> Html {
                     // width and the page scrolls down it.
                     <div class="scene-scroll">
                         <div class="scene-box" ref={scene_box.clone()} {onpointerdown} {onpointerup}>
-                            { draw(&scene, room, lang, props.selected, &props.on_select, &canvas, summary, clash) }
+                            { draw(&scene, room, lang, props.selected, &props.on_select, &canvas, summary, clash, picks) }
                         </div>
                     </div>
                 </>

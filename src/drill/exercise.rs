@@ -10,6 +10,7 @@ use std::rc::Rc;
 use engine::drill::{self, Answer, Blank, Exercise, Kind, Marked};
 use yew::prelude::*;
 
+use super::pick::{PickSlot, StagePick};
 use super::{w, wf};
 use crate::hooks::use_lang;
 use crate::i18n::Lang;
@@ -51,11 +52,58 @@ pub fn play_variant(dispatch: &Callback<Action>, ex: &Exercise) {
     dispatch.emit(Action::TogglePlay);
 }
 
+/// Loads the variant on the stage, paused at the moment its question can be
+/// answered on the graph.
+fn show_question(dispatch: &Callback<Action>, ex: &Exercise, at_ms: u64) {
+    let json = serde_json::to_string(&ex.scenario).expect("a scenario serializes");
+    dispatch.emit(Action::LoadScenario(json));
+    dispatch.emit(Action::SeekTime(at_ms));
+}
+
 /// What the learner has entered for one blank.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Entry {
     typed: String,
     chosen: BTreeSet<i64>,
+}
+
+/// What the learner has entered, blank by blank. A reducer, because the stage
+/// edits it too (a record tapped there), from a callback made renders ago.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Entries(Vec<Entry>);
+
+/// An edit of [`Entries`].
+enum Edit {
+    /// A new variant: `n` empty blanks.
+    Reset(usize),
+    /// Blank `i` now reads this text.
+    Type(usize, String),
+    /// Value `v` chosen in blank `i`, or unchosen if it was.
+    Toggle(usize, i64),
+}
+
+impl Reducible for Entries {
+    type Action = Edit;
+
+    fn reduce(self: Rc<Self>, edit: Edit) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match edit {
+            Edit::Reset(n) => next.0 = vec![Entry::default(); n],
+            Edit::Type(i, text) => {
+                if let Some(slot) = next.0.get_mut(i) {
+                    slot.typed = text;
+                }
+            }
+            Edit::Toggle(i, v) => {
+                if let Some(slot) = next.0.get_mut(i) {
+                    if !slot.chosen.remove(&v) {
+                        slot.chosen.insert(v);
+                    }
+                }
+            }
+        }
+        Rc::new(next)
+    }
 }
 
 /// The learner's answer to `b`, or the message saying why it cannot be read.
@@ -115,10 +163,30 @@ pub fn ExerciseCard(props: &ExerciseCardProps) -> Html {
     let kind = props.kind;
     let variant = use_state_eq(fresh_variant);
     let made = use_state(|| None::<Result<Rc<Exercise>, String>>);
-    let entries = use_state(Vec::<Entry>::new);
+    let entries = use_reducer_eq(Entries::default);
     let result = use_state(|| None::<Result<Vec<Marked>, String>>);
+    // The stage's pick, when this card armed it (see `super::pick`).
+    let slot = use_context::<PickSlot>();
+    let armed = slot
+        .as_ref()
+        .and_then(|s| s.as_ref())
+        .is_some_and(|p| p.owner == kind.key());
     {
-        let (made, entries, result) = (made.clone(), entries.clone(), result.clone());
+        // Gone or disarmed: the stage's records stop being choices.
+        let slot = slot.clone();
+        use_effect_with(armed, move |armed| {
+            let armed = *armed;
+            move || {
+                if armed {
+                    if let Some(slot) = slot {
+                        slot.set(None);
+                    }
+                }
+            }
+        });
+    }
+    {
+        let (made, entries, result) = (made.clone(), entries.dispatcher(), result.clone());
         use_effect_with(*variant, move |v| {
             let v = *v;
             result.set(None);
@@ -127,7 +195,7 @@ pub fn ExerciseCard(props: &ExerciseCardProps) -> Html {
             let finish = move |ok: Result<(), String>| {
                 let ex = ok.and_then(|_| make(kind, v));
                 if let Ok(ex) = &ex {
-                    entries.set(vec![Entry::default(); ex.blanks.len()]);
+                    entries.dispatch(Edit::Reset(ex.blanks.len()));
                 }
                 made.set(Some(ex));
             };
@@ -138,6 +206,27 @@ pub fn ExerciseCard(props: &ExerciseCardProps) -> Html {
                 wasm_bindgen_futures::spawn_local(async move {
                     finish(crate::data::ensure(files).await);
                 });
+            }
+        });
+    }
+    // The blank a tap on the stage edits, and the chosen values the stage
+    // shows pressed (kept in step with the chips).
+    let pick_blank = made.as_ref().and_then(|m| m.as_ref().ok()).and_then(|ex| {
+        ex.ask_ms
+            .and(ex.blanks.iter().position(|b| !b.choices.is_empty()))
+    });
+    {
+        let slot = slot.clone();
+        let chosen = pick_blank.and_then(|i| entries.0.get(i).map(|e| e.chosen.clone()));
+        use_effect_with((armed, chosen), move |(armed, chosen)| {
+            let (Some(slot), true, Some(chosen)) = (slot, *armed, chosen) else {
+                return;
+            };
+            if let Some(p) = (*slot).clone().filter(|p| *p.chosen != *chosen) {
+                slot.set(Some(StagePick {
+                    chosen: Rc::new(chosen.clone()),
+                    ..p
+                }));
             }
         });
     }
@@ -158,19 +247,31 @@ pub fn ExerciseCard(props: &ExerciseCardProps) -> Html {
             }
         }
     };
+    let disarm = {
+        let slot = slot.clone();
+        move || {
+            if armed {
+                if let Some(slot) = &slot {
+                    slot.set(None);
+                }
+            }
+        }
+    };
     let on_check = {
         let (ex, entries, result) = (ex.clone(), entries.clone(), result.clone());
         let (dispatch, on_mark) = (props.dispatch.clone(), props.on_mark.clone());
+        let disarm = disarm.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let given: Result<Vec<Answer>, String> = ex
                 .blanks
                 .iter()
-                .zip(entries.iter())
+                .zip(entries.0.iter())
                 .map(|(b, e)| answer_of(b, e, lang))
                 .collect();
             let marked = given.and_then(|g| drill::check(&ex, &g).map_err(|e| e.to_string()));
             if let Ok(m) = &marked {
+                disarm();
                 on_mark.emit(m.iter().all(|m| m.right));
                 play_variant(&dispatch, &ex);
             }
@@ -179,8 +280,43 @@ pub fn ExerciseCard(props: &ExerciseCardProps) -> Html {
     };
     let another = {
         let variant = variant.clone();
-        Callback::from(move |_: MouseEvent| variant.set(fresh_variant()))
+        Callback::from(move |_: MouseEvent| {
+            disarm();
+            variant.set(fresh_variant())
+        })
     };
+    let on_stage = pick_blank.zip(ex.ask_ms).map(|(i, at_ms)| {
+        let (ex, dispatch, slot) = (ex.clone(), props.dispatch.clone(), slot.clone());
+        let edit = entries.dispatcher();
+        let chosen = entries.0.get(i).map(|e| e.chosen.clone()).unwrap_or_default();
+        let result = result.clone();
+        let onclick = Callback::from(move |_: MouseEvent| {
+            show_question(&dispatch, &ex, at_ms);
+            // A new attempt: the last verdict no longer describes the choices.
+            result.set(None);
+            crate::document::bring_stage_on_screen();
+            let edit = edit.clone();
+            if let Some(slot) = &slot {
+                slot.set(Some(StagePick {
+                    owner: kind.key(),
+                    scenario: ex.scenario.name.clone(),
+                    choices: Rc::new(ex.blanks[i].choices.clone()),
+                    chosen: Rc::new(chosen.clone()),
+                    on_pick: Callback::from(move |v| edit.dispatch(Edit::Toggle(i, v))),
+                }));
+            }
+        });
+        html! {
+            <div class="drill-ex__on-stage">
+                <button type="button" class="text-button drill-ex__pick" aria-pressed={armed.to_string()} {onclick}>
+                    { w("pick_on_stage", lang) }
+                </button>
+                if armed {
+                    <p class="drill-ex__pick-hint" role="status">{ w("pick_hint", lang) }</p>
+                }
+            </div>
+        }
+    });
     let replay = {
         let (ex, dispatch) = (ex.clone(), props.dispatch.clone());
         Callback::from(move |_: MouseEvent| play_variant(&dispatch, &ex))
@@ -194,6 +330,7 @@ pub fn ExerciseCard(props: &ExerciseCardProps) -> Html {
             </p>
             <form class="drill-ex__form" id={form_id} onsubmit={on_check}>
                 { for ex.blanks.iter().enumerate().map(|(i, b)| blank_view(i, b, &entries, lang)) }
+                { on_stage.unwrap_or_default() }
                 <div class="drill-ex__actions">
                     <button type="submit" class="text-button text-button--primary drill-ex__check">{ w("check", lang) }</button>
                     <button type="button" class="text-button drill-ex__another" onclick={another}>{ w("new_variant", lang) }</button>
@@ -205,22 +342,18 @@ pub fn ExerciseCard(props: &ExerciseCardProps) -> Html {
 }
 
 /// One blank: a text field, or the choices as toggle buttons.
-fn blank_view(i: usize, b: &Blank, entries: &UseStateHandle<Vec<Entry>>, lang: Lang) -> Html {
+fn blank_view(i: usize, b: &Blank, entries: &UseReducerHandle<Entries>, lang: Lang) -> Html {
     let label = blank_label(&b.name, lang);
-    let entry = entries.get(i).cloned().unwrap_or_default();
+    let entry = entries.0.get(i).cloned().unwrap_or_default();
     if b.choices.is_empty() {
         let oninput = {
-            let entries = entries.clone();
+            let edit = entries.dispatcher();
             Callback::from(move |e: InputEvent| {
                 let value = e
                     .target_dyn_into::<web_sys::HtmlInputElement>()
                     .map(|i| i.value())
                     .unwrap_or_default();
-                let mut next = (*entries).clone();
-                if let Some(slot) = next.get_mut(i) {
-                    slot.typed = value;
-                }
-                entries.set(next);
+                edit.dispatch(Edit::Type(i, value));
             })
         };
         return html! {
@@ -234,16 +367,8 @@ fn blank_view(i: usize, b: &Blank, entries: &UseStateHandle<Vec<Entry>>, lang: L
     let chips = b.choices.iter().map(|&v| {
         let pressed = entry.chosen.contains(&v);
         let onclick = {
-            let entries = entries.clone();
-            Callback::from(move |_: MouseEvent| {
-                let mut next = (*entries).clone();
-                if let Some(slot) = next.get_mut(i) {
-                    if !slot.chosen.remove(&v) {
-                        slot.chosen.insert(v);
-                    }
-                }
-                entries.set(next);
-            })
+            let edit = entries.dispatcher();
+            Callback::from(move |_: MouseEvent| edit.dispatch(Edit::Toggle(i, v)))
         };
         let text = if b.name == "committed" {
             wf("txn", lang, &[("v", &v.to_string())])

@@ -245,6 +245,10 @@ pub struct Exercise {
     pub moment_ms: u64,
     /// What the learner answers.
     pub blanks: Vec<Blank>,
+    /// When set, the question can also be answered on the graph: at this time
+    /// the variant draws the records of the choice blank, to be tapped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ask_ms: Option<u64>,
 }
 
 /// Why an exercise could not be made or an answer not read.
@@ -425,6 +429,9 @@ pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, D
             restarts(&scenario)?
         }
     };
+    // The records waiting in the blocked channel are on the stage just before
+    // the last barrier releases them.
+    let ask_ms = (kind == Kind::AlignmentWaiting).then_some(moment_ms);
     Ok(Exercise {
         kind,
         params: params.clone(),
@@ -432,6 +439,7 @@ pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, D
         scenario,
         moment_ms,
         blanks,
+        ask_ms,
     })
 }
 
