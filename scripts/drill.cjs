@@ -2,7 +2,8 @@
 // 390×844 (a phone), zh and en: open ?drill=1, open question 37, show its
 // answer, answer its exercise by tapping the choices (wrong, then right, the
 // right set read from the engine's word that the page shows after a wrong
-// answer), and question 33's by typing; check that the stage plays the moment
+// answer), question 33's and state topic 4's (broadcast copies) by typing, the
+// latter wrong then right; check that the stage plays the moment
 // after each check, that every control is at least 44×44 px and nothing is wider
 // than the screen. With SHOTS=<dir> it keeps a screenshot of the list, an open
 // question, a wrong and a right answer at each size and language.
@@ -125,6 +126,31 @@ async function playsTheMoment(page, where, card) {
       if ((await page.getAttribute(`${typed} .drill-ex__result`, 'data-right')) !== 'false') problems.push(`${where}: offset 999 was not marked wrong`);
       await playsTheMoment(page, `${where} typed`, typed);
       await checkGeometry(page, `${where} typed`);
+
+      // State topic 4 by typing: one copy for the whole job and no rule is wrong
+      // (every variant has two or more subtasks and a rule); the engine's numbers,
+      // as the result states them, are right.
+      await page.click('.drill-q__back');
+      await page.click('.drill-item[data-id="s4"]');
+      const copies = '.drill-ex[data-kind="broadcast_copies"]';
+      await page.waitForSelector(`${copies} input[data-blank="copies"]`);
+      await page.fill(`${copies} input[data-blank="copies"]`, '1');
+      await page.fill(`${copies} input[data-blank="rules"]`, '0');
+      await page.click(`${copies} .drill-ex__check`);
+      await settle(page);
+      if ((await page.getAttribute(`${copies} .drill-ex__result`, 'data-right')) !== 'false') problems.push(`${where}: one copy of the broadcast state was not marked wrong`);
+      await playsTheMoment(page, `${where} broadcast copies wrong`, copies);
+      const engineSays = await page.$$eval(`${copies} .drill-ex__line`, (lis) => lis.map((li) => (li.textContent.match(/(?:得到|gives) (\d+)/) || [])[1]));
+      if (engineSays.length !== 2 || engineSays.some((n) => !n)) problems.push(`${where}: the broadcast result does not state the engine's numbers: ${engineSays}`);
+      else {
+        await page.fill(`${copies} input[data-blank="copies"]`, engineSays[0]);
+        await page.fill(`${copies} input[data-blank="rules"]`, engineSays[1]);
+        await page.click(`${copies} .drill-ex__check`);
+        await settle(page);
+        if ((await page.getAttribute(`${copies} .drill-ex__result`, 'data-right')) !== 'true') problems.push(`${where}: the engine's own broadcast copies were not marked right`);
+        await playsTheMoment(page, `${where} broadcast copies right`, copies);
+      }
+      await checkGeometry(page, `${where} broadcast copies`);
       await page.close();
       console.log(`drill: ${where} done`);
     }

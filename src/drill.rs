@@ -320,7 +320,7 @@ mod tests {
     }
 
     #[test]
-    fn every_interview_question_29_to_44_has_a_moment_answers_and_an_exercise() {
+    fn every_question_has_a_moment_answers_and_an_exercise() {
         let q = all();
         let numbers: Vec<&str> = q
             .questions
@@ -333,11 +333,8 @@ mod tests {
             .map(|n| n.to_string())
             .collect();
         assert_eq!(numbers, expected, "the notes' numbers, in order, no 40");
-        for question in q
-            .questions
-            .iter()
-            .filter(|q| q.section == Section::Interview)
-        {
+        // The interview questions and the state chapter alike.
+        for question in q.questions.iter() {
             let n = &question.number;
             assert!(!question.kinds().is_empty(), "{n}: at least one exercise");
             assert!(question.kinds().len() <= 3, "{n}: at most three exercises");
@@ -352,6 +349,20 @@ mod tests {
                 "{n}: the moment is inside the run"
             );
         }
+        // The state chapter's TTL and broadcast-state topics ask about their own
+        // lessons' state.
+        let kinds = |n: &str| {
+            q.questions
+                .iter()
+                .find(|q| q.number == n)
+                .map(Question::kinds)
+                .unwrap_or_default()
+        };
+        assert!(kinds("S2").contains(&Kind::TtlPasses), "S2: state TTL");
+        assert!(
+            kinds("S4").contains(&Kind::BroadcastCopies),
+            "S4: broadcast state"
+        );
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! stage; an exercise answered by typing and by tapping the choices is checked
 //! against the engine's run of the variant the page drew (recomputed here from
 //! the variant seed the page shows), right and wrong, and the moment that shows
-//! why plays; progress survives in `localStorage`.
+//! why plays; progress survives in `localStorage`. The state chapter's TTL topic
+//! offers a repeated value's arrival times as its choices.
 //! (The phone size is checked on the built page by `scripts/drill.cjs`.)
 #![cfg(target_arch = "wasm32")]
 
@@ -311,5 +312,55 @@ async fn the_alignment_exercise_is_answered_by_tapping_records_on_the_stage() {
         app.attr("#play", "aria-pressed"),
         "true",
         "the moment plays"
+    );
+}
+
+/// State topic S2: the value's arrival times are the choices, checked against
+/// the engine's run of the variant, wrong then right.
+#[wasm_bindgen_test]
+async fn the_ttl_topic_offers_the_arrival_times_and_checks_them_against_the_engine() {
+    clear_progress();
+    let app = Mounted::at("?lang=en&drill=1").await;
+    app.click(".drill-item[data-id=\"s2\"]").await;
+    let kind = Kind::TtlPasses;
+    let ex = exercise_on_page(&app, kind);
+    let card = ".drill-ex[data-kind=\"ttl_passes\"]";
+    let q = app.text(&format!("{card} .drill-ex__question"));
+    assert!(
+        q.contains(&format!("{} ms", ex.params["ttl_ms"]))
+            && q.contains(&format!(
+                "app{}'s value {}",
+                ex.question["app"], ex.question["value"]
+            )),
+        "{q}"
+    );
+    // The choices are the value's arrival times.
+    assert_eq!(
+        app.count(&format!("{card} .drill-chip")),
+        ex.blanks[0].choices.len()
+    );
+    // Wrong: nothing tapped (the first arrival always passes).
+    app.click(&format!("{card} .drill-ex__check")).await;
+    assert_eq!(
+        app.attr(&format!("{card} .drill-ex__result"), "data-right"),
+        "false"
+    );
+    assert_eq!(
+        app.attr("#play", "aria-pressed"),
+        "true",
+        "the moment plays"
+    );
+    // Right: exactly the times the engine let it through.
+    let Answer::Set(passes) = ex.blanks[0].answer.clone() else {
+        panic!("a set")
+    };
+    for t in &passes {
+        app.click(&format!("{card} .drill-chip[data-value=\"{t}\"]"))
+            .await;
+    }
+    app.click(&format!("{card} .drill-ex__check")).await;
+    assert_eq!(
+        app.attr(&format!("{card} .drill-ex__result"), "data-right"),
+        "true"
     );
 }

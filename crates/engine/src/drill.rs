@@ -1,8 +1,9 @@
 //! The interview drill's exercises: a question about one lesson, asked on a
 //! **fresh variant** of it (another seed, crash time, checkpoint interval, channel
-//! latency or restart budget, drawn from a variant seed), whose answer the engine
-//! computes by running that variant — so a class cannot copy answers, and the
-//! answer is the simulation's, never a number typed into a file.
+//! latency, restart budget, state TTL or parallelism, drawn from a variant seed),
+//! whose answer the engine computes by running that variant — so a class cannot
+//! copy answers, and the answer is the simulation's, never a number typed into a
+//! file.
 //!
 //! An [`Exercise`] carries the variant scenario (the page runs it as it runs any
 //! lesson), the question's parameters, the moment that shows why (a simulated
@@ -11,8 +12,9 @@
 //!
 //! Each [`Kind`] draws its parameters inside ranges where the exercise still
 //! shows its effect (the crash falls after chk-1 completes, duplicates exist, the
-//! job does fail); a draw that misses is redrawn, and explicit parameters that
-//! miss are refused with a message naming the parameter ([`DrillError`]).
+//! job does fail, the TTL decides a repeat, the broadcast copies hold a rule); a
+//! draw that misses is redrawn, and explicit parameters that miss are refused
+//! with a message naming the parameter ([`DrillError`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -28,6 +30,8 @@ use crate::runner::DEFAULT_LIMIT_MS;
 use crate::scenario::{RestartConfig, Scenario, ScriptStep};
 use crate::summary::{Metadata, Summary};
 use crate::world::World;
+
+mod state;
 
 /// An exercise's parameters by name (`"interval_ms"`, `"crash_ms"`, …).
 pub type Params = BTreeMap<String, u64>;
@@ -51,6 +55,12 @@ pub enum Kind {
     CommittedTransactions,
     /// How many restarts before the job fails, and at which crash? (restart-fixed-delay)
     RestartsBeforeFailure,
+    /// At which of its arrivals does the de-duplication let a repeated value
+    /// through, with a TTL of T ms? (state-types)
+    TtlPasses,
+    /// How many copies of the broadcast state does chk-N store, and how many rules
+    /// does each hold? (broadcast-rules)
+    BroadcastCopies,
 }
 
 /// A parameter an exercise draws: its name and inclusive range.
@@ -66,13 +76,15 @@ pub struct Range {
 
 impl Kind {
     /// Every kind, in the order the notes' questions meet them.
-    pub const ALL: [Kind; 6] = [
+    pub const ALL: [Kind; 8] = [
         Kind::StoredOffset,
         Kind::RestoredSums,
         Kind::AlignmentWaiting,
         Kind::AtLeastOnceDuplicates,
         Kind::CommittedTransactions,
         Kind::RestartsBeforeFailure,
+        Kind::TtlPasses,
+        Kind::BroadcastCopies,
     ];
 
     /// The kind's name in data files (`"stored_offset"`).
@@ -84,6 +96,8 @@ impl Kind {
             Kind::AtLeastOnceDuplicates => "at_least_once_duplicates",
             Kind::CommittedTransactions => "committed_transactions",
             Kind::RestartsBeforeFailure => "restarts_before_failure",
+            Kind::TtlPasses => "ttl_passes",
+            Kind::BroadcastCopies => "broadcast_copies",
         }
     }
 
@@ -101,6 +115,8 @@ impl Kind {
             Kind::AtLeastOnceDuplicates => "at-least-once-duplicates",
             Kind::CommittedTransactions => "exactly-once-kafka",
             Kind::RestartsBeforeFailure => "restart-fixed-delay",
+            Kind::TtlPasses => "state-types",
+            Kind::BroadcastCopies => "broadcast-rules",
         }
     }
 
@@ -188,6 +204,42 @@ impl Kind {
                     name: "delay_ms",
                     min: 100,
                     max: 400,
+                },
+            ],
+            // 80 values in 1..=100 over three apps, 40 ms apart: most seeds repeat
+            // a value of one app before the crash at 1700 ms. The exercise takes a
+            // value whose second arrival comes 200 to 1399 ms after its first, so
+            // which side of it the drawn TTL falls on decides (the lesson's 800 ms
+            // lies in the middle).
+            Kind::TtlPasses => &[
+                Range {
+                    name: "seed",
+                    min: 1,
+                    max: 9_999,
+                },
+                Range {
+                    name: "ttl_ms",
+                    min: 200,
+                    max: 1_400,
+                },
+            ],
+            // Rules at 2000 and 5000 ms, a crash at 6500: chk-N may hold no rule
+            // yet (redrawn), one, or both, before or after the restore.
+            Kind::BroadcastCopies => &[
+                Range {
+                    name: "parallelism",
+                    min: 2,
+                    max: 5,
+                },
+                Range {
+                    name: "interval_ms",
+                    min: 700,
+                    max: 1_300,
+                },
+                Range {
+                    name: "checkpoint",
+                    min: 2,
+                    max: 8,
                 },
             ],
         }
@@ -427,6 +479,14 @@ pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, D
                 delay_ms: p("delay_ms"),
             });
             restarts(&scenario)?
+        }
+        Kind::TtlPasses => {
+            state::set_ttl(&mut scenario, p("ttl_ms"))?;
+            state::ttl_passes(&scenario)?
+        }
+        Kind::BroadcastCopies => {
+            state::set_broadcast_parallelism(&mut scenario, p("parallelism"))?;
+            state::broadcast_copies(&scenario, p("checkpoint"))?
         }
     };
     // The records waiting in the blocked channel are on the stage just before

@@ -1,8 +1,11 @@
 //! The interview drill's exercises over many variants: each answer the engine gives
 //! is held against a fact found another way (the offsets and keys the source
 //! emitted, the sums recomputed from the input, the failure-free run's output, the
-//! fixed-delay strategy's formula), and every variant drawn still shows what the
-//! exercise asks about (a restore from chk-1 or later, duplicates, a failed job).
+//! fixed-delay strategy's formula, Flink's TTL expiry rule applied to the source's
+//! records, the subtasks that snapshot and the rules due before the trigger), and
+//! every variant drawn still shows what the exercise asks about (a restore from
+//! chk-1 or later, duplicates, a failed job, a repeat the TTL decides, copies that
+//! hold a rule).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -298,6 +301,169 @@ fn restarts_follow_the_fixed_delay_formula() {
     }
 }
 
+/// Flink's rule for a de-duplication on a `MapState` with TTL (`OnCreateAndWrite`,
+/// `NeverReturnExpired`): `contains` finds the entry only while `write + ttl > now`
+/// (`TtlUtils.expired`), and only a pass writes — a dropped repeat does not refresh
+/// the entry. Returns the arrivals that pass.
+fn ttl_rule(arrivals: &[u64], ttl: u64) -> BTreeSet<i64> {
+    let mut written: Option<u64> = None;
+    let mut through = BTreeSet::new();
+    for &t in arrivals {
+        if written.is_none_or(|w| w + ttl <= t) {
+            written = Some(t);
+            through.insert(t as i64);
+        }
+    }
+    through
+}
+
+#[test]
+fn ttl_passes_follow_the_expiry_rule_on_the_source_records() {
+    let range = |name: &str| {
+        let r = Kind::TtlPasses
+            .ranges()
+            .iter()
+            .find(|r| r.name == name)
+            .unwrap();
+        (r.min, r.max)
+    };
+    let (ttl_min, ttl_max) = range("ttl_ms");
+    let (mut passed_again, mut dropped, mut three) = (0, 0, 0);
+    let mut answers = BTreeSet::new();
+    for v in 0..VARIANTS {
+        let ex = exercise(Kind::TtlPasses, v);
+        let ttl = ex.params["ttl_ms"];
+        let (key, value, crash) = (
+            format!("app{}", ex.question["app"]),
+            ex.question["value"] as i64,
+            ex.question["crash_ms"],
+        );
+        let dedup = ex.scenario.job.operators.iter().find(|o| o.uid == "dedup");
+        assert_eq!(
+            dedup.and_then(|o| o.ttl).map(|t| t.ttl_ms),
+            Some(ttl),
+            "variant {v}: dedup's TTL"
+        );
+        let (trace, _) = trace_of(&ex);
+        let latency = |from: &str, to: &str| {
+            ex.scenario
+                .job
+                .edges
+                .iter()
+                .find(|e| e.from == from && e.to == to)
+                .unwrap()
+                .latency_ms
+        };
+        let (into, out) = (latency("kafka", "dedup"), latency("dedup", "unique"));
+        // Independent: the source's records of that key and value, read before the
+        // crash, reach dedup one edge latency later; the rule, not the state code,
+        // decides which pass.
+        let arrivals: Vec<u64> = trace
+            .iter()
+            .take_while(|e| e.t < crash)
+            .filter_map(|e| match &e.event {
+                Event::RecordEmitted {
+                    key: Some(k),
+                    value: x,
+                    ..
+                } if **k == *key && *x == value => Some(e.t + into),
+                _ => None,
+            })
+            .filter(|t| t + out < crash)
+            .collect();
+        assert_eq!(
+            ex.blanks[0].choices,
+            arrivals.iter().map(|t| *t as i64).collect::<Vec<_>>(),
+            "variant {v}: {key} {value} arrives"
+        );
+        let passes = set(&ex, "passes");
+        assert_eq!(passes, ttl_rule(&arrivals, ttl), "variant {v}: ttl {ttl}");
+        // The effect: the TTL decides — the shortest and the longest TTL drawn give
+        // different answers, so neither "only the first" nor "every time" is right
+        // regardless of the TTL.
+        assert_ne!(
+            ttl_rule(&arrivals, ttl_min),
+            ttl_rule(&arrivals, ttl_max),
+            "variant {v}: {arrivals:?}"
+        );
+        assert_eq!(ex.moment_ms, *arrivals.last().unwrap(), "variant {v}");
+        if passes.contains(&(arrivals[1] as i64)) {
+            passed_again += 1;
+        } else {
+            dropped += 1;
+        }
+        if arrivals.len() >= 3 {
+            three += 1;
+        }
+        answers.insert((ex.question["app"], value, passes));
+    }
+    assert!(
+        passed_again >= 40 && dropped >= 40,
+        "both sides of the TTL: {passed_again} passed again, {dropped} dropped"
+    );
+    assert!(three > 0, "some value arrives three times");
+    assert!(answers.len() >= 100, "variants differ: {}", answers.len());
+}
+
+#[test]
+fn broadcast_copies_are_one_per_subtask_each_with_the_rules_read_before_the_barrier() {
+    let mut answers = BTreeSet::new();
+    let mut after_restore = 0;
+    for v in 0..VARIANTS {
+        let ex = exercise(Kind::BroadcastCopies, v);
+        let n = ex.question["checkpoint"];
+        let (trace, summary) = trace_of(&ex);
+        let gate = ex
+            .scenario
+            .job
+            .operators
+            .iter()
+            .find(|o| o.uid == "gate")
+            .unwrap();
+        assert_eq!(u64::from(gate.parallelism), ex.params["parallelism"]);
+        // Independent: the gate subtasks that took a snapshot for chk-n.
+        let snapshotted: BTreeSet<String> = trace
+            .iter()
+            .filter_map(|e| match &e.event {
+                Event::SnapshotTaken {
+                    task, checkpoint, ..
+                } if checkpoint.0 == n && task.starts_with("gate#") => Some(task.to_string()),
+                _ => None,
+            })
+            .collect();
+        let copies = number(&ex, "copies");
+        assert_eq!(copies, i64::from(gate.parallelism), "variant {v}: chk-{n}");
+        assert_eq!(copies, snapshotted.len() as i64, "variant {v}: chk-{n}");
+        // Independent: the rules due before chk-n was triggered (from the lesson's
+        // input), and the rules source's offset that chk-n stores.
+        let c = summary["checkpoints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == n)
+            .unwrap();
+        let trigger = c["trigger_ms"].as_u64().unwrap();
+        // The lesson's rules: min at 2000 ms, max at 5000 ms.
+        let due = [2_000u64, 5_000].iter().filter(|t| **t < trigger).count() as i64;
+        let rules = number(&ex, "rules");
+        assert_eq!(rules, due, "variant {v}: chk-{n} at {trigger} ms");
+        assert_eq!(c["metadata"]["rules"]["offsets"]["0"], rules, "variant {v}");
+        assert!(rules >= 1, "variant {v}: chk-{n} holds a rule");
+        let gates = c["metadata"]["gate"]["operator"].as_array().unwrap();
+        assert_eq!(
+            gates.len() as i64,
+            copies,
+            "variant {v}: copies in _metadata"
+        );
+        if trigger > ex.question["crash_ms"] {
+            after_restore += 1;
+        }
+        answers.insert((copies, rules));
+    }
+    assert!(answers.len() >= 8, "variants differ: {answers:?}");
+    assert!(after_restore > 0, "some checkpoints follow the restore");
+}
+
 #[test]
 fn a_variant_seed_always_gives_the_same_exercise() {
     for kind in Kind::ALL {
@@ -337,6 +503,36 @@ fn the_checker_marks_right_and_wrong_answers_and_names_the_blank() {
     assert!(err.starts_with("waiting: ") && err.contains("two"), "{err}");
     let err = drill::parse(&ex.blanks[0], "").unwrap_err().to_string();
     assert!(err.starts_with("checkpoint: "), "{err}");
+
+    // The state chapter's: the times a value passes, as a set; the copies typed.
+    for v in 0..20 {
+        let t = exercise(Kind::TtlPasses, v);
+        let Answer::Set(right) = t.blanks[0].answer.clone() else {
+            panic!("a set")
+        };
+        assert!(drill::check(&t, &[Answer::Set(right.clone())]).unwrap()[0].right);
+        // Wrong: the last arrival's fate turned around.
+        let last = *t.blanks[0].choices.last().unwrap();
+        let mut turned = right.clone();
+        if !turned.remove(&last) {
+            turned.insert(last);
+        }
+        let marked = drill::check(&t, &[Answer::Set(turned)]).unwrap();
+        assert!(!marked[0].right, "variant {v}");
+        assert!(marked[0].to_string().starts_with("passes: you said"));
+
+        let b = exercise(Kind::BroadcastCopies, v);
+        let right: Vec<Answer> = b.blanks.iter().map(|b| b.answer.clone()).collect();
+        assert!(drill::check(&b, &right).unwrap().iter().all(|m| m.right));
+        // One copy for the whole job: the answer of a learner who thinks the
+        // broadcast state is stored once.
+        let once = [Answer::Number(1), right[1].clone()];
+        let marked = drill::check(&b, &once).unwrap();
+        assert_eq!(
+            marked.iter().map(|m| m.right).collect::<Vec<_>>(),
+            [false, true]
+        );
+    }
 }
 
 #[test]
@@ -378,7 +574,55 @@ fn bad_variant_parameters_are_refused_naming_the_parameter() {
             "lesson: stored_offset exercises are drawn from pv-count, not odd-even-sum",
         ),
     ];
-    for (kind, base, p, message) in cases {
+    let state = base(Kind::TtlPasses);
+    let rules = base(Kind::BroadcastCopies);
+    let state_cases: [(Kind, &Scenario, Params, &str); 6] = [
+        (
+            Kind::TtlPasses,
+            &state,
+            params(&[("seed", 3), ("ttl_ms", 100)]),
+            "ttl_ms: 100 is outside 200..=1400",
+        ),
+        (
+            Kind::TtlPasses,
+            &state,
+            params(&[("ttl_ms", 800)]),
+            "seed: missing",
+        ),
+        // Seed 18 repeats one value before the crash, 120 ms apart: every TTL in
+        // the range drops it, so the TTL would decide nothing.
+        (
+            Kind::TtlPasses,
+            &state,
+            params(&[("seed", 18), ("ttl_ms", 800)]),
+            "seed: no value of one key reaches dedup twice before the crash at 1700 ms",
+        ),
+        (
+            Kind::BroadcastCopies,
+            &rules,
+            params(&[("interval_ms", 1_000), ("checkpoint", 3)]),
+            "parallelism: missing",
+        ),
+        // chk-2 of a 700 ms interval is triggered at 1400 ms, before the min rule.
+        (
+            Kind::BroadcastCopies,
+            &rules,
+            params(&[("parallelism", 3), ("interval_ms", 700), ("checkpoint", 2)]),
+            "checkpoint: chk-2 is triggered at 1400 ms, before the first rule",
+        ),
+        // chk-2 of a 1000 ms interval is triggered as the min rule is read: a race.
+        (
+            Kind::BroadcastCopies,
+            &rules,
+            params(&[
+                ("parallelism", 3),
+                ("interval_ms", 1_000),
+                ("checkpoint", 2),
+            ]),
+            "interval_ms: chk-2 is triggered at 2000 ms, the very millisecond a rule is read",
+        ),
+    ];
+    for (kind, base, p, message) in cases.into_iter().chain(state_cases) {
         let err = drill::build(kind, base, &p).unwrap_err().to_string();
         assert!(err.starts_with(message), "{p:?}: {err}");
     }
