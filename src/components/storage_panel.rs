@@ -19,7 +19,10 @@ use crate::playback::Action;
 pub fn StoragePanel(props: &PanelProps) -> Html {
     let lang = use_lang().lang;
     let coordinator = &props.view.coordinator;
-    let storage = &coordinator.storage;
+    // Newest first, deleted ones among them where their id puts them: a
+    // snapshot deleted when a newer one subsumed it sits under that one.
+    let mut storage: Vec<&engine::view::StoredView> = coordinator.storage.iter().collect();
+    storage.sort_by_key(|s| std::cmp::Reverse(s.id));
     let crash = {
         let d = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| {
@@ -45,7 +48,7 @@ pub fn StoragePanel(props: &PanelProps) -> Html {
             } else {
                 <h3 class="section-title">{ lang.t(Msg::StorageRetained) }</h3>
                 <ul class="storage-list">
-                    { for storage.iter().rev().map(|s| {
+                    { for storage.iter().map(|s| {
                         let dir = if s.kind.is_savepoint() { format!("savepoint-{}", s.id) } else { format!("chk-{}", s.id) };
                         let parts = metadata_parts(&s.metadata, lang);
                         html! {
