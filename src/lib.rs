@@ -17,6 +17,7 @@
 //! - [`barrier_bench`]: the barrier bench's form, run and per-line channel pictures (pure).
 //! - [`describe`]: narration sentences (`assets/i18n/narration.json`) and the storage one-liners.
 //! - [`flink_code`]: the run on stage as `lab export flink` writes it, for the Flink code tab (pure).
+//! - `first_frame` (native only): the page's first frame, the default lesson's graph at t = 0 rendered at build time into `index.html`.
 //! - [`flink_stats`]: real checkpoint statistics (Flink's REST API, `flink.sh --stats`) and the lab's history in the same rows (pure).
 //!
 //! The wasm binary (`src/main.rs`) installs the panic hook and renders [`App`] into
@@ -31,6 +32,8 @@ pub mod describe;
 pub mod document;
 pub mod drill;
 pub mod engine_speed;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod first_frame;
 pub mod flink_code;
 pub mod flink_stats;
 pub mod hooks;

@@ -120,7 +120,8 @@ impl Tab {
         }
     }
 
-    fn label(self, lang: Lang) -> &'static str {
+    /// Its name on the rail.
+    pub fn label(self, lang: Lang) -> &'static str {
         match self {
             Tab::Coordinator => lang.t(Msg::TabCoordinator),
             Tab::Storage => lang.t(Msg::TabStorage),
@@ -153,7 +154,8 @@ impl Tab {
         }
     }
 
-    fn icon(self) -> Html {
+    /// Its icon on the rail.
+    pub fn icon(self) -> Html {
         match self {
             Tab::Coordinator => icons::coordinator(),
             Tab::Storage => icons::storage(),

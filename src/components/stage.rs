@@ -576,7 +576,7 @@ fn draw(
     room: Option<(f64, f64)>,
     lang: Lang,
     selected: Option<usize>,
-    on_select: &Callback<usize>,
+    on_select: Option<&Callback<usize>>,
     canvas: &NodeRef,
     summary: Vec<String>,
     clash: (Vec<scene::placement::Rect>, usize, usize),
@@ -625,7 +625,10 @@ fn draw(
         </svg>
         <canvas ref={canvas.clone()} class="scene__tokens" aria-hidden="true"
                 data-record-label={f(palette::RECORD_LABEL)} />
-        { for scene.lanes.iter().map(|l| lane_button(scene, l, lang, selected, on_select)) }
+        // The build's first frame has no app to answer a click yet: no buttons.
+        if let Some(on_select) = on_select {
+            { for scene.lanes.iter().map(|l| lane_button(scene, l, lang, selected, on_select)) }
+        }
         { picks }
         <div class="visually-hidden token-summary">
             <p>{ lang.t(Msg::TokensHeading) }</p>
@@ -884,7 +887,7 @@ pub fn Stage(props: &StageProps) -> Html {
                     // width and the page scrolls down it.
                     <div class="scene-scroll">
                         <div class="scene-box" ref={scene_box.clone()} {onpointerdown} {onpointerup}>
-                            { draw(&scene, room, lang, props.selected, &props.on_select, &canvas, summary, clash, picks) }
+                            { draw(&scene, room, lang, props.selected, Some(&props.on_select), &canvas, summary, clash, picks) }
                         </div>
                     </div>
                 </>
@@ -924,10 +927,63 @@ pub fn Stage(props: &StageProps) -> Html {
     }
 }
 
+/// The stage of a run at its first moment, without the component around it:
+/// the page's first frame, rendered at build time (`src/first_frame.rs`) before
+/// the wasm has arrived. The same strip, scene and markup as [`Stage`] draws at
+/// `t = 0` for `fit` (a phone's when [`Fit::orientation`] is down), with
+/// nothing to click yet: no lane buttons, which need the app. The records and
+/// barriers are painted on a canvas, which only the app can do; a first moment
+/// has none in flight.
+pub fn still(job: &JobView, view: &WorldView, fit: Fit, scenario: &str) -> Html {
+    let lang = fit.lang;
+    let phone = fit.orientation == scene::Orientation::Down;
+    let scene = scene::scene_fit(job, view, 0.0, fit);
+    let (pairs, on) = scene::placement::clashes(&scene);
+    let boxes = scene::placement::labels(&scene)
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect();
+    let summary = token_summary(job, view, lang);
+    let banner = job_banner(view, 0.0, None, lang);
+    // Without a room, the stylesheet's container-unit width sizes the scene,
+    // as in the app's own first layout.
+    let drawn = draw(
+        &scene,
+        None,
+        lang,
+        None,
+        None,
+        &NodeRef::default(),
+        summary,
+        (boxes, pairs, on),
+        Html::default(),
+    );
+    html! {
+        // No `data-now` / `data-scenario`: the page's checks wait for the app's
+        // own stage by them, and this one is gone when the app mounts.
+        <section class={classes!("stage", "card", phone.then_some("stage--down"))} aria-label={lang.t(Msg::StageLabel)}
+                 data-first-frame={scenario.to_string()}>
+            <h2 class="visually-hidden">{ lang.t(Msg::StageLabel) }</h2>
+            <div class="stage__viewport">
+                { coordinator_strip(job, view, lang, banner, None) }
+                <div class="scene-scroll">
+                    <div class="scene-box">{ drawn }</div>
+                </div>
+            </div>
+        </section>
+    }
+}
+
+/// The scene of [`still`] (its tokens included, for a check that the first
+/// moment has none the canvas would have to paint).
+pub fn still_scene(job: &JobView, view: &WorldView, fit: Fit) -> Scene {
+    scene::scene_fit(job, view, 0.0, fit)
+}
+
 /// What the scene is fitted to: the scene box's size (if laid out yet), the
 /// zoom, the widest texts a lane shows in `lang`, and which way the graph runs
 /// (top to bottom on a `phone`, fitted to the box's width).
-fn stage_fit(box_size: Option<(u32, u32)>, zoom: f64, lang: Lang, phone: bool) -> Fit {
+pub fn stage_fit(box_size: Option<(u32, u32)>, zoom: f64, lang: Lang, phone: bool) -> Fit {
     Fit {
         orientation: if phone {
             scene::Orientation::Down
