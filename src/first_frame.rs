@@ -176,14 +176,7 @@ fn topbar(first: &FirstMoment, lang: Lang) -> Html {
     });
     html! {
         <header class="topbar" role="banner">
-            <div class="topbar__identity">
-                { icons::logo() }
-                <h1 class="masthead__title">
-                    <span class="masthead__brand">{ "checkpoint-lab" }</span>
-                    <span class="masthead__sep" aria-hidden="true">{ " · " }</span>
-                    <span class="masthead__name">{ lang.t(Msg::AppTitle) }</span>
-                </h1>
-            </div>
+            { crate::components::topbar::identity(lang) }
             <div class="topbar__run" role="group" aria-label={lang.t(Msg::ToolbarLabel)}>
                 <label class="toolbar__field">
                     <span class="visually-hidden">{ lang.t(Msg::ScenarioLabel) }</span>

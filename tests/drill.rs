@@ -47,6 +47,20 @@ async fn type_into(app: &Mounted, kind: Kind, name: &str, text: &str) {
     yew::scheduler::flush().await;
 }
 
+/// The card's verdict after a check: `"true"` (all right) or `"false"`.
+fn verdict(app: &Mounted, card: &str) -> String {
+    app.attr(&format!("{card} .drill-ex__result"), "data-right")
+}
+
+/// The check plays the moment that shows why.
+fn assert_plays(app: &Mounted) {
+    assert_eq!(
+        app.attr("#play", "aria-pressed"),
+        "true",
+        "the moment plays"
+    );
+}
+
 fn number(ex: &Exercise, name: &str) -> i64 {
     match &ex.blanks.iter().find(|b| b.name == name).unwrap().answer {
         Answer::Number(n) => *n,
@@ -206,18 +220,11 @@ async fn a_tapped_set_is_checked_against_the_engine_in_chinese() {
         );
     }
     app.click(&format!("{card} .drill-ex__check")).await;
-    assert_eq!(
-        app.attr(&format!("{card} .drill-ex__result"), "data-right"),
-        "false"
-    );
+    assert_eq!(verdict(&app, card), "false");
     assert!(app
         .text(&format!("{card} .drill-ex__result"))
         .contains("引擎运行这个变体得到"));
-    assert_eq!(
-        app.attr("#play", "aria-pressed"),
-        "true",
-        "the moment plays"
-    );
+    assert_plays(&app);
     // Right: exactly the waiting ones.
     if let Some(v) = extra {
         app.click(&format!("{card} .drill-chip[data-value=\"{v}\"]"))
@@ -228,10 +235,7 @@ async fn a_tapped_set_is_checked_against_the_engine_in_chinese() {
             .await;
     }
     app.click(&format!("{card} .drill-ex__check")).await;
-    assert_eq!(
-        app.attr(&format!("{card} .drill-ex__result"), "data-right"),
-        "true"
-    );
+    assert_eq!(verdict(&app, card), "true");
     // Another variant draws a new exercise with no answer shown yet.
     let before = app.attr(card, "data-variant");
     app.click(&format!("{card} .drill-ex__another")).await;
@@ -294,25 +298,15 @@ async fn the_alignment_exercise_is_answered_by_tapping_records_on_the_stage() {
         );
     }
     app.click(&format!("{card} .drill-ex__check")).await;
-    assert_eq!(
-        app.attr(&format!("{card} .drill-ex__result"), "data-right"),
-        "false"
-    );
+    assert_eq!(verdict(&app, card), "false");
     assert_eq!(app.count(".pick-token"), 0, "the check disarms the stage");
     // Right: ask again and tap the missing one.
     app.click(&format!("{card} .drill-ex__pick")).await;
     app.click(&format!(".pick-token[data-value=\"{first}\"]"))
         .await;
     app.click(&format!("{card} .drill-ex__check")).await;
-    assert_eq!(
-        app.attr(&format!("{card} .drill-ex__result"), "data-right"),
-        "true"
-    );
-    assert_eq!(
-        app.attr("#play", "aria-pressed"),
-        "true",
-        "the moment plays"
-    );
+    assert_eq!(verdict(&app, card), "true");
+    assert_plays(&app);
 }
 
 /// State topic S2: the value's arrival times are the choices, checked against
@@ -341,15 +335,8 @@ async fn the_ttl_topic_offers_the_arrival_times_and_checks_them_against_the_engi
     );
     // Wrong: nothing tapped (the first arrival always passes).
     app.click(&format!("{card} .drill-ex__check")).await;
-    assert_eq!(
-        app.attr(&format!("{card} .drill-ex__result"), "data-right"),
-        "false"
-    );
-    assert_eq!(
-        app.attr("#play", "aria-pressed"),
-        "true",
-        "the moment plays"
-    );
+    assert_eq!(verdict(&app, card), "false");
+    assert_plays(&app);
     // Right: exactly the times the engine let it through.
     let Answer::Set(passes) = ex.blanks[0].answer.clone() else {
         panic!("a set")
@@ -359,8 +346,5 @@ async fn the_ttl_topic_offers_the_arrival_times_and_checks_them_against_the_engi
             .await;
     }
     app.click(&format!("{card} .drill-ex__check")).await;
-    assert_eq!(
-        app.attr(&format!("{card} .drill-ex__result"), "data-right"),
-        "true"
-    );
+    assert_eq!(verdict(&app, card), "true");
 }

@@ -94,14 +94,7 @@ pub fn TopBar(props: &TopBarProps) -> Html {
     };
     html! {
         <header class="topbar" role="banner">
-            <div class="topbar__identity">
-                { icons::logo() }
-                <h1 class="masthead__title">
-                    <span class="masthead__brand">{ "checkpoint-lab" }</span>
-                    <span class="masthead__sep" aria-hidden="true">{ " · " }</span>
-                    <span class="masthead__name">{ lang.t(Msg::AppTitle) }</span>
-                </h1>
-            </div>
+            { identity(lang) }
             { run_pickers(p, lang, &d) }
             <div class="topbar__lesson">
                 <LessonActions lessons={props.lessons.clone()} />
@@ -312,4 +305,18 @@ fn use_fullscreen() -> bool {
         });
     }
     *fullscreen
+}
+
+/// The top bar's logo and title (the build's first frame shows the same).
+pub fn identity(lang: Lang) -> Html {
+    html! {
+        <div class="topbar__identity">
+            { icons::logo() }
+            <h1 class="masthead__title">
+                <span class="masthead__brand">{ "checkpoint-lab" }</span>
+                <span class="masthead__sep" aria-hidden="true">{ " · " }</span>
+                <span class="masthead__name">{ lang.t(Msg::AppTitle) }</span>
+            </h1>
+        </div>
+    }
 }
