@@ -612,9 +612,7 @@ impl CheckpointCoordinator {
         let gone: Vec<Arc<CompletedCheckpoint>> = self.store.drain(..).collect();
         let mut ids = Vec::new();
         for c in gone {
-            if self.is_unclaimed_restore(c.id) {
-                self.released = Some(c);
-            } else {
+            if let Some(c) = self.release_if_unclaimed(c) {
                 ids.push(c.id);
                 self.discarded.push(c);
             }
@@ -622,23 +620,31 @@ impl CheckpointCoordinator {
         ids
     }
 
-    /// Whether `id` is the snapshot this job started from under `NO_CLAIM`.
-    fn is_unclaimed_restore(&self, id: CheckpointId) -> bool {
-        self.restored(id).is_some_and(|r| !r.claimed)
+    /// The job lets go of `c`: the snapshot it started from under `NO_CLAIM` is
+    /// released (`CheckpointProperties.forUnclaimedSnapshot`: never discarded);
+    /// any other is handed back for the caller to delete or forget.
+    fn release_if_unclaimed(
+        &mut self,
+        c: Arc<CompletedCheckpoint>,
+    ) -> Option<Arc<CompletedCheckpoint>> {
+        if self.restored(c.id).is_some_and(|r| !r.claimed) {
+            self.released = Some(c);
+            return None;
+        }
+        Some(c)
     }
 
     /// `c` was subsumed by a newer checkpoint. Flink forgets an own checkpoint
     /// (`CompletedCheckpoint.discardOnSubsume`); a snapshot restored under `CLAIM`
-    /// is deleted the same way, one restored under `NO_CLAIM` stays the user's
-    /// (`CheckpointProperties.forUnclaimedSnapshot`: never discarded).
+    /// is deleted the same way, and is kept struck through and told; one restored
+    /// under `NO_CLAIM` stays the user's.
     fn subsumed(&mut self, c: Arc<CompletedCheckpoint>) {
-        match self.restored(c.id).map(|r| r.claimed) {
-            Some(true) => {
-                self.claimed_deleted = Some(c.id);
-                self.discarded.push(c);
-            }
-            Some(false) => self.released = Some(c),
-            None => {}
+        let Some(c) = self.release_if_unclaimed(c) else {
+            return;
+        };
+        if self.restored(c.id).is_some() {
+            self.claimed_deleted = Some(c.id);
+            self.discarded.push(c);
         }
     }
 

@@ -20,17 +20,22 @@ fn lesson_error(what: &str) -> DrillError {
     DrillError::Scenario(what.to_string())
 }
 
+/// Where the lesson's operator of `kind` is in its operator list.
+fn operator_index(s: &Scenario, kind: OperatorKind) -> Result<usize, DrillError> {
+    s.job
+        .operators
+        .iter()
+        .position(|o| o.kind == kind)
+        .ok_or_else(|| lesson_error(&format!("the lesson has no {} operator", kind.as_str())))
+}
+
 /// Gives the de-duplication's `MapState` a TTL of `ttl_ms`, refreshed on create
 /// and write only and never returned once expired — Flink's defaults, which the
 /// question names. The cleanup strategies stay as the lesson has them: they change
 /// when expired entries are dropped, never what a read returns.
 pub(super) fn set_ttl(s: &mut Scenario, ttl_ms: u64) -> Result<(), DrillError> {
-    let op = s
-        .job
-        .operators
-        .iter_mut()
-        .find(|o| o.kind == OperatorKind::KeyedDedup)
-        .ok_or_else(|| lesson_error("the lesson has no keyed_dedup operator"))?;
+    let i = operator_index(s, OperatorKind::KeyedDedup)?;
+    let op = &mut s.job.operators[i];
     let cleanup = op.ttl.map(|t| t.cleanup).unwrap_or_default();
     op.ttl = Some(TtlConfig {
         ttl_ms,
@@ -46,12 +51,7 @@ pub(super) fn set_ttl(s: &mut Scenario, ttl_ms: u64) -> Result<(), DrillError> {
 type Arrivals = Vec<(u64, Origin)>;
 
 pub(super) fn ttl_passes(s: &Scenario) -> Result<Made, DrillError> {
-    let dedup = s
-        .job
-        .operators
-        .iter()
-        .find(|o| o.kind == OperatorKind::KeyedDedup)
-        .ok_or_else(|| lesson_error("the lesson has no keyed_dedup operator"))?;
+    let dedup = &s.job.operators[operator_index(s, OperatorKind::KeyedDedup)?];
     let out = s
         .job
         .edges
@@ -144,12 +144,8 @@ pub(super) fn set_broadcast_parallelism(
     parallelism: u64,
 ) -> Result<(), DrillError> {
     let p = u32::try_from(parallelism).unwrap_or(u32::MAX);
-    let op = s
-        .job
-        .operators
-        .iter_mut()
-        .find(|o| o.kind == OperatorKind::BroadcastFilter)
-        .ok_or_else(|| lesson_error("the lesson has no broadcast_filter operator"))?;
+    let i = operator_index(s, OperatorKind::BroadcastFilter)?;
+    let op = &mut s.job.operators[i];
     op.parallelism = p;
     let prefix = format!("{}#", op.uid);
     for step in &mut s.script {
@@ -183,12 +179,7 @@ fn rules_of(s: &Scenario, uid: &str) -> Vec<(u64, String, i64)> {
 }
 
 pub(super) fn broadcast_copies(s: &Scenario, checkpoint: u64) -> Result<Made, DrillError> {
-    let gate = s
-        .job
-        .operators
-        .iter()
-        .find(|o| o.kind == OperatorKind::BroadcastFilter)
-        .ok_or_else(|| lesson_error("the lesson has no broadcast_filter operator"))?;
+    let gate = &s.job.operators[operator_index(s, OperatorKind::BroadcastFilter)?];
     let rules = rules_of(s, gate.rules_from.as_deref().unwrap_or_default());
     let (world, trace) = run(s)?;
     let at = |pick: fn(&Event) -> Option<u64>| {

@@ -6,6 +6,7 @@
 //! (`CheckpointProperties.forUnclaimedSnapshot`: never deleted).
 
 use engine::event::{Event, TraceEvent};
+use engine::ids::CheckpointId;
 use engine::view::StoredView;
 use engine::{JobStatus, Scenario, World};
 use rand::{Rng, SeedableRng};
@@ -81,24 +82,29 @@ fn stored(w: &World, id: u64) -> Option<StoredView> {
         .find(|s| s.id.0 == id)
 }
 
-fn completions(trace: &[TraceEvent]) -> Vec<(u64, u64)> {
+/// (time, checkpoint id) of every event `pick` names a checkpoint of.
+fn checkpoints_in(
+    trace: &[TraceEvent],
+    pick: fn(&Event) -> Option<CheckpointId>,
+) -> Vec<(u64, u64)> {
     trace
         .iter()
-        .filter_map(|e| match e.event {
-            Event::CheckpointCompleted { checkpoint } => Some((e.t, checkpoint.0)),
-            _ => None,
-        })
+        .filter_map(|e| pick(&e.event).map(|c| (e.t, c.0)))
         .collect()
 }
 
+fn completions(trace: &[TraceEvent]) -> Vec<(u64, u64)> {
+    checkpoints_in(trace, |e| match e {
+        Event::CheckpointCompleted { checkpoint } => Some(*checkpoint),
+        _ => None,
+    })
+}
+
 fn deletions(trace: &[TraceEvent]) -> Vec<(u64, u64)> {
-    trace
-        .iter()
-        .filter_map(|e| match e.event {
-            Event::ClaimedSnapshotDeleted { checkpoint } => Some((e.t, checkpoint.0)),
-            _ => None,
-        })
-        .collect()
+    checkpoints_in(trace, |e| match e {
+        Event::ClaimedSnapshotDeleted { checkpoint } => Some(*checkpoint),
+        _ => None,
+    })
 }
 
 /// The two lessons: chk-3 of the canceled job; under CLAIM it is deleted the
