@@ -165,15 +165,6 @@ fn stage_of(first: &FirstMoment, lang: Lang, phone: bool) -> Html {
 fn topbar(first: &FirstMoment, lang: Lang) -> Html {
     let titles = crate::data::lesson_titles();
     let projector_label = format!("A⁺ {}", lang.t(Msg::ProjectorMode));
-    let lang_options = Lang::ALL.into_iter().map(|option| {
-        let current = option == lang;
-        html! {
-            <button type="button" class="lang-switch__option" data-lang={option.code()}
-                    aria-pressed={if current { "true" } else { "false" }}>
-                <span lang={option.html_lang()}>{ option.native_name() }</span>
-            </button>
-        }
-    });
     html! {
         <header class="topbar" role="banner">
             { crate::components::topbar::identity(lang) }
@@ -213,7 +204,7 @@ fn topbar(first: &FirstMoment, lang: Lang) -> Html {
                 <button type="button" class="icon-button icon-button--text" aria-pressed="false" aria-label={projector_label}>{ "A⁺" }</button>
                 <button type="button" class="icon-button" aria-pressed="false" aria-label={lang.t(Msg::Fullscreen)}>{ icons::fullscreen() }</button>
                 <button type="button" class="icon-button icon-button--text" aria-label={format!("? {}", lang.t(Msg::Help))}>{ "?" }</button>
-                <div class="lang-switch" role="group" aria-label={lang.t(Msg::LangGroupLabel)}>{ for lang_options }</div>
+                <crate::components::lang_switch::LangSwitch />
             </div>
         </header>
     }

@@ -855,14 +855,7 @@ pub fn Stage(props: &StageProps) -> Html {
                 // Reduced motion: nothing travels; the store is the end state.
                 scene.flows.chips.clear();
             }
-            // The placement pass's result, for the page's checks (labels, pairs
-            // overlapping, labels on a lane or record).
-            let (pairs, on) = scene::placement::clashes(&scene);
-            let boxes = scene::placement::labels(&scene)
-                .into_iter()
-                .map(|(_, r)| r)
-                .collect();
-            let clash = (boxes, pairs, on);
+            let clash = clash_of(&scene);
             let summary = token_summary(job, view, lang);
             let picks = props
                 .pick
@@ -927,6 +920,17 @@ pub fn Stage(props: &StageProps) -> Html {
     }
 }
 
+/// The placement pass's result, written on the scene for the page's checks:
+/// the labels' boxes, the pairs overlapping, and the labels on a lane or record.
+fn clash_of(scene: &Scene) -> (Vec<scene::placement::Rect>, usize, usize) {
+    let (pairs, on) = scene::placement::clashes(scene);
+    let boxes = scene::placement::labels(scene)
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect();
+    (boxes, pairs, on)
+}
+
 /// The stage of a run at its first moment, without the component around it:
 /// the page's first frame, rendered at build time (`src/first_frame.rs`) before
 /// the wasm has arrived. The same strip, scene and markup as [`Stage`] draws at
@@ -938,11 +942,7 @@ pub fn still(job: &JobView, view: &WorldView, fit: Fit, scenario: &str) -> Html 
     let lang = fit.lang;
     let phone = fit.orientation == scene::Orientation::Down;
     let scene = scene::scene_fit(job, view, 0.0, fit);
-    let (pairs, on) = scene::placement::clashes(&scene);
-    let boxes = scene::placement::labels(&scene)
-        .into_iter()
-        .map(|(_, r)| r)
-        .collect();
+    let clash = clash_of(&scene);
     let summary = token_summary(job, view, lang);
     let banner = job_banner(view, 0.0, None, lang);
     // Without a room, the stylesheet's container-unit width sizes the scene,
@@ -955,7 +955,7 @@ pub fn still(job: &JobView, view: &WorldView, fit: Fit, scenario: &str) -> Html 
         None,
         &NodeRef::default(),
         summary,
-        (boxes, pairs, on),
+        clash,
         Html::default(),
     );
     html! {

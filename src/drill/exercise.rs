@@ -46,18 +46,23 @@ fn make(kind: Kind, variant: u64) -> Result<Rc<Exercise>, String> {
 
 /// Loads the variant on the stage a little before its moment and plays.
 pub fn play_variant(dispatch: &Callback<Action>, ex: &Exercise) {
-    let json = serde_json::to_string(&ex.scenario).expect("a scenario serializes");
-    dispatch.emit(Action::LoadScenario(json));
-    dispatch.emit(Action::SeekTime(ex.moment_ms.saturating_sub(LEAD_MS)));
+    load_variant_at(dispatch, ex, ex.moment_ms.saturating_sub(LEAD_MS));
     dispatch.emit(Action::TogglePlay);
 }
 
-/// Loads the variant on the stage, paused at the moment its question can be
-/// answered on the graph.
-fn show_question(dispatch: &Callback<Action>, ex: &Exercise, at_ms: u64) {
+/// Loads the variant on the stage, paused at `at_ms`.
+fn load_variant_at(dispatch: &Callback<Action>, ex: &Exercise, at_ms: u64) {
     let json = serde_json::to_string(&ex.scenario).expect("a scenario serializes");
     dispatch.emit(Action::LoadScenario(json));
     dispatch.emit(Action::SeekTime(at_ms));
+}
+
+/// Takes the stage's pick back if this card armed it: its records stop being
+/// choices (the card checked, drew another variant, or is gone).
+fn disarm(slot: &Option<PickSlot>, armed: bool) {
+    if let (true, Some(slot)) = (armed, slot) {
+        slot.set(None);
+    }
 }
 
 /// What the learner has entered for one blank.
@@ -176,13 +181,7 @@ pub fn ExerciseCard(props: &ExerciseCardProps) -> Html {
         let slot = slot.clone();
         use_effect_with(armed, move |armed| {
             let armed = *armed;
-            move || {
-                if armed {
-                    if let Some(slot) = slot {
-                        slot.set(None);
-                    }
-                }
-            }
+            move || disarm(&slot, armed)
         });
     }
     {
@@ -247,20 +246,10 @@ pub fn ExerciseCard(props: &ExerciseCardProps) -> Html {
             }
         }
     };
-    let disarm = {
-        let slot = slot.clone();
-        move || {
-            if armed {
-                if let Some(slot) = &slot {
-                    slot.set(None);
-                }
-            }
-        }
-    };
     let on_check = {
         let (ex, entries, result) = (ex.clone(), entries.clone(), result.clone());
-        let (dispatch, on_mark) = (props.dispatch.clone(), props.on_mark.clone());
-        let disarm = disarm.clone();
+        let (dispatch, on_mark, slot) =
+            (props.dispatch.clone(), props.on_mark.clone(), slot.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let given: Result<Vec<Answer>, String> = ex
@@ -271,7 +260,7 @@ pub fn ExerciseCard(props: &ExerciseCardProps) -> Html {
                 .collect();
             let marked = given.and_then(|g| drill::check(&ex, &g).map_err(|e| e.to_string()));
             if let Ok(m) = &marked {
-                disarm();
+                disarm(&slot, armed);
                 on_mark.emit(m.iter().all(|m| m.right));
                 play_variant(&dispatch, &ex);
             }
@@ -279,9 +268,9 @@ pub fn ExerciseCard(props: &ExerciseCardProps) -> Html {
         })
     };
     let another = {
-        let variant = variant.clone();
+        let (variant, slot) = (variant.clone(), slot.clone());
         Callback::from(move |_: MouseEvent| {
-            disarm();
+            disarm(&slot, armed);
             variant.set(fresh_variant())
         })
     };
@@ -291,7 +280,7 @@ pub fn ExerciseCard(props: &ExerciseCardProps) -> Html {
         let chosen = entries.0.get(i).map(|e| e.chosen.clone()).unwrap_or_default();
         let result = result.clone();
         let onclick = Callback::from(move |_: MouseEvent| {
-            show_question(&dispatch, &ex, at_ms);
+            load_variant_at(&dispatch, &ex, at_ms);
             // A new attempt: the last verdict no longer describes the choices.
             result.set(None);
             crate::document::bring_stage_on_screen();
