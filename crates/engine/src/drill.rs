@@ -279,6 +279,26 @@ pub struct Blank {
     /// For a set: the values to choose from (empty: typed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub choices: Vec<i64>,
+    /// Why the engine's answer is what it is, read off the variant's trace: the
+    /// page words it (`assets/i18n/drill.json`, `why.<key>`) beside a wrong answer
+    /// and replays the variant to `at_ms`. `None` until a kind computes one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<Why>,
+}
+
+/// The reason behind one blank's answer, computed from the variant's trace
+/// ("checkpoint 2 expired at 1900 ms: its timeout is 400 ms and enrich#1's
+/// barrier arrived at 1950 ms"): a wording key, the values it names, and the
+/// simulated time that shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Why {
+    /// The wording's key under `why.` in the drill's wording file.
+    pub key: String,
+    /// The values the wording names, by placeholder (`{checkpoint}` → `"2"`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub args: BTreeMap<String, String>,
+    /// The simulated time at which the stage shows the reason.
+    pub at_ms: u64,
 }
 
 /// An exercise on a fresh variant of a lesson.
@@ -544,6 +564,7 @@ fn blank(name: &str, answer: Answer) -> Blank {
         name: name.to_string(),
         answer,
         choices: Vec::new(),
+        why: None,
     }
 }
 
