@@ -254,6 +254,9 @@ pub enum Answer {
     Number(i64),
     /// A set (record values, transaction ids), order not counted.
     Set(BTreeSet<i64>),
+    /// One or more of the blank's [`Blank::labels`] (subtasks, operators,
+    /// snapshots, `yes` / `no`), order not counted.
+    Labels(BTreeSet<String>),
 }
 
 impl fmt::Display for Answer {
@@ -263,6 +266,11 @@ impl fmt::Display for Answer {
             Answer::Set(s) if s.is_empty() => f.write_str("∅"),
             Answer::Set(s) => {
                 let parts: Vec<String> = s.iter().map(i64::to_string).collect();
+                f.write_str(&parts.join(", "))
+            }
+            Answer::Labels(s) if s.is_empty() => f.write_str("∅"),
+            Answer::Labels(s) => {
+                let parts: Vec<&str> = s.iter().map(String::as_str).collect();
                 f.write_str(&parts.join(", "))
             }
         }
@@ -279,6 +287,11 @@ pub struct Blank {
     /// For a set: the values to choose from (empty: typed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub choices: Vec<i64>,
+    /// For [`Answer::Labels`]: the labels to choose from, in the order shown
+    /// (names the stage shows — `src#1`, `chk-3` — or wording keys the page
+    /// words, such as `yes` / `no`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
     /// Why the engine's answer is what it is, read off the variant's trace: the
     /// page words it (`assets/i18n/drill.json`, `why.<key>`) beside a wrong answer
     /// and replays the variant to `at_ms`. `None` until a kind computes one.
@@ -564,6 +577,7 @@ fn blank(name: &str, answer: Answer) -> Blank {
         name: name.to_string(),
         answer,
         choices: Vec::new(),
+        labels: Vec::new(),
         why: None,
     }
 }
@@ -828,6 +842,18 @@ pub fn parse(b: &Blank, text: &str) -> Result<Answer, DrillError> {
             .map(|p| p.parse::<i64>().map_err(|_| unreadable()))
             .collect::<Result<BTreeSet<_>, _>>()
             .map(Answer::Set),
+        Answer::Labels(_) => trimmed
+            .split(|c: char| c == ',' || c == '，' || c == '、' || c.is_whitespace())
+            .filter(|p| !p.is_empty() && *p != "∅")
+            .map(|p| {
+                b.labels
+                    .iter()
+                    .find(|l| l.as_str() == p)
+                    .cloned()
+                    .ok_or_else(unreadable)
+            })
+            .collect::<Result<BTreeSet<_>, _>>()
+            .map(Answer::Labels),
     }
 }
 
