@@ -374,23 +374,18 @@ impl ExponentialDelayStrategy {
     }
 
     /// The delay of attempt `k` (from 0) since the last reset:
-    /// `max(initial, min(max, floor(initial × multiplier^k)))`, with `multiplier^k`
-    /// computed by repeated multiplication (stopping once the cap is reached).
+    /// `max(initial, min(max, (long) (initial × pow(multiplier, k))))`.
     ///
-    /// Flink: `calculateActualBackoffTime` without jitter (Flink uses `Math.pow`).
+    /// `powf` is the same IEEE power as Java's `Math.pow` for these arguments (a
+    /// table made with Java agrees on every entry, `tests/rules/restart_strategies.rs`);
+    /// multiplying `k` times instead rounds at every step and is 1 ms off for some
+    /// multipliers (1000 ms × 1.2³: 1728 against Flink's 1727). `as` truncates toward
+    /// zero and saturates, like Java's `(long)` cast.
+    ///
+    /// Flink: `ExponentialDelayRestartBackoffTimeStrategy.calculateActualBackoffTime`,
+    /// without its jitter.
     pub fn backoff_for_attempt(&self, k: u32) -> u64 {
-        let initial = self.initial_ms as f64;
-        let cap = self.max_ms as f64;
-        let mut factor = 1.0f64;
-        for _ in 0..k {
-            if initial * factor >= cap {
-                break;
-            }
-            factor *= self.multiplier;
-        }
-        // `as` truncates toward zero (= floor for positive values) and saturates,
-        // like Java's `(long)` cast.
-        let backoff = (initial * factor) as u64;
+        let backoff = (self.initial_ms as f64 * self.multiplier.powf(f64::from(k))) as u64;
         backoff.min(self.max_ms).max(self.initial_ms)
     }
 

@@ -470,3 +470,88 @@ fn strategies_are_values() {
         "large exponents stop at the cap"
     );
 }
+
+// ---------------------------------------------------------------------------------
+// Exponential delay to the millisecond
+
+/// Java's `Math.pow` for a grid of initial delays, multipliers and attempts
+/// (`fixtures/ExponentialBackoffTable.java`): the lab's delay before its cap is
+/// Flink's `(long) (initial * Math.pow(multiplier, attempt))` on every entry.
+#[test]
+fn exponential_backoff_equals_javas_math_pow() {
+    let table = include_str!("fixtures/exponential-backoff-java.txt");
+    let mut rows = 0;
+    let mut off_by_repeated_multiplication = 0;
+    for line in table.lines() {
+        let f: Vec<&str> = line.split(' ').collect();
+        let (initial, multiplier, attempt, java): (u64, f64, u32, u64) = (
+            f[0].parse().unwrap(),
+            f[1].parse().unwrap(),
+            f[2].parse().unwrap(),
+            f[3].parse().unwrap(),
+        );
+        let uncapped = ExponentialDelayStrategy::new(initial, u64::MAX, multiplier, 1, None);
+        assert_eq!(
+            uncapped.backoff_for_attempt(attempt),
+            java.max(initial),
+            "initial {initial} ms, multiplier {multiplier}, attempt {attempt}"
+        );
+        let repeated = (0..attempt).fold(initial as f64, |v, _| v * multiplier) as u64;
+        off_by_repeated_multiplication += usize::from(repeated != java);
+        rows += 1;
+    }
+    assert_eq!(rows, 2_250, "the whole table was read");
+    // Sometimes: the table holds entries where multiplying step by step rounds
+    // differently, so it tells the two computations apart.
+    assert!(off_by_repeated_multiplication > 0);
+}
+
+/// The example Flink's formula and step-by-step multiplication disagree on.
+#[test]
+fn exponential_multiplier_1_2_gives_flinks_1727() {
+    let s = ExponentialDelayStrategy::new(1_000, 60_000, 1.2, 3_600_000, None);
+    let delays: Vec<u64> = (0..4).map(|k| s.backoff_for_attempt(k)).collect();
+    assert_eq!(delays, [1_000, 1_200, 1_440, 1_727]);
+}
+
+/// Flink's calculation written out beside the strategy: over many drawn settings,
+/// the delays a run of failures gets (each failure after the pending restart,
+/// inside the reset threshold) are `max(initial, min(max, (long) (initial ×
+/// pow(multiplier, k))))` for k = 0, 1, 2, …
+#[test]
+fn exponential_delays_follow_flinks_formula() {
+    use rand::{Rng, SeedableRng};
+    let flink = |initial: u64, max: u64, multiplier: f64, k: u32| -> u64 {
+        let backoff = (initial as f64 * multiplier.powf(f64::from(k))) as u64;
+        backoff.min(max).max(initial)
+    };
+    let (mut capped, mut uncapped) = (0, 0);
+    for seed in 0..500u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let initial = rng.random_range(1..=5_000u64);
+        let max = initial * rng.random_range(1..=200u64);
+        let multiplier = f64::from(rng.random_range(101..=400u32)) / 100.0;
+        let mut strategy = exponential(initial, max, multiplier, u64::MAX / 4, None);
+        let mut now = 0u64;
+        for k in 0..12u32 {
+            assert!(strategy.notify_failure(now));
+            let delay = strategy.backoff_ms(now);
+            let expected = flink(initial, max, multiplier, k);
+            assert_eq!(
+                delay, expected,
+                "seed {seed}: initial {initial}, max {max}, multiplier {multiplier}, attempt {k}"
+            );
+            if expected == max && max > initial {
+                capped += 1;
+            } else {
+                uncapped += 1;
+            }
+            now += delay + 1;
+        }
+    }
+    // Sometimes: both sides of the cap were exercised.
+    assert!(
+        capped > 0 && uncapped > 0,
+        "capped {capped}, uncapped {uncapped}"
+    );
+}
