@@ -175,7 +175,14 @@ pub fn use_drawer() -> DrawerState {
     let drill = use_state_eq(|| crate::document::flag("drill"));
     let on_drill = {
         let drill = drill.setter();
-        use_callback((), move |on: bool, _: &()| drill.set(on))
+        use_callback((), move |on: bool, _: &()| {
+            if !on {
+                // Closed: the address no longer opens it (the drill puts
+                // itself and its open question there while open).
+                crate::drill::remember(false, None);
+            }
+            drill.set(on)
+        })
     };
     DrawerState {
         open: *handle,

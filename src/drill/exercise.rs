@@ -539,7 +539,8 @@ fn result_view(
         };
         let why = (!m.right).then(|| reason_line(ex, &m.blank, lang)).flatten();
         html! {
-            <li class={classes!("drill-ex__line", if m.right { "is-right" } else { "is-wrong" })} data-blank={m.blank.clone()}>
+            <li class={classes!("drill-ex__line", if m.right { "is-right" } else { "is-wrong" })} data-blank={m.blank.clone()}
+                data-expected={(!m.right).then(|| serde_json::to_string(&m.expected).unwrap_or_default())}>
                 <span class="drill-ex__marked">{ breakable(&text) }</span>
                 if let Some(why) = why {
                     <span class="drill-ex__why">{ breakable(&why) }</span>

@@ -121,8 +121,6 @@ pub fn DrillPanel(props: &DrillPanelProps) -> Html {
         let open = (*open).clone();
         use_effect_with(open, |open| super::remember(true, open.as_deref()));
     }
-    // Closed: the address no longer opens the drill.
-    use_effect_with((), |_| || super::remember(false, None));
     // On a phone the drill sits under the graph: bring it on screen once its
     // questions are here (a link with `?drill=1` means the drill).
     {
