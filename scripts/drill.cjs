@@ -1,27 +1,36 @@
-// The interview drill on the built page, as a learner uses it, at 1280×720 and
-// 390×844 (a phone), zh and en: open ?drill=1, open question 37, show its
-// answer, answer its exercise by tapping the choices (wrong, then right, the
-// right set read from the engine's word that the page shows after a wrong
-// answer), question 33's and state topic 4's (broadcast copies) by typing, the
-// latter wrong then right; check that the stage plays the moment
-// after each check, that every control is at least 44×44 px and nothing is wider
-// than the screen. With SHOTS=<dir> it keeps a screenshot of the list, an open
-// question, a wrong and a right answer at each size and language.
+// The interview drill on the built page, as a learner uses it, at 1280×720,
+// 1024×768 and 390×844 (a phone), zh and en: open ?drill=1, then for each
+// question (all of them with DRILL_ALL=1, else one of each kind of blank: typed,
+// value chips, label chips where a kind has them) open it, show its answer,
+// answer every exercise wrong (the reason under each wrong blank, or the
+// engine's answer where its kind gives no reason), see the stage paused at the
+// moment that shows why, then right (the engine's answer as the wrong line
+// carries it); reload and find the question still open. Throughout: no text of
+// the drill cut at its column's edge (each text element's scrollWidth within
+// its clientWidth, its box inside the column), every control at least 44×44 px,
+// nothing wider than the screen. Also: question 37 answered by tapping records
+// on the graph; the drill and the storage tab open side by side at 1280×720;
+// on the phone the drill is on screen on arrival and "show it on the graph"
+// brings the graph on screen. With SHOTS=<dir> it keeps screenshots of a wrong
+// answer with its reason at each size and language, and of the drill beside a tab.
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/drill.cjs <base-url>
 // (scripts/drill.sh serves the build).
 const { launch, settle: wait } = require('./chromium.cjs');
 
-const SIZES = [[1280, 720], [390, 844]];
+const SIZES = [[1280, 720], [1024, 768], [390, 844]];
 const SHOTS = process.env.SHOTS || '';
+const ALL = process.env.DRILL_ALL === '1';
 const settle = (page) => wait(page, 120);
 const problems = [];
+const counts = { questions: 0, exercises: 0, typed: 0, values: 0, labels: 0, reasons: 0, noReason: 0, reloads: 0 };
 
 async function shot(page, name) {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` });
 }
 
-// Every visible control of the drill is ≥ 44×44 px (a phone's tap target) and
-// nothing of the page is wider than the screen.
+// Every visible control of the drill is ≥ 44×44 px (a phone's tap target),
+// nothing of the page is wider than the screen, and no text of the drill is cut
+// at its column's edge or inside its own box.
 async function checkGeometry(page, where) {
   const found = await page.evaluate(() => {
     const out = [];
@@ -33,11 +42,21 @@ async function checkGeometry(page, where) {
       if (r.width === 0 && r.height === 0) continue; // not shown
       if (r.width < 43.5 || r.height < 43.5) out.push(`${el.className || el.id} "${el.textContent.trim().slice(0, 30)}" is ${r.width.toFixed(0)}×${r.height.toFixed(0)} px`);
     }
-    for (const el of document.querySelectorAll('#drill *')) {
-      const r = el.getBoundingClientRect();
-      if (r.right > w + 0.5) { out.push(`${el.tagName}.${el.className} reaches ${r.right.toFixed(0)} px of ${w}`); break; }
-    }
     if (document.documentElement.scrollWidth > w + 0.5) out.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${w})`);
+    const drill = document.querySelector('#drill');
+    if (!drill) return out.concat(['no drill on the page']);
+    const column = drill.getBoundingClientRect();
+    const edge = { left: Math.max(column.left, 0), right: Math.min(column.right, w) };
+    for (const el of drill.querySelectorAll('*')) {
+      const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+      if (!own || el.closest('[hidden]') || el.closest('.visually-hidden')) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      const name = `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 40)}"`;
+      const cs = getComputedStyle(el);
+      if (cs.display !== 'inline' && el.scrollWidth > el.clientWidth + 1) out.push(`${name}: its text is cut (${el.scrollWidth} > ${el.clientWidth} px)`);
+      if (r.left < edge.left - 0.5 || r.right > edge.right + 0.5) out.push(`${name}: outside the drill (${r.left.toFixed(0)}–${r.right.toFixed(0)} of ${edge.left.toFixed(0)}–${edge.right.toFixed(0)})`);
+    }
     return out;
   });
   for (const f of found) problems.push(`${where}: ${f}`);
@@ -48,13 +67,102 @@ async function clock(page) {
   return Number((text.match(/\d+/) || [NaN])[0]);
 }
 
-async function playsTheMoment(page, where, card) {
-  const playing = await page.getAttribute('#play', 'aria-pressed');
-  if (playing !== 'true') problems.push(`${where}: the moment does not play after the check`);
-  const stage = await page.$eval('#scenario-select', (s) => s.value).catch(() => '');
-  const t = await clock(page);
-  if (!(t >= 0)) problems.push(`${where}: no clock after the check`);
-  return { stage, t, card };
+// After a check: the stage shows the exercise's variant, paused.
+async function pausedOnVariant(page, where) {
+  if ((await page.getAttribute('#play', 'aria-pressed')) !== 'false') problems.push(`${where}: the stage plays after the check (it should pause at the reason)`);
+  const scenario = await page.getAttribute('.stage', 'data-scenario');
+  if (!/-variant$/.test(scenario || '')) problems.push(`${where}: the stage shows ${scenario}, not the variant`);
+  if (!(await clock(page) >= 0)) problems.push(`${where}: no clock after the check`);
+}
+
+// The blanks of an exercise card, as the page draws them.
+async function blanksOf(page, card) {
+  return page.$$eval(`${card} .drill-ex__form > .drill-ex__blank`, (els) => els.map((el) => {
+    const input = el.querySelector('input');
+    if (input) return { name: input.dataset.blank, form: 'typed' };
+    const labels = [...el.querySelectorAll('.drill-chip[data-label]')].map((c) => c.dataset.label);
+    const values = [...el.querySelectorAll('.drill-chip[data-value]')].map((c) => c.dataset.value);
+    return labels.length ? { name: el.dataset.blank, form: 'labels', chips: labels } : { name: el.dataset.blank, form: 'values', chips: values };
+  }));
+}
+
+// Sets a blank to `want`: typed text, or exactly the chips in `want` pressed.
+async function enter(page, card, b, want) {
+  if (b.form === 'typed') return page.fill(`${card} input[data-blank="${b.name}"]`, String(want));
+  const attr = b.form === 'labels' ? 'data-label' : 'data-value';
+  for (const v of b.chips) {
+    const chip = `${card} [data-blank="${b.name}"] .drill-chip[${attr}="${v}"]`;
+    const pressed = (await page.getAttribute(chip, 'aria-pressed')) === 'true';
+    if (pressed !== want.includes(v)) await page.click(chip);
+  }
+}
+
+// The engine's answer to a blank as its wrong line carries it.
+function answerFor(b, expected) {
+  const a = JSON.parse(expected);
+  if ('number' in a) return String(a.number);
+  const items = (a.set || a.labels).map(String);
+  return b.form === 'typed' ? items.join(', ') : items;
+}
+
+// One exercise: wrong, its reasons, the stage; right.
+async function exercise(page, where, card, tag, shoot) {
+  const blanks = await blanksOf(page, card);
+  for (const b of blanks) counts[b.form] += 1;
+  // Wrong: a number no variant gives, and no chip pressed; a set the engine
+  // answers with nothing gets its first chip instead.
+  for (const b of blanks) await enter(page, card, b, b.form === 'typed' ? '-987654' : []);
+  await page.click(`${card} .drill-ex__check`);
+  await settle(page);
+  if ((await page.getAttribute(`${card} .drill-ex__result`, 'data-right')) !== 'false') {
+    for (const b of blanks.filter((b) => b.form !== 'typed')) await enter(page, card, b, b.chips.slice(0, 1));
+    await page.click(`${card} .drill-ex__check`);
+    await settle(page);
+  }
+  if ((await page.getAttribute(`${card} .drill-ex__result`, 'data-right')) !== 'false') {
+    problems.push(`${where}: no wrong answer could be given`);
+    return;
+  }
+  await pausedOnVariant(page, `${where} wrong`);
+  const lines = await page.$$eval(`${card} .drill-ex__line.is-wrong`, (lis) => lis.map((li) => ({
+    blank: li.dataset.blank,
+    expected: li.dataset.expected,
+    why: (li.querySelector('.drill-ex__why') || { textContent: '' }).textContent.trim(),
+    text: li.textContent,
+  })));
+  if (!lines.length) problems.push(`${where}: a wrong answer shows no wrong line`);
+  for (const l of lines) {
+    if (!l.expected) problems.push(`${where}: ${l.blank}'s line does not carry the engine's answer`);
+    if (l.why) {
+      counts.reasons += 1;
+      if (/[{}⟨⟩]/.test(l.why)) problems.push(`${where}: ${l.blank}'s reason is not worded: ${l.why}`);
+    } else {
+      counts.noReason += 1;
+      if (!/(?:得到|gives)/.test(l.text)) problems.push(`${where}: ${l.blank}'s line states neither a reason nor the engine's answer`);
+    }
+  }
+  await page.$eval(`${card} .drill-ex__result`, (e) => e.scrollIntoView({ block: 'center' }));
+  await checkGeometry(page, `${where} answered wrong`);
+  if (shoot) await shot(page, `drill-wrong-${tag}`);
+  // "Show it on the graph": paused again at the reason, the graph on screen.
+  const before = await clock(page);
+  await page.click('#play');
+  await page.waitForTimeout(300);
+  await page.click(`${card} .drill-ex__replay`);
+  await settle(page);
+  await pausedOnVariant(page, `${where} replay`);
+  if ((await clock(page)) !== before) problems.push(`${where}: the replay stops at ${await clock(page)} ms, the check at ${before} ms`);
+  const stageOnScreen = await page.$eval('.stage', (s) => { const r = s.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; });
+  if (!stageOnScreen) problems.push(`${where}: "show it on the graph" leaves the graph off screen`);
+  // Right: the engine's answers.
+  for (const l of lines) {
+    const b = blanks.find((x) => x.name === l.blank);
+    if (b && l.expected) await enter(page, card, b, answerFor(b, l.expected));
+  }
+  await page.click(`${card} .drill-ex__check`);
+  await settle(page);
+  if ((await page.getAttribute(`${card} .drill-ex__result`, 'data-right')) !== 'true') problems.push(`${where}: the engine's own answer was not marked right`);
+  counts.exercises += 1;
 }
 
 (async () => {
@@ -64,102 +172,106 @@ async function playsTheMoment(page, where, card) {
     for (const lang of ['zh', 'en']) {
       const where = `${width}x${height} ${lang}`;
       const tag = `${width}x${height}-${lang}`;
-      const page = await browser.newPage({ viewport: { width, height }, hasTouch: width < 500, isMobile: width < 500 });
+      const phone = width < 500;
+      const page = await browser.newPage({ viewport: { width, height }, hasTouch: phone, isMobile: phone });
       await page.goto(`${base}/?lang=${lang}&drill=1`);
       await page.waitForSelector('.drill-item');
       await settle(page);
+      const top = await page.$eval('#drill-heading', (h) => h.getBoundingClientRect().top);
+      if (top < 0 || top > height - 40) problems.push(`${where}: ?drill=1 leaves the drill off screen (its heading at ${top.toFixed(0)} px)`);
       await checkGeometry(page, `${where} list`);
-      await shot(page, `drill-list-${tag}`);
 
-      // Question 37: the answer, then the alignment exercise by tapping.
+      // Which questions: all, or the first with each form of blank.
+      const ids = await page.$$eval('.drill-item', (items) => items.map((i) => i.dataset.id));
+      const chosen = ALL ? ids : ['q37', 'q33', 's2'].concat(ids.filter((id) => !['q37', 'q33', 's2'].includes(id)));
+      const forms = new Set();
+      let shotTaken = false;
+      for (const id of chosen) {
+        if (!ALL && id !== 'q37' && id !== 'q33' && id !== 's2') {
+          // Only a question whose cards offer a form not yet seen (labels).
+          await page.click(`.drill-item[data-id="${id}"]`);
+          await page.waitForSelector('.drill-ex__form');
+          const hasLabels = await page.$('.drill-chip[data-label]');
+          await page.click('.drill-q__back');
+          if (!hasLabels || forms.has('labels')) continue;
+        }
+        await page.click(`.drill-item[data-id="${id}"]`);
+        await page.waitForSelector('.drill-ex__form');
+        await settle(page);
+        await page.click('.drill-q__reveal');
+        await checkGeometry(page, `${where} ${id} open`);
+        const kinds = await page.$$eval('.drill-ex', (cs) => cs.map((c) => c.dataset.kind));
+        for (const kind of kinds) {
+          const card = `.drill-ex[data-kind="${kind}"]`;
+          for (const b of await blanksOf(page, card)) forms.add(b.form);
+          await exercise(page, `${where} ${id} ${kind}`, card, tag, !shotTaken && (id === 'q33' || id === 'q37'));
+          shotTaken = shotTaken || id === 'q33' || id === 'q37';
+        }
+        counts.questions += 1;
+        // A reload reopens the question.
+        await page.reload();
+        await page.waitForSelector('.drill-q');
+        await settle(page);
+        const open = await page.getAttribute('.drill-q', 'data-id');
+        if (open !== id) problems.push(`${where}: after a reload ${open} is open, not ${id}`);
+        counts.reloads += 1;
+        await page.click('.drill-q__back');
+      }
+      for (const f of ['typed', 'values']) if (!forms.has(f)) problems.push(`${where}: no question with a ${f} blank was tried`);
+
+      // Question 37 answered on the graph: each waiting record tapped there.
       await page.click('.drill-item[data-id="q37"]');
-      await page.click('.drill-q__reveal');
-      await page.waitForSelector('.drill-ex[data-kind="alignment_waiting"] .drill-chip');
-      await settle(page);
-      await checkGeometry(page, `${where} question 37`);
-      await page.$eval('.drill-q__question', (e) => e.scrollIntoView());
-      await shot(page, `drill-question-${tag}`);
       const card = '.drill-ex[data-kind="alignment_waiting"]';
-      // Wrong: nothing tapped (at least one number always waits).
+      await page.waitForSelector(`${card} .drill-chip`);
       await page.click(`${card} .drill-ex__check`);
       await settle(page);
-      if ((await page.getAttribute(`${card} .drill-ex__result`, 'data-right')) !== 'false') problems.push(`${where}: an empty set was not marked wrong`);
-      await playsTheMoment(page, `${where} wrong`, card);
-      await page.$eval(`${card} .drill-ex__result`, (e) => e.scrollIntoView({ block: 'center' }));
-      await checkGeometry(page, `${where} answered wrong`);
-      await shot(page, `drill-wrong-${tag}`);
-      // The engine's answer, as the result states it, tapped.
-      const expected = await page.$eval(`${card} .drill-ex__line`, (li) => {
-        const m = li.textContent.match(/(?:得到|gives) ([\d, ]+)/);
-        return m ? m[1].split(',').map((s) => s.trim()).filter(Boolean) : [];
-      });
-      if (!expected.length) problems.push(`${where}: the result does not state the engine's answer`);
-      // Tapped on the graph this time: the stage pauses at the question's
-      // moment and each record is a button over it (the click lands only if
-      // nothing covers it and it can be scrolled into view).
+      const expected = await page.$eval(`${card} .drill-ex__line.is-wrong`, (li) => li.dataset.expected).catch(() => '');
+      const values = expected ? JSON.parse(expected).set : [];
+      if (!values.length) problems.push(`${where}: q37's empty answer did not state the waiting records`);
       await page.click(`${card} .drill-ex__pick`);
       await page.waitForSelector('.pick-token');
       await settle(page);
-      await shot(page, `drill-on-graph-${tag}`);
-      for (const v of expected) {
+      for (const v of values) {
         await page.click(`.pick-token[data-value="${v}"]`);
         if ((await page.getAttribute(`${card} .drill-chip[data-value="${v}"]`, 'aria-pressed')) !== 'true') problems.push(`${where}: tapping record ${v} on the graph did not choose it`);
       }
       await page.click(`${card} .drill-ex__check`);
       await settle(page);
-      if ((await page.getAttribute(`${card} .drill-ex__result`, 'data-right')) !== 'true') problems.push(`${where}: the engine's own answer was not marked right`);
-      await playsTheMoment(page, `${where} right`, card);
-      await page.$eval(`${card} .drill-ex__result`, (e) => e.scrollIntoView({ block: 'center' }));
-      await checkGeometry(page, `${where} answered right`);
-      await shot(page, `drill-right-${tag}`);
+      if ((await page.getAttribute(`${card} .drill-ex__result`, 'data-right')) !== 'true') problems.push(`${where}: the records tapped on the graph were not marked right`);
 
-      // Question 33 by typing: a wrong offset is marked wrong.
-      await page.click('.drill-q__back');
-      await page.click('.drill-item[data-id="q33"]');
-      const typed = '.drill-ex[data-kind="stored_offset"]';
-      await page.waitForSelector(`${typed} input[data-blank="offset"]`);
-      await page.fill(`${typed} input[data-blank="offset"]`, '999');
-      await page.fill(`${typed} input[data-blank="app1"]`, '0');
-      await page.fill(`${typed} input[data-blank="app2"]`, '0');
-      await page.click(`${typed} .drill-ex__check`);
+      // The drill and a tab together: the storage tab opens beside the open
+      // question, which stays with its answers.
+      await page.click('#tab-storage');
       await settle(page);
-      if ((await page.getAttribute(`${typed} .drill-ex__result`, 'data-right')) !== 'false') problems.push(`${where}: offset 999 was not marked wrong`);
-      await playsTheMoment(page, `${where} typed`, typed);
-      await checkGeometry(page, `${where} typed`);
-
-      // State topic 4 by typing: one copy for the whole job and no rule is wrong
-      // (every variant has two or more subtasks and a rule); the engine's numbers,
-      // as the result states them, are right.
-      await page.click('.drill-q__back');
-      await page.click('.drill-item[data-id="s4"]');
-      const copies = '.drill-ex[data-kind="broadcast_copies"]';
-      await page.waitForSelector(`${copies} input[data-blank="copies"]`);
-      await page.fill(`${copies} input[data-blank="copies"]`, '1');
-      await page.fill(`${copies} input[data-blank="rules"]`, '0');
-      await page.click(`${copies} .drill-ex__check`);
-      await settle(page);
-      if ((await page.getAttribute(`${copies} .drill-ex__result`, 'data-right')) !== 'false') problems.push(`${where}: one copy of the broadcast state was not marked wrong`);
-      await playsTheMoment(page, `${where} broadcast copies wrong`, copies);
-      const engineSays = await page.$$eval(`${copies} .drill-ex__line`, (lis) => lis.map((li) => (li.textContent.match(/(?:得到|gives) (\d+)/) || [])[1]));
-      if (engineSays.length !== 2 || engineSays.some((n) => !n)) problems.push(`${where}: the broadcast result does not state the engine's numbers: ${engineSays}`);
-      else {
-        await page.fill(`${copies} input[data-blank="copies"]`, engineSays[0]);
-        await page.fill(`${copies} input[data-blank="rules"]`, engineSays[1]);
-        await page.click(`${copies} .drill-ex__check`);
+      const together = await page.evaluate(() => ({
+        tab: !!document.querySelector('#tabpanel-storage:not([hidden])'),
+        question: (document.querySelector('.drill-q') || {}).dataset?.id,
+        verdict: document.querySelector('.drill-ex[data-kind="alignment_waiting"] .drill-ex__result')?.dataset.right,
+      }));
+      if (!together.tab || together.question !== 'q37' || together.verdict !== 'true') problems.push(`${where}: with the storage tab open the drill shows ${JSON.stringify(together)}`);
+      if (!phone) {
+        const side = await page.evaluate(() => {
+          const d = document.querySelector('.side-panel__drill').getBoundingClientRect();
+          const t = document.querySelector('#tabpanel-storage').getBoundingClientRect();
+          return { beside: t.left >= d.right - 1, dw: d.width, tw: t.width };
+        });
+        if (!side.beside) problems.push(`${where}: the storage tab is not beside the drill (${JSON.stringify(side)})`);
+        await page.$eval('.drill-q__question', (e) => e.scrollIntoView({ block: 'start' }));
+        await checkGeometry(page, `${where} beside the storage tab`);
+        if (width === 1280) await shot(page, `drill-with-tab-${tag}`);
+        await page.click('#drawer-close');
         await settle(page);
-        if ((await page.getAttribute(`${copies} .drill-ex__result`, 'data-right')) !== 'true') problems.push(`${where}: the engine's own broadcast copies were not marked right`);
-        await playsTheMoment(page, `${where} broadcast copies right`, copies);
       }
-      await checkGeometry(page, `${where} broadcast copies`);
       await page.close();
       console.log(`drill: ${where} done`);
     }
   }
   await browser.close();
+  const line = `${counts.questions} question visits, ${counts.exercises} exercises, blanks: ${counts.typed} typed, ${counts.values} value chips, ${counts.labels} label chips; ${counts.reasons} reason lines, ${counts.noReason} wrong lines without a reason; ${counts.reloads} reloads`;
   if (problems.length) {
     for (const p of problems) console.error(`  ${p}`);
-    console.error(`drill: ${problems.length} problem(s)`);
+    console.error(`drill: ${problems.length} problem(s); ${line}`);
     process.exit(1);
   }
-  console.log('drill: every check passed at 1280x720 and 390x844, zh and en');
+  console.log(`drill: every check passed at 1280x720, 1024x768 and 390x844, zh and en (${ALL ? 'every question' : 'one question of each form of blank'}): ${line}`);
 })().catch((e) => { console.error(e); process.exit(1); });

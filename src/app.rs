@@ -101,7 +101,7 @@ pub fn Lab(props: &LabProps) -> Html {
     let playback = &runs.main;
     let dispatch = &runs.dispatch;
     let show_twin = runs.show_twin();
-    let drawer_open = drawer.open.is_some() || lessons.showing.is_some();
+    let drawer_open = drawer.open.is_some() || drawer.drill || lessons.showing.is_some();
     let qr = view
         .qr_open
         .then(|| QrLinks::of(playback, &runs.log, context.lang));
@@ -116,7 +116,7 @@ pub fn Lab(props: &LabProps) -> Html {
                         is_projector={view.projector} on_projector={view.toggle_projector.clone()} on_help={view.toggle_help.clone()}
                         glossary_open={drawer.open == Some(Drawer::Glossary)} editor_open={drawer.open == Some(Drawer::Editor)}
                         on_qr={view.on_qr.clone()}
-                        drill_open={drawer.open == Some(Drawer::Drill)} on_drill={drawer.show(Drawer::Drill)} />
+                        drill_open={drawer.drill} on_drill={drawer.on_drill.clone()} />
                 <main class={classes!("workspace", show_twin.then_some("workspace--twin"))}>
                     <div class="show">
                         { stages(&runs, &view, &drawer, lang_now, StagePick::for_stage(&pick, &runs.main.scenario)) }
@@ -134,7 +134,7 @@ pub fn Lab(props: &LabProps) -> Html {
                                reference={playback.reference.clone()}
                                recent={playback.recent.clone()}
                                description={playback.with_scenario(|s| s.description.clone()).flatten()}
-                               dispatch={dispatch.clone()} drawer={drawer.open} on_drawer={drawer.on_drawer.clone()}
+                               dispatch={dispatch.clone()} drawer={drawer.open} on_drawer={drawer.on_drawer.clone()} drill={drawer.drill}
                                lessons={lessons.clone()} doc={(*scenario.doc).clone()}
                                show_legend={!show_twin && drawer_open}
                                seed={playback.seed} scenario={AttrValue::from(playback.scenario.clone())}

@@ -24,7 +24,7 @@ pub mod panel;
 pub mod pick;
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::sync::OnceLock;
 
@@ -226,17 +226,44 @@ fn words(json: &str) -> Result<BTreeMap<String, Pair>, String> {
         .collect()
 }
 
+/// The wording table, read once.
+fn table() -> &'static BTreeMap<String, Pair> {
+    static TABLE: OnceLock<BTreeMap<String, Pair>> = OnceLock::new();
+    TABLE.get_or_init(|| words(WORDS_JSON).unwrap_or_default())
+}
+
+/// The drill's text `key` in `lang`, if the wording file has it.
+pub fn w_opt(key: &str, lang: Lang) -> Option<String> {
+    table().get(key).map(|p| match lang {
+        Lang::Zh => p.zh.clone(),
+        Lang::En => p.en.clone(),
+    })
+}
+
 /// The drill's text `key` in `lang`; a missing key shows as `⟨key⟩`.
 pub fn w(key: &str, lang: Lang) -> String {
-    static TABLE: OnceLock<BTreeMap<String, Pair>> = OnceLock::new();
-    let t = TABLE.get_or_init(|| words(WORDS_JSON).unwrap_or_default());
-    t.get(key).map_or_else(
-        || format!("⟨{key}⟩"),
-        |p| match lang {
-            Lang::Zh => p.zh.clone(),
-            Lang::En => p.en.clone(),
-        },
-    )
+    w_opt(key, lang).unwrap_or_else(|| format!("⟨{key}⟩"))
+}
+
+/// A label a blank offers, in words: a wording key (`yes`, `claimed`) worded
+/// from `label.<key>`, any other label (`src#1`, `chk-3`) as it is.
+pub fn label_text(label: &str, lang: Lang) -> String {
+    w_opt(&format!("label.{label}"), lang).unwrap_or_else(|| label.to_string())
+}
+
+/// The reason behind a blank's answer in words (`why.<key>` with its values),
+/// if the wording file has its key.
+pub fn why_text(why: &engine::drill::Why, lang: Lang) -> Option<String> {
+    let template = w_opt(&format!("why.{}", why.key), lang)?;
+    Some(fill_why(&template, why, lang))
+}
+
+/// `template` with the reason's values in its `{name}` placeholders; a value
+/// that is a label's wording key (`claimed`) is worded as the label is.
+pub fn fill_why(template: &str, why: &engine::drill::Why, lang: Lang) -> String {
+    why.args.iter().fold(template.to_string(), |s, (k, v)| {
+        s.replace(&format!("{{{k}}}"), &label_text(v, lang))
+    })
 }
 
 /// [`w`] with `{name}` placeholders filled in.
@@ -246,12 +273,16 @@ pub fn wf(key: &str, lang: Lang, args: &[(&str, &str)]) -> String {
 }
 
 /// How a learner has done on one question.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Mark {
     /// Exercises answered all right.
     pub right: u32,
     /// Exercises answered with a mistake.
     pub wrong: u32,
+    /// The exercise kinds (keys) answered all right at least once: the
+    /// question is done when every one of its kinds is here.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub kinds_right: BTreeSet<String>,
 }
 
 /// Progress per question id, kept in `localStorage`.
@@ -266,8 +297,13 @@ impl Progress {
     pub fn load() -> Progress {
         storage()
             .and_then(|s| s.get_item(PROGRESS_KEY).ok().flatten())
-            .and_then(|t| serde_json::from_str(&t).ok())
+            .and_then(|t| Progress::from_json(&t))
             .unwrap_or_default()
+    }
+
+    /// The progress saved as `text` (unreadable: `None`).
+    pub fn from_json(text: &str) -> Option<Progress> {
+        serde_json::from_str(text).ok()
     }
 
     /// Saves it (private browsing without storage: kept for this visit only).
@@ -277,12 +313,13 @@ impl Progress {
         }
     }
 
-    /// `self` with one more exercise of question `id` marked.
-    pub fn with(&self, id: &str, right: bool) -> Progress {
+    /// `self` with one more exercise (of kind `kind`) of question `id` marked.
+    pub fn with(&self, id: &str, kind: &str, right: bool) -> Progress {
         let mut next = self.clone();
         let m = next.0.entry(id.to_string()).or_default();
         if right {
             m.right += 1;
+            m.kinds_right.insert(kind.to_string());
         } else {
             m.wrong += 1;
         }
@@ -291,16 +328,188 @@ impl Progress {
 
     /// The mark of question `id`.
     pub fn of(&self, id: &str) -> Mark {
-        self.0.get(id).copied().unwrap_or_default()
+        self.0.get(id).cloned().unwrap_or_default()
     }
 
-    /// How many of `questions` have an exercise answered all right.
+    /// Whether every exercise of `q` has been answered all right.
+    pub fn is_done(&self, q: &Question) -> bool {
+        let mark = self.of(&q.id);
+        !q.exercises.is_empty() && q.exercises.iter().all(|k| mark.kinds_right.contains(k))
+    }
+
+    /// How many of `questions` are done ([`Progress::is_done`]).
     pub fn right_count(&self, questions: &Questions) -> usize {
         questions
             .questions
             .iter()
-            .filter(|q| self.of(&q.id).right > 0)
+            .filter(|q| self.is_done(q))
             .count()
+    }
+}
+
+/// The address parameter naming the open question (`?drill=1&q=q37`).
+pub const QUESTION_PARAM: &str = "q";
+
+/// The address parameter that opens the drill (`?drill=1`).
+pub const DRILL_PARAM: &str = "drill";
+
+/// The open question's id as the query string `search` (`?drill=1&q=q37`)
+/// names it, if the drill is open there.
+pub fn open_in(search: &str) -> Option<String> {
+    let pairs = query_pairs(search.strip_prefix('?').unwrap_or(search));
+    let on = pairs.iter().any(|(k, v)| k == DRILL_PARAM && v == "1");
+    pairs
+        .into_iter()
+        .find(|(k, v)| on && k == QUESTION_PARAM && !v.is_empty())
+        .map(|(_, v)| v)
+}
+
+/// `href` with the drill's state in its query: `drill=1` while the drill is
+/// open, and `q=<id>` while a question is; other parameters and the fragment
+/// (a share link's recipe) are kept as they were.
+pub fn address_with(href: &str, drill_open: bool, question: Option<&str>) -> String {
+    let (rest, fragment) = match href.split_once('#') {
+        Some((r, f)) => (r, Some(f)),
+        None => (href, None),
+    };
+    let (base, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let mut parts: Vec<String> = query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .filter(|p| {
+            let key = p.split('=').next().unwrap_or("");
+            key != DRILL_PARAM && key != QUESTION_PARAM
+        })
+        .map(str::to_string)
+        .collect();
+    if drill_open {
+        parts.push(format!("{DRILL_PARAM}=1"));
+        if let Some(id) = question {
+            let id: String = id
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                .collect();
+            parts.push(format!("{QUESTION_PARAM}={id}"));
+        }
+    }
+    let mut out = base.to_string();
+    if !parts.is_empty() {
+        out.push('?');
+        out.push_str(&parts.join("&"));
+    }
+    if let Some(f) = fragment {
+        out.push('#');
+        out.push_str(f);
+    }
+    out
+}
+
+/// The query's `key=value` pairs (the drill's own values are plain ids, so no
+/// percent-decoding is needed for them).
+fn query_pairs(query: &str) -> Vec<(String, String)> {
+    query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (k.to_string(), v.to_string())
+        })
+        .collect()
+}
+
+/// Puts the drill's state in the address bar (`history.replaceState`: no entry
+/// in the back button's history), so a reload or a copied link reopens it.
+pub fn remember(drill_open: bool, question: Option<&str>) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(href) = window.location().href() else {
+        return;
+    };
+    let next = address_with(&href, drill_open, question);
+    if next != href {
+        if let Ok(history) = window.history() {
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&next));
+        }
+    }
+}
+
+/// The open question the address bar names, if the drill is open there.
+pub fn open_in_address() -> Option<String> {
+    let search = web_sys::window()?.location().search().ok()?;
+    open_in(&search)
+}
+
+/// The lesson's title in `lang` (its id when it has none): the drill names
+/// lessons as the lesson menu does.
+pub fn lesson_name(name: &str, lang: Lang) -> String {
+    crate::data::lesson_titles()
+        .iter()
+        .find(|(n, _)| *n == name)
+        .and_then(|(_, t)| t.as_ref())
+        .map_or_else(
+            || name.to_string(),
+            |t| match lang {
+                Lang::Zh => t.zh.clone(),
+                Lang::En => t.en.clone(),
+            },
+        )
+}
+
+/// How long a run of identifier characters must be before it gets break
+/// opportunities (shorter ones fit any panel).
+const LONG_TOKEN: usize = 14;
+
+/// `text` cut where a long identifier may break: after a dot, `_`, `#`, `/`
+/// or `-`, and before a capital that follows a small letter
+/// (`SubtaskCheckpointCoordinatorImpl.checkpointState` → `Subtask`,
+/// `Checkpoint`, `Coordinator`, `Impl.`, `checkpoint`, `State`). Other text is
+/// one piece: words break at spaces, and CJK text between any characters.
+pub fn break_pieces(text: &str) -> Vec<String> {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || "._#/-".contains(c);
+    let chars: Vec<char> = text.chars().collect();
+    let mut pieces = vec![String::new()];
+    let mut i = 0;
+    while i < chars.len() {
+        let start = i;
+        while i < chars.len() && is_ident(chars[i]) {
+            i += 1;
+        }
+        let run = &chars[start..i];
+        if run.len() >= LONG_TOKEN {
+            for (j, &c) in run.iter().enumerate() {
+                let camel = j > 0 && c.is_ascii_uppercase() && run[j - 1].is_ascii_lowercase();
+                if camel && !pieces.last().is_some_and(String::is_empty) {
+                    pieces.push(String::new());
+                }
+                pieces.last_mut().expect("one piece at least").push(c);
+                if "._#/-".contains(c) && j + 1 < run.len() {
+                    pieces.push(String::new());
+                }
+            }
+        } else {
+            pieces.last_mut().expect("one piece at least").extend(run);
+        }
+        if i < chars.len() {
+            pieces
+                .last_mut()
+                .expect("one piece at least")
+                .push(chars[i]);
+            i += 1;
+        }
+    }
+    pieces
+}
+
+/// `text` with `<wbr>` at the break opportunities of [`break_pieces`].
+pub fn breakable(text: &str) -> yew::Html {
+    use yew::html;
+    let pieces = break_pieces(text);
+    let n = pieces.len();
+    html! {
+        <>{ for pieces.into_iter().enumerate().map(|(i, p)| html! {
+            <>{ p }if i + 1 < n { <wbr /> }</>
+        }) }</>
     }
 }
 
@@ -476,15 +685,167 @@ mod tests {
     }
 
     #[test]
-    fn progress_counts_a_question_once_it_was_answered_right() {
+    fn a_question_is_done_only_when_every_exercise_was_answered_right() {
         let q = all();
+        let mut two = q.questions[0].clone();
+        two.id = "two".into();
+        two.exercises = vec!["stored_offset".into(), "restored_sums".into()];
+        let one = q.questions[0].clone();
         let p = Progress::default()
-            .with("q33", false)
-            .with("q33", true)
-            .with("q37", false);
-        assert_eq!(p.of("q33"), Mark { right: 1, wrong: 1 });
-        assert_eq!(p.right_count(&q), 1);
-        let text = serde_json::to_string(&p).unwrap();
-        assert_eq!(serde_json::from_str::<Progress>(&text).unwrap(), p);
+            .with("two", "stored_offset", false)
+            .with("two", "stored_offset", true);
+        assert!(!p.is_done(&two), "one of two exercises right is not done");
+        assert_eq!(p.of("two").right, 1);
+        assert_eq!(p.of("two").wrong, 1);
+        let p = p.with("two", "restored_sums", true);
+        assert!(p.is_done(&two));
+        let first = one.exercises[0].clone();
+        assert!(!p.is_done(&one));
+        let p = p.with(&one.id, &first, false);
+        assert!(!p.is_done(&one), "a wrong answer is not done");
+        let all_kinds = one
+            .exercises
+            .iter()
+            .fold(p, |p, k| p.with(&one.id, k, true));
+        assert!(all_kinds.is_done(&one));
+        assert_eq!(all_kinds.right_count(&q), 1);
+        // Kept as JSON, and the older form (counts only) still reads.
+        let text = serde_json::to_string(&all_kinds).unwrap();
+        assert_eq!(Progress::from_json(&text), Some(all_kinds));
+        let old = Progress::from_json(r#"{"q33": {"right": 2, "wrong": 0}}"#).unwrap();
+        assert_eq!(old.of("q33").right, 2);
+        assert_eq!(
+            old.right_count(&q),
+            0,
+            "which exercise was right is unknown"
+        );
+    }
+
+    #[test]
+    fn the_address_keeps_the_open_question() {
+        let href = "https://x.test/lab/?lang=zh&drill=1#r=abc";
+        let with = address_with(href, true, Some("q37"));
+        assert_eq!(with, "https://x.test/lab/?lang=zh&drill=1&q=q37#r=abc");
+        let search = with.split_once('?').unwrap().1.split('#').next().unwrap();
+        assert_eq!(open_in(search).as_deref(), Some("q37"));
+        assert_eq!(open_in(&format!("?{search}")).as_deref(), Some("q37"));
+        // Back to the list, then the drill closed.
+        let list = address_with(&with, true, None);
+        assert_eq!(list, "https://x.test/lab/?lang=zh&drill=1#r=abc");
+        assert_eq!(open_in("?lang=zh&drill=1"), None);
+        assert_eq!(
+            address_with(&list, false, None),
+            "https://x.test/lab/?lang=zh#r=abc"
+        );
+        assert_eq!(
+            address_with("https://x.test/", true, Some("s4")),
+            "https://x.test/?drill=1&q=s4"
+        );
+        // A question named while the drill is closed does not open it.
+        assert_eq!(open_in("?q=q37"), None);
+        // Nothing but an id's characters reaches the address.
+        assert_eq!(
+            address_with("/", true, Some("q3&x=<b>")),
+            "/?drill=1&q=q3xb"
+        );
+    }
+
+    #[test]
+    fn long_identifiers_break_at_dots_and_capitals_never_mid_word() {
+        let pieces = break_pieces("调用 SubtaskCheckpointCoordinatorImpl.checkpointState 之后");
+        assert_eq!(
+            pieces,
+            [
+                "调用 Subtask",
+                "Checkpoint",
+                "Coordinator",
+                "Impl.",
+                "checkpoint",
+                "State 之后"
+            ]
+        );
+        assert_eq!(
+            pieces.concat(),
+            "调用 SubtaskCheckpointCoordinatorImpl.checkpointState 之后"
+        );
+        // Short words and sentences stay whole.
+        assert_eq!(
+            break_pieces("The notes say chk-3 is kept."),
+            ["The notes say chk-3 is kept."]
+        );
+        assert_eq!(
+            break_pieces("execution.checkpointing.interval"),
+            ["execution.", "checkpointing.", "interval"]
+        );
+    }
+
+    #[test]
+    fn labels_and_reasons_are_worded_from_the_wording_file() {
+        assert_eq!(label_text("src#1", Lang::En), "src#1");
+        let t = words(WORDS_JSON).unwrap();
+        for (k, p) in t.iter().filter(|(k, _)| k.starts_with("label.")) {
+            let key = &k["label.".len()..];
+            assert_eq!(label_text(key, Lang::Zh), p.zh);
+            assert_eq!(label_text(key, Lang::En), p.en);
+        }
+        let why = engine::drill::Why {
+            key: "no-such-reason".into(),
+            args: BTreeMap::new(),
+            at_ms: 10,
+        };
+        assert_eq!(why_text(&why, Lang::En), None);
+        let why = engine::drill::Why {
+            key: "expired".into(),
+            args: [
+                ("checkpoint", "2"),
+                ("arrived_ms", "1950"),
+                ("answer", "yes"),
+            ]
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .into(),
+            at_ms: 1_950,
+        };
+        assert_eq!(
+            fill_why(
+                "chk-{checkpoint}: {arrived_ms} ms, {answer}",
+                &why,
+                Lang::Zh
+            ),
+            "chk-2: 1950 ms, 是"
+        );
+    }
+
+    #[test]
+    fn every_reason_and_label_a_kind_gives_has_wording_in_both_languages() {
+        let t = words(WORDS_JSON).unwrap_or_else(|e| panic!("{e}"));
+        for kind in Kind::ALL {
+            let base = engine::runner::load(kind.lesson()).unwrap();
+            for variant in 0..5 {
+                let ex = engine::drill::generate(kind, &base, variant).unwrap();
+                for b in &ex.blanks {
+                    if let Some(why) = &b.why {
+                        let key = format!("why.{}", why.key);
+                        let p = t
+                            .get(&key)
+                            .unwrap_or_else(|| panic!("{}: no {key}", kind.key()));
+                        for text in [&p.zh, &p.en] {
+                            for hole in text.split('{').skip(1).filter_map(|r| r.split_once('}')) {
+                                assert!(
+                                    why.args.contains_key(hole.0),
+                                    "{key}: no value for {{{}}}",
+                                    hole.0
+                                );
+                            }
+                        }
+                    }
+                    for l in &b.labels {
+                        // A wording key (lower-case letters and `_` only) is worded.
+                        if l.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+                            assert!(t.contains_key(&format!("label.{l}")), "label.{l}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }

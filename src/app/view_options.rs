@@ -110,7 +110,9 @@ pub fn use_view_options() -> ViewOptions {
     }
 }
 
-/// The side panel's drawer (closed: a rail of tabs) and the ways to open it.
+/// The side panel's drawer (closed: a rail of tabs) and the ways to open it,
+/// and the interview drill, which has a column of its own beside the drawer:
+/// a learner answers a question while a tab shows what decides it.
 #[derive(Clone)]
 pub struct DrawerState {
     /// The open drawer, if any.
@@ -118,6 +120,10 @@ pub struct DrawerState {
     handle: UseStateHandle<Option<Drawer>>,
     /// Opens a drawer, or closes it (`None`).
     pub on_drawer: Callback<Option<Drawer>>,
+    /// The interview drill is open.
+    pub drill: bool,
+    /// Opens (`true`) or closes the drill.
+    pub on_drill: Callback<bool>,
 }
 
 impl DrawerState {
@@ -160,18 +166,30 @@ impl DrawerState {
 /// The side panel's drawer, closed at first.
 #[hook]
 pub fn use_drawer() -> DrawerState {
-    // `?drill=1` opens the interview drill.
-    let handle = use_state_eq(|| {
-        (crate::document::query_param("drill").as_deref() == Some("1")).then_some(Drawer::Drill)
-    });
+    let handle = use_state_eq(|| None);
     let on_drawer = {
         let drawer = handle.setter();
         use_callback((), move |d: Option<Drawer>, _: &()| drawer.set(d))
+    };
+    // `?drill=1` opens the interview drill.
+    let drill = use_state_eq(|| crate::document::flag("drill"));
+    let on_drill = {
+        let drill = drill.setter();
+        use_callback((), move |on: bool, _: &()| {
+            if !on {
+                // Closed: the address no longer opens it (the drill puts
+                // itself and its open question there while open).
+                crate::drill::remember(false, None);
+            }
+            drill.set(on)
+        })
     };
     DrawerState {
         open: *handle,
         handle,
         on_drawer,
+        drill: *drill,
+        on_drill,
     }
 }
 

@@ -45,8 +45,6 @@ pub enum Drawer {
     Glossary,
     /// The form editor.
     Editor,
-    /// The interview drill (面试题), beside the stage it plays moments on.
-    Drill,
 }
 
 /// Properties of [`SidePanel`].
@@ -65,6 +63,10 @@ pub struct SidePanelProps {
     /// Opens, changes or closes the drawer.
     #[prop_or_default]
     pub on_drawer: Callback<Option<Drawer>>,
+    /// The interview drill (面试题) is open: a column of its own, beside the
+    /// drawer's tab (the stage it plays moments on stays beside both).
+    #[prop_or_default]
+    pub drill: bool,
     /// The lesson tools (the tour card, the editor's apply).
     pub lessons: Lessons,
     /// The scenario document, for the editor.
@@ -198,7 +200,9 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
         });
     }
     let touring = props.lessons.showing.is_some();
-    let is_open = props.drawer.is_some() || touring;
+    let is_open = props.drawer.is_some() || touring || props.drill;
+    // The drawer's own column (a tab, the tour, a subtask…) beside the drill's.
+    let drawer_shown = props.drawer.is_some() || touring;
     let shows_panel = props.drawer == Some(Drawer::Panel);
     // After a mouse click on a tab, the focus goes into its panel (once shown).
     let focus_panel = use_mut_ref(|| false);
@@ -252,20 +256,21 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
     let extra = drawer_view(props);
     let panel_hidden = !is_open || !shows_panel;
     let wide = is_open && shows_panel && !touring && tab == Tab::Flink;
-    let drill = is_open && props.drawer == Some(Drawer::Drill);
+    let drill = props.drill;
+    let both = drill && drawer_shown;
     let flink = FlinkProps {
         imported: (*imported).clone(),
         on_import: on_import.clone(),
     };
     html! {
-        <aside class={classes!("side-panel", "card", is_open.then_some("side-panel--open"), wide.then_some("side-panel--wide"), drill.then_some("side-panel--drill"))}
+        <aside class={classes!("side-panel", "card", is_open.then_some("side-panel--open"), wide.then_some("side-panel--wide"), drill.then_some("side-panel--drill"), both.then_some("side-panel--drill-and-tab"))}
                data-open={is_open.to_string()} aria-label={lang.t(Msg::PanelLabel)}>
             <div class="side-panel__head">
                 <div class="tabs" role="tablist" aria-label={lang.t(Msg::PanelLabel)}
                      aria-orientation={if is_open { "horizontal" } else { "vertical" }} {onkeydown}>
                     { for tabs }
                 </div>
-                if is_open && !touring {
+                if drawer_shown && !touring {
                     <button type="button" class="icon-button side-panel__close" id="drawer-close"
                             aria-label={lang.t(Msg::ClosePanel)} title={lang.t(Msg::ClosePanel)} onclick={close}>
                         { icons::close() }
@@ -273,13 +278,22 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                 }
             </div>
             if is_open {
-                <div class="side-panel__body">
-                    <TourCard lessons={props.lessons.clone()} />
-                    { extra.unwrap_or_default() }
-                    { panel(props, tab, panel_hidden, &panel_ref, lang, &flink) }
-                    if props.show_legend {
-                        <Legend />
+                <div class="side-panel__columns">
+                    if drill {
+                        // Kept mounted while tabs change: the open question and
+                        // the answers typed so far stay.
+                        <div class="side-panel__drill">
+                            <crate::drill::panel::DrillPanel dispatch={props.dispatch.clone()} />
+                        </div>
                     }
+                    <div class="side-panel__body" hidden={!drawer_shown && !props.show_legend}>
+                        <TourCard lessons={props.lessons.clone()} />
+                        { extra.unwrap_or_default() }
+                        { panel(props, tab, panel_hidden, &panel_ref, lang, &flink) }
+                        if props.show_legend {
+                            <Legend />
+                        }
+                    </div>
                 </div>
             } else {
                 { panel(props, tab, true, &panel_ref, lang, &flink) }
@@ -338,7 +352,6 @@ fn drawer_view(props: &SidePanelProps) -> Option<Html> {
             _ => None,
         },
         Some(Drawer::Glossary) => Some(html! { <Glossary /> }),
-        Some(Drawer::Drill) => Some(html! { <crate::drill::panel::DrillPanel dispatch={props.dispatch.clone()} /> }),
         Some(Drawer::Editor) => props.doc.as_ref().map(|doc| html! {
             <ScenarioForm doc={(**doc).clone()} on_apply={props.lessons.load_json.clone()} />
         }),

@@ -9,7 +9,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::exercise::ExerciseCard;
-use super::{questions, w, wf, Progress, Question, Questions, Section};
+use super::{breakable, lesson_name, questions, w, wf, Progress, Question, Questions, Section};
 use crate::hooks::use_lang;
 use crate::i18n::Lang;
 use crate::playback::Action;
@@ -51,6 +51,31 @@ pub fn open_moment(dispatch: &Callback<Action>, q: &Question) {
     });
 }
 
+/// Scrolls the drill to the top of the window when the page is one column (a
+/// phone, where the drill comes after the graph) and it is not on screen.
+fn bring_drill_on_screen() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let narrow = window
+        .inner_width()
+        .ok()
+        .and_then(|w| w.as_f64())
+        .is_some_and(|w| w <= 900.0);
+    let Some(drill) = window.document().and_then(|d| d.get_element_by_id("drill")) else {
+        return;
+    };
+    let top = drill.get_bounding_client_rect().top();
+    let height = window
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    if narrow && (top < 0.0 || top > height * 0.5) {
+        drill.scroll_into_view();
+    }
+}
+
 /// The questions, fetched first when they are not here yet.
 #[hook]
 fn use_questions() -> Option<Result<Rc<Questions>, String>> {
@@ -76,23 +101,46 @@ fn use_questions() -> Option<Result<Rc<Questions>, String>> {
 pub fn DrillPanel(props: &DrillPanelProps) -> Html {
     let lang = use_lang().lang;
     let loaded = use_questions();
-    let open = use_state_eq(|| None::<usize>);
-    let progress = use_state(Progress::load);
+    // The open question's id, kept in the address so a reload or a link
+    // reopens it (see `super::remember`).
+    let open = use_state_eq(super::open_in_address);
+    // Held in a cell, not a state: two cards may mark in one render, and each
+    // must add to the other's mark.
+    let progress = use_mut_ref(Progress::load);
+    let redraw = use_force_update();
     let on_mark = {
         let progress = progress.clone();
-        Callback::from(move |(id, right): (String, bool)| {
-            let next = progress.with(&id, right);
+        Callback::from(move |(id, kind, right): (String, String, bool)| {
+            let next = progress.borrow().with(&id, &kind, right);
             next.save();
-            progress.set(next);
+            *progress.borrow_mut() = next;
+            redraw.force_update();
         })
     };
+    {
+        let open = (*open).clone();
+        use_effect_with(open, |open| super::remember(true, open.as_deref()));
+    }
+    // On a phone the drill sits under the graph: bring it on screen once its
+    // questions are here (a link with `?drill=1` means the drill).
+    {
+        let ready = matches!(loaded, Some(Ok(_)));
+        use_effect_with(ready, |ready| {
+            if *ready {
+                bring_drill_on_screen();
+            }
+        });
+    }
     let body = match loaded {
         None => html! { <p class="drill__note" aria-busy="true">{ w("preparing", lang) }</p> },
         Some(Err(e)) => {
             html! { <p class="drill__note" role="alert">{ wf("load_error", lang, &[("e", &e)]) }</p> }
         }
-        Some(Ok(qs)) => match (*open).and_then(|i| qs.questions.get(i).map(|q| (i, q))) {
-            Some((_, q)) => {
+        Some(Ok(qs)) => match (*open)
+            .as_deref()
+            .and_then(|id| qs.questions.iter().find(|q| q.id == id))
+        {
+            Some(q) => {
                 let back = {
                     let open = open.clone();
                     Callback::from(move |_: MouseEvent| open.set(None))
@@ -102,7 +150,7 @@ pub fn DrillPanel(props: &DrillPanelProps) -> Html {
                                   {on_mark} {back} />
                 }
             }
-            None => list(&qs, &progress, &open, lang),
+            None => list(&qs, &progress.borrow(), &open, lang),
         },
     };
     html! {
@@ -117,7 +165,7 @@ pub fn DrillPanel(props: &DrillPanelProps) -> Html {
 fn list(
     qs: &Questions,
     progress: &Progress,
-    open: &UseStateHandle<Option<usize>>,
+    open: &UseStateHandle<Option<String>>,
     lang: Lang,
 ) -> Html {
     let total = qs.questions.len();
@@ -126,26 +174,25 @@ fn list(
         let items = qs
             .questions
             .iter()
-            .enumerate()
-            .filter(|(_, q)| q.section == s)
-            .map(|(i, q)| {
+            .filter(|q| q.section == s)
+            .map(|q| {
                 let mark = progress.of(&q.id);
-                let (status, class) = if mark.right > 0 {
+                let (status, class) = if progress.is_done(q) {
                     ("status_right", "is-right")
-                } else if mark.wrong > 0 {
+                } else if mark.wrong > 0 || mark.right > 0 {
                     ("status_tried", "is-tried")
                 } else {
                     ("status_new", "is-new")
                 };
                 let onclick = {
-                    let open = open.clone();
-                    Callback::from(move |_: MouseEvent| open.set(Some(i)))
+                    let (open, id) = (open.clone(), q.id.clone());
+                    Callback::from(move |_: MouseEvent| open.set(Some(id.clone())))
                 };
                 html! {
                     <li>
                         <button type="button" class={classes!("drill-item", class)} data-id={q.id.clone()} {onclick}>
                             <span class="drill-item__number">{ q.number.clone() }</span>
-                            <span class="drill-item__text">{ text(&q.question, lang) }</span>
+                            <span class="drill-item__text">{ breakable(text(&q.question, lang)) }</span>
                             <span class="drill-item__status" title={w(status, lang)}>
                                 <span aria-hidden="true">{ match class { "is-right" => "✓", "is-tried" => "✕", _ => "·" } }</span>
                                 <span class="visually-hidden">{ w(status, lang) }</span>
@@ -184,7 +231,7 @@ fn list(
 struct QuestionViewProps {
     question: Rc<Question>,
     dispatch: Callback<Action>,
-    on_mark: Callback<(String, bool)>,
+    on_mark: Callback<(String, String, bool)>,
     back: Callback<MouseEvent>,
 }
 
@@ -206,7 +253,7 @@ fn QuestionView(props: &QuestionViewProps) -> Html {
         "show_moment",
         lang,
         &[
-            ("lesson", &q.moment.lesson),
+            ("lesson", &lesson_name(&q.moment.lesson, lang)),
             ("t", &q.moment.at_ms.to_string()),
         ],
     );
@@ -215,7 +262,7 @@ fn QuestionView(props: &QuestionViewProps) -> Html {
         <article class="drill-q" data-id={q.id.clone()}>
             <button type="button" class="text-button drill-q__back" onclick={props.back.clone()}>{ w("back", lang) }</button>
             <p class="drill-q__number">{ q.label(lang) }</p>
-            <h3 class="drill-q__question">{ text(&q.question, lang) }</h3>
+            <h3 class="drill-q__question">{ breakable(text(&q.question, lang)) }</h3>
             <button type="button" class="text-button drill-q__moment" onclick={moment}>{ moment_label }</button>
             <button type="button" class="text-button drill-q__reveal" aria-expanded={revealed.to_string()}
                     aria-controls={format!("drill-answer-{}", q.id)} onclick={toggle}>
@@ -223,11 +270,11 @@ fn QuestionView(props: &QuestionViewProps) -> Html {
             </button>
             <div class="drill-q__answer" id={format!("drill-answer-{}", q.id)} hidden={!*revealed}>
                 <h4 class="drill-q__subheading">{ w("answer_heading", lang) }</h4>
-                <p>{ text(&q.answer, lang) }</p>
+                <p>{ breakable(text(&q.answer, lang)) }</p>
                 if let Some(c) = &q.callout {
                     <aside class="drill-callout" aria-label={w("callout_heading", lang)}>
                         <p class="drill-callout__heading">{ w("callout_heading", lang) }</p>
-                        <p>{ text(c, lang) }</p>
+                        <p>{ breakable(text(c, lang)) }</p>
                     </aside>
                 }
             </div>
@@ -238,7 +285,7 @@ fn QuestionView(props: &QuestionViewProps) -> Html {
             { for kinds.into_iter().map(|kind| {
                 let on_mark = {
                     let (id, on_mark) = (q.id.clone(), props.on_mark.clone());
-                    Callback::from(move |right: bool| on_mark.emit((id.clone(), right)))
+                    Callback::from(move |right: bool| on_mark.emit((id.clone(), kind.key().to_string(), right)))
                 };
                 html! { <ExerciseCard key={kind.key()} {kind} dispatch={props.dispatch.clone()} {on_mark} /> }
             }) }
