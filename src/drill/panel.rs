@@ -10,6 +10,7 @@ use yew::prelude::*;
 
 use super::exercise::ExerciseCard;
 use super::{questions, w, wf, Progress, Question, Questions, Section};
+use crate::components::sources_line::SourcesLine;
 use crate::hooks::use_lang;
 use crate::i18n::Lang;
 use crate::playback::Action;
@@ -230,6 +231,7 @@ fn QuestionView(props: &QuestionViewProps) -> Html {
                         <p>{ text(c, lang) }</p>
                     </aside>
                 }
+                <SourcesLine sources={q.sources.clone()} />
             </div>
             <h4 class="drill-q__subheading">{ w("exercises_heading", lang) }</h4>
             if kinds.is_empty() {
