@@ -49,12 +49,12 @@ javac -d "$work" "$ROOT/scripts/flink-names/FlinkNames.java"
 python3 - "$ROOT" > "$work/cited.txt" <<'PY'
 import glob, json, re, sys
 root = sys.argv[1]
-files = glob.glob(f"{root}/assets/tours/*.json") + [f"{root}/assets/glossary.json", f"{root}/assets/drill/questions.json"]
+files = glob.glob(f"{root}/assets/tours/*.json") + [f"{root}/assets/glossary.json", f"{root}/assets/drill/questions.json", f"{root}/assets/i18n/sources.json"]
 def walk(v):
     if isinstance(v, dict):
         for k, x in v.items():
-            if k == "sources" and isinstance(x, list):
-                yield from x
+            if k in ("sources", "cited", "scenarios") and isinstance(x, (list, dict)):
+                yield from (x if isinstance(x, list) else [s for v in x.values() for s in v])
             else:
                 yield from walk(x)
     elif isinstance(v, list):

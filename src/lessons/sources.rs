@@ -379,6 +379,91 @@ pub(crate) mod tests {
         );
     }
 
+    /// The wording files' keys, each reviewed: `assets/i18n/sources.json` lists
+    /// every key of ui, extras, lessons and flink.json exactly once, under `cited`
+    /// (with sources that exist) or `none`; and every built-in lesson's title and
+    /// description has its sources there.
+    #[test]
+    fn every_wording_key_and_lesson_is_reviewed() {
+        let names = names();
+        let reviewed: serde_json::Value =
+            serde_json::from_str(include_str!("../../assets/i18n/sources.json")).unwrap();
+        let mut bad = Vec::new();
+        for (file, json) in [
+            ("ui.json", crate::i18n::UI_JSON),
+            ("extras.json", crate::i18n::extras::EXTRAS_JSON),
+            ("lessons.json", crate::lessons::wording::LESSONS_JSON),
+            ("flink.json", crate::i18n::flink::FlinkMsg::JSON),
+        ] {
+            bad.extend(review_problems(file, json, &reviewed[file], &names));
+        }
+        for (name, _) in engine::runner::BUILTINS {
+            let list: Option<Vec<String>> =
+                serde_json::from_value(reviewed["scenarios"][name].clone()).ok();
+            for p in problems(&names, list.as_deref()) {
+                bad.push(format!("sources.json: scenarios/{name}: {p}"));
+            }
+        }
+        assert!(
+            bad.is_empty(),
+            "{} problem(s):\n{}",
+            bad.len(),
+            bad.join("\n")
+        );
+    }
+
+    /// Each key of wording file `file` missing from, or listed twice in, its
+    /// review (`{"cited": {key: [sources]}, "none": [keys]}`), and each bad source.
+    fn review_problems(
+        file: &str,
+        json: &str,
+        review: &serde_json::Value,
+        names: &Names,
+    ) -> Vec<String> {
+        let keys: serde_json::Map<String, serde_json::Value> = serde_json::from_str(json).unwrap();
+        let cited = review["cited"].as_object().cloned().unwrap_or_default();
+        let none: Vec<&str> = review["none"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|k| k.as_str())
+            .collect();
+        let mut out = Vec::new();
+        for key in keys.keys().filter(|k| !k.starts_with('_')) {
+            let times =
+                usize::from(cited.contains_key(key)) + none.iter().filter(|k| *k == key).count();
+            if times != 1 {
+                out.push(format!(
+                    "sources.json: {file} \"{key}\" is listed {times} times, not once"
+                ));
+            }
+        }
+        for (key, list) in &cited {
+            let list: Option<Vec<String>> = serde_json::from_value(list.clone()).ok();
+            for p in problems(names, list.as_deref()) {
+                out.push(format!("sources.json: {file} \"{key}\": {p}"));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_review_finds_an_unreviewed_key() {
+        let names = names();
+        let review = serde_json::json!({"cited": {"a": ["CheckpointCoordinator"]}, "none": ["b"]});
+        assert!(review_problems("x.json", r#"{"a": 1, "b": 2}"#, &review, &names).is_empty());
+        let p = review_problems("x.json", r#"{"a": 1, "b": 2, "c": 3}"#, &review, &names);
+        assert!(
+            p.len() == 1 && p[0].contains("\"c\" is listed 0 times"),
+            "{p:?}"
+        );
+        let review = serde_json::json!({"cited": {"a": ["NoSuchClassAtAll"]}, "none": ["a"]});
+        assert_eq!(
+            review_problems("x.json", r#"{"a": 1}"#, &review, &names).len(),
+            2
+        );
+    }
+
     /// The check fails on what it must: an entry without sources, a class, member,
     /// option or page that Flink 2.3 does not have, a deprecated key.
     #[test]
