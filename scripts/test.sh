@@ -27,6 +27,7 @@ cargo test --profile ci --workspace
 
 log "differential tests: the lab against real Flink $FLINK_VERSION (fails if Java or Flink's jars are missing)"
 ensure_flink
+"$ROOT/scripts/flink-names.sh" --check  # the source test's fixture still matches Flink's jars
 # --nocapture shows what each case compared; the count of cases follows.
 DIFF_LOG="$(mktemp)"
 cargo test --profile ci -p checkpoint-engine --test flink differential -- --ignored --nocapture 2>&1 \

@@ -39,6 +39,7 @@ pub mod shortcuts;
 pub mod side_panel;
 pub mod sink_panel;
 pub mod slide_export;
+pub mod sources_line;
 pub mod stage;
 pub mod storage_panel;
 pub mod task_popover;

@@ -79,6 +79,10 @@ pub struct Question {
     pub question: Localized,
     /// The lesson moment that shows it.
     pub moment: Moment,
+    /// Where the model answer's claims about Flink come from (see
+    /// [`crate::lessons::sources`]).
+    #[serde(default)]
+    pub sources: Vec<String>,
     /// A short, interview-ready model answer.
     pub answer: Localized,
     /// Where the notes are outdated or wrong: what they say, and what Flink does.

@@ -21,6 +21,8 @@ pub mod form;
 pub mod glossary;
 pub mod notes;
 pub mod pair;
+pub mod rules;
+pub mod sources;
 pub mod tour;
 pub mod wording;
 

@@ -10,6 +10,7 @@ use yew::prelude::*;
 
 use super::exercise::ExerciseCard;
 use super::{breakable, lesson_name, questions, w, wf, Progress, Question, Questions, Section};
+use crate::components::sources_line::SourcesLine;
 use crate::hooks::use_lang;
 use crate::i18n::Lang;
 use crate::playback::Action;
@@ -277,6 +278,7 @@ fn QuestionView(props: &QuestionViewProps) -> Html {
                         <p>{ breakable(text(c, lang)) }</p>
                     </aside>
                 }
+                <SourcesLine sources={q.sources.clone()} />
             </div>
             <h4 class="drill-q__subheading">{ w("exercises_heading", lang) }</h4>
             if kinds.is_empty() {

@@ -25,6 +25,12 @@ pub struct Term {
     /// Other ways of saying it that the page must not use.
     #[serde(default)]
     pub avoid: Vec<String>,
+    /// The one English term, where English has a rule too.
+    #[serde(default)]
+    pub en: Option<String>,
+    /// English phrases the page must not use for it.
+    #[serde(default)]
+    pub avoid_en: Vec<String>,
 }
 
 /// The term file.
@@ -143,11 +149,16 @@ pub fn problems(text: &str, terms: &Terms) -> Vec<String> {
                 // A Latin variant as a whole word (`checkpoint`, not `checkpoints_x`).
                 lower.match_indices(&v.to_lowercase()).any(|(i, m)| {
                     let before = lower[..i].chars().next_back();
-                    let after = lower[i + m.len()..].chars().next();
+                    let mut rest = lower[i + m.len()..].chars();
+                    let after = rest.next();
                     let edge = |c: Option<char>| {
                         c.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
                     };
-                    edge(before) && edge(after)
+                    // A dotted key (`transaction.timeout.ms`) is code, not the word.
+                    let dotted = before == Some('.')
+                        || (after == Some('.')
+                            && rest.next().is_some_and(|c| c.is_ascii_alphanumeric()));
+                    edge(before) && edge(after) && !dotted
                 })
             } else {
                 p.contains(v.as_str())
@@ -217,6 +228,30 @@ pub fn problems(text: &str, terms: &Terms) -> Vec<String> {
     out
 }
 
+/// What is wrong with English string `text`: each phrase from a term's
+/// `avoid_en` it uses as words of its prose (quoted Flink messages and
+/// placeholders are not prose).
+pub fn problems_en(text: &str, terms: &Terms) -> Vec<String> {
+    let lower = prose(text, terms).to_lowercase();
+    let mut out = Vec::new();
+    for t in &terms.terms {
+        let Some(en) = &t.en else { continue };
+        for v in &t.avoid_en {
+            let v = v.to_lowercase();
+            let found = lower.match_indices(&v).any(|(i, m)| {
+                let before = lower[..i].chars().next_back();
+                let after = lower[i + m.len()..].chars().next();
+                let edge = |c: Option<char>| c.is_none_or(|c| !c.is_ascii_alphanumeric());
+                edge(before) && edge(after)
+            });
+            if found {
+                out.push(format!("“{v}” (say {en} for {})", t.concept));
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,25 +260,25 @@ mod tests {
         parse(TERMS_JSON).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// Every zh string of a JSON document with where it is.
-    fn zh_strings(v: &serde_json::Value, at: &str, out: &mut Vec<(String, String)>) {
+    /// Every string of a JSON document in language `lang` with where it is.
+    fn lang_strings(v: &serde_json::Value, lang: &str, at: &str, out: &mut Vec<(String, String)>) {
         match v {
             serde_json::Value::Object(m) => {
                 for (k, v) in m {
                     if k.starts_with('_') {
                         continue;
                     }
-                    match (k.as_str(), v) {
-                        ("zh", serde_json::Value::String(s)) => {
+                    match v {
+                        serde_json::Value::String(s) if k == lang => {
                             out.push((at.to_string(), s.clone()))
                         }
-                        _ => zh_strings(v, &format!("{at}/{k}"), out),
+                        _ => lang_strings(v, lang, &format!("{at}/{k}"), out),
                     }
                 }
             }
             serde_json::Value::Array(a) => {
                 for (i, v) in a.iter().enumerate() {
-                    zh_strings(v, &format!("{at}[{i}]"), out);
+                    lang_strings(v, lang, &format!("{at}[{i}]"), out);
                 }
             }
             _ => {}
@@ -252,7 +287,17 @@ mod tests {
 
     fn all_page_strings() -> Vec<(String, String)> {
         let mut out = Vec::new();
-        let files: Vec<(String, &str)> = [
+        for (name, json) in page_files() {
+            let v: serde_json::Value = serde_json::from_str(json).unwrap();
+            lang_strings(&v, "zh", &name, &mut out);
+        }
+        out
+    }
+
+    /// The files whose strings the page shows: its wording, narration, lesson
+    /// tools, glossary, tours and scenarios.
+    fn page_files() -> Vec<(String, &'static str)> {
+        [
             ("ui.json", crate::i18n::UI_JSON),
             ("flink.json", crate::i18n::flink::FlinkMsg::JSON),
             ("narration.json", crate::describe::NARRATION_JSON),
@@ -272,12 +317,7 @@ mod tests {
                 .iter()
                 .map(|(n, j)| (format!("scenarios/{n}.json"), *j)),
         )
-        .collect();
-        for (name, json) in files {
-            let v: serde_json::Value = serde_json::from_str(json).unwrap();
-            zh_strings(&v, &name, &mut out);
-        }
-        out
+        .collect()
     }
 
     /// Places the lessons' own text deviates and that this page may not edit
@@ -318,6 +358,53 @@ mod tests {
         }
     }
 
+    /// Every English string of the same files, and the drill's, in one vocabulary:
+    /// a checkpoint past its timeout expired, one canceled otherwise was aborted, a
+    /// transaction past transaction.timeout.ms is aborted by the broker.
+    #[test]
+    fn every_english_string_uses_the_canonical_terms() {
+        let terms = terms();
+        let mut files: Vec<(String, &str)> = vec![
+            ("drill.json".into(), crate::drill::WORDS_JSON),
+            (
+                "drill/questions.json".into(),
+                include_str!("../../assets/drill/questions.json"),
+            ),
+        ];
+        files.extend(page_files());
+        let mut bad = Vec::new();
+        for (name, json) in files {
+            let v: serde_json::Value = serde_json::from_str(json).unwrap();
+            let mut found = Vec::new();
+            lang_strings(&v, "en", &name, &mut found);
+            for (at, text) in found {
+                for p in problems_en(&text, &terms) {
+                    bad.push(format!("{at}: {p}\n    {text}"));
+                }
+            }
+        }
+        assert!(
+            bad.is_empty(),
+            "{} problem(s):\n{}",
+            bad.len(),
+            bad.join("\n")
+        );
+    }
+
+    #[test]
+    fn the_english_check_finds_a_second_word() {
+        let t = terms();
+        assert!(problems_en("Checkpoint 2 almost timed out.", &t)[0].contains("expired"));
+        assert!(problems_en("The transaction expired at the broker.", &t)[0]
+            .contains("aborted by the broker"));
+        assert!(
+            problems_en("Checkpoint 3 was cancelled by the coordinator.", &t)[0]
+                .contains("aborted")
+        );
+        assert!(problems_en("Checkpoint 3 expired; T3 is aborted by the broker.", &t).is_empty());
+        assert!(problems_en("the message “Checkpoint timed out” is Flink's", &t).is_empty());
+    }
+
     #[test]
     fn the_check_finds_variants_and_english_sentences() {
         let t = terms();
@@ -337,5 +424,7 @@ mod tests {
         assert!(problems("报错“Cannot map checkpoint state for operator”", &t).is_empty());
         assert!(problems("read_committed 的消费者读到 source 的 offset", &t).is_empty());
         assert!(problems("TwoPhaseCommitSinkFunction 预提交", &t).is_empty());
+        assert!(problems("transaction.timeout.ms 设为 800 ms", &t).is_empty());
+        assert!(!problems("transaction 超时", &t).is_empty());
     }
 }

@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::components::sources_line::SourcesLine;
 use crate::hooks::lessons::{Lessons, Showing};
 use crate::hooks::touch;
 use crate::hooks::use_lang;
@@ -563,6 +564,7 @@ pub fn TourCard(props: &LessonProps) -> Html {
             if let Some(c) = &s.notes {
                 <NotesBlock callout={c.clone()} />
             }
+            <SourcesLine sources={s.sources.clone()} />
             if let Some(e) = unreachable {
                 <p class="lesson-bar__error" role="alert">{ t("tour_unreachable", lang) }{ " " }{ e }</p>
             }
@@ -602,6 +604,7 @@ pub fn Glossary() -> Html {
                             if let Some(c) = &term.notes {
                                 <NotesBlock callout={c.clone()} />
                             }
+                            <SourcesLine sources={term.sources.clone()} />
                         </dd>
                     </div>
                 }) }

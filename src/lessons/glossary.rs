@@ -16,6 +16,9 @@ pub struct Term {
     pub term: Localized,
     /// What it means.
     pub explain: Localized,
+    /// Where the explanation comes from (see [`crate::lessons::sources`]).
+    #[serde(default)]
+    pub sources: Vec<String>,
     /// Where the learners' notes say otherwise: their claim and what Flink does.
     #[serde(default)]
     pub notes: Option<NotesCallout>,

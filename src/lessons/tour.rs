@@ -139,6 +139,9 @@ pub struct Tour {
     pub scenario: String,
     /// Its title.
     pub title: Localized,
+    /// Where the title's claim about Flink comes from (see [`crate::lessons::sources`]).
+    #[serde(default)]
+    pub sources: Vec<String>,
     /// Its steps, in order.
     pub steps: Vec<Step>,
 }
@@ -154,6 +157,10 @@ pub struct Step {
     pub highlight: Option<Target>,
     /// The narration.
     pub text: Localized,
+    /// Where what the step says about Flink comes from: classes, options, documentation
+    /// pages, or `"none"` (see [`crate::lessons::sources`]).
+    #[serde(default)]
+    pub sources: Vec<String>,
     /// A question for the class to answer before going on.
     #[serde(default)]
     pub ask: Option<Localized>,

@@ -83,6 +83,8 @@ pub const KEYS: &[&str] = &[
     "notes_label",
     "notes_say",
     "notes_flink_does",
+    // The line naming an entry's sources.
+    "sources_label",
 ];
 
 #[derive(Debug, Deserialize)]
