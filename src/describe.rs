@@ -25,6 +25,42 @@ pub struct Template {
     /// Log only: too frequent to narrate.
     #[serde(default)]
     pub quiet: bool,
+    /// The Flink 2.3 behaviour the sentence states: `ClassName.method`,
+    /// `option:some.key`, `doc:<docs page path>`, or just `none`.
+    pub sources: Vec<String>,
+}
+
+/// Whether `sources` is well formed: `["none"]` alone, or one or more of
+/// `ClassName.method` / `ClassName` / `option:key` / `doc:path`.
+fn sources_problem(sources: &[String]) -> Option<String> {
+    if sources.is_empty() {
+        return Some(
+            "\"sources\" is empty (write [\"none\"] for a sentence that states no Flink behaviour)"
+                .into(),
+        );
+    }
+    if sources.len() > 1 && sources.iter().any(|x| x == "none") {
+        return Some("\"sources\" has \"none\" beside other sources".into());
+    }
+    sources
+        .iter()
+        .find(|x| {
+            let ok =
+                if let Some(rest) = x.strip_prefix("option:").or_else(|| x.strip_prefix("doc:")) {
+                    !rest.is_empty() && !rest.contains(' ')
+                } else {
+                    x.as_str() == "none"
+                        || (x.starts_with(|c: char| c.is_ascii_uppercase())
+                            && x.chars()
+                                .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_'))
+                };
+            !ok
+        })
+        .map(|x| {
+            format!(
+                "\"sources\" entry \"{x}\" is not ClassName.method, option:key, doc:path or none"
+            )
+        })
 }
 
 /// Parses the narration file; keys starting with `_` are comments.
@@ -38,6 +74,9 @@ pub fn parse_templates(json: &str) -> Result<BTreeMap<String, Template>, String>
                 Template::deserialize(&v).map_err(|e| format!("narration.json: \"{k}\": {e}"))?;
             if t.zh.trim().is_empty() || t.en.trim().is_empty() {
                 return Err(format!("narration.json: \"{k}\" has an empty translation"));
+            }
+            if let Some(p) = sources_problem(&t.sources) {
+                return Err(format!("narration.json: \"{k}\": {p}"));
             }
             Ok((k, t))
         })
@@ -73,16 +112,18 @@ pub fn sentence(event: &Event, lang: Lang) -> (String, bool) {
     let map = fields(event);
     let ty = map.get("type").map(show).unwrap_or_default();
     let all = templates();
-    // A wording for an empty field (`state_restored:no_checkpoint`), or for a
-    // flag that is set (`state_restored:savepoint=true`).
+    // A wording for an empty field (`state_restored:no_checkpoint`,
+    // `jobmanager_failed:no_checkpoints_lost`), or for a field with a given
+    // value (`state_restored:savepoint=true`, `barrier_overtook:records=1`).
+    let empty = |v: &Value| v.is_null() || v.as_array().is_some_and(|a| a.is_empty());
     let alt = map
         .iter()
-        .filter(|(_, v)| v.is_null())
+        .filter(|(_, v)| empty(v))
         .find_map(|(k, _)| all.get(&format!("{ty}:no_{k}")))
         .or_else(|| {
             map.iter()
-                .filter(|(_, v)| v.is_boolean())
-                .find_map(|(k, v)| all.get(&format!("{ty}:{k}={v}")))
+                .filter(|(k, v)| *k != "type" && !v.is_array() && !v.is_object() && !v.is_null())
+                .find_map(|(k, v)| all.get(&format!("{ty}:{k}={}", show(v))))
         });
     let Some(t) = alt.or_else(|| all.get(&ty)) else {
         let rest: Vec<String> = map
@@ -237,6 +278,30 @@ pub fn latest_sentence<'a>(
         .map(|(s, _)| s)
 }
 
+/// The caption's sentence at the cursor. At a key moment it is the sentence of
+/// an event of the moment's kind in the moment's step, so the badge and the
+/// sentence name the same event (a commit at the end of the stream is said as
+/// the commit, not as "the job finished" that follows it in the same step): the
+/// step's last such event, the one a sink lane's transaction chip shows (when a
+/// checkpoint's completion commits T3 and T4 at once, the lane shows T4).
+/// Elsewhere it is the [`latest_sentence`].
+pub fn caption_sentence(
+    recent: &[crate::playback::LoggedEvent],
+    moment: Option<&crate::playback::KeyMoment>,
+    lang: Lang,
+) -> Option<String> {
+    let of_moment = moment.and_then(|m| {
+        recent.iter().rev().filter(|e| e.step == m.step).find(|e| {
+            crate::playback::MomentKind::of(&e.event.event, e.event.t)
+                .is_some_and(|(kind, _)| kind == m.kind)
+        })
+    });
+    match of_moment {
+        Some(e) => Some(sentence(&e.event.event, lang).0),
+        None => latest_sentence(recent.iter().map(|e| &e.event), lang),
+    }
+}
+
 /// A state value as a learner reads it: `[a, b]` for a list, `{a: 1, b: 3}` for
 /// a map, strings unquoted — never raw JSON.
 pub fn readable(v: &Value) -> String {
@@ -354,6 +419,9 @@ pub fn metadata_parts(metadata: &Value, lang: Lang) -> Vec<String> {
     }
     parts
 }
+
+#[cfg(test)]
+mod truth;
 
 #[cfg(test)]
 mod tests {

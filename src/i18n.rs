@@ -292,10 +292,22 @@ messages! {
     VerdictDuplicates = "verdict_duplicates",
     VerdictNotYet = "verdict_not_yet",
     VerdictLost = "verdict_lost",
-    /// The meter's note for processing-time windows.
+    /// The meter's note for a sink fed by processing-time windows.
     VerdictProcessingTime = "verdict_processing_time",
     /// A duplicate chip's title: copy `{copy}` of its origin.
     VerdictDuplicateTitle = "verdict_duplicate_title",
+    /// `failed_fixed_delay` and `failed_failure_rate` when `{max}` is 1.
+    FailedFixedDelayOne = "failed_fixed_delay_one",
+    FailedFailureRateOne = "failed_failure_rate_one",
+    /// A checkpoint that outlived the checkpoint timeout (`CHECKPOINT_EXPIRED`).
+    StatusExpired = "status_expired",
+    /// The duplicates count for exactly one (`{n}`).
+    VerdictDuplicatesOne = "verdict_duplicates_one",
+    /// A timing-dependent sink's outputs that differ from the failure-free run (`{n}`; `_one` for 1).
+    VerdictTiming = "verdict_timing",
+    VerdictTimingOne = "verdict_timing_one",
+    /// The meter's note for a sink fed by state with a TTL.
+    VerdictStateTtl = "verdict_state_ttl",
     /// A record an unaligned barrier overtook: persisted into chk-`{id}`'s channel state.
     PersistedInto = "persisted_into",
     LaneButton = "lane_button",

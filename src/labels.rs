@@ -82,6 +82,25 @@ pub fn checkpoint_status(
     }
 }
 
+/// A checkpoint's status in the history with the engine's `reason` for an
+/// aborted one: one that outlived the checkpoint timeout is said as expired
+/// (Flink's `CHECKPOINT_EXPIRED`), never as aborted; otherwise as
+/// [`checkpoint_status`].
+pub fn checkpoint_status_with(
+    lang: Lang,
+    status: CheckpointStatus,
+    reason: Option<&str>,
+) -> (&'static str, &'static str, &'static str) {
+    match (status, reason) {
+        (CheckpointStatus::Aborted, Some("expired")) => (
+            "status status--aborted status--expired",
+            lang.t(Msg::StatusExpired),
+            "✕",
+        ),
+        _ => checkpoint_status(lang, status),
+    }
+}
+
 /// A sink transaction's status: its class suffix, its word and its glyph.
 pub fn txn_status(lang: Lang, status: TxnStatus) -> (&'static str, &'static str, &'static str) {
     match status {
@@ -240,9 +259,20 @@ pub fn job_failure(lang: Lang, reason: &FailureReason, restart: Option<&RestartC
 /// Why the job failed, said in `lang`: the rule, then the last failure.
 pub fn failure(lang: Lang, why: &Suppressed, last: Option<&LastFailure>) -> String {
     let mut text = match why {
-        Suppressed::FixedDelay { max } => lang.t(Msg::FailedFixedDelay).replace("{max}", max),
+        // One attempt, one failure: the singular (English agrees in number).
+        Suppressed::FixedDelay { max } => lang
+            .t(if max == "1" {
+                Msg::FailedFixedDelayOne
+            } else {
+                Msg::FailedFixedDelay
+            })
+            .replace("{max}", max),
         Suppressed::FailureRate { max, interval } => lang
-            .t(Msg::FailedFailureRate)
+            .t(if max == "1" {
+                Msg::FailedFailureRateOne
+            } else {
+                Msg::FailedFailureRate
+            })
             .replace("{max}", max)
             .replace("{interval}", interval),
         Suppressed::NoRestart => lang.t(Msg::FailedNoRestart).to_string(),
@@ -324,6 +354,24 @@ mod tests {
         );
         let z = failure(Lang::Zh, &Suppressed::NoRestart, None);
         assert!(z.contains("none"), "{z}");
+    }
+
+    /// One restart attempt is one attempt, not "1 restart attempts".
+    #[test]
+    fn one_attempt_is_said_in_the_singular() {
+        let one = failure(Lang::En, &Suppressed::FixedDelay { max: "1".into() }, None);
+        assert!(one.ends_with("its 1 restart attempt."), "{one}");
+        let two = failure(Lang::En, &Suppressed::FixedDelay { max: "2".into() }, None);
+        assert!(two.ends_with("its 2 restart attempts."), "{two}");
+        let rate = failure(
+            Lang::En,
+            &Suppressed::FailureRate {
+                max: "1".into(),
+                interval: "1000".into(),
+            },
+            None,
+        );
+        assert!(rate.contains("more than 1 failure within"), "{rate}");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The caption bar under the graph: the latest narration sentence, always
 //! visible, in the current language — the page's one live region for narration
-//! (the full log stays in the narration tab). When playback stopped at a key
+//! (the full log stays in the narration tab); at a key moment, the sentence of
+//! the event that made it ([`caption_sentence`]). When playback stopped at a key
 //! moment (auto-pause) or jumped to one (PageDown), a badge names the moment;
 //! while playback hurries through a quiet stretch, a note says so. On a
 //! touchscreen the caption says what to tap instead of naming keys.
@@ -9,7 +10,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::describe::latest_sentence;
+use crate::describe::caption_sentence;
 use crate::hooks::{use_lang, use_touch};
 use crate::i18n::{Lang, Msg};
 use crate::playback::{KeyMoment, LoggedEvent, MomentKind};
@@ -56,14 +57,14 @@ pub fn CaptionBar(props: &CaptionProps) -> Html {
     let sentence = {
         let recent = props.recent.clone();
         use_memo(
-            (last, props.recent.len(), lang, touch),
-            move |(_, _, lang, touch)| {
+            (last, props.recent.len(), props.moment, lang, touch),
+            move |(_, _, moment, lang, touch)| {
                 let idle = if *touch {
                     Msg::CaptionIdleTouch
                 } else {
                     Msg::CaptionIdle
                 };
-                latest_sentence(recent.iter().map(|e| &e.event), *lang)
+                caption_sentence(&recent, moment.as_ref(), *lang)
                     .unwrap_or_else(|| lang.t(idle).to_string())
             },
         )

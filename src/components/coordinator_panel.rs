@@ -113,7 +113,7 @@ pub fn CoordinatorPanel(props: &PanelProps) -> Html {
         let (class, status, glyph) = if h.lost {
             ("status status--lost", lang.t(Msg::StatusLost), "✕")
         } else {
-            labels::checkpoint_status(lang, h.status)
+            labels::checkpoint_status_with(lang, h.status, h.reason.as_deref())
         };
         let size: u64 = h.subtasks.values().map(|s| s.state_bytes).sum();
         // Flink's web UI: "Checkpointed Data Size" (what this checkpoint wrote;

@@ -8,7 +8,7 @@
 use std::rc::Rc;
 
 use engine::scenario::SinkKind;
-use engine::verdict::{Reference, SinkVerdicts, Verdict};
+use engine::verdict::{Reference, SinkVerdicts, TimingCause, Verdict};
 use engine::view::{JobView, RecordView, WorldView};
 use yew::prelude::*;
 
@@ -95,22 +95,89 @@ fn records(list: &[RecordView], verdicts: Option<&[Verdict]>, empty: &str, lang:
     }
 }
 
+/// `many` with `{n}` filled in, or `one` when `n` is 1 (English agrees in number).
+fn count(lang: Lang, many: Msg, one: Msg, n: u32) -> String {
+    lang.t(if n == 1 { one } else { many })
+        .replace("{n}", &n.to_string())
+}
+
+/// One count of the correctness meter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MeterLine {
+    /// Which count (`committed`, `duplicates`, `not-yet`, `lost`, `timing`): the
+    /// class suffix.
+    pub key: &'static str,
+    /// The number it says.
+    pub n: u32,
+    /// What it says, in the page's language.
+    pub text: String,
+}
+
+/// The meter's counts as said (pure, so a native test reads what the page says).
+/// A sink whose outputs depend on timing says what differs from the
+/// failure-free run instead of duplicates and losses, which its origins cannot
+/// tell apart from timing; its note says why ([`meter_note`]).
+pub fn meter_lines(v: &SinkVerdicts, lang: Lang) -> Vec<MeterLine> {
+    let c = v.counts;
+    let line = |key, n, text| MeterLine { key, n, text };
+    let plain = |m: Msg, n: u32| lang.t(m).replace("{n}", &n.to_string());
+    let mut lines = vec![line(
+        "committed",
+        c.committed,
+        plain(Msg::VerdictCommitted, c.committed),
+    )];
+    if v.timing.is_none() {
+        lines.push(line(
+            "duplicates",
+            c.duplicates,
+            count(
+                lang,
+                Msg::VerdictDuplicates,
+                Msg::VerdictDuplicatesOne,
+                c.duplicates,
+            ),
+        ));
+    }
+    lines.push(line(
+        "not-yet",
+        c.not_yet,
+        plain(Msg::VerdictNotYet, c.not_yet),
+    ));
+    lines.push(match v.timing {
+        None => line("lost", c.lost, plain(Msg::VerdictLost, c.lost)),
+        Some(_) => line(
+            "timing",
+            c.timing,
+            count(lang, Msg::VerdictTiming, Msg::VerdictTimingOne, c.timing),
+        ),
+    });
+    lines
+}
+
+/// Why a timing-dependent sink's outputs differ from the failure-free run's.
+pub fn meter_note(v: &SinkVerdicts, lang: Lang) -> Option<&'static str> {
+    v.timing.map(|cause| {
+        lang.t(match cause {
+            TimingCause::ProcessingTimeWindow => Msg::VerdictProcessingTime,
+            TimingCause::StateTtl => Msg::VerdictStateTtl,
+        })
+    })
+}
+
 /// The correctness meter: the verdicts counted apart (never "missing").
 fn meter(v: &SinkVerdicts, lang: Lang) -> Html {
     let c = v.counts;
-    let n = |m: Msg, x: u32| lang.t(m).replace("{n}", &x.to_string());
     html! {
         <div class="verdicts" data-committed={c.committed.to_string()} data-duplicates={c.duplicates.to_string()}
-             data-not-yet={c.not_yet.to_string()} data-lost={c.lost.to_string()}>
+             data-not-yet={c.not_yet.to_string()} data-lost={c.lost.to_string()} data-timing={c.timing.to_string()}>
             <p class="verdicts__title">{ lang.t(Msg::VerdictHeading) }</p>
             <ul class="verdicts__counts">
-                <li class="verdict verdict--committed">{ n(Msg::VerdictCommitted, c.committed) }</li>
-                <li class={classes!("verdict", "verdict--duplicates", (c.duplicates == 0).then_some("verdict--zero"))}>{ n(Msg::VerdictDuplicates, c.duplicates) }</li>
-                <li class={classes!("verdict", "verdict--not-yet", (c.not_yet == 0).then_some("verdict--zero"))}>{ n(Msg::VerdictNotYet, c.not_yet) }</li>
-                <li class={classes!("verdict", "verdict--lost", (c.lost == 0).then_some("verdict--zero"))}>{ n(Msg::VerdictLost, c.lost) }</li>
+                { for meter_lines(v, lang).into_iter().map(|l| html! {
+                    <li class={classes!("verdict", format!("verdict--{}", l.key), (l.n == 0 && l.key != "committed").then_some("verdict--zero"))}>{ l.text }</li>
+                }) }
             </ul>
-            if v.processing_time {
-                <p class="verdicts__note muted">{ lang.t(Msg::VerdictProcessingTime) }</p>
+            if let Some(note) = meter_note(v, lang) {
+                <p class="verdicts__note muted">{ note }</p>
             }
         </div>
     }

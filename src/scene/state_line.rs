@@ -286,7 +286,13 @@ pub fn state_line_with(
     size: f64,
     lang: Lang,
 ) -> Option<StateLine> {
-    let snapshot = snapshot.map(|(id, done)| format!("{} chk-{id}", if done { "✓" } else { "⤴" }));
+    // A ✓ marks success: never beside a transaction the broker aborted (the
+    // snapshot still went into chk-n, but what it holds failed).
+    let holds_aborted = matches!(&task.state, StateView::TwoPhaseCommit { pending, .. }
+        if pending.iter().any(|(_, txn)| aborted.contains(txn)));
+    let snapshot = snapshot
+        .filter(|_| !holds_aborted)
+        .map(|(id, done)| format!("{} chk-{id}", if done { "✓" } else { "⤴" }));
     let marks = Marks::new(task, t);
     let (label, mut entries, by_recency) =
         entries_of(task, uid, &marks, aborted, width, size, lang)?;

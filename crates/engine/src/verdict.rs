@@ -17,10 +17,18 @@
 //! failure-free run's outputs into committed, not committed yet and lost — "not
 //! committed yet" is never "missing". The page draws these; it computes none of them.
 //!
-//! A job with processing-time windows (`keyed_window_count`) fires them by the
-//! clock: after a failure they fire on other records than without it, so outputs
-//! differ from the failure-free run's by origin without anything being lost or
-//! repeated. Its verdicts say so ([`SinkVerdicts::processing_time`]).
+//! A sink fed by an operator that acts on processing time — a processing-time
+//! window (`keyed_window_count`: a restart replays records at other wall-clock
+//! times, so they fall into other windows) or state with a TTL (Flink's
+//! `StateTtlConfig` counts processing time, so a replayed record may find a
+//! remembered value expired or not) — commits outputs that differ from the
+//! failure-free run's by origin without anything being lost or repeated: which
+//! outputs exist at all depends on timing. For such a sink
+//! ([`SinkVerdicts::timing`]) an origin judged neither a duplicate nor lost:
+//! a committed output beyond the failure-free run's count of its origin, and a
+//! failure-free output this ended run never committed, each count as **differs
+//! by timing** ([`Verdict::Timing`], [`VerdictCounts::timing`]). Outputs still to
+//! come mid-run stay "not committed yet".
 //!
 //! Flink has no such verdict: it is the lab's reading of Flink's guarantee (a
 //! `read_committed` consumer of an exactly-once job sees every record's effect
@@ -72,25 +80,51 @@ pub fn counts(
 pub struct Reference {
     /// Per sink uid: its kind and its committed outputs counted by origin.
     sinks: BTreeMap<String, ReferenceSink>,
-    /// The job fires processing-time windows (outputs depend on timing).
-    processing_time: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct ReferenceSink {
     kind: SinkKind,
     expected: BTreeMap<Origin, u32>,
+    timing: Option<TimingCause>,
 }
 
-/// Whether the job fires anything by processing time.
-fn by_processing_time(world: &World) -> bool {
-    world
-        .setup()
-        .scenario
-        .job
-        .operators
-        .iter()
-        .any(|o| o.kind == OperatorKind::KeyedWindowCount)
+/// Why a sink's outputs depend on timing: the processing-time operator upstream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimingCause {
+    /// A processing-time window (`keyed_window_count`) fires by the wall clock.
+    ProcessingTimeWindow,
+    /// Keyed state with a TTL expires by processing time (`StateTtlConfig`).
+    StateTtl,
+}
+
+/// What makes sink `sink`'s outputs depend on timing: the first processing-time
+/// operator found upstream of it (a window before a TTL), if any.
+fn timing_cause(job: &crate::scenario::Job, sink: &str) -> Option<TimingCause> {
+    let mut upstream: Vec<&str> = vec![sink];
+    let mut seen = std::collections::BTreeSet::new();
+    let mut cause = None;
+    while let Some(uid) = upstream.pop() {
+        if !seen.insert(uid) {
+            continue;
+        }
+        if let Some(op) = job.operators.iter().find(|o| o.uid == uid) {
+            if op.kind == OperatorKind::KeyedWindowCount {
+                return Some(TimingCause::ProcessingTimeWindow);
+            }
+            if op.ttl.is_some() {
+                cause = Some(TimingCause::StateTtl);
+            }
+        }
+        upstream.extend(
+            job.edges
+                .iter()
+                .filter(|e| e.to == uid)
+                .map(|e| e.from.as_str()),
+        );
+    }
+    cause
 }
 
 impl Reference {
@@ -119,13 +153,11 @@ impl Reference {
                 ReferenceSink {
                     kind: spec.sink.unwrap_or(SinkKind::AtLeastOnce),
                     expected,
+                    timing: timing_cause(job, &spec.uid),
                 },
             );
         }
-        Reference {
-            sinks,
-            processing_time: by_processing_time(world),
-        }
+        Reference { sinks }
     }
 
     /// How many outputs sink `uid` commits in the failure-free run.
@@ -150,15 +182,22 @@ impl Reference {
                         .copied()
                         .unwrap_or(0)
                 };
+                let timing = reference.and_then(|r| r.timing);
                 let mut seen: BTreeMap<Origin, u32> = BTreeMap::new();
                 let mut outputs = Vec::with_capacity(sink.committed.len());
-                let (mut committed, mut duplicates) = (0, 0);
+                let (mut committed, mut duplicates, mut differs) = (0, 0, 0);
                 for r in &sink.committed {
                     let n = seen.entry(r.origin).or_insert(0);
                     *n += 1;
-                    if *n <= expected(&r.origin).max(1) {
+                    let e = expected(&r.origin);
+                    if *n <= e || (*n == 1 && timing.is_none()) {
                         committed += 1;
                         outputs.push(Verdict::Committed);
+                    } else if timing.is_some() {
+                        // Not in the failure-free run (or more often): which
+                        // outputs exist depends on timing, not a repeat.
+                        differs += 1;
+                        outputs.push(Verdict::Timing);
                     } else {
                         duplicates += 1;
                         outputs.push(Verdict::Duplicate { copy: *n });
@@ -170,17 +209,25 @@ impl Reference {
                         .map(|(o, e)| e.saturating_sub(seen.get(o).copied().unwrap_or(0)))
                         .sum()
                 });
-                let (lost, not_yet) = if ended { (missing, 0) } else { (0, missing) };
+                let (lost, not_yet) = match (ended, timing) {
+                    (false, _) => (0, missing),
+                    (true, None) => (missing, 0),
+                    (true, Some(_)) => {
+                        differs += missing;
+                        (0, 0)
+                    }
+                };
                 SinkVerdicts {
                     uid: sink.uid.clone(),
                     kind: reference.map_or(SinkKind::AtLeastOnce, |r| r.kind),
-                    processing_time: self.processing_time,
+                    timing,
                     outputs,
                     counts: VerdictCounts {
                         committed,
                         duplicates,
                         not_yet,
                         lost,
+                        timing: differs,
                     },
                 }
             })
@@ -199,6 +246,9 @@ pub enum Verdict {
         /// Which copy of the origin's output it is (2, 3, …).
         copy: u32,
     },
+    /// A timing-dependent sink's output the failure-free run does not commit (or
+    /// commits less often): it differs by timing, neither lost nor repeated.
+    Timing,
 }
 
 /// The three verdicts counted apart, plus the outputs committed as they should be.
@@ -212,6 +262,10 @@ pub struct VerdictCounts {
     pub not_yet: u32,
     /// Outputs of the failure-free run this run will never commit (it has ended).
     pub lost: u32,
+    /// A timing-dependent sink's outputs that differ from the failure-free run's:
+    /// committed beyond it, plus (once the run ended) its outputs never committed.
+    #[serde(default)]
+    pub timing: u32,
 }
 
 /// One sink's verdicts.
@@ -221,9 +275,11 @@ pub struct SinkVerdicts {
     pub uid: String,
     /// Its kind (what the page's heading names).
     pub kind: SinkKind,
-    /// The job fires processing-time windows: after a failure its outputs differ
-    /// from the failure-free run's by origin (see the module documentation).
-    pub processing_time: bool,
+    /// What makes this sink's outputs depend on timing, if anything: after a
+    /// failure they differ from the failure-free run's by origin, and the
+    /// difference is counted as [`VerdictCounts::timing`], never as lost or
+    /// duplicated (see the module documentation).
+    pub timing: Option<TimingCause>,
     /// One verdict per committed output, in the order of
     /// [`crate::view::SinkView::committed`].
     pub outputs: Vec<Verdict>,
