@@ -1,7 +1,8 @@
 //! The reasons the drill gives beside a wrong answer: every blank of the kinds
-//! listed here carries one, and every reason, question and blank any kind makes is
-//! worded in both languages with exactly the values it names
-//! (`assets/i18n/drill.json`), at a moment inside the variant's run.
+//! listed here carries one, and every reason, question, parameter and blank any
+//! kind makes is worded in both languages with exactly the values it names
+//! (`assets/i18n/drill.json`), at a moment inside the variant's run. And no
+//! exercise kind serves more than two of the questions.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -10,13 +11,19 @@ use engine::drill::{self, Exercise, Kind};
 use engine::runner;
 
 /// The kinds whose every blank must carry a reason.
-const EXPLAINED: [Kind; 6] = [
+const EXPLAINED: [Kind; 12] = [
     Kind::StoredOffset,
     Kind::RestoredSums,
     Kind::AlignmentWaiting,
     Kind::AtLeastOnceDuplicates,
     Kind::CommittedTransactions,
     Kind::RestartsBeforeFailure,
+    Kind::RestartDelays,
+    Kind::UnalignedPersisted,
+    Kind::ReadCommittedAfterCrash,
+    Kind::TxnTimeout,
+    Kind::LastAck,
+    Kind::CheckpointPhases,
 ];
 
 const VARIANTS: u64 = 20;
@@ -69,6 +76,11 @@ fn every_reason_question_and_blank_is_worded_with_the_values_it_names() {
                 .cloned()
                 .chain(["lesson".to_string()])
                 .collect();
+            // The page names the variant's parameters: `p_<name>` with `{v}`.
+            for name in ex.params.keys() {
+                let v: BTreeSet<String> = ["v".to_string()].into();
+                assert_eq!(worded(&words, &format!("p_{name}")), v, "p_{name}");
+            }
             let asked = worded(&words, &format!("q_{}", kind.key()));
             assert!(
                 asked.is_subset(&known),
