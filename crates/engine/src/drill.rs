@@ -27,11 +27,17 @@ use serde_json::Value;
 use crate::event::{Event, TraceEvent};
 use crate::record::Origin;
 use crate::runner::DEFAULT_LIMIT_MS;
-use crate::scenario::{RestartConfig, Scenario, ScriptStep};
+use crate::scenario::{PartitionSpec, RestartConfig, Scenario, ScriptStep};
 use crate::summary::{Metadata, Summary};
 use crate::world::World;
 
+mod checkpoint_phases;
+mod last_ack;
+mod read_committed_after_crash;
+mod restart_delays;
 mod state;
+mod txn_timeout;
+mod unaligned_persisted;
 
 /// An exercise's parameters by name (`"interval_ms"`, `"crash_ms"`, …).
 pub type Params = BTreeMap<String, u64>;
@@ -61,6 +67,24 @@ pub enum Kind {
     /// How many copies of the broadcast state does chk-N store, and how many rules
     /// does each hold? (broadcast-rules)
     BroadcastCopies,
+    /// The delay before each restart under exponential delay, four crashes.
+    /// (restart-exponential-delay)
+    RestartDelays,
+    /// How many in-flight records does an unaligned checkpoint persist on one input
+    /// channel? (unaligned-backpressure)
+    UnalignedPersisted,
+    /// After the crash, how many records has a `read_committed` consumer of the
+    /// sink's topic read by t, and a `read_uncommitted` one? (exactly-once-kafka)
+    ReadCommittedAfterCrash,
+    /// Is the transaction open longest committed, or aborted by the broker's
+    /// transaction timeout first? (kafka-transaction-timeout)
+    TxnTimeout,
+    /// When does chk-N complete, and whose acknowledgement completes it?
+    /// (exactly-once-kafka)
+    LastAck,
+    /// At one subtask: does the barrier leave before the snapshot, when does it
+    /// leave, and when does the subtask acknowledge? (odd-even-sum)
+    CheckpointPhases,
 }
 
 /// A parameter an exercise draws: its name and inclusive range.
@@ -76,7 +100,7 @@ pub struct Range {
 
 impl Kind {
     /// Every kind, in the order the notes' questions meet them.
-    pub const ALL: [Kind; 8] = [
+    pub const ALL: [Kind; 14] = [
         Kind::StoredOffset,
         Kind::RestoredSums,
         Kind::AlignmentWaiting,
@@ -85,6 +109,12 @@ impl Kind {
         Kind::RestartsBeforeFailure,
         Kind::TtlPasses,
         Kind::BroadcastCopies,
+        Kind::RestartDelays,
+        Kind::UnalignedPersisted,
+        Kind::ReadCommittedAfterCrash,
+        Kind::TxnTimeout,
+        Kind::LastAck,
+        Kind::CheckpointPhases,
     ];
 
     /// The kind's name in data files (`"stored_offset"`).
@@ -98,6 +128,12 @@ impl Kind {
             Kind::RestartsBeforeFailure => "restarts_before_failure",
             Kind::TtlPasses => "ttl_passes",
             Kind::BroadcastCopies => "broadcast_copies",
+            Kind::RestartDelays => "restart_delays",
+            Kind::UnalignedPersisted => "unaligned_persisted",
+            Kind::ReadCommittedAfterCrash => "read_committed_after_crash",
+            Kind::TxnTimeout => "txn_timeout",
+            Kind::LastAck => "last_ack",
+            Kind::CheckpointPhases => "checkpoint_phases",
         }
     }
 
@@ -117,6 +153,12 @@ impl Kind {
             Kind::RestartsBeforeFailure => "restart-fixed-delay",
             Kind::TtlPasses => "state-types",
             Kind::BroadcastCopies => "broadcast-rules",
+            Kind::RestartDelays => "restart-exponential-delay",
+            Kind::UnalignedPersisted => "unaligned-backpressure",
+            Kind::ReadCommittedAfterCrash => "exactly-once-kafka",
+            Kind::TxnTimeout => "kafka-transaction-timeout",
+            Kind::LastAck => "exactly-once-kafka",
+            Kind::CheckpointPhases => "odd-even-sum",
         }
     }
 
@@ -240,6 +282,129 @@ impl Kind {
                     name: "checkpoint",
                     min: 2,
                     max: 8,
+                },
+            ],
+            // Crashes at 500, 2300, 2800 and 3300 ms, a reset after 1000 ms: the
+            // second failure resets the counter, the third and fourth grow it. A
+            // delay of 500 ms or more merges the fourth crash into the third's
+            // restart (redrawn). Multipliers 1.5 and 2.0 only (see restart_delays).
+            Kind::RestartDelays => &[
+                Range {
+                    name: "initial_ms",
+                    min: 50,
+                    max: 250,
+                },
+                Range {
+                    name: "max_ms",
+                    min: 150,
+                    max: 1_000,
+                },
+                Range {
+                    name: "multiplier_tenths",
+                    min: 15,
+                    max: 20,
+                },
+            ],
+            // 30 records every 50 ms, a checkpoint every 500 ms: the crash aborts
+            // the open transaction, and t falls once the restarted job committed.
+            Kind::ReadCommittedAfterCrash => &[
+                Range {
+                    name: "crash_ms",
+                    min: 700,
+                    max: 1_300,
+                },
+                Range {
+                    name: "after_ms",
+                    min: 300,
+                    max: 1_200,
+                },
+            ],
+            // The audit branch back-pressures the source: checkpoints expire under
+            // the checkpoint timeout, and the sink's transaction waits for the
+            // next one to complete, longer than the broker's timeout or not.
+            Kind::TxnTimeout => &[
+                Range {
+                    name: "timeout_ms",
+                    min: 300,
+                    max: 600,
+                },
+                Range {
+                    name: "transaction_timeout_ms",
+                    min: 300,
+                    max: 1_400,
+                },
+            ],
+            // A line of three subtasks without the lesson's crash: the barrier's
+            // latencies and the asynchronous part decide when chk-N completes.
+            Kind::LastAck => &[
+                Range {
+                    name: "interval_ms",
+                    min: 300,
+                    max: 700,
+                },
+                Range {
+                    name: "async_ms",
+                    min: 20,
+                    max: 300,
+                },
+                Range {
+                    name: "latency_ms",
+                    min: 5,
+                    max: 150,
+                },
+                Range {
+                    name: "checkpoint",
+                    min: 1,
+                    max: 3,
+                },
+            ],
+            // Numbers → parity → sum → out without the lesson's crash: the
+            // latency into sum and the asynchronous part place its phases.
+            Kind::CheckpointPhases => &[
+                Range {
+                    name: "interval_ms",
+                    min: 300,
+                    max: 650,
+                },
+                Range {
+                    name: "async_ms",
+                    min: 20,
+                    max: 300,
+                },
+                Range {
+                    name: "latency_ms",
+                    min: 5,
+                    max: 120,
+                },
+                Range {
+                    name: "checkpoint",
+                    min: 1,
+                    max: 2,
+                },
+            ],
+            // Two random streams into a slow keyed sum behind buffers of
+            // `buffer_capacity` records: the seed and the buffers decide how many
+            // records queue on each channel.
+            Kind::UnalignedPersisted => &[
+                Range {
+                    name: "buffer_capacity",
+                    min: 3,
+                    max: 12,
+                },
+                Range {
+                    name: "seed",
+                    min: 1,
+                    max: 9_999,
+                },
+                Range {
+                    name: "interval_ms",
+                    min: 600,
+                    max: 1_400,
+                },
+                Range {
+                    name: "checkpoint",
+                    min: 1,
+                    max: 2,
                 },
             ],
         }
@@ -521,6 +686,39 @@ pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, D
             state::set_broadcast_parallelism(&mut scenario, p("parallelism"))?;
             state::broadcast_copies(&scenario, p("checkpoint"))?
         }
+        Kind::RestartDelays => {
+            restart_delays::set_strategy(
+                &mut scenario,
+                p("initial_ms"),
+                p("max_ms"),
+                p("multiplier_tenths"),
+            )?;
+            restart_delays::restart_delays(&scenario)?
+        }
+        Kind::ReadCommittedAfterCrash => {
+            set_crash(&mut scenario, p("crash_ms"));
+            read_committed_after_crash::read_committed_after_crash(
+                &scenario,
+                p("crash_ms"),
+                p("crash_ms") + p("after_ms"),
+            )?
+        }
+        Kind::TxnTimeout => {
+            txn_timeout::set_timeouts(&mut scenario, p("timeout_ms"), p("transaction_timeout_ms"))?;
+            txn_timeout::txn_timeout(&scenario)?
+        }
+        Kind::LastAck => {
+            last_ack::set_timing(&mut scenario, p("async_ms"), p("latency_ms"))?;
+            last_ack::last_ack(&scenario, p("checkpoint"))?
+        }
+        Kind::CheckpointPhases => {
+            checkpoint_phases::set_timing(&mut scenario, p("async_ms"), p("latency_ms"))?;
+            checkpoint_phases::checkpoint_phases(&scenario, p("checkpoint"))?
+        }
+        Kind::UnalignedPersisted => {
+            unaligned_persisted::set_buffers(&mut scenario, p("buffer_capacity"))?;
+            unaligned_persisted::unaligned_persisted(&scenario, p("checkpoint"))?
+        }
     };
     // The records waiting in the blocked channel are on the stage just before
     // the last barrier releases them.
@@ -582,38 +780,116 @@ fn blank(name: &str, answer: Answer) -> Blank {
     }
 }
 
+/// The reason `key` with its values, shown at `at_ms`.
+fn reason(key: &str, args: &[(&str, String)], at_ms: u64) -> Why {
+    Why {
+        key: key.to_string(),
+        args: args
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
+        at_ms,
+    }
+}
+
+/// Gives every blank of `blanks` the reason `why` (one reason decides them all).
+fn explained(mut blanks: Vec<Blank>, why: &Why) -> Vec<Blank> {
+    for b in &mut blanks {
+        b.why = Some(why.clone());
+    }
+    blanks
+}
+
+/// The `every_ms` of the generated partition of source `uid` (records due every
+/// `every_ms`, the first at `every_ms`), for the question to state the rate.
+fn generate_every(s: &Scenario, uid: &str) -> Option<u64> {
+    let op = s.job.operators.iter().find(|o| o.uid == uid)?;
+    match op.partitions.as_ref()?.first()? {
+        PartitionSpec::Generate(g) => Some(g.every_ms),
+        PartitionSpec::Records(_) => None,
+    }
+}
+
+/// Values joined for a reason's wording (`"3, 4, 5"`).
+fn listed<T: fmt::Display>(values: impl IntoIterator<Item = T>) -> String {
+    values
+        .into_iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn question(pairs: &[(&str, u64)]) -> Params {
     pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
 }
 
 fn stored_offset(s: &Scenario, checkpoint: u64) -> Result<Made, DrillError> {
     let (world, trace) = run(s)?;
-    let completed_at = trace.iter().find_map(|e| match e.event {
-        Event::CheckpointCompleted { checkpoint: c } if c.0 == checkpoint => Some(e.t),
-        _ => None,
-    });
+    let source = &s.job.operators[0].uid;
+    let at = |pick: &dyn Fn(&Event) -> bool| trace.iter().find(|e| pick(&e.event)).map(|e| e.t);
+    let completed_at =
+        at(&|e| matches!(e, Event::CheckpointCompleted { checkpoint: c } if c.0 == checkpoint));
+    let injected_at =
+        at(&|e| matches!(e, Event::BarrierInjected { checkpoint: c, .. } if c.0 == checkpoint));
     let no_effect = |why: &str| DrillError::NoEffect {
         param: "interval_ms",
         why: why.to_string(),
     };
-    let (Some(at), Some(meta)) = (completed_at, metadata(&world, checkpoint)) else {
+    let (Some(done), Some(injected), Some(meta)) =
+        (completed_at, injected_at, metadata(&world, checkpoint))
+    else {
         return Err(no_effect(&format!("chk-{checkpoint} does not complete")));
     };
-    let offset = number(&meta, &["kafka", "offsets", "0"]).unwrap_or(0);
+    // A record due the very millisecond the barrier is injected: which the source
+    // does first is the lab's order, not something the rate decides.
+    if trace
+        .iter()
+        .any(|e| e.t == injected && matches!(e.event, Event::RecordEmitted { .. }))
+    {
+        return Err(no_effect(&format!(
+            "chk-{checkpoint}'s barrier is injected at {injected} ms, the very millisecond a \
+             record is due"
+        )));
+    }
+    let offset = number(&meta, &[source, "offsets", "0"]).unwrap_or(0);
     if offset == 0 || offset >= 60 {
         return Err(no_effect(&format!(
             "chk-{checkpoint} stores offset {offset}: before the first or after the last record"
         )));
     }
     let count = |app: &str| number(&meta, &["pv", "keyed", app]).unwrap_or(0);
-    Ok((
-        question(&[("checkpoint", checkpoint)]),
-        at,
-        vec![
-            blank("offset", Answer::Number(offset)),
-            blank("app1", Answer::Number(count("app1"))),
-            blank("app2", Answer::Number(count("app2"))),
+    let (app1, app2) = (count("app1"), count("app2"));
+    let every = generate_every(s, source).unwrap_or(0);
+    let interval = s.checkpointing.as_ref().and_then(|c| c.interval_ms);
+    // The question states app2's count: with the offset (from the rate and the
+    // trigger time) it decides app1's, as the counts add up to the offset.
+    let why = reason(
+        "stored_offset",
+        &[
+            ("checkpoint", checkpoint.to_string()),
+            ("injected_ms", injected.to_string()),
+            ("every_ms", every.to_string()),
+            ("offset", offset.to_string()),
+            ("app1", app1.to_string()),
+            ("app2", app2.to_string()),
         ],
+        injected,
+    );
+    Ok((
+        question(&[
+            ("checkpoint", checkpoint),
+            ("interval_ms", interval.unwrap_or(0)),
+            ("every_ms", every),
+            ("app2", u64::try_from(app2).unwrap_or(0)),
+        ]),
+        done,
+        explained(
+            vec![
+                blank("offset", Answer::Number(offset)),
+                blank("app1", Answer::Number(app1)),
+            ],
+            &why,
+        ),
     ))
 }
 
@@ -638,15 +914,60 @@ fn restored_sums(s: &Scenario, crash_ms: u64) -> Result<Made, DrillError> {
         param: "crash_ms",
         why: format!("chk-{id} has no _metadata"),
     })?;
+    let completed = trace
+        .iter()
+        .find(|e| matches!(e.event, Event::CheckpointCompleted { checkpoint: c } if c.0 == id))
+        .map_or(0, |e| e.t);
+    // A number due the very millisecond the barrier is injected: which the source
+    // does first is the lab's order, not something the rate decides.
+    let injected = trace.iter().find_map(|e| match &e.event {
+        Event::BarrierInjected { checkpoint: c, .. } if c.0 == id => Some(e.t),
+        _ => None,
+    });
+    if trace
+        .iter()
+        .any(|e| Some(e.t) == injected && matches!(e.event, Event::RecordEmitted { .. }))
+    {
+        return Err(DrillError::NoEffect {
+            param: "interval_ms",
+            why: format!(
+                "chk-{id}'s barrier is injected at {} ms, the very millisecond a number is due",
+                injected.unwrap_or(0)
+            ),
+        });
+    }
+    let source = &s.job.operators[0].uid;
+    let offset = number(&meta, &[source, "offsets", "0"]).unwrap_or(0);
     let sum = |k: &str| number(&meta, &["sum", "keyed", k]).unwrap_or(0);
-    Ok((
-        question(&[("crash_ms", crash_ms)]),
-        at,
-        vec![
-            blank("checkpoint", Answer::Number(id as i64)),
-            blank("even_sum", Answer::Number(sum("even"))),
-            blank("odd_sum", Answer::Number(sum("odd"))),
+    let (even, odd) = (sum("even"), sum("odd"));
+    let why = reason(
+        "restored_sums",
+        &[
+            ("crash_ms", crash_ms.to_string()),
+            ("checkpoint", id.to_string()),
+            ("completed_ms", completed.to_string()),
+            ("offset", offset.to_string()),
+            ("even_sum", even.to_string()),
+            ("odd_sum", odd.to_string()),
         ],
+        at,
+    );
+    let interval = s.checkpointing.as_ref().and_then(|c| c.interval_ms);
+    Ok((
+        question(&[
+            ("crash_ms", crash_ms),
+            ("interval_ms", interval.unwrap_or(0)),
+            ("every_ms", generate_every(s, source).unwrap_or(0)),
+        ]),
+        at,
+        explained(
+            vec![
+                blank("checkpoint", Answer::Number(id as i64)),
+                blank("even_sum", Answer::Number(even)),
+                blank("odd_sum", Answer::Number(odd)),
+            ],
+            &why,
+        ),
     ))
 }
 
@@ -655,6 +976,7 @@ fn alignment_waiting(s: &Scenario) -> Result<Made, DrillError> {
     let merge = "merge#0";
     // Records that reached the blocked channel, per checkpoint 1's alignment.
     let mut blocked = None;
+    let mut blocked_at = 0;
     let mut buffered = 0usize;
     let mut unblocked_at = None;
     let mut waiting = BTreeSet::new();
@@ -665,7 +987,8 @@ fn alignment_waiting(s: &Scenario) -> Result<Made, DrillError> {
                 channel,
                 checkpoint,
             } if &**task == merge && checkpoint.0 == 1 && blocked.is_none() => {
-                blocked = Some(*channel)
+                blocked = Some(*channel);
+                blocked_at = e.t;
             }
             Event::RecordBuffered { task, channel, .. }
                 if &**task == merge && Some(*channel) == blocked && unblocked_at.is_none() =>
@@ -699,8 +1022,25 @@ fn alignment_waiting(s: &Scenario) -> Result<Made, DrillError> {
             why: "no record waits: the letters' barrier arrives before the next number".into(),
         });
     };
+    let latency = s
+        .job
+        .edges
+        .iter()
+        .find(|e| e.from == "letters")
+        .map_or(0, |e| e.latency_ms);
+    let why = reason(
+        "alignment_waiting",
+        &[
+            ("blocked_ms", blocked_at.to_string()),
+            ("released_ms", unblocked.to_string()),
+            ("latency_ms", latency.to_string()),
+            ("waiting", listed(&waiting)),
+        ],
+        unblocked.saturating_sub(1),
+    );
     let mut b = blank("waiting", Answer::Set(waiting));
     b.choices = numbers_of(s);
+    b.why = Some(why);
     Ok((
         question(&[("checkpoint", 1)]),
         unblocked.saturating_sub(1),
@@ -724,13 +1064,13 @@ fn duplicates(s: &Scenario, crash_ms: u64) -> Result<Made, DrillError> {
     let (_, trace) = run(s)?;
     let mut seen: BTreeMap<Origin, u32> = BTreeMap::new();
     let mut first_duplicate = None;
-    let mut restored = false;
+    let mut restored = None;
     for e in &trace {
         match &e.event {
             Event::StateRestored {
-                checkpoint: Some(_),
+                checkpoint: Some(c),
                 ..
-            } => restored = true,
+            } => restored = restored.or(Some((e.t, c.0))),
             Event::RecordWritten { origin, .. } => {
                 let n = seen.entry(*origin).or_insert(0);
                 *n += 1;
@@ -741,13 +1081,26 @@ fn duplicates(s: &Scenario, crash_ms: u64) -> Result<Made, DrillError> {
             _ => {}
         }
     }
-    let twice = seen.values().map(|n| i64::from(n.saturating_sub(1))).sum();
-    match first_duplicate {
-        Some(at) if restored => Ok((
-            question(&[("crash_ms", crash_ms)]),
-            at,
-            vec![blank("duplicates", Answer::Number(twice))],
-        )),
+    let twice: i64 = seen.values().map(|n| i64::from(n.saturating_sub(1))).sum();
+    match (first_duplicate, restored) {
+        (Some(at), Some((restored_at, checkpoint))) => {
+            let why = reason(
+                "at_least_once_duplicates",
+                &[
+                    ("crash_ms", crash_ms.to_string()),
+                    ("checkpoint", checkpoint.to_string()),
+                    ("restored_ms", restored_at.to_string()),
+                    ("duplicates", twice.to_string()),
+                    ("first_ms", at.to_string()),
+                ],
+                at,
+            );
+            Ok((
+                question(&[("crash_ms", crash_ms)]),
+                at,
+                explained(vec![blank("duplicates", Answer::Number(twice))], &why),
+            ))
+        }
         _ => Err(DrillError::NoEffect {
             param: "crash_ms",
             why: format!("the crash at {crash_ms} ms makes no duplicate after a restore"),
@@ -759,8 +1112,10 @@ fn committed(s: &Scenario, at_ms: u64) -> Result<Made, DrillError> {
     let (_, trace) = run(s)?;
     let mut begun = BTreeSet::new();
     let mut done = BTreeSet::new();
+    let mut last_completed = None;
     for e in trace.iter().filter(|e| e.t <= at_ms) {
         match &e.event {
+            Event::CheckpointCompleted { checkpoint } => last_completed = Some((checkpoint.0, e.t)),
             // The first transaction may be begun before the trace starts.
             Event::TransactionBegun { txn, .. } | Event::TransactionPrecommitted { txn, .. } => {
                 begun.insert(*txn as i64);
@@ -784,8 +1139,22 @@ fn committed(s: &Scenario, at_ms: u64) -> Result<Made, DrillError> {
             ),
         });
     }
+    let (checkpoint, completed_ms) = last_completed.unwrap_or((0, 0));
+    let waiting: Vec<i64> = begun.difference(&done).copied().collect();
+    let why = reason(
+        "committed_transactions",
+        &[
+            ("at_ms", at_ms.to_string()),
+            ("checkpoint", checkpoint.to_string()),
+            ("completed_ms", completed_ms.to_string()),
+            ("committed", listed(&done)),
+            ("open", listed(&waiting)),
+        ],
+        at_ms,
+    );
     let mut b = blank("committed", Answer::Set(done));
     b.choices = begun.into_iter().collect();
+    b.why = Some(why);
     Ok((question(&[("at_ms", at_ms)]), at_ms, vec![b]))
 }
 
@@ -813,13 +1182,25 @@ fn restarts(s: &Scenario) -> Result<Made, DrillError> {
         Some(RestartConfig::FixedDelay { attempts, delay_ms }) => (u64::from(attempts), delay_ms),
         _ => (0, 0),
     };
+    let why = reason(
+        "restarts_before_failure",
+        &[
+            ("attempts", attempts.to_string()),
+            ("fatal_failure", crashes.to_string()),
+            ("failed_ms", failed_at.to_string()),
+        ],
+        failed_at,
+    );
     Ok((
         question(&[("attempts", attempts), ("delay_ms", delay)]),
         failed_at,
-        vec![
-            blank("restarts", Answer::Number(restarts as i64)),
-            blank("fatal_failure", Answer::Number(crashes as i64)),
-        ],
+        explained(
+            vec![
+                blank("restarts", Answer::Number(restarts as i64)),
+                blank("fatal_failure", Answer::Number(crashes as i64)),
+            ],
+            &why,
+        ),
     ))
 }
 

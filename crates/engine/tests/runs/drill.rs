@@ -66,6 +66,15 @@ fn set(ex: &Exercise, blank: &str) -> BTreeSet<i64> {
     }
 }
 
+/// The reason the exercise gives for `blank`'s answer.
+fn reason(ex: &Exercise, blank: &str) -> drill::Why {
+    ex.blanks
+        .iter()
+        .find(|b| b.name == blank)
+        .and_then(|b| b.why.clone())
+        .unwrap_or_else(|| panic!("{blank}: no reason"))
+}
+
 fn is(e: &Event, name: &str) -> bool {
     serde_json::to_value(e).unwrap()["task"] == name
 }
@@ -104,15 +113,38 @@ fn stored_offset_is_the_records_read_before_the_barrier_and_the_counts_add_up_to
             meta["metadata"]["kafka"]["offsets"]["0"], offset,
             "variant {v}"
         );
-        for app in ["app1", "app2"] {
-            let counted = emitted.iter().filter(|(_, k)| k == app).count() as i64;
-            assert_eq!(number(&ex, app), counted, "variant {v}: {app} in chk-{n}");
-        }
-        assert_eq!(number(&ex, "app1") + number(&ex, "app2"), offset);
+        let counted = |app: &str| emitted.iter().filter(|(_, k)| k == app).count() as i64;
+        assert_eq!(number(&ex, "app1"), counted("app1"), "variant {v}: app1");
+        assert_eq!(
+            ex.question["app2"] as i64,
+            counted("app2"),
+            "variant {v}: app2 as the question states it"
+        );
+        // Solvable from the question: the records due (every_ms apart, the first
+        // at every_ms) before the trigger, and app1 is the rest of the offset.
+        let trigger = meta["trigger_ms"].as_u64().unwrap();
+        let every = ex.question["every_ms"];
+        assert_eq!(every, 50, "variant {v}: the lesson's rate");
+        assert_eq!(
+            ex.question["interval_ms"], ex.params["interval_ms"],
+            "variant {v}"
+        );
+        assert_eq!(
+            offset,
+            ((trigger - 1) / every) as i64,
+            "variant {v}: records due before {trigger} ms"
+        );
+        assert_eq!(number(&ex, "app1") + ex.question["app2"] as i64, offset);
         assert!(
             offset > 0 && offset < 60,
             "variant {v}: chk-{n} falls while reading"
         );
+        let why = reason(&ex, "offset");
+        assert_eq!(
+            why.at_ms, trigger,
+            "variant {v}: the barrier leaves at the trigger"
+        );
+        assert_eq!(why.args["offset"], offset.to_string());
         answers.insert((n, offset, number(&ex, "app1")));
     }
     assert!(
@@ -155,6 +187,23 @@ fn restored_sums_are_the_sums_of_the_numbers_below_the_restored_offset() {
             "variant {v}: offset {offset}"
         );
         assert_eq!(number(&ex, "odd_sum"), odd, "variant {v}: offset {offset}");
+        // Solvable from the question: one number every every_ms, the first at
+        // every_ms, read up to chk-N's trigger.
+        let trigger = c["trigger_ms"].as_u64().unwrap();
+        let every = ex.question["every_ms"];
+        assert_eq!(every, 100, "variant {v}: the lesson's rate");
+        assert_eq!(offset as u64, (trigger - 1) / every, "variant {v}");
+        let why = reason(&ex, "even_sum");
+        assert_eq!(why.args["offset"], offset.to_string(), "variant {v}");
+        assert_eq!(
+            why.args["completed_ms"],
+            c["end_ms"].to_string(),
+            "variant {v}"
+        );
+        assert!(
+            why.at_ms > crash,
+            "variant {v}: the restore follows the crash"
+        );
         answers.insert((last, offset));
     }
     assert!(answers.len() >= 5, "variants differ: {answers:?}");

@@ -8,6 +8,9 @@
 //! - [`world_builtins`]: every built-in runs to its end, the same twice.
 //! - [`world_properties`]: invariants of the World over many seeds.
 //! - [`drill`]: the interview drill's exercises over many variants, against independent facts.
+//! - [`drill_delivery`]: the checkpoint and delivery exercises against other engine outputs.
+//! - [`drill_reasons`]: the reasons, questions and blanks of every exercise are worded.
+//! - [`drill_restart`]: the exponential-delay restart exercise against Flink's formula.
 //! - [`exactly_once`]: the exactly-once oracle under crashes.
 //! - [`timeline`]: seeking lands on the state a replay reaches.
 //! - [`views`]: what the page draws a lesson's point from (state, rewinds, replays,
@@ -17,6 +20,9 @@
 mod common;
 
 mod drill;
+mod drill_delivery;
+mod drill_reasons;
+mod drill_restart;
 mod exactly_once;
 mod golden;
 mod lessons;
