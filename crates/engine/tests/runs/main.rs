@@ -8,6 +8,8 @@
 //! - [`world_builtins`]: every built-in runs to its end, the same twice.
 //! - [`world_properties`]: invariants of the World over many seeds.
 //! - [`drill`]: the interview drill's exercises over many variants, against independent facts.
+//! - [`drill_state`]: the state chapter's and savepoints' exercises, and the reasons
+//!   they give, against independent facts.
 //! - [`exactly_once`]: the exactly-once oracle under crashes.
 //! - [`timeline`]: seeking lands on the state a replay reaches.
 //! - [`views`]: what the page draws a lesson's point from (state, rewinds, replays,
@@ -17,6 +19,7 @@
 mod common;
 
 mod drill;
+mod drill_state;
 mod exactly_once;
 mod golden;
 mod lessons;

@@ -1,0 +1,127 @@
+//! The state chapter's and savepoints' exercises over many variants: each answer,
+//! and the reason a wrong answer is shown, held against a fact found another way —
+//! Flink's rule applied by hand to the scenario's parameters, or an engine output
+//! other than the one the exercise reads (the coordinator's live store, the
+//! trace's events, `_metadata`).
+
+use std::collections::BTreeSet;
+
+use engine::drill::{self, Answer, Exercise, Kind, Why};
+use engine::event::{Event, TraceEvent};
+use engine::runner;
+
+const VARIANTS: u64 = 120;
+
+fn exercise(kind: Kind, variant: u64) -> Exercise {
+    let base = runner::load(kind.lesson()).expect("built-in");
+    drill::generate(kind, &base, variant)
+        .unwrap_or_else(|e| panic!("{} variant {variant}: {e}", kind.key()))
+}
+
+/// The exercise's variant run again, apart from the drill's own run.
+fn trace_of(ex: &Exercise) -> Vec<TraceEvent> {
+    let opts = runner::RunOptions {
+        trace: true,
+        ..Default::default()
+    };
+    let mut trace = Vec::new();
+    runner::run(&ex.scenario, &opts, |e| trace.push(e.clone())).unwrap();
+    trace
+}
+
+fn why<'a>(ex: &'a Exercise, blank: &str) -> &'a Why {
+    ex.blanks
+        .iter()
+        .find(|b| b.name == blank)
+        .and_then(|b| b.why.as_ref())
+        .unwrap_or_else(|| panic!("{}: blank {blank} has no why", ex.kind.key()))
+}
+
+fn arg(w: &Why, name: &str) -> u64 {
+    w.args
+        .get(name)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{}: no number {name} in {:?}", w.key, w.args))
+}
+
+fn answer<'a>(ex: &'a Exercise, blank: &str) -> &'a Answer {
+    &ex.blanks.iter().find(|b| b.name == blank).unwrap().answer
+}
+
+#[test]
+fn ttl_why_names_the_first_write_and_its_expiry_against_the_repeat() {
+    let mut keys = BTreeSet::new();
+    for v in 0..VARIANTS {
+        let ex = exercise(Kind::TtlPasses, v);
+        let ttl = ex.params["ttl_ms"];
+        let b = &ex.blanks[0];
+        let w = why(&ex, "passes");
+        // Independent: the arrivals the question lists, and Flink's rule
+        // (`TtlUtils.expired`: expired once write + ttl <= now) applied to the
+        // first two.
+        let (first, second) = (b.choices[0] as u64, b.choices[1] as u64);
+        assert_eq!(arg(w, "written"), first, "variant {v}");
+        assert_eq!(arg(w, "at"), second, "variant {v}");
+        assert_eq!(arg(w, "ttl_ms"), ttl, "variant {v}");
+        assert_eq!(arg(w, "expires"), first + ttl, "variant {v}");
+        assert_eq!(w.at_ms, second, "variant {v}");
+        let expired = first + ttl <= second;
+        assert_eq!(
+            w.key,
+            if expired { "ttl_expired" } else { "ttl_alive" },
+            "variant {v}"
+        );
+        let Answer::Set(passes) = &b.answer else {
+            panic!("passes is a set")
+        };
+        assert_eq!(passes.contains(&(second as i64)), expired, "variant {v}");
+        keys.insert(w.key.clone());
+    }
+    assert_eq!(keys.len(), 2, "both reasons occur: {keys:?}");
+}
+
+#[test]
+fn broadcast_why_names_the_subtasks_and_the_rules_sent_before_the_trigger() {
+    for v in 0..VARIANTS {
+        let ex = exercise(Kind::BroadcastCopies, v);
+        let n = ex.question["checkpoint"];
+        let trace = trace_of(&ex);
+        let triggered = trace
+            .iter()
+            .find_map(|e| match &e.event {
+                Event::CheckpointTriggered { checkpoint, .. } if checkpoint.0 == n => Some(e.t),
+                _ => None,
+            })
+            .unwrap();
+        let w = why(&ex, "copies");
+        assert_eq!(
+            arg(w, "parallelism"),
+            ex.params["parallelism"],
+            "variant {v}"
+        );
+        assert_eq!(
+            Answer::Number(arg(w, "parallelism") as i64),
+            *answer(&ex, "copies")
+        );
+        assert!(
+            w.at_ms >= triggered && w.at_ms <= ex.moment_ms,
+            "variant {v}"
+        );
+        let w = why(&ex, "rules");
+        assert_eq!(arg(w, "triggered"), triggered, "variant {v}");
+        assert_eq!(w.at_ms, triggered, "variant {v}");
+        // Independent: the rules the question names that fall before the trigger.
+        let sent: Vec<u64> = ["min_ms", "max_ms"]
+            .iter()
+            .filter_map(|k| ex.question.get(*k).copied())
+            .filter(|t| *t < triggered)
+            .collect();
+        assert_eq!(arg(w, "rules"), sent.len() as u64, "variant {v}");
+        assert_eq!(
+            Answer::Number(sent.len() as i64),
+            *answer(&ex, "rules"),
+            "variant {v}"
+        );
+        assert_eq!(arg(w, "last_ms"), sent.iter().max().copied().unwrap_or(0));
+    }
+}
