@@ -31,6 +31,7 @@ use crate::scenario::{RestartConfig, Scenario, ScriptStep};
 use crate::summary::{Metadata, Summary};
 use crate::world::World;
 
+mod claim_mode_snapshot;
 mod state;
 
 /// An exercise's parameters by name (`"interval_ms"`, `"crash_ms"`, …).
@@ -61,6 +62,9 @@ pub enum Kind {
     /// How many copies of the broadcast state does chk-N store, and how many rules
     /// does each hold? (broadcast-rules)
     BroadcastCopies,
+    /// Which snapshots are still on disk at t, under CLAIM and under NO_CLAIM,
+    /// for a job started from a retained checkpoint? (restore-claim)
+    ClaimModeSnapshot,
 }
 
 /// A parameter an exercise draws: its name and inclusive range.
@@ -76,7 +80,7 @@ pub struct Range {
 
 impl Kind {
     /// Every kind, in the order the notes' questions meet them.
-    pub const ALL: [Kind; 8] = [
+    pub const ALL: [Kind; 9] = [
         Kind::StoredOffset,
         Kind::RestoredSums,
         Kind::AlignmentWaiting,
@@ -85,6 +89,7 @@ impl Kind {
         Kind::RestartsBeforeFailure,
         Kind::TtlPasses,
         Kind::BroadcastCopies,
+        Kind::ClaimModeSnapshot,
     ];
 
     /// The kind's name in data files (`"stored_offset"`).
@@ -98,6 +103,7 @@ impl Kind {
             Kind::RestartsBeforeFailure => "restarts_before_failure",
             Kind::TtlPasses => "ttl_passes",
             Kind::BroadcastCopies => "broadcast_copies",
+            Kind::ClaimModeSnapshot => "claim_mode_snapshot",
         }
     }
 
@@ -117,6 +123,7 @@ impl Kind {
             Kind::RestartsBeforeFailure => "restart-fixed-delay",
             Kind::TtlPasses => "state-types",
             Kind::BroadcastCopies => "broadcast-rules",
+            Kind::ClaimModeSnapshot => "restore-claim",
         }
     }
 
@@ -240,6 +247,26 @@ impl Kind {
                     name: "checkpoint",
                     min: 2,
                     max: 8,
+                },
+            ],
+            // The job reads offsets 30 to 89 every 50 ms and ends near 3000 ms:
+            // up to 8 own checkpoints complete, pushing the restored one out of
+            // 1 to 3 retained ones.
+            Kind::ClaimModeSnapshot => &[
+                Range {
+                    name: "interval_ms",
+                    min: 300,
+                    max: 800,
+                },
+                Range {
+                    name: "retained",
+                    min: 1,
+                    max: 3,
+                },
+                Range {
+                    name: "at_ms",
+                    min: 500,
+                    max: 2_900,
                 },
             ],
         }
@@ -520,6 +547,10 @@ pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, D
         Kind::BroadcastCopies => {
             state::set_broadcast_parallelism(&mut scenario, p("parallelism"))?;
             state::broadcast_copies(&scenario, p("checkpoint"))?
+        }
+        Kind::ClaimModeSnapshot => {
+            claim_mode_snapshot::set_retained(&mut scenario, p("retained"))?;
+            claim_mode_snapshot::claim_mode_snapshot(&scenario, p("at_ms"))?
         }
     };
     // The records waiting in the blocked channel are on the stage just before

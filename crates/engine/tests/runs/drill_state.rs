@@ -125,3 +125,71 @@ fn broadcast_why_names_the_subtasks_and_the_rules_sent_before_the_trigger() {
         assert_eq!(arg(w, "last_ms"), sent.iter().max().copied().unwrap_or(0));
     }
 }
+
+fn labels(ex: &Exercise, blank: &str) -> BTreeSet<String> {
+    match answer(ex, blank) {
+        Answer::Labels(l) => l.clone(),
+        other => panic!("{blank}: {other:?}"),
+    }
+}
+
+#[test]
+fn claim_mode_snapshots_on_disk_follow_the_retention_rule_over_the_completions() {
+    let (mut deleted, mut kept) = (0, 0);
+    for v in 0..VARIANTS {
+        let ex = exercise(Kind::ClaimModeSnapshot, v);
+        let (at, retained) = (ex.params["at_ms"], ex.params["retained"] as usize);
+        let restored = ex.question["restored"];
+        let trace = trace_of(&ex);
+        // Independent: the trace's completions before t and Flink's retention
+        // (`DefaultCompletedCheckpointStore`: the restored snapshot enters the
+        // store first, the oldest is pushed out past num-retained; under NO_CLAIM
+        // it is released, never deleted).
+        let own: Vec<(u64, u64)> = trace
+            .iter()
+            .filter_map(|e| match e.event {
+                Event::CheckpointCompleted { checkpoint } if e.t < at => Some((e.t, checkpoint.0)),
+                _ => None,
+            })
+            .collect();
+        let store: Vec<u64> = std::iter::once(restored)
+            .chain(own.iter().map(|(_, id)| *id))
+            .collect();
+        let kept_ids: BTreeSet<u64> = store[store.len().saturating_sub(retained)..]
+            .iter()
+            .copied()
+            .collect();
+        let chk = |ids: &BTreeSet<u64>| -> BTreeSet<String> {
+            ids.iter().map(|id| format!("chk-{id}")).collect()
+        };
+        assert_eq!(labels(&ex, "on_disk_claim"), chk(&kept_ids), "variant {v}");
+        let mut unclaimed = kept_ids.clone();
+        unclaimed.insert(restored);
+        assert_eq!(
+            labels(&ex, "on_disk_no_claim"),
+            chk(&unclaimed),
+            "variant {v}"
+        );
+        assert_eq!(ex.question["last"], own.last().unwrap().1, "variant {v}");
+        for b in &ex.blanks {
+            let Answer::Labels(l) = &b.answer else {
+                panic!()
+            };
+            assert!(l.iter().all(|x| b.labels.contains(x)), "variant {v}: {l:?}");
+        }
+        let w = why(&ex, "on_disk_claim");
+        if own.len() >= retained {
+            // The retained-th own checkpoint pushed the restored one out.
+            let (t, by) = own[retained - 1];
+            assert_eq!(w.key, "claim_deleted", "variant {v}");
+            assert_eq!((arg(w, "by"), arg(w, "deleted"), w.at_ms), (by, t, t));
+            deleted += 1;
+        } else {
+            assert_eq!(w.key, "claim_kept", "variant {v}");
+            kept += 1;
+        }
+        assert_eq!(arg(w, "retained"), retained as u64);
+        assert_eq!(why(&ex, "on_disk_no_claim").key, "no_claim_kept");
+    }
+    assert!(deleted > 10 && kept > 10, "deleted {deleted}, kept {kept}");
+}
