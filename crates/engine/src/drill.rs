@@ -33,6 +33,7 @@ use crate::world::World;
 
 mod claim_mode_snapshot;
 mod state;
+mod uid_restore;
 
 /// An exercise's parameters by name (`"interval_ms"`, `"crash_ms"`, …).
 pub type Params = BTreeMap<String, u64>;
@@ -65,6 +66,9 @@ pub enum Kind {
     /// Which snapshots are still on disk at t, under CLAIM and under NO_CLAIM,
     /// for a job started from a retained checkpoint? (restore-claim)
     ClaimModeSnapshot,
+    /// Which operators get their state from the savepoint after uids change, and
+    /// does the restore fail without `--allowNonRestoredState`? (savepoint-upgrade)
+    UidRestore,
 }
 
 /// A parameter an exercise draws: its name and inclusive range.
@@ -80,7 +84,7 @@ pub struct Range {
 
 impl Kind {
     /// Every kind, in the order the notes' questions meet them.
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 10] = [
         Kind::StoredOffset,
         Kind::RestoredSums,
         Kind::AlignmentWaiting,
@@ -90,6 +94,7 @@ impl Kind {
         Kind::TtlPasses,
         Kind::BroadcastCopies,
         Kind::ClaimModeSnapshot,
+        Kind::UidRestore,
     ];
 
     /// The kind's name in data files (`"stored_offset"`).
@@ -104,6 +109,7 @@ impl Kind {
             Kind::TtlPasses => "ttl_passes",
             Kind::BroadcastCopies => "broadcast_copies",
             Kind::ClaimModeSnapshot => "claim_mode_snapshot",
+            Kind::UidRestore => "uid_restore",
         }
     }
 
@@ -124,6 +130,7 @@ impl Kind {
             Kind::TtlPasses => "state-types",
             Kind::BroadcastCopies => "broadcast-rules",
             Kind::ClaimModeSnapshot => "restore-claim",
+            Kind::UidRestore => "savepoint-upgrade",
         }
     }
 
@@ -267,6 +274,21 @@ impl Kind {
                     name: "at_ms",
                     min: 500,
                     max: 2_900,
+                },
+            ],
+            // Which of version 1's kafka, pv and out (bits 0, 1, 2) version 2
+            // renames; version 1 reads 80 records a partition, 40 to 55 ms apart,
+            // and stops with a savepoint while reading.
+            Kind::UidRestore => &[
+                Range {
+                    name: "renamed",
+                    min: 0,
+                    max: 7,
+                },
+                Range {
+                    name: "savepoint_ms",
+                    min: 900,
+                    max: 2_800,
                 },
             ],
         }
@@ -551,6 +573,11 @@ pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, D
         Kind::ClaimModeSnapshot => {
             claim_mode_snapshot::set_retained(&mut scenario, p("retained"))?;
             claim_mode_snapshot::claim_mode_snapshot(&scenario, p("at_ms"))?
+        }
+        Kind::UidRestore => {
+            uid_restore::set_uids(&mut scenario, p("renamed"))?;
+            uid_restore::set_savepoint_at(&mut scenario, p("savepoint_ms"))?;
+            uid_restore::uid_restore(&scenario, p("renamed"))?
         }
     };
     // The records waiting in the blocked channel are on the stage just before

@@ -193,3 +193,104 @@ fn claim_mode_snapshots_on_disk_follow_the_retention_rule_over_the_completions()
     }
     assert!(deleted > 10 && kept > 10, "deleted {deleted}, kept {kept}");
 }
+
+/// Whether version 1's savepoint, as its `_metadata` lists it, holds state for
+/// `uid`: source offsets, keyed counts, or a transaction of the sink.
+fn holds_state(meta: &serde_json::Value, uid: &str) -> bool {
+    let op = &meta[uid];
+    let non_empty = |v: &serde_json::Value| {
+        v.as_object().is_some_and(|o| !o.is_empty()) || v.as_array().is_some_and(|a| !a.is_empty())
+    };
+    non_empty(&op["offsets"]) || non_empty(&op["keyed"]) || non_empty(&op["operator"])
+}
+
+#[test]
+fn uid_restore_matches_state_by_uid_and_fails_on_unmapped_state_without_n() {
+    let (mut failing, mut passing) = (0, 0);
+    let mut answers = BTreeSet::new();
+    for v in 0..VARIANTS {
+        let ex = exercise(Kind::UidRestore, v);
+        let renamed = ex.params["renamed"];
+        let restore = ex.scenario.restore.as_ref().unwrap();
+        // Independent: version 1 run on its own, its savepoint's `_metadata`.
+        let opts = runner::RunOptions {
+            metadata: true,
+            ..Default::default()
+        };
+        let v1 = runner::run(&restore.from, &opts, |_| {}).unwrap();
+        let summary = serde_json::to_value(engine::summary::Summary::of(
+            &v1,
+            engine::summary::Metadata::Included,
+        ))
+        .unwrap();
+        let savepoint = summary["checkpoints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .rfind(|c| c["metadata"].is_object() && c["kind"] != "checkpoint")
+            .unwrap_or_else(|| panic!("variant {v}: version 1 takes no savepoint"));
+        assert_eq!(savepoint["id"], ex.question["checkpoint"], "variant {v}");
+        let meta = &savepoint["metadata"];
+        let stateful: BTreeSet<&str> = meta
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .filter(|uid| holds_state(meta, uid))
+            .collect();
+        // The uids version 2 has: the rule the question states, applied by hand.
+        let v2: BTreeSet<String> = ["kafka", "pv", "out"]
+            .iter()
+            .enumerate()
+            .map(|(bit, u)| {
+                if renamed & (1 << bit) != 0 {
+                    format!("{u}-v2")
+                } else {
+                    u.to_string()
+                }
+            })
+            .chain(["total".to_string()])
+            .collect();
+        let have: BTreeSet<String> = ex
+            .scenario
+            .job
+            .operators
+            .iter()
+            .map(|o| o.uid.clone())
+            .collect();
+        assert_eq!(have, v2, "variant {v}");
+        let restored: BTreeSet<String> = v2
+            .iter()
+            .filter(|u| stateful.contains(u.as_str()))
+            .cloned()
+            .collect();
+        assert_eq!(labels(&ex, "restored_operators"), restored, "variant {v}");
+        let unmapped: Vec<&str> = stateful
+            .iter()
+            .filter(|u| !v2.contains(**u))
+            .copied()
+            .collect();
+        let fails = !unmapped.is_empty();
+        let word = if fails { "yes" } else { "no" };
+        assert_eq!(
+            labels(&ex, "fails_without_n"),
+            BTreeSet::from([word.to_string()]),
+            "variant {v}: unmapped {unmapped:?}"
+        );
+        let w = why(&ex, "fails_without_n");
+        if fails {
+            assert_eq!(w.key, "uid_unmapped", "variant {v}");
+            assert!(unmapped.contains(&w.args["uid"].as_str()), "variant {v}");
+            failing += 1;
+        } else {
+            assert_eq!(w.key, "uid_all_mapped", "variant {v}");
+            passing += 1;
+        }
+        answers.insert((renamed, ex.question["checkpoint"]));
+    }
+    assert!(
+        failing > 10 && passing > 5,
+        "failing {failing}, passing {passing}"
+    );
+    assert!(answers.len() >= 20, "variants differ: {}", answers.len());
+}
