@@ -31,6 +31,7 @@ use crate::scenario::{RestartConfig, Scenario, ScriptStep};
 use crate::summary::{Metadata, Summary};
 use crate::world::World;
 
+mod checkpoint_expiry;
 mod claim_mode_snapshot;
 mod state;
 mod uid_restore;
@@ -69,6 +70,9 @@ pub enum Kind {
     /// Which operators get their state from the savepoint after uids change, and
     /// does the restore fail without `--allowNonRestoredState`? (savepoint-upgrade)
     UidRestore,
+    /// Which checkpoints expire under the timeout, and does the job fail over
+    /// past the tolerable failures? (checkpoint-config)
+    CheckpointExpiry,
 }
 
 /// A parameter an exercise draws: its name and inclusive range.
@@ -84,7 +88,7 @@ pub struct Range {
 
 impl Kind {
     /// Every kind, in the order the notes' questions meet them.
-    pub const ALL: [Kind; 10] = [
+    pub const ALL: [Kind; 11] = [
         Kind::StoredOffset,
         Kind::RestoredSums,
         Kind::AlignmentWaiting,
@@ -95,6 +99,7 @@ impl Kind {
         Kind::BroadcastCopies,
         Kind::ClaimModeSnapshot,
         Kind::UidRestore,
+        Kind::CheckpointExpiry,
     ];
 
     /// The kind's name in data files (`"stored_offset"`).
@@ -110,6 +115,7 @@ impl Kind {
             Kind::BroadcastCopies => "broadcast_copies",
             Kind::ClaimModeSnapshot => "claim_mode_snapshot",
             Kind::UidRestore => "uid_restore",
+            Kind::CheckpointExpiry => "checkpoint_expiry",
         }
     }
 
@@ -131,6 +137,7 @@ impl Kind {
             Kind::BroadcastCopies => "broadcast-rules",
             Kind::ClaimModeSnapshot => "restore-claim",
             Kind::UidRestore => "savepoint-upgrade",
+            Kind::CheckpointExpiry => "checkpoint-config",
         }
     }
 
@@ -289,6 +296,20 @@ impl Kind {
                     name: "savepoint_ms",
                     min: 900,
                     max: 2_800,
+                },
+            ],
+            // A burst of 40 records behind a 25 ms-per-record count: checkpoint 2
+            // needs 385 ms, the ones behind the backlog longer.
+            Kind::CheckpointExpiry => &[
+                Range {
+                    name: "timeout_ms",
+                    min: 150,
+                    max: 900,
+                },
+                Range {
+                    name: "tolerable_failures",
+                    min: 0,
+                    max: 2,
                 },
             ],
         }
@@ -578,6 +599,10 @@ pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, D
             uid_restore::set_uids(&mut scenario, p("renamed"))?;
             uid_restore::set_savepoint_at(&mut scenario, p("savepoint_ms"))?;
             uid_restore::uid_restore(&scenario, p("renamed"))?
+        }
+        Kind::CheckpointExpiry => {
+            checkpoint_expiry::set_limits(&mut scenario, p("timeout_ms"), p("tolerable_failures"))?;
+            checkpoint_expiry::checkpoint_expiry(&scenario)?
         }
     };
     // The records waiting in the blocked channel are on the stage just before

@@ -294,3 +294,86 @@ fn uid_restore_matches_state_by_uid_and_fails_on_unmapped_state_without_n() {
     );
     assert!(answers.len() >= 20, "variants differ: {}", answers.len());
 }
+
+#[test]
+fn expired_checkpoints_and_the_failover_follow_the_history_and_the_tolerable_count() {
+    use engine::cause::{AbortCause, FailureCause};
+    use engine::coordinator::CheckpointStatus;
+    let (mut failing, mut passing) = (0, 0);
+    let mut answers = BTreeSet::new();
+    for v in 0..VARIANTS {
+        let ex = exercise(Kind::CheckpointExpiry, v);
+        let (timeout, tolerable) = (ex.params["timeout_ms"], ex.params["tolerable_failures"]);
+        // Independent: the run's checkpoint history and failures (the summary, not
+        // the trace), and Flink's counting rule applied by hand.
+        let world = runner::run(&ex.scenario, &runner::RunOptions::default(), |_| {}).unwrap();
+        let summary = engine::summary::Summary::of(&world, engine::summary::Metadata::Omitted);
+        let failover = summary.failures.first().map(|f| f.at_ms);
+        let first: Vec<_> = summary
+            .checkpoints
+            .iter()
+            .filter(|c| c.kind == "checkpoint" && failover.is_none_or(|t| c.trigger_ms < t))
+            .collect();
+        let mut expired = BTreeSet::new();
+        let (mut count, mut exceeded) = (0, None);
+        for c in &first {
+            match (&c.status, &c.reason) {
+                (CheckpointStatus::Completed, _) => count = 0,
+                (CheckpointStatus::Aborted, Some(AbortCause::Expired)) => {
+                    // Expired exactly one timeout after its trigger.
+                    assert_eq!(
+                        c.end_ms,
+                        Some(c.trigger_ms + timeout),
+                        "variant {v}: chk-{}",
+                        c.id.0
+                    );
+                    expired.insert(format!("chk-{}", c.id.0));
+                    count += 1;
+                    if count > tolerable && exceeded.is_none() {
+                        exceeded = c.end_ms;
+                    }
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(labels(&ex, "expired"), expired, "variant {v}");
+        let fails = exceeded.is_some();
+        assert_eq!(
+            labels(&ex, "fails_over"),
+            BTreeSet::from([if fails { "yes" } else { "no" }.to_string()]),
+            "variant {v}"
+        );
+        if fails {
+            let f = &summary.failures[0];
+            assert_eq!(Some(f.at_ms), exceeded, "variant {v}");
+            assert!(
+                matches!(f.reason, FailureCause::TolerableFailuresExceeded(_)),
+                "variant {v}: {:?}",
+                f.reason
+            );
+            assert_eq!(why(&ex, "fails_over").key, "tolerable_exceeded");
+            assert_eq!(why(&ex, "fails_over").at_ms, f.at_ms);
+            failing += 1;
+        } else {
+            assert_eq!(why(&ex, "fails_over").key, "tolerable_within");
+            passing += 1;
+        }
+        let w = why(&ex, "expired");
+        let first_expired = first
+            .iter()
+            .find(|c| matches!(c.reason, Some(AbortCause::Expired)))
+            .unwrap();
+        assert_eq!(arg(w, "checkpoint"), first_expired.id.0, "variant {v}");
+        assert_eq!(Some(w.at_ms), first_expired.end_ms, "variant {v}");
+        assert!(
+            !w.args["waiting"].is_empty(),
+            "variant {v}: someone is late"
+        );
+        answers.insert((expired.len(), fails));
+    }
+    assert!(
+        failing > 10 && passing > 10,
+        "failing {failing}, passing {passing}"
+    );
+    assert!(answers.len() >= 4, "variants differ: {answers:?}");
+}
