@@ -33,6 +33,7 @@ use crate::world::World;
 
 mod checkpoint_expiry;
 mod claim_mode_snapshot;
+mod rescale_assignment;
 mod state;
 mod uid_restore;
 
@@ -73,6 +74,9 @@ pub enum Kind {
     /// Which checkpoints expire under the timeout, and does the job fail over
     /// past the tolerable failures? (checkpoint-config)
     CheckpointExpiry,
+    /// After a rescale from a savepoint, which partitions does a source subtask
+    /// restore, and which subtask owns a key's count? (savepoint-rescale)
+    RescaleAssignment,
 }
 
 /// A parameter an exercise draws: its name and inclusive range.
@@ -88,7 +92,7 @@ pub struct Range {
 
 impl Kind {
     /// Every kind, in the order the notes' questions meet them.
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 12] = [
         Kind::StoredOffset,
         Kind::RestoredSums,
         Kind::AlignmentWaiting,
@@ -100,6 +104,7 @@ impl Kind {
         Kind::ClaimModeSnapshot,
         Kind::UidRestore,
         Kind::CheckpointExpiry,
+        Kind::RescaleAssignment,
     ];
 
     /// The kind's name in data files (`"stored_offset"`).
@@ -116,6 +121,7 @@ impl Kind {
             Kind::ClaimModeSnapshot => "claim_mode_snapshot",
             Kind::UidRestore => "uid_restore",
             Kind::CheckpointExpiry => "checkpoint_expiry",
+            Kind::RescaleAssignment => "rescale_assignment",
         }
     }
 
@@ -138,6 +144,7 @@ impl Kind {
             Kind::ClaimModeSnapshot => "restore-claim",
             Kind::UidRestore => "savepoint-upgrade",
             Kind::CheckpointExpiry => "checkpoint-config",
+            Kind::RescaleAssignment => "savepoint-rescale",
         }
     }
 
@@ -310,6 +317,29 @@ impl Kind {
                     name: "tolerable_failures",
                     min: 0,
                     max: 2,
+                },
+            ],
+            // Four partitions and three apps, 1 to 4 subtasks before and after.
+            Kind::RescaleAssignment => &[
+                Range {
+                    name: "old_parallelism",
+                    min: 1,
+                    max: 4,
+                },
+                Range {
+                    name: "new_parallelism",
+                    min: 1,
+                    max: 4,
+                },
+                Range {
+                    name: "subtask",
+                    min: 0,
+                    max: 3,
+                },
+                Range {
+                    name: "app",
+                    min: 1,
+                    max: 3,
                 },
             ],
         }
@@ -603,6 +633,14 @@ pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, D
         Kind::CheckpointExpiry => {
             checkpoint_expiry::set_limits(&mut scenario, p("timeout_ms"), p("tolerable_failures"))?;
             checkpoint_expiry::checkpoint_expiry(&scenario)?
+        }
+        Kind::RescaleAssignment => {
+            rescale_assignment::set_parallelism(
+                &mut scenario,
+                p("old_parallelism"),
+                p("new_parallelism"),
+            )?;
+            rescale_assignment::rescale_assignment(&scenario, p("subtask"), p("app"))?
         }
     };
     // The records waiting in the blocked channel are on the stage just before

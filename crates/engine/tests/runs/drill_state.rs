@@ -377,3 +377,93 @@ fn expired_checkpoints_and_the_failover_follow_the_history_and_the_tolerable_cou
     );
     assert!(answers.len() >= 4, "variants differ: {answers:?}");
 }
+
+/// The partitions each subtask of `uid` read, by subtask index, from a trace.
+fn partitions_read(trace: &[TraceEvent], uid: &str, after_ms: u64) -> Vec<BTreeSet<i64>> {
+    let mut out: Vec<BTreeSet<i64>> = Vec::new();
+    for e in trace.iter().filter(|e| e.t >= after_ms) {
+        if let Event::RecordEmitted {
+            task, partition, ..
+        } = &e.event
+        {
+            if let Some(i) = task
+                .strip_prefix(&format!("{uid}#"))
+                .and_then(|i| i.parse::<usize>().ok())
+            {
+                if out.len() <= i {
+                    out.resize(i + 1, BTreeSet::new());
+                }
+                out[i].insert(i64::from(*partition));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn rescaled_partitions_and_key_owners_follow_flinks_split_and_key_group_formula() {
+    let mut answers = BTreeSet::new();
+    for v in 0..VARIANTS {
+        let ex = exercise(Kind::RescaleAssignment, v);
+        let (old, new) = (ex.params["old_parallelism"], ex.params["new_parallelism"]);
+        let (subtask, app) = (ex.question["subtask"] as usize, ex.question["app"]);
+        assert_ne!(old, new, "variant {v}: a rescale");
+        let restore = ex.scenario.restore.as_ref().unwrap();
+        // Version 1 on its own: which partitions each of its source subtasks read.
+        let mut v1 = Vec::new();
+        let opts = runner::RunOptions {
+            trace: true,
+            ..Default::default()
+        };
+        runner::run(&restore.from, &opts, |e| v1.push(e.clone())).unwrap();
+        let before = partitions_read(&v1, "kafka", 0);
+        assert_eq!(before.len() as u64, old, "variant {v}");
+        // Flink's even split (RoundRobinOperatorStateRepartitioner): the old
+        // lists concatenated in subtask order, cut into `new` contiguous chunks,
+        // the first `n % new` one longer.
+        let all: Vec<i64> = before.iter().flatten().copied().collect();
+        let (base, extra) = (all.len() / new as usize, all.len() % new as usize);
+        let start: usize = (0..subtask).map(|i| base + usize::from(i < extra)).sum();
+        let len = base + usize::from(subtask < extra);
+        let chunk: BTreeSet<i64> = all[start..start + len].iter().copied().collect();
+        let Answer::Set(parts) = answer(&ex, "partitions") else {
+            panic!()
+        };
+        assert_eq!(
+            *parts, chunk,
+            "variant {v}: kafka#{subtask} of {new} from {before:?}"
+        );
+        // Version 2's trace: what kafka#i reads after the restore, and which pv
+        // subtask counts the key.
+        let trace = trace_of(&ex);
+        let restored_at = why(&ex, "partitions").at_ms;
+        let after = partitions_read(&trace, "kafka", restored_at);
+        if let Some(read) = after.get(subtask).filter(|r| !r.is_empty()) {
+            assert!(
+                read.is_subset(parts),
+                "variant {v}: kafka#{subtask} read {read:?}"
+            );
+        }
+        let key = format!("app{app}");
+        let counted: BTreeSet<String> = trace
+            .iter()
+            .filter(|e| e.t >= restored_at)
+            .filter_map(|e| match &e.event {
+                Event::RecordProcessed {
+                    task, key: Some(k), ..
+                } if task.starts_with("pv#") && **k == *key => Some(task.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(labels(&ex, "owner"), counted, "variant {v}: {key}");
+        let (kg, max_p) = (ex.question["key_group"], ex.question["max_parallelism"]);
+        assert_eq!(
+            kg,
+            u64::from(engine::keygroup::assign_to_key_group(&key, max_p as u32))
+        );
+        let owner = format!("pv#{}", kg * new / max_p);
+        assert_eq!(labels(&ex, "owner"), BTreeSet::from([owner]), "variant {v}");
+        answers.insert((old, new, subtask, parts.clone()));
+    }
+    assert!(answers.len() >= 20, "variants differ: {}", answers.len());
+}
