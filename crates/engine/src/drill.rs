@@ -33,6 +33,7 @@ use crate::world::World;
 
 mod checkpoint_expiry;
 mod claim_mode_snapshot;
+mod incremental_upload;
 mod rescale_assignment;
 mod state;
 mod uid_restore;
@@ -77,6 +78,9 @@ pub enum Kind {
     /// After a rescale from a savepoint, which partitions does a source subtask
     /// restore, and which subtask owns a key's count? (savepoint-rescale)
     RescaleAssignment,
+    /// How many entries does an incremental checkpoint upload as new, and which
+    /// shared files does it refer to? (state-backend-rocksdb)
+    IncrementalUpload,
 }
 
 /// A parameter an exercise draws: its name and inclusive range.
@@ -92,7 +96,7 @@ pub struct Range {
 
 impl Kind {
     /// Every kind, in the order the notes' questions meet them.
-    pub const ALL: [Kind; 12] = [
+    pub const ALL: [Kind; 13] = [
         Kind::StoredOffset,
         Kind::RestoredSums,
         Kind::AlignmentWaiting,
@@ -105,6 +109,7 @@ impl Kind {
         Kind::UidRestore,
         Kind::CheckpointExpiry,
         Kind::RescaleAssignment,
+        Kind::IncrementalUpload,
     ];
 
     /// The kind's name in data files (`"stored_offset"`).
@@ -122,6 +127,7 @@ impl Kind {
             Kind::UidRestore => "uid_restore",
             Kind::CheckpointExpiry => "checkpoint_expiry",
             Kind::RescaleAssignment => "rescale_assignment",
+            Kind::IncrementalUpload => "incremental_upload",
         }
     }
 
@@ -145,6 +151,7 @@ impl Kind {
             Kind::UidRestore => "savepoint-upgrade",
             Kind::CheckpointExpiry => "checkpoint-config",
             Kind::RescaleAssignment => "savepoint-rescale",
+            Kind::IncrementalUpload => "state-backend-rocksdb",
         }
     }
 
@@ -340,6 +347,20 @@ impl Kind {
                     name: "app",
                     min: 1,
                     max: 3,
+                },
+            ],
+            // 160 records every 50 ms over a cycle of 46 keys (2300 ms): a
+            // checkpoint changes some keys and leaves others in older files.
+            Kind::IncrementalUpload => &[
+                Range {
+                    name: "interval_ms",
+                    min: 400,
+                    max: 1_500,
+                },
+                Range {
+                    name: "checkpoint",
+                    min: 2,
+                    max: 6,
                 },
             ],
         }
@@ -641,6 +662,10 @@ pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, D
                 p("new_parallelism"),
             )?;
             rescale_assignment::rescale_assignment(&scenario, p("subtask"), p("app"))?
+        }
+        Kind::IncrementalUpload => {
+            incremental_upload::set_one_counter(&mut scenario)?;
+            incremental_upload::incremental_upload(&scenario, p("checkpoint"))?
         }
     };
     // The records waiting in the blocked channel are on the stage just before

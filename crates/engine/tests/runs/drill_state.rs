@@ -467,3 +467,69 @@ fn rescaled_partitions_and_key_owners_follow_flinks_split_and_key_group_formula(
     }
     assert!(answers.len() >= 20, "variants differ: {}", answers.len());
 }
+
+#[test]
+fn incremental_uploads_are_the_keys_counted_since_the_base_and_files_hold_their_last_change() {
+    let mut answers = BTreeSet::new();
+    for v in 0..VARIANTS {
+        let ex = exercise(Kind::IncrementalUpload, v);
+        let n = ex.question["checkpoint"];
+        let trace = trace_of(&ex);
+        // Independent: the keys pv#0 counted, in trace order, cut by its snapshots;
+        // each checkpoint's base is the one before it (every one completes before
+        // the next snapshot in these variants — checked), so a key's entry lives in
+        // the file of the first snapshot after its last change.
+        let mut snapshots: Vec<u64> = Vec::new();
+        let mut changed_in: Vec<BTreeSet<String>> = vec![BTreeSet::new()];
+        let mut completed = BTreeSet::new();
+        for e in &trace {
+            match &e.event {
+                Event::RecordProcessed {
+                    task, key: Some(k), ..
+                } if &**task == "pv#0" => {
+                    changed_in.last_mut().unwrap().insert(k.to_string());
+                }
+                Event::SnapshotTaken {
+                    task, checkpoint, ..
+                } if &**task == "pv#0" => {
+                    if let Some(prev) = snapshots.last() {
+                        assert!(
+                            completed.contains(prev),
+                            "variant {v}: chk-{prev} completes first"
+                        );
+                    }
+                    snapshots.push(checkpoint.0);
+                    changed_in.push(BTreeSet::new());
+                }
+                Event::CheckpointCompleted { checkpoint } => {
+                    completed.insert(checkpoint.0);
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(
+            &snapshots[..n as usize],
+            (1..=n).collect::<Vec<_>>(),
+            "variant {v}"
+        );
+        assert_eq!(ex.question["base"], n - 1, "variant {v}");
+        // changed_in[i]: keys counted before snapshot i+1 and after snapshot i.
+        let new = changed_in[n as usize - 1].len() as i64;
+        assert_eq!(
+            *answer(&ex, "new_entries"),
+            Answer::Number(new),
+            "variant {v}"
+        );
+        let mut file = std::collections::BTreeMap::new();
+        for (i, keys) in changed_in.iter().take(n as usize).enumerate() {
+            for k in keys {
+                file.insert(k.clone(), format!("shared/pv#0-{}", i + 1));
+            }
+        }
+        let files: BTreeSet<String> = file.into_values().collect();
+        assert_eq!(labels(&ex, "shared_files"), files, "variant {v}");
+        assert_eq!(arg(why(&ex, "new_entries"), "entries"), new as u64);
+        answers.insert((n, new));
+    }
+    assert!(answers.len() >= 15, "variants differ: {}", answers.len());
+}
