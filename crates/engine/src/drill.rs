@@ -36,6 +36,7 @@ mod claim_mode_snapshot;
 mod incremental_upload;
 mod rescale_assignment;
 mod state;
+mod state_kinds;
 mod uid_restore;
 
 /// An exercise's parameters by name (`"interval_ms"`, `"crash_ms"`, …).
@@ -81,6 +82,9 @@ pub enum Kind {
     /// How many entries does an incremental checkpoint upload as new, and which
     /// shared files does it refer to? (state-backend-rocksdb)
     IncrementalUpload,
+    /// Which of the states chk-N stores are keyed, which operator state?
+    /// (state-types)
+    StateKinds,
 }
 
 /// A parameter an exercise draws: its name and inclusive range.
@@ -96,7 +100,7 @@ pub struct Range {
 
 impl Kind {
     /// Every kind, in the order the notes' questions meet them.
-    pub const ALL: [Kind; 13] = [
+    pub const ALL: [Kind; 14] = [
         Kind::StoredOffset,
         Kind::RestoredSums,
         Kind::AlignmentWaiting,
@@ -110,6 +114,7 @@ impl Kind {
         Kind::CheckpointExpiry,
         Kind::RescaleAssignment,
         Kind::IncrementalUpload,
+        Kind::StateKinds,
     ];
 
     /// The kind's name in data files (`"stored_offset"`).
@@ -128,6 +133,7 @@ impl Kind {
             Kind::CheckpointExpiry => "checkpoint_expiry",
             Kind::RescaleAssignment => "rescale_assignment",
             Kind::IncrementalUpload => "incremental_upload",
+            Kind::StateKinds => "state_kinds",
         }
     }
 
@@ -152,6 +158,7 @@ impl Kind {
             Kind::CheckpointExpiry => "checkpoint-config",
             Kind::RescaleAssignment => "savepoint-rescale",
             Kind::IncrementalUpload => "state-backend-rocksdb",
+            Kind::StateKinds => "state-types",
         }
     }
 
@@ -361,6 +368,19 @@ impl Kind {
                     name: "checkpoint",
                     min: 2,
                     max: 6,
+                },
+            ],
+            // The crash at 1700 ms: chk-1 and chk-2 complete before it.
+            Kind::StateKinds => &[
+                Range {
+                    name: "interval_ms",
+                    min: 400,
+                    max: 800,
+                },
+                Range {
+                    name: "checkpoint",
+                    min: 1,
+                    max: 2,
                 },
             ],
         }
@@ -667,6 +687,7 @@ pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, D
             incremental_upload::set_one_counter(&mut scenario)?;
             incremental_upload::incremental_upload(&scenario, p("checkpoint"))?
         }
+        Kind::StateKinds => state_kinds::state_kinds(&scenario, p("checkpoint"))?,
     };
     // The records waiting in the blocked channel are on the stage just before
     // the last barrier releases them.

@@ -533,3 +533,38 @@ fn incremental_uploads_are_the_keys_counted_since_the_base_and_files_hold_their_
     }
     assert!(answers.len() >= 15, "variants differ: {}", answers.len());
 }
+
+#[test]
+fn state_kinds_follow_the_operators_kinds() {
+    use engine::scenario::{OperatorKind, SinkKind};
+    for v in 0..VARIANTS {
+        let ex = exercise(Kind::StateKinds, v);
+        // Independent: what each operator kind registers, by hand — a keyed
+        // window count a ValueState (its window) and a ListState (its contents),
+        // a de-duplication a MapState (seen values); a Kafka source its offsets
+        // and a two-phase-commit sink its transactions as operator state.
+        let (mut keyed, mut operator) = (BTreeSet::new(), BTreeSet::new());
+        for op in &ex.scenario.job.operators {
+            let uid = &op.uid;
+            match op.kind {
+                OperatorKind::KeyedWindowCount => {
+                    keyed.insert(format!("{uid}.window"));
+                    keyed.insert(format!("{uid}.contents"));
+                }
+                OperatorKind::KeyedDedup => {
+                    keyed.insert(format!("{uid}.seen"));
+                }
+                OperatorKind::Source => {
+                    operator.insert(format!("{uid}.offsets"));
+                }
+                OperatorKind::Sink if op.sink == Some(SinkKind::TwoPhaseCommit) => {
+                    operator.insert(format!("{uid}.transactions"));
+                }
+                other => panic!("variant {v}: the lesson grew a {other:?}"),
+            }
+        }
+        assert_eq!(labels(&ex, "keyed_states"), keyed, "variant {v}");
+        assert_eq!(labels(&ex, "operator_states"), operator, "variant {v}");
+        assert_eq!(why(&ex, "keyed_states").at_ms, ex.moment_ms);
+    }
+}
