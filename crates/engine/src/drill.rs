@@ -31,12 +31,18 @@ use crate::scenario::{PartitionSpec, RestartConfig, Scenario, ScriptStep};
 use crate::summary::{Metadata, Summary};
 use crate::world::World;
 
+mod checkpoint_expiry;
 mod checkpoint_phases;
+mod claim_mode_snapshot;
+mod incremental_upload;
 mod last_ack;
 mod read_committed_after_crash;
+mod rescale_assignment;
 mod restart_delays;
 mod state;
+mod state_kinds;
 mod txn_timeout;
+mod uid_restore;
 mod unaligned_persisted;
 
 /// An exercise's parameters by name (`"interval_ms"`, `"crash_ms"`, …).
@@ -85,6 +91,24 @@ pub enum Kind {
     /// At one subtask: does the barrier leave before the snapshot, when does it
     /// leave, and when does the subtask acknowledge? (odd-even-sum)
     CheckpointPhases,
+    /// Which snapshots are still on disk at t, under CLAIM and under NO_CLAIM,
+    /// for a job started from a retained checkpoint? (restore-claim)
+    ClaimModeSnapshot,
+    /// Which operators get their state from the savepoint after uids change, and
+    /// does the restore fail without `--allowNonRestoredState`? (savepoint-upgrade)
+    UidRestore,
+    /// Which checkpoints expire under the timeout, and does the job fail over
+    /// past the tolerable failures? (checkpoint-config)
+    CheckpointExpiry,
+    /// After a rescale from a savepoint, which partitions does a source subtask
+    /// restore, and which subtask owns a key's count? (savepoint-rescale)
+    RescaleAssignment,
+    /// How many entries does an incremental checkpoint upload as new, and which
+    /// shared files does it refer to? (state-backend-rocksdb)
+    IncrementalUpload,
+    /// Which of the states chk-N stores are keyed, which operator state?
+    /// (state-types)
+    StateKinds,
 }
 
 /// A parameter an exercise draws: its name and inclusive range.
@@ -100,7 +124,7 @@ pub struct Range {
 
 impl Kind {
     /// Every kind, in the order the notes' questions meet them.
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 20] = [
         Kind::StoredOffset,
         Kind::RestoredSums,
         Kind::AlignmentWaiting,
@@ -115,6 +139,12 @@ impl Kind {
         Kind::TxnTimeout,
         Kind::LastAck,
         Kind::CheckpointPhases,
+        Kind::ClaimModeSnapshot,
+        Kind::UidRestore,
+        Kind::CheckpointExpiry,
+        Kind::RescaleAssignment,
+        Kind::IncrementalUpload,
+        Kind::StateKinds,
     ];
 
     /// The kind's name in data files (`"stored_offset"`).
@@ -134,6 +164,12 @@ impl Kind {
             Kind::TxnTimeout => "txn_timeout",
             Kind::LastAck => "last_ack",
             Kind::CheckpointPhases => "checkpoint_phases",
+            Kind::ClaimModeSnapshot => "claim_mode_snapshot",
+            Kind::UidRestore => "uid_restore",
+            Kind::CheckpointExpiry => "checkpoint_expiry",
+            Kind::RescaleAssignment => "rescale_assignment",
+            Kind::IncrementalUpload => "incremental_upload",
+            Kind::StateKinds => "state_kinds",
         }
     }
 
@@ -159,6 +195,12 @@ impl Kind {
             Kind::TxnTimeout => "kafka-transaction-timeout",
             Kind::LastAck => "exactly-once-kafka",
             Kind::CheckpointPhases => "odd-even-sum",
+            Kind::ClaimModeSnapshot => "restore-claim",
+            Kind::UidRestore => "savepoint-upgrade",
+            Kind::CheckpointExpiry => "checkpoint-config",
+            Kind::RescaleAssignment => "savepoint-rescale",
+            Kind::IncrementalUpload => "state-backend-rocksdb",
+            Kind::StateKinds => "state-types",
         }
     }
 
@@ -354,6 +396,74 @@ impl Kind {
                 },
                 Range {
                     name: "checkpoint",
+            // The job reads offsets 30 to 89 every 50 ms and ends near 3000 ms:
+            // up to 8 own checkpoints complete, pushing the restored one out of
+            // 1 to 3 retained ones.
+            Kind::ClaimModeSnapshot => &[
+                Range {
+                    name: "interval_ms",
+                    min: 300,
+                    max: 800,
+                },
+                Range {
+                    name: "retained",
+                    min: 1,
+                    max: 3,
+                },
+                Range {
+                    name: "at_ms",
+                    min: 500,
+                    max: 2_900,
+                },
+            ],
+            // Which of version 1's kafka, pv and out (bits 0, 1, 2) version 2
+            // renames; version 1 reads 80 records a partition, 40 to 55 ms apart,
+            // and stops with a savepoint while reading.
+            Kind::UidRestore => &[
+                Range {
+                    name: "renamed",
+                    min: 0,
+                    max: 7,
+                },
+                Range {
+                    name: "savepoint_ms",
+                    min: 900,
+                    max: 2_800,
+                },
+            ],
+            // A burst of 40 records behind a 25 ms-per-record count: checkpoint 2
+            // needs 385 ms, the ones behind the backlog longer.
+            Kind::CheckpointExpiry => &[
+                Range {
+                    name: "timeout_ms",
+                    min: 150,
+                    max: 900,
+                },
+                Range {
+                    name: "tolerable_failures",
+                    min: 0,
+                    max: 2,
+                },
+            ],
+            // Four partitions and three apps, 1 to 4 subtasks before and after.
+            Kind::RescaleAssignment => &[
+                Range {
+                    name: "old_parallelism",
+                    min: 1,
+                    max: 4,
+                },
+                Range {
+                    name: "new_parallelism",
+                    min: 1,
+                    max: 4,
+                },
+                Range {
+                    name: "subtask",
+                    min: 0,
+                    max: 3,
+                },
+                Range {
+                    name: "app",
                     min: 1,
                     max: 3,
                 },
@@ -400,6 +510,26 @@ impl Kind {
                     name: "interval_ms",
                     min: 600,
                     max: 1_400,
+            // 160 records every 50 ms over a cycle of 46 keys (2300 ms): a
+            // checkpoint changes some keys and leaves others in older files.
+            Kind::IncrementalUpload => &[
+                Range {
+                    name: "interval_ms",
+                    min: 400,
+                    max: 1_500,
+                },
+                Range {
+                    name: "checkpoint",
+                    min: 2,
+                    max: 6,
+                },
+            ],
+            // The crash at 1700 ms: chk-1 and chk-2 complete before it.
+            Kind::StateKinds => &[
+                Range {
+                    name: "interval_ms",
+                    min: 400,
+                    max: 800,
                 },
                 Range {
                     name: "checkpoint",
@@ -719,6 +849,32 @@ pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, D
             unaligned_persisted::set_buffers(&mut scenario, p("buffer_capacity"))?;
             unaligned_persisted::unaligned_persisted(&scenario, p("checkpoint"))?
         }
+        Kind::ClaimModeSnapshot => {
+            claim_mode_snapshot::set_retained(&mut scenario, p("retained"))?;
+            claim_mode_snapshot::claim_mode_snapshot(&scenario, p("at_ms"))?
+        }
+        Kind::UidRestore => {
+            uid_restore::set_uids(&mut scenario, p("renamed"))?;
+            uid_restore::set_savepoint_at(&mut scenario, p("savepoint_ms"))?;
+            uid_restore::uid_restore(&scenario, p("renamed"))?
+        }
+        Kind::CheckpointExpiry => {
+            checkpoint_expiry::set_limits(&mut scenario, p("timeout_ms"), p("tolerable_failures"))?;
+            checkpoint_expiry::checkpoint_expiry(&scenario)?
+        }
+        Kind::RescaleAssignment => {
+            rescale_assignment::set_parallelism(
+                &mut scenario,
+                p("old_parallelism"),
+                p("new_parallelism"),
+            )?;
+            rescale_assignment::rescale_assignment(&scenario, p("subtask"), p("app"))?
+        }
+        Kind::IncrementalUpload => {
+            incremental_upload::set_one_counter(&mut scenario)?;
+            incremental_upload::incremental_upload(&scenario, p("checkpoint"))?
+        }
+        Kind::StateKinds => state_kinds::state_kinds(&scenario, p("checkpoint"))?,
     };
     // The records waiting in the blocked channel are on the stage just before
     // the last barrier releases them.

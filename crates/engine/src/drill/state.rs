@@ -10,18 +10,30 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{blank, metadata, question, run, Answer, DrillError, Kind, Made};
+use super::{blank, metadata, question, run, Answer, DrillError, Kind, Made, Why};
 use crate::event::Event;
 use crate::record::Origin;
 use crate::scenario::{OperatorKind, PartitionSpec, Scenario, ScriptStep};
 use crate::state::ttl::{StateVisibility, TtlConfig, UpdateType};
 
-fn lesson_error(what: &str) -> DrillError {
+/// The reason `key` with its named values, shown at `at_ms`.
+pub(super) fn why(key: &str, args: &[(&str, String)], at_ms: u64) -> Why {
+    Why {
+        key: key.to_string(),
+        args: args
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
+        at_ms,
+    }
+}
+
+pub(super) fn lesson_error(what: &str) -> DrillError {
     DrillError::Scenario(what.to_string())
 }
 
 /// Where the lesson's operator of `kind` is in its operator list.
-fn operator_index(s: &Scenario, kind: OperatorKind) -> Result<usize, DrillError> {
+pub(super) fn operator_index(s: &Scenario, kind: OperatorKind) -> Result<usize, DrillError> {
     s.job
         .operators
         .iter()
@@ -125,6 +137,25 @@ pub(super) fn ttl_passes(s: &Scenario) -> Result<Made, DrillError> {
         .collect();
     let mut b = blank("passes", Answer::Set(through));
     b.choices = times.iter().map(|(t, _)| *t as i64).collect();
+    // The second arrival is the one the TTL decides: the entry the first wrote
+    // has expired by then, or still lives.
+    let (written, second) = (times[0].0, times[1].0);
+    let ttl_ms = dedup.ttl.map_or(0, |t| t.ttl_ms);
+    let expires = written.saturating_add(ttl_ms);
+    let args = [
+        ("app", app.to_string()),
+        ("value", value.to_string()),
+        ("written", written.to_string()),
+        ("ttl_ms", ttl_ms.to_string()),
+        ("expires", expires.to_string()),
+        ("at", second.to_string()),
+    ];
+    let key = if passed.contains(&times[1].1) {
+        "ttl_expired"
+    } else {
+        "ttl_alive"
+    };
+    b.why = Some(why(key, &args, second));
     let last = times.last().map_or(0, |(t, _)| *t);
     Ok((
         question(&[
@@ -279,12 +310,45 @@ pub(super) fn broadcast_copies(s: &Scenario, checkpoint: u64) -> Result<Made, Dr
             asked.push(("crashed", i));
         }
     }
-    Ok((
-        question(&asked),
-        completed,
-        vec![
-            blank("copies", Answer::Number(copies.len() as i64)),
-            blank("rules", Answer::Number(per_copy as i64)),
+    // The moment the last of the filter's subtasks snapshots its copy.
+    let last_snapshot = trace
+        .iter()
+        .filter(|e| {
+            matches!(&e.event, Event::SnapshotTaken { task, checkpoint: c, .. }
+                if c.0 == checkpoint && task.starts_with(&prefix))
+        })
+        .map(|e| e.t)
+        .max()
+        .unwrap_or(completed);
+    let mut copies_blank = blank("copies", Answer::Number(copies.len() as i64));
+    copies_blank.why = Some(why(
+        "broadcast_copies",
+        &[
+            ("operator", gate.uid.clone()),
+            ("parallelism", gate.parallelism.to_string()),
+            ("checkpoint", checkpoint.to_string()),
         ],
-    ))
+        last_snapshot,
+    ));
+    // The rules read before the barrier: the ones due before the trigger.
+    let before: Vec<u64> = rules
+        .iter()
+        .map(|(t, _, _)| *t)
+        .filter(|t| *t < triggered)
+        .collect();
+    let mut rules_blank = blank("rules", Answer::Number(per_copy as i64));
+    rules_blank.why = Some(why(
+        "broadcast_rules",
+        &[
+            ("checkpoint", checkpoint.to_string()),
+            ("triggered", triggered.to_string()),
+            ("rules", before.len().to_string()),
+            (
+                "last_ms",
+                before.iter().max().copied().unwrap_or(0).to_string(),
+            ),
+        ],
+        triggered,
+    ));
+    Ok((question(&asked), completed, vec![copies_blank, rules_blank]))
 }

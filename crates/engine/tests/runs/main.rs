@@ -11,6 +11,8 @@
 //! - [`drill_delivery`]: the checkpoint and delivery exercises against other engine outputs.
 //! - [`drill_reasons`]: the reasons, questions and blanks of every exercise are worded.
 //! - [`drill_restart`]: the exponential-delay restart exercise against Flink's formula.
+//! - [`drill_state`]: the state chapter's and savepoints' exercises, and the reasons
+//!   they give, against independent facts.
 //! - [`exactly_once`]: the exactly-once oracle under crashes.
 //! - [`timeline`]: seeking lands on the state a replay reaches.
 //! - [`views`]: what the page draws a lesson's point from (state, rewinds, replays,
@@ -23,6 +25,7 @@ mod drill;
 mod drill_delivery;
 mod drill_reasons;
 mod drill_restart;
+mod drill_state;
 mod exactly_once;
 mod golden;
 mod lessons;
