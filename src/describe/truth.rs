@@ -17,7 +17,7 @@ use crate::components::sink_panel::meter_lines;
 use crate::describe::caption_sentence;
 use crate::i18n::{Lang, Msg};
 use crate::playback::cursor::Cursor;
-use crate::playback::{KeyMoment, LoggedEvent, Mode, Run};
+use crate::playback::{KeyMoment, LoggedEvent, Mode, MomentKind, Run};
 
 /// Numbers written after any of `words` (case-insensitive), and a list of them
 /// (`checkpoints 1, 2`).
@@ -179,6 +179,23 @@ fn caption_problems(run: &Run, m: &KeyMoment, at: &str) -> Vec<String> {
             bad.push(format!("{at}: no caption"));
             continue;
         };
+        // The badge and the sentence describe the same event.
+        let (words, en_words): (&[&str], &[&str]) = match m.kind {
+            MomentKind::Blocked => (&["阻塞"], &["blocks"]),
+            MomentKind::Snapshot => (&["快照"], &["snapshot"]),
+            MomentKind::Completed => (&["完成"], &["complete"]),
+            MomentKind::Crash => (&["故障", "崩溃"], &["fail", "crash"]),
+            MomentKind::Restore => (&["恢复", "状态"], &["restored", "no state"]),
+            MomentKind::Commit => (&["提交事务", "提交了事务"], &["committed"]),
+        };
+        let words = if lang == Lang::En { en_words } else { words };
+        if !words.iter().any(|w| caption.to_lowercase().contains(w)) {
+            bad.push(format!(
+                "{at} ({}): the badge says {:?} but the caption says \"{caption}\"",
+                lang.code(),
+                m.kind
+            ));
+        }
         let (txns, chks) = shown(run, &view, m.step, lang);
         let missing_t: Vec<_> = transactions_in(&caption)
             .difference(&txns)
