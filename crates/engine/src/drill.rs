@@ -31,19 +31,19 @@ use crate::scenario::{PartitionSpec, RestartConfig, Scenario, ScriptStep};
 use crate::summary::{Metadata, Summary};
 use crate::world::World;
 
-mod checkpoint_expiry;
 mod checkpoint_phases;
-mod claim_mode_snapshot;
-mod incremental_upload;
 mod last_ack;
 mod read_committed_after_crash;
-mod rescale_assignment;
 mod restart_delays;
+mod checkpoint_expiry;
+mod claim_mode_snapshot;
+mod incremental_upload;
+mod rescale_assignment;
 mod state;
-mod state_kinds;
 mod txn_timeout;
-mod uid_restore;
 mod unaligned_persisted;
+mod state_kinds;
+mod uid_restore;
 
 /// An exercise's parameters by name (`"interval_ms"`, `"crash_ms"`, …).
 pub type Params = BTreeMap<String, u64>;
@@ -396,6 +396,59 @@ impl Kind {
                 },
                 Range {
                     name: "checkpoint",
+                    min: 1,
+                    max: 3,
+                },
+            ],
+            // Numbers → parity → sum → out without the lesson's crash: the
+            // latency into sum and the asynchronous part place its phases.
+            Kind::CheckpointPhases => &[
+                Range {
+                    name: "interval_ms",
+                    min: 300,
+                    max: 650,
+                },
+                Range {
+                    name: "async_ms",
+                    min: 20,
+                    max: 300,
+                },
+                Range {
+                    name: "latency_ms",
+                    min: 5,
+                    max: 120,
+                },
+                Range {
+                    name: "checkpoint",
+                    min: 1,
+                    max: 2,
+                },
+            ],
+            // Two random streams into a slow keyed sum behind buffers of
+            // `buffer_capacity` records: the seed and the buffers decide how many
+            // records queue on each channel.
+            Kind::UnalignedPersisted => &[
+                Range {
+                    name: "buffer_capacity",
+                    min: 3,
+                    max: 12,
+                },
+                Range {
+                    name: "seed",
+                    min: 1,
+                    max: 9_999,
+                },
+                Range {
+                    name: "interval_ms",
+                    min: 600,
+                    max: 1_400,
+                },
+                Range {
+                    name: "checkpoint",
+                    min: 1,
+                    max: 2,
+                },
+            ],
             // The job reads offsets 30 to 89 every 50 ms and ends near 3000 ms:
             // up to 8 own checkpoints complete, pushing the restored one out of
             // 1 to 3 retained ones.
@@ -468,48 +521,6 @@ impl Kind {
                     max: 3,
                 },
             ],
-            // Numbers → parity → sum → out without the lesson's crash: the
-            // latency into sum and the asynchronous part place its phases.
-            Kind::CheckpointPhases => &[
-                Range {
-                    name: "interval_ms",
-                    min: 300,
-                    max: 650,
-                },
-                Range {
-                    name: "async_ms",
-                    min: 20,
-                    max: 300,
-                },
-                Range {
-                    name: "latency_ms",
-                    min: 5,
-                    max: 120,
-                },
-                Range {
-                    name: "checkpoint",
-                    min: 1,
-                    max: 2,
-                },
-            ],
-            // Two random streams into a slow keyed sum behind buffers of
-            // `buffer_capacity` records: the seed and the buffers decide how many
-            // records queue on each channel.
-            Kind::UnalignedPersisted => &[
-                Range {
-                    name: "buffer_capacity",
-                    min: 3,
-                    max: 12,
-                },
-                Range {
-                    name: "seed",
-                    min: 1,
-                    max: 9_999,
-                },
-                Range {
-                    name: "interval_ms",
-                    min: 600,
-                    max: 1_400,
             // 160 records every 50 ms over a cycle of 46 keys (2300 ms): a
             // checkpoint changes some keys and leaves others in older files.
             Kind::IncrementalUpload => &[
