@@ -7,9 +7,9 @@
 //! tokens waiting there, and whether it is blocked or persisting. Pure (no yew, no
 //! `web_sys`), so it is unit-tested natively.
 
-use engine::barrier::HandlerMode;
 use engine::bench::{self, Arrival, BenchConfig, BenchOutput};
-use engine::ids::ChannelIndex;
+use engine::view::ChannelIndex;
+use engine::view::HandlerMode;
 
 use crate::i18n::Msg;
 

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use engine::event::{Event, TraceEvent};
+use engine::trace::{Event, TraceEvent};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -426,7 +426,7 @@ mod truth;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::ids::CheckpointId;
+    use engine::view::CheckpointId;
 
     #[test]
     fn shipped_narration_parses_and_covers_the_main_events() {
@@ -465,7 +465,7 @@ mod tests {
         // A savepoint restore is said as one: never "from checkpoint 3".
         let e = Event::StateRestored {
             task: "pv-v2#0".into(),
-            checkpoint: Some(engine::ids::CheckpointId(3)),
+            checkpoint: Some(engine::view::CheckpointId(3)),
             savepoint: true,
         };
         assert!(

@@ -23,9 +23,9 @@
 
 use std::collections::BTreeMap;
 
-use engine::coordinator::{CheckpointStats, CheckpointStatus};
-use engine::event::SnapshotKind;
+use engine::trace::SnapshotKind;
 use engine::view::JobView;
+use engine::view::{CheckpointStats, CheckpointStatus};
 use serde_json::{Map, Value};
 
 /// The `format` of a file saved by `flink.sh --stats`.

@@ -6,13 +6,13 @@
 //!
 //! Pure (no yew, no `web_sys`): unit-tested natively.
 
-use engine::cause::{FailureCause, FailureReason, JobFailure};
-use engine::coordinator::CheckpointStatus;
 use engine::scenario::RestartConfig;
 use engine::scenario::SinkKind;
-use engine::sink::TxnStatus;
-use engine::world::TaskStatus;
+use engine::trace::{FailureCause, FailureReason, JobFailure};
+use engine::view::CheckpointStatus;
+use engine::view::TxnStatus;
 use engine::Intervention;
+use engine::TaskStatus;
 
 use crate::describe::Category;
 use crate::i18n::{Lang, Msg};

@@ -134,7 +134,7 @@ pub fn builtins() -> Rc<Vec<(&'static str, Scenario)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::event::Event;
+    use engine::trace::Event;
     use engine::Intervention;
 
     fn state(name: &str) -> State {
@@ -371,7 +371,7 @@ mod tests {
         assert!(v
             .tasks
             .iter()
-            .any(|t| t.status == engine::world::TaskStatus::Failed));
+            .any(|t| t.status == engine::TaskStatus::Failed));
         assert!(crashed
             .recent
             .iter()
@@ -382,21 +382,21 @@ mod tests {
             .unwrap()
             .tasks
             .iter()
-            .all(|t| t.status != engine::world::TaskStatus::Failed));
+            .all(|t| t.status != engine::TaskStatus::Failed));
         let later = play_until(crashed.apply(Action::SetSpeed(6)), |s| {
             s.view
                 .as_ref()
                 .unwrap()
                 .tasks
                 .iter()
-                .all(|t| t.status != engine::world::TaskStatus::Failed)
+                .all(|t| t.status != engine::TaskStatus::Failed)
         });
         assert!(later
             .view
             .unwrap()
             .tasks
             .iter()
-            .all(|t| t.status != engine::world::TaskStatus::Failed));
+            .all(|t| t.status != engine::TaskStatus::Failed));
     }
 
     /// An intervention in the past keeps the replaced future as a branch; switching
@@ -409,7 +409,7 @@ mod tests {
                 .unwrap()
                 .tasks
                 .iter()
-                .any(|t| t.status == engine::world::TaskStatus::Failed)
+                .any(|t| t.status == engine::TaskStatus::Failed)
         };
         let s = state("odd-even-sum").apply(Action::SeekTime(2_000));
         let markers_before = s.markers.len();

@@ -21,9 +21,9 @@ pub mod placement;
 pub mod state_line;
 pub mod tokens;
 
-use engine::sink::TxnStatus;
+use engine::view::TxnStatus;
 use engine::view::{Handling, JobView, WorldView};
-use engine::world::TaskStatus;
+use engine::TaskStatus;
 
 pub use layout::{ChannelPath, Fit, Geometry, LaneBox, OperatorBox, Orientation, Text};
 pub use tokens::{Overflow, Place, Token, TokenKind};
@@ -250,7 +250,7 @@ fn lane(
         boxed: boxed.clone(),
         status: task.status,
         is_lifted: false,
-        is_restarting: view.status == engine::world::JobStatus::Restarting
+        is_restarting: view.status == engine::JobStatus::Restarting
             && matches!(task.status, TaskStatus::Failed | TaskStatus::Canceled),
         busy: task.busy.as_ref().map(|(r, done_at)| {
             let progress = if op.process_ms == 0 {
@@ -309,7 +309,7 @@ fn lane_state(
     // are not what went into the checkpoint it acknowledged: no mark then.
     let snapshot = state_line::snapshot_of(
         &view.coordinator.history,
-        engine::ids::TaskId(boxed.task as u32),
+        engine::view::TaskId(boxed.task as u32),
         t,
     )
     .filter(|(id, _)| {
@@ -391,7 +391,7 @@ mod tests {
     /// trace's last transaction event says, not the one with the highest id.
     #[test]
     fn the_sink_badge_shows_the_transaction_that_changed_last() {
-        use engine::event::Event;
+        use engine::trace::Event;
         let mut w = world("exactly-once-kafka");
         w.set_tracing(true);
         let mut checked = 0;

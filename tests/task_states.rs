@@ -15,9 +15,9 @@
 //!   lost in storage and in the coordinator strip, never "completed"; with
 //!   filesystem storage the same checkpoints are kept.
 
-use engine::event::Event;
-use engine::world::{JobStatus, TaskStatus};
+use engine::trace::Event;
 use engine::World;
+use engine::{JobStatus, TaskStatus};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::Element;
@@ -348,7 +348,7 @@ async fn checkpoints_that_died_with_the_jobmanager_are_drawn_lost_filesystem_kee
             .coordinator
             .history
             .iter()
-            .filter(|h| h.status == engine::coordinator::CheckpointStatus::Completed)
+            .filter(|h| h.status == engine::view::CheckpointStatus::Completed)
             .map(|h| h.id.0)
             .collect();
         assert!(

@@ -1,10 +1,10 @@
 //! What each lesson pair's chart shows, read from engine views (pure, tested
 //! natively against real runs). The component ([`super::chart`]) only draws it.
 
-use engine::cause::{AbortCause, FailureCause};
-use engine::coordinator::CheckpointStatus;
-use engine::event::SnapshotKind;
+use engine::trace::SnapshotKind;
+use engine::trace::{AbortCause, FailureCause};
 use engine::view::failure_counter::CounterStep;
+use engine::view::CheckpointStatus;
 use engine::view::WorldView;
 use engine::JobStatus;
 

@@ -4,8 +4,8 @@
 //! the snapshot is taken and what channel state an unaligned one persists. The
 //! engine runs it ([`crate::barrier_bench`]); the tab only draws the result.
 
-use engine::barrier::HandlerMode;
 use engine::bench::BenchLine;
+use engine::view::HandlerMode;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 

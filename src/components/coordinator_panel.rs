@@ -9,9 +9,9 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-use engine::event::SnapshotKind;
-use engine::ids::TaskId;
+use engine::trace::SnapshotKind;
 use engine::view::phases::checkpoint_phases_at;
+use engine::view::TaskId;
 use engine::view::{JobView, WorldView};
 use yew::prelude::*;
 

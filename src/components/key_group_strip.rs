@@ -10,8 +10,8 @@
 
 use std::rc::Rc;
 
-use engine::restore::DistributionMode;
 use engine::view::key_groups::{KeyGroupStrip, PartitionSplit, RescaleView};
+use engine::view::DistributionMode;
 use yew::prelude::*;
 
 use crate::hooks::use_lang;

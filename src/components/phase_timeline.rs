@@ -10,8 +10,8 @@
 //! which hold durations only: they are laid end to end from the trigger, and what
 //! remains up to the acknowledgement is the time Flink does not break down.
 
-use engine::coordinator::CheckpointStatus;
 use engine::view::phases::{CheckpointPhases, SubtaskPhases};
+use engine::view::CheckpointStatus;
 use yew::prelude::*;
 
 use crate::flink_stats::{Row, Status};

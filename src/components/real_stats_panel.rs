@@ -10,8 +10,8 @@
 
 use std::rc::Rc;
 
-use engine::coordinator::CheckpointStatus;
 use engine::view::phases::checkpoint_phases_at;
+use engine::view::CheckpointStatus;
 use engine::view::{JobView, WorldView};
 use yew::prelude::*;
 

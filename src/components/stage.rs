@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use engine::view::{JobView, WorldView};
-use engine::world::JobStatus;
+use engine::JobStatus;
 use yew::prelude::*;
 
 use crate::components::token_layer::TokenLayer;
@@ -170,7 +170,7 @@ fn draw_channels(scene: &Scene) -> Html {
 /// (which is decorative, `aria-hidden`). Counted from the view, so queues longer
 /// than drawn ("+N") are counted in full. Changes only when the engine steps.
 pub fn token_summary(job: &JobView, view: &WorldView, lang: Lang) -> Vec<String> {
-    let name = |t: engine::ids::TaskId| {
+    let name = |t: engine::view::TaskId| {
         job.tasks
             .get(t.0 as usize)
             .map_or_else(String::new, |t| t.name.to_string())
@@ -656,8 +656,8 @@ fn coordinator_strip(
         .history
         .iter()
         .rev()
-        .find(|h| h.status == engine::coordinator::CheckpointStatus::Completed);
-    let name = |t: &engine::ids::TaskId| {
+        .find(|h| h.status == engine::view::CheckpointStatus::Completed);
+    let name = |t: &engine::view::TaskId| {
         job.tasks
             .get(t.0 as usize)
             .map_or_else(String::new, |t| t.name.to_string())
@@ -705,7 +705,7 @@ fn coordinator_strip(
 }
 
 /// The engine's reason for a failed job (the contract's string, read back into
-/// the engine's typed [`engine::cause::FailureReason`]) said in `lang`, with the
+/// the engine's typed [`engine::trace::FailureReason`]) said in `lang`, with the
 /// restart strategy the run used for its numbers ([`labels::job_failure`]). The
 /// stage shows the original beside it.
 pub fn explain_failure(
@@ -713,7 +713,7 @@ pub fn explain_failure(
     reason: &str,
     restart: Option<&engine::scenario::RestartConfig>,
 ) -> String {
-    match reason.parse::<engine::cause::FailureReason>() {
+    match reason.parse::<engine::trace::FailureReason>() {
         Ok(typed) => labels::job_failure(lang, &typed, restart),
         Err(_) => labels::failure(lang, &labels::Suppressed::Other, None),
     }
@@ -743,7 +743,7 @@ fn paint(canvas: &NodeRef, frame: &RefCell<Frame>, layer: &RefCell<TokenLayer>) 
 /// The widest subtask state in `lang` at zoom 1 (scene units), for the lanes'
 /// width.
 fn status_width(lang: Lang) -> f64 {
-    use engine::world::TaskStatus::*;
+    use engine::TaskStatus::*;
     [Running, Waiting, Finished, Failed, Canceled]
         .into_iter()
         .map(|st| {
@@ -773,7 +773,7 @@ fn note_width(lang: Lang) -> f64 {
 }
 
 /// A sink lane's transaction badge: `◴ T1 pre-committed`.
-fn txn_badge(lang: Lang, id: u64, status: engine::sink::TxnStatus) -> String {
+fn txn_badge(lang: Lang, id: u64, status: engine::view::TxnStatus) -> String {
     let (_, word, glyph) = labels::txn_status(lang, status);
     format!("{glyph} T{id} {word}")
 }
@@ -786,7 +786,7 @@ fn txn_badge_width(label: &str, size: f64) -> f64 {
 /// The widest transaction badge a two-phase-commit sink's lane can show in
 /// `lang` at zoom 1 (`◴ T88 pre-committed`), for the lanes' width.
 fn txn_width(lang: Lang) -> f64 {
-    use engine::sink::TxnStatus::*;
+    use engine::view::TxnStatus::*;
     [Open, Precommitted, Committed, Aborted]
         .into_iter()
         .map(|st| txn_badge_width(&txn_badge(lang, 88, st), Text::at(1.0).lane_note))

@@ -7,9 +7,9 @@
 //! On a phone the popover is a sheet at the bottom of the screen, under the
 //! subtask tapped (the stylesheet's phone block).
 
-use engine::status::{JobStatus, TaskStatus};
 use engine::view::{StateView, TaskView};
 use engine::Intervention;
+use engine::{JobStatus, TaskStatus};
 use yew::prelude::*;
 
 use crate::hooks::use_lang;
@@ -168,7 +168,7 @@ pub fn TaskPopover(props: &TaskPopoverProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::crash_possible;
-    use engine::status::{JobStatus, TaskStatus};
+    use engine::{JobStatus, TaskStatus};
 
     #[test]
     fn a_crash_is_offered_only_where_one_can_happen() {

@@ -43,7 +43,7 @@ impl StagePick {
 #[cfg(test)]
 mod tests {
     use engine::drill::{self, Answer, Kind};
-    use engine::world::World;
+    use engine::World;
 
     use crate::scene::{self, Fit, Orientation, TokenKind};
 

@@ -242,9 +242,9 @@ pub fn PairDiff(props: &PairDiffProps) -> Html {
         let absent = |v: &engine::view::WorldView| {
             if matches!(
                 v.status,
-                engine::world::JobStatus::Finished
-                    | engine::world::JobStatus::Failed
-                    | engine::world::JobStatus::Canceled
+                engine::JobStatus::Finished
+                    | engine::JobStatus::Failed
+                    | engine::JobStatus::Canceled
             ) {
                 "pair_lost"
             } else {

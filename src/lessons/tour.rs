@@ -463,7 +463,7 @@ pub fn selector(target: &Target, job: &JobView) -> Result<String, String> {
         let (from, to) = channel.split_once("->").ok_or_else(|| {
             format!("highlight.channel: {channel:?} is not \"sender#i->receiver#j\"")
         })?;
-        let name = |id: engine::ids::TaskId| &*job.tasks[id.0 as usize].name;
+        let name = |id: engine::view::TaskId| &*job.tasks[id.0 as usize].name;
         return job
             .channels
             .iter()
@@ -614,8 +614,8 @@ mod tests {
     /// checkpoint and transaction numbers as the English one.
     #[test]
     fn tours_name_checkpoints_and_transactions_as_the_engine_has_them() {
-        use engine::coordinator::CheckpointStatus;
-        use engine::sink::TxnStatus;
+        use engine::view::CheckpointStatus;
+        use engine::view::TxnStatus;
         let mut checked = 0;
         for (name, json) in TOURS {
             let tour = Tour::parse(json).unwrap();

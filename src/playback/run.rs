@@ -12,12 +12,12 @@
 
 use std::collections::BTreeSet;
 
-use engine::event::{Event, TraceEvent};
 use engine::runner::DEFAULT_LIMIT_MS;
 use engine::scenario::Scenario;
-use engine::timeline::Timeline;
+use engine::trace::{Event, TraceEvent};
 use engine::verdict::Reference;
 use engine::view::JobView;
+use engine::Timeline;
 use engine::{Intervention, World};
 
 use std::rc::Rc;

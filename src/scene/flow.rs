@@ -213,7 +213,7 @@ pub fn flows(job: &JobView, view: &WorldView, frame: &Frame, t: f64, lang: Lang)
     chips.retain(|c| {
         c.direction == Direction::FromStorage
             || !view.coordinator.history.iter().any(|h| {
-                h.id.0 == c.checkpoint && h.status == engine::coordinator::CheckpointStatus::Aborted
+                h.id.0 == c.checkpoint && h.status == engine::view::CheckpointStatus::Aborted
             })
     });
     let Some(checkpoint) = chips.iter().map(|c| c.checkpoint).max() else {
@@ -527,7 +527,7 @@ mod tests {
                     .coordinator
                     .history
                     .iter()
-                    .filter(|h| h.status == engine::coordinator::CheckpointStatus::Aborted)
+                    .filter(|h| h.status == engine::view::CheckpointStatus::Aborted)
                     .map(|h| h.id.0)
                     .collect();
                 let scene = scene_fit(&w.job_view(), &view, w.now() as f64, fit());

@@ -70,8 +70,8 @@ pub const SNAP_MS: f64 = 400.0;
 /// The snapshot of `task` being copied at `t`: `(checkpoint, acknowledged)`,
 /// from the coordinator's per-subtask statistics.
 pub fn snapshot_of(
-    history: &[engine::coordinator::CheckpointStats],
-    task: engine::ids::TaskId,
+    history: &[engine::view::CheckpointStats],
+    task: engine::view::TaskId,
     t: f64,
 ) -> Option<(u64, bool)> {
     history.iter().rev().find_map(|h| {
@@ -79,7 +79,7 @@ pub fn snapshot_of(
         let at = s.snapshot_at? as f64;
         let done = s.ack_at.map(|a| a as f64);
         // An aborted checkpoint's snapshot never goes into storage: not shown.
-        let live = done.is_some() || h.status == engine::coordinator::CheckpointStatus::InProgress;
+        let live = done.is_some() || h.status == engine::view::CheckpointStatus::InProgress;
         let shown = live && t >= at && done.is_none_or(|d| t < d + SNAP_MS);
         shown.then_some((h.id.0, done.is_some_and(|d| t >= d)))
     })
@@ -839,7 +839,7 @@ mod tests {
             .sinks
             .iter()
             .flat_map(|s| &s.txns)
-            .filter(|x| x.status == engine::sink::TxnStatus::Aborted)
+            .filter(|x| x.status == engine::view::TxnStatus::Aborted)
             .map(|x| x.id)
             .collect();
         assert!(aborted.contains(&3), "the broker aborted T3: {aborted:?}");

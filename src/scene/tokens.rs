@@ -276,7 +276,7 @@ pub fn place(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::record::Origin;
+    use engine::view::Origin;
     use engine::view::{InTransitView, RecordView};
 
     fn rec(value: i64, epoch: u64) -> ElementView {
@@ -285,7 +285,7 @@ mod tests {
 
     fn persisted(value: i64, epoch: u64, by: Option<u64>) -> ElementView {
         ElementView::Record {
-            persisted: by.map(engine::ids::CheckpointId),
+            persisted: by.map(engine::view::CheckpointId),
             record: RecordView {
                 key: None,
                 value,
@@ -355,7 +355,7 @@ mod tests {
     #[test]
     fn queues_stack_at_their_ends() {
         let barrier = ElementView::Barrier {
-            checkpoint: engine::ids::CheckpointId(1),
+            checkpoint: engine::view::CheckpointId(1),
             unaligned: true,
             savepoint: false,
         };

@@ -11,7 +11,7 @@
 //! notifications, failing the job over), so every message still takes its place on
 //! the agenda.
 
-use crate::barrier::{CheckpointBarrier, HandlerMode, SnapshotType};
+use crate::barrier::{Alignment, CheckpointBarrier, HandlerMode, SnapshotType};
 pub use crate::cause::AbortCause;
 use crate::event::SnapshotKind;
 use crate::ids::{CheckpointId, TaskId};
@@ -556,15 +556,17 @@ impl CheckpointCoordinator {
     // ----- statistics --------------------------------------------------------
 
     /// `task` took its synchronous snapshot of `id` at `now`, having first seen the
-    /// checkpoint at `first_seen_at`; an aligned snapshot ends its alignment.
+    /// checkpoint at `first_seen_at`, under `alignment` (the barrier's); an aligned
+    /// snapshot ends its alignment.
     pub fn snapshot_taken(
         &mut self,
         id: CheckpointId,
         task: TaskId,
         first_seen_at: u64,
         now: u64,
-        unaligned: bool,
+        alignment: Alignment,
     ) {
+        let unaligned = alignment == Alignment::Unaligned;
         if let Some(s) = self.stats_mut(id, task) {
             s.first_barrier_at = Some(first_seen_at);
             s.snapshot_at = Some(now);

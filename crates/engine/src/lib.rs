@@ -7,38 +7,29 @@
 //! restore, and transactional sinks. No web dependency: compiled natively for tests
 //! and the `lab` runner, and to wasm for the page.
 //!
-//! # Layout
-//! Below the [`world`], each rule in its own module, lowest first:
-//! - [`ids`]: identifier newtypes and [`ids::IdVec`], a table indexed by its id type.
-//! - [`agenda`]: the timing wheel that orders everything by `(time, sequence)`.
+//! # The face
+//! What the page, `lab` and the benchmarks may use — everything else is private:
+//! - [`World`] (with [`Intervention`], [`JobStatus`], [`TaskStatus`], [`Timeline`]
+//!   and the errors [`BuildError`], [`InterventionError`]): the simulation, as a value.
 //! - [`scenario`]: the scenario document (contract v1), parsing and validation.
-//! - [`keygroup`]: Flink's key-group assignment (`KeyGroupRangeAssignment`).
-//! - [`parallelism`]: each operator's max parallelism — configured, or derived and adopted from a restored snapshot (`DefaultVertexParallelismInfo`).
-//! - [`record`]: records and the interned key table.
-//! - [`status`]: the job's and a subtask's lifecycle (`JobStatus`, `ExecutionState`).
-//! - [`cause`]: why things happen — typed reasons with Flink's messages.
-//! - [`restart`]: restart strategies (`*RestartBackoffTimeStrategy`).
-//! - [`state`]: keyed state types (Value, List, Reducing, Aggregating, Map), TTL, and the shared-state registry of incremental checkpoints.
-//! - [`snapshot`]: what a checkpoint holds (subtask snapshots, completed checkpoints, state names, savepoint values) and the byte-size model.
-//! - [`restore`]: assigning snapshot state to a (changed, rescaled) job (`StateAssignmentOperation`).
-//! - [`barrier`]: barrier handlers at a task's input (aligned, unaligned, tracker) and the channel state an unaligned checkpoint captures.
-//! - [`bench`](mod@bench): the barrier bench behind `lab barriers`.
-//! - [`channel`]: network channels with latency and credit-based capacity.
-//! - [`job_graph`]: the job as deployed: subtasks, channel numbering, partitioners, source logs (`ExecutionGraph`).
-//! - [`operators`]: what each operator kind does with a record.
-//! - [`subtask_checkpoint`]: a subtask's checkpoint bookkeeping (`SubtaskCheckpointCoordinatorImpl`).
-//! - [`coordinator`]: the checkpoint coordinator (trigger, periodic scheduling, ack, complete, abort, failure counting).
-//! - [`sink`]: the external transactional topics sinks write to.
-//! - [`two_phase_commit`]: the two-phase-commit sink.
-//! - [`event`]: the trace.
+//! - [`view`]: the projection of the world the page draws — the boundary the page
+//!   reads, with the vocabulary its views carry (ids, statuses, snapshot kinds).
+//! - [`trace`]: the events of a run and their causes.
+//!
+//! Tools on top of the engine, each using the face and the internals it needs:
+//! - [`runner`]: running a scenario headless (what `lab run` does) and the built-in lessons.
 //! - [`export`]: a scenario as a Flink 2.3 Java job (`lab export flink`).
-//! - [`world`]: the simulation itself: the driver that composes the parts above.
-//! - [`summary`]: the run summary and each checkpoint's `_metadata`.
-//! - [`timeline`]: keyframes and seeking, for time travel.
-//! - [`runner`]: running a scenario headless (what `lab run` does).
-//! - [`view`]: the projection of the world the page draws.
-//! - [`drill`]: the interview drill's exercises — a question asked on a fresh variant of a lesson, answered by running it.
-//! - [`verdict`]: committed outputs judged by origin against the failure-free run (duplicate, not committed yet, lost).
+//! - [`bench`](mod@bench): the barrier bench behind `lab barriers`.
+//! - [`drill`]: the interview drill's exercises.
+//! - [`verdict`]: committed outputs judged by origin against the failure-free run.
+//! - [`soak`]: the engine's speed, measured by the page's `engine_speed` build.
+//!
+//! The internals — the Flink rules, lowest first, each below its users — are listed
+//! once, with what each must not do, in the code map of `docs/architecture.md`; a
+//! test (`tests/rules/layering.rs`) keeps that map and the declarations below
+//! equal. They are public only with the `testing` feature, which the engine's own
+//! integration tests turn on through a self dev-dependency: they test each rule
+//! below the [`World`].
 //!
 //! # Determinism
 //! Logical time is `u64` milliseconds. Everything due at the same millisecond is
@@ -49,57 +40,87 @@
 //! every platform).
 //!
 //! # Glossary (Flink term → type)
-//! - CheckpointBarrier → [`barrier::CheckpointBarrier`]
-//! - SingleCheckpointBarrierHandler / CheckpointBarrierTracker → [`barrier::BarrierHandler`]
-//! - ChannelStatePersister → [`barrier::channel_state::ChannelStatePersister`]
-//! - RestartBackoffTimeStrategy → [`restart::RestartStrategy`]
-//! - ExecutionFailureHandler, JobStatus → [`world::Recovery`], [`status::JobStatus`]
-//! - ExecutionGraph / ExecutionVertex → [`job_graph::JobGraph`] / [`job_graph::TaskInfo`]
-//! - StreamPartitioner → [`job_graph::OutputEdge::route`]
-//! - DefaultVertexParallelismInfo (max parallelism) → [`parallelism::MaxParallelism`]
-//! - StreamTask → [`world::Task`]
-//! - SubtaskCheckpointCoordinatorImpl → [`subtask_checkpoint::SubtaskCheckpointCoordinator`]
-//! - CheckpointCoordinator → [`coordinator::CheckpointCoordinator`]
-//! - ScheduledTrigger (periodic checkpoints) → [`coordinator::PeriodicTrigger`]
-//! - PendingCheckpoint / CompletedCheckpoint → [`coordinator::PendingCheckpoint`] / [`snapshot::CompletedCheckpoint`]
-//! - CheckpointFailureManager → [`coordinator::CheckpointCoordinator::abort`]
-//! - CheckpointFailureReason → [`cause::CheckpointFailureReason`], [`cause::AbortCause`]
-//! - TwoPhaseCommitSinkFunction → [`two_phase_commit::TwoPhaseCommitSink`]
-//! - InputChannel / ResultSubpartition → [`channel::Channel`]
-//! - TaskStateSnapshot → [`snapshot::TaskSnapshot`]
+//! - CheckpointBarrier → `barrier::CheckpointBarrier`
+//! - SingleCheckpointBarrierHandler / CheckpointBarrierTracker → `barrier::BarrierHandler`
+//! - ChannelStatePersister → `barrier::channel_state::ChannelStatePersister`
+//! - RestartBackoffTimeStrategy → `restart::RestartStrategy`
+//! - ExecutionFailureHandler, JobStatus → `world::Recovery`, `status::JobStatus`
+//! - ExecutionGraph / ExecutionVertex → `job_graph::JobGraph` / `job_graph::TaskInfo`
+//! - StreamPartitioner → `job_graph::OutputEdge::route`
+//! - DefaultVertexParallelismInfo (max parallelism) → `parallelism::MaxParallelism`
+//! - StreamTask → `world::Task`
+//! - SubtaskCheckpointCoordinatorImpl → `subtask_checkpoint::SubtaskCheckpointCoordinator`
+//! - CheckpointCoordinator → `coordinator::CheckpointCoordinator`
+//! - ScheduledTrigger (periodic checkpoints) → `coordinator::PeriodicTrigger`
+//! - PendingCheckpoint / CompletedCheckpoint → `coordinator::PendingCheckpoint` / `snapshot::CompletedCheckpoint`
+//! - CheckpointFailureManager → `coordinator::CheckpointCoordinator::abort`
+//! - CheckpointFailureReason → `cause::CheckpointFailureReason`, `cause::AbortCause`
+//! - TwoPhaseCommitSinkFunction → `two_phase_commit::TwoPhaseCommitSink`
+//! - InputChannel / ResultSubpartition → `channel::Channel`
+//! - TaskStateSnapshot → `snapshot::TaskSnapshot`
 
-pub mod agenda;
-pub mod barrier;
-pub mod bench;
-pub mod cause;
-pub mod channel;
-pub mod coordinator;
-pub mod drill;
-pub mod event;
-pub mod export;
-pub mod ids;
-pub mod job_graph;
-pub mod keygroup;
-pub mod operators;
-pub mod parallelism;
+// Without `testing`, what only the engine's own tests use of an internal module —
+// re-exports, helpers, accessors — is unreachable from the face: not dead, just
+// out of the face's sight.
+#![cfg_attr(not(feature = "testing"), allow(dead_code, unused_imports))]
+
+/// Declares the internal modules: public with the `testing` feature (the engine's
+/// integration tests), private otherwise.
+macro_rules! internal {
+    ($($name:ident),* $(,)?) => {$(
+        #[cfg(feature = "testing")]
+        pub mod $name;
+        #[cfg(not(feature = "testing"))]
+        mod $name;
+    )*};
+}
+
+internal!(
+    agenda,
+    barrier,
+    cause,
+    channel,
+    coordinator,
+    event,
+    ids,
+    job_graph,
+    keygroup,
+    operators,
+    parallelism,
+    record,
+    restart,
+    restore,
+    sink,
+    snapshot,
+    state,
+    status,
+    subtask_checkpoint,
+    summary,
+    timeline,
+    two_phase_commit,
+    world,
+);
 mod provided;
-pub mod record;
-pub mod restart;
-pub mod restore;
+
+pub mod bench;
+pub mod drill;
+pub mod export;
 pub mod runner;
 pub mod scenario;
-pub mod sink;
-pub mod snapshot;
 pub mod soak;
-pub mod state;
-pub mod status;
-pub mod subtask_checkpoint;
-pub mod summary;
-pub mod timeline;
-pub mod two_phase_commit;
 pub mod verdict;
 pub mod view;
-pub mod world;
 
-pub use scenario::Scenario;
-pub use world::{Intervention, JobStatus, World};
+/// The trace the page animates: each event with its time, and the typed causes
+/// events carry.
+pub mod trace {
+    pub use crate::cause::{
+        AbortCause, CheckpointFailureReason, FailureCause, FailureReason, IgnoreCause, JobFailure,
+        SkipCause, UnknownCause,
+    };
+    pub use crate::event::{Event, SnapshotKind, TaskName, TraceEvent};
+}
+
+pub use scenario::{Scenario, ScenarioError};
+pub use timeline::Timeline;
+pub use world::{BuildError, Intervention, InterventionError, JobStatus, TaskStatus, World};

@@ -29,6 +29,7 @@
 use crate::job_graph::LogEntry;
 use crate::record::{KeyId, KeyTable, Record};
 use crate::scenario::{FnName, OperatorKind, OperatorSpec};
+use crate::state::Upload;
 use crate::snapshot::OperatorSnapshot;
 use crate::state::{AggregateFn, KeyedStateStore, StateDescriptor, StateError, StateKind};
 use crate::two_phase_commit::TwoPhaseCommitSink;
@@ -130,12 +131,12 @@ pub enum OpState {
 impl OpState {
     /// The synchronous part of a snapshot for everything but the two-phase-commit
     /// sink (whose snapshot has side effects, see [`TwoPhaseCommitSink::snapshot_state`]).
-    /// `now` and `full` (a full snapshot, not incremental rocksdb) decide TTL's
-    /// full-snapshot cleanup ([`KeyedStateStore::snapshot`]).
-    pub fn snapshot(&self, now: u64, full: bool) -> OperatorSnapshot {
+    /// `now` and `upload` decide TTL's full-snapshot cleanup
+    /// ([`KeyedStateStore::snapshot`]).
+    pub fn snapshot(&self, now: u64, upload: Upload) -> OperatorSnapshot {
         match self {
             OpState::KeyedStates(store) => OperatorSnapshot::KeyedStates {
-                states: store.snapshot(now, full),
+                states: store.snapshot(now, upload),
             },
             OpState::Source(s) => OperatorSnapshot::Source {
                 offsets: s.offsets.clone(),

@@ -23,6 +23,7 @@ use crate::ids::{ChannelIndex, CheckpointId};
 use crate::record::{KeyTable, Record};
 use crate::snapshot::{OperatorSnapshot, TaskSnapshot};
 use crate::state::shared_registry::{self, IncrementalBase, IncrementalUpload};
+pub use crate::state::Upload;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -47,6 +48,44 @@ impl InProgressSnapshot {
         self.snapshot.state_bytes += bytes;
         self.snapshot.uploaded_bytes += bytes;
     }
+}
+
+/// Where the barrier a subtask forwarded is when its snapshot is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputBarrier {
+    /// On the wire (or no output): the output channel state is final.
+    Sent,
+    /// A timeoutable barrier still waits in an output queue: the output channel
+    /// state is final only once it leaves, or times out and overtakes.
+    Queued,
+}
+
+/// Whether a subtask still captures a checkpoint's input channel state (unaligned:
+/// until each channel's barrier, end of partition, or the checkpoint's end).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputCapture {
+    /// Complete, or none to capture.
+    Done,
+    /// Some input channel's barrier has not arrived yet.
+    Capturing,
+}
+
+/// The synchronous part of a subtask's snapshot, as the task hands it over to
+/// [`SubtaskCheckpointCoordinator::take_snapshot`].
+#[derive(Clone, Debug)]
+pub struct SyncSnapshot<'a> {
+    /// The subtask's name (the shared-state registry's owner).
+    pub task: &'a str,
+    /// The checkpoint, which [`SubtaskCheckpointCoordinator::begin`] said to take.
+    pub id: CheckpointId,
+    /// The operator state.
+    pub state: OperatorSnapshot,
+    /// Records queued in the output channels (an unaligned barrier overtook them).
+    pub output_channels: BTreeMap<u32, Vec<Record>>,
+    /// Full or incremental keyed state.
+    pub upload: Upload,
+    /// Whether the forwarded barrier still waits in an output queue.
+    pub output: OutputBarrier,
 }
 
 /// What [`SubtaskCheckpointCoordinator::begin`] says about a checkpoint's barrier.
@@ -128,23 +167,24 @@ impl SubtaskCheckpointCoordinator {
         }
     }
 
-    /// The synchronous part of checkpoint `id` (after [`Self::begin`] said
-    /// [`Begin::Take`]): sizes the operator `state` and the output channel state
-    /// `output_channels` in the contract's byte model and, when `incremental`,
-    /// splits the keyed entries into what is uploaded and what is referred to.
-    /// `output_pending`: a timeoutable barrier still waits in an output queue.
-    /// Returns the snapshot's full size.
-    #[allow(clippy::too_many_arguments)]
-    pub fn take_snapshot(
-        &mut self,
-        task: &str,
-        id: CheckpointId,
-        state: OperatorSnapshot,
-        output_channels: BTreeMap<u32, Vec<Record>>,
-        incremental: bool,
-        output_pending: bool,
-        keys: &KeyTable,
-    ) -> u64 {
+    /// The synchronous part of a checkpoint (after [`Self::begin`] said
+    /// [`Begin::Take`]): sizes the operator state and the output channel state in
+    /// the contract's byte model and, for an [`Upload::Incremental`] one, splits the
+    /// keyed entries into what is uploaded and what is referred to. Returns the
+    /// snapshot's full size.
+    pub fn take_snapshot(&mut self, sync: SyncSnapshot<'_>, keys: &KeyTable) -> u64 {
+        let SyncSnapshot {
+            task,
+            id,
+            state,
+            output_channels,
+            upload,
+            output,
+        } = sync;
+        let (incremental, output_pending) = (
+            upload == Upload::Incremental,
+            output == OutputBarrier::Queued,
+        );
         debug_assert_eq!(self.last_checkpoint, Some(id), "begin({id}) first");
         let op_bytes = TaskSnapshot::operator_bytes(&state, keys);
         let out_bytes = TaskSnapshot::channel_bytes(output_channels.values().flatten(), keys);
@@ -232,20 +272,19 @@ impl SubtaskCheckpointCoordinator {
     }
 
     /// Ends `id`'s snapshot if nothing is in flight any more — its asynchronous part,
-    /// its output channel state and, unless `capturing` (its input channel state is
-    /// still being captured), its input channel state. A snapshot larger than
-    /// `max_state_bytes` (jobmanager storage) is declined.
+    /// its output channel state and its input channel state (`input`). A snapshot
+    /// larger than `max_state_bytes` (jobmanager storage) is declined.
     pub fn acknowledge(
         &mut self,
         id: CheckpointId,
-        capturing: bool,
+        input: InputCapture,
         max_state_bytes: Option<u64>,
     ) -> Option<Acknowledgement> {
         let ready = self
             .in_progress
             .get(&id)
             .is_some_and(|s| s.async_done && !s.output_pending)
-            && !capturing;
+            && input == InputCapture::Done;
         if !ready {
             return None;
         }
@@ -306,6 +345,24 @@ impl SubtaskCheckpointCoordinator {
 mod tests {
     use super::*;
     use crate::record::KeyId;
+    use InputCapture::{Capturing, Done};
+
+    fn sync(
+        task: &str,
+        id: CheckpointId,
+        state: OperatorSnapshot,
+        upload: Upload,
+        output: OutputBarrier,
+    ) -> SyncSnapshot<'_> {
+        SyncSnapshot {
+            task,
+            id,
+            state,
+            output_channels: BTreeMap::new(),
+            upload,
+            output,
+        }
+    }
 
     const C1: CheckpointId = CheckpointId(1);
     const C2: CheckpointId = CheckpointId(2);
@@ -342,18 +399,18 @@ mod tests {
         let keys = keys();
         let mut s = SubtaskCheckpointCoordinator::default();
         s.begin(C1);
-        let bytes = s.take_snapshot("k#0", C1, keyed(1), BTreeMap::new(), false, true, &keys);
+        let bytes = s.take_snapshot(sync("k#0", C1, keyed(1), Upload::Full, OutputBarrier::Queued), &keys);
         assert_eq!(bytes, 17, "one keyed entry: 16 + len(\"a\")");
-        assert_eq!(s.acknowledge(C1, false, None), None, "async part running");
+        assert_eq!(s.acknowledge(C1, Done, None), None, "async part running");
         assert!(s.async_done(C1));
-        assert_eq!(s.acknowledge(C1, false, None), None, "output pending");
+        assert_eq!(s.acknowledge(C1, Done, None), None, "output pending");
         s.output_flushed(C1, BTreeMap::new(), &keys);
         assert_eq!(
-            s.acknowledge(C1, true, None),
+            s.acknowledge(C1, Capturing, None),
             None,
             "input channel state capturing"
         );
-        let ack = s.acknowledge(C1, false, None);
+        let ack = s.acknowledge(C1, Done, None);
         assert!(
             matches!(&ack, Some(Acknowledgement::Ack { snapshot, upload: None }) if snapshot.state_bytes == 17),
             "{ack:?}"
@@ -368,10 +425,10 @@ mod tests {
         let keys = keys();
         let mut s = SubtaskCheckpointCoordinator::default();
         s.begin(C1);
-        s.take_snapshot("k#0", C1, keyed(1), BTreeMap::new(), false, false, &keys);
+        s.take_snapshot(sync("k#0", C1, keyed(1), Upload::Full, OutputBarrier::Sent), &keys);
         s.async_done(C1);
         assert_eq!(
-            s.acknowledge(C1, false, Some(16)),
+            s.acknowledge(C1, Done, Some(16)),
             Some(Acknowledgement::Decline {
                 message: "Size of the state is larger than the maximum permitted memory-backed state. Size=17, maxSize=16".into()
             })
@@ -386,9 +443,9 @@ mod tests {
         let mut s = SubtaskCheckpointCoordinator::default();
         for (id, v) in [(C1, 1), (C2, 1)] {
             s.begin(id);
-            s.take_snapshot("k#0", id, keyed(v), BTreeMap::new(), true, false, &keys);
+            s.take_snapshot(sync("k#0", id, keyed(v), Upload::Incremental, OutputBarrier::Sent), &keys);
             s.async_done(id);
-            let Some(Acknowledgement::Ack { upload, snapshot }) = s.acknowledge(id, false, None)
+            let Some(Acknowledgement::Ack { upload, snapshot }) = s.acknowledge(id, Done, None)
             else {
                 panic!("acknowledged");
             };

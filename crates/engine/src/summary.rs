@@ -125,16 +125,6 @@ impl Summary {
     /// Summarize `world` at its current time, with as much of each completed
     /// checkpoint's `_metadata` as `metadata` says.
     pub fn of(world: &World, metadata: Metadata) -> Summary {
-        let key_groups = match metadata {
-            Metadata::Omitted => None,
-            Metadata::Included => Some(false),
-            Metadata::WithKeyGroups => Some(true),
-        };
-        Self::build(world, key_groups)
-    }
-
-    /// `metadata`: `None` for none, `Some(key_groups)` for each completed checkpoint's.
-    fn build(world: &World, metadata: Option<bool>) -> Summary {
         let setup = world.setup();
         let coord = world.coordinator();
         let completed: BTreeMap<CheckpointId, _> = coord
@@ -177,12 +167,12 @@ impl Summary {
                         .sum(),
                     state_bytes,
                     uploaded_bytes,
-                    metadata: if let (Some(key_groups), CheckpointStatus::Completed) =
-                        (metadata, h.status)
+                    metadata: if metadata != Metadata::Omitted
+                        && h.status == CheckpointStatus::Completed
                     {
                         completed
                             .get(&h.id)
-                            .map(|c| checkpoint_metadata_with(setup, c, key_groups))
+                            .map(|c| checkpoint_metadata_with(setup, c, metadata))
                     } else {
                         None
                     },
@@ -246,10 +236,10 @@ impl Summary {
 /// channel state of each subtask (`in<i>` / `out<i>`). Flink: what
 /// `Checkpoints.storeCheckpointMetadata` writes, in readable form.
 pub fn checkpoint_metadata(graph: &JobGraph, c: &CompletedCheckpoint) -> Value {
-    checkpoint_metadata_with(graph, c, false)
+    checkpoint_metadata_with(graph, c, Metadata::Included)
 }
 
-/// [`checkpoint_metadata`]; with `key_groups` a keyed operator also lists its
+/// [`checkpoint_metadata`]; with [`Metadata::WithKeyGroups`] a keyed operator also lists its
 /// `max_parallelism` and, per subtask, the inclusive key-group range its keyed state
 /// covers (`"key_groups": {"0": [0, 63], "1": [64, 127]}`: the `KeyGroupRange` of
 /// Flink's `KeyGroupsStateHandle`) — an extension the contract's `--metadata` leaves
@@ -257,8 +247,9 @@ pub fn checkpoint_metadata(graph: &JobGraph, c: &CompletedCheckpoint) -> Value {
 pub fn checkpoint_metadata_with(
     graph: &JobGraph,
     c: &CompletedCheckpoint,
-    key_groups: bool,
+    metadata: Metadata,
 ) -> Value {
+    let key_groups = metadata == Metadata::WithKeyGroups;
     let mut out = Map::new();
     for (oi, op) in graph.scenario.job.operators.iter().enumerate() {
         let mut entry = Map::new();

@@ -1,18 +1,33 @@
 //! [`WorldView`]: the serde projection of a [`World`] that the page draws. The page
 //! never sees the `World` itself and never re-implements a rule: everything it
 //! shows — what is blocked, persisted, pre-committed — is read from here.
+//!
+//! This module is the boundary the page reads: its views, and the types they carry
+//! (ids, statuses, snapshot kinds), re-exported here because the modules that
+//! define them are the engine's internals. Besides it the page uses the trace
+//! ([`crate::trace`]), the scenario document and the tools (`runner`, `bench`,
+//! `drill`, `verdict`, `export`, `soak`).
 
-use crate::cause::FailureReason;
 use crate::channel::{Channel, Element};
-use crate::coordinator::CheckpointStats;
-use crate::event::{SnapshotKind, TaskName};
-use crate::ids::{ChannelIndex, CheckpointId, TaskId};
+use crate::event::TaskName;
 use crate::operators::OpState;
-use crate::record::{Origin, Record};
+use crate::record::Record;
 use crate::scenario::{OperatorKind, Partitioning};
-use crate::sink::{ExternalTopic, TxnStatus};
+use crate::sink::ExternalTopic;
 use crate::world::observed::StateEntry;
-use crate::world::{FailureRecord, JobStatus, Task, TaskStatus, World};
+use crate::world::{FailureRecord, Task, World};
+
+// The vocabulary the views carry, for the page to name: the engine's modules that
+// define them are private.
+pub use crate::barrier::HandlerMode;
+pub use crate::cause::FailureReason;
+pub use crate::coordinator::{CheckpointStats, CheckpointStatus};
+pub use crate::event::SnapshotKind;
+pub use crate::ids::{ChannelIndex, CheckpointId, TaskId};
+pub use crate::record::Origin;
+pub use crate::restore::DistributionMode;
+pub use crate::sink::TxnStatus;
+pub use crate::status::{JobStatus, TaskStatus};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -815,7 +830,13 @@ impl World {
                         // The storage tab shows who held which key groups, too; the
                         // snapshot this job started from, as its own job wrote it.
                         metadata: restored.map_or_else(
-                            || crate::summary::checkpoint_metadata_with(setup, c, true),
+                            || {
+                                crate::summary::checkpoint_metadata_with(
+                                    setup,
+                                    c,
+                                    crate::summary::Metadata::WithKeyGroups,
+                                )
+                            },
                             |r| r.metadata.clone(),
                         ),
                         files: self.storage_files(c),

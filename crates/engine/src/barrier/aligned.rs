@@ -11,7 +11,7 @@
 //! the timer, on a barrier or end of partition handled after `created_at + T`, or
 //! when an unaligned barrier arrives from upstream.
 
-use super::single::{BarrierHandlerState, SingleCheckpointBarrierHandler};
+use super::single::{Arrival, BarrierHandlerState, SingleCheckpointBarrierHandler};
 use super::{CheckpointBarrier, HandlerAction};
 use crate::ids::ChannelIndex;
 
@@ -47,13 +47,13 @@ impl SingleCheckpointBarrierHandler {
         &mut self,
         channel: ChannelIndex,
         barrier: &CheckpointBarrier,
-        overtook: bool,
+        arrival: Arrival,
         now_ms: u64,
         out: &mut Vec<HandlerAction>,
     ) {
         if barrier.is_unaligned() {
-            self.aligned_checkpoint_timeout(barrier, overtook.then_some(channel), now_ms, out);
-            self.barrier_received(channel, barrier, overtook, now_ms, out);
+            self.aligned_checkpoint_timeout(barrier, arrival.overtaken(channel), now_ms, out);
+            self.barrier_received(channel, barrier, arrival, now_ms, out);
             return;
         }
         self.channels.announced.remove(&channel);
@@ -64,7 +64,7 @@ impl SingleCheckpointBarrierHandler {
             // stays blocked until every barrier arrived.
             self.block(channel, out);
             self.aligned_checkpoint_timeout(barrier, None, now_ms, out);
-            self.barrier_received(channel, &barrier.to_unaligned(), false, now_ms, out);
+            self.barrier_received(channel, &barrier.to_unaligned(), Arrival::InOrder, now_ms, out);
         } else {
             self.block(channel, out);
             self.state = BarrierHandlerState::CollectingBarriers;

@@ -289,21 +289,17 @@ impl BarrierHandler {
     /// A handler for a task with `num_channels` input channels, all open, treating
     /// an end of partition as `end_of_partition` says.
     pub fn new(mode: HandlerMode, num_channels: u32, end_of_partition: EndOfPartition) -> Self {
-        let checkpoints_after_tasks_finish = end_of_partition == EndOfPartition::CountsAsBarrier;
         let kind = match mode {
             HandlerMode::Aligned => HandlerKind::Single(SingleCheckpointBarrierHandler::aligned(
                 num_channels,
-                checkpoints_after_tasks_finish,
+                end_of_partition,
             )),
-            HandlerMode::Unaligned => {
-                HandlerKind::Single(SingleCheckpointBarrierHandler::alternating(
-                    num_channels,
-                    checkpoints_after_tasks_finish,
-                ))
-            }
+            HandlerMode::Unaligned => HandlerKind::Single(
+                SingleCheckpointBarrierHandler::alternating(num_channels, end_of_partition),
+            ),
             HandlerMode::AtLeastOnce => HandlerKind::Tracker(CheckpointBarrierTracker::new(
                 num_channels,
-                checkpoints_after_tasks_finish,
+                end_of_partition,
             )),
         };
         BarrierHandler { mode, kind }

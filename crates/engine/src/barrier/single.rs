@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::{AbortReason, CheckpointBarrier, HandlerAction};
+use super::{AbortReason, CheckpointBarrier, EndOfPartition, HandlerAction};
 use crate::ids::{ChannelIndex, CheckpointId};
 
 /// The state of a [`SingleCheckpointBarrierHandler`] (Flink: `BarrierHandlerState`
@@ -104,25 +104,47 @@ pub struct SingleCheckpointBarrierHandler {
     pub(super) channels: ChannelState,
 }
 
+/// How a barrier reached the handler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Arrival {
+    /// In order with its channel's records.
+    InOrder,
+    /// As a priority event that overtook its channel's queued records (unaligned).
+    Overtook,
+}
+
+impl Arrival {
+    /// `channel` if the barrier overtook records there (they become channel state).
+    pub(super) fn overtaken(self, channel: ChannelIndex) -> Option<ChannelIndex> {
+        (self == Arrival::Overtook).then_some(channel)
+    }
+}
+
 impl SingleCheckpointBarrierHandler {
     /// Flink: `SingleCheckpointBarrierHandler.aligned` — exactly-once with unaligned
     /// checkpoints disabled.
-    pub fn aligned(num_channels: u32, checkpoints_after_tasks_finish: bool) -> Self {
-        Self::new(false, num_channels, checkpoints_after_tasks_finish)
+    pub fn aligned(num_channels: u32, end_of_partition: EndOfPartition) -> Self {
+        SingleCheckpointBarrierHandler {
+            alternating: false,
+            ..Self::new(num_channels, end_of_partition)
+        }
     }
 
     /// Flink: `SingleCheckpointBarrierHandler.alternating` — exactly-once with
     /// unaligned checkpoints enabled: aligned (savepoint, timeoutable) and unaligned
     /// barriers.
-    pub fn alternating(num_channels: u32, checkpoints_after_tasks_finish: bool) -> Self {
-        Self::new(true, num_channels, checkpoints_after_tasks_finish)
+    pub fn alternating(num_channels: u32, end_of_partition: EndOfPartition) -> Self {
+        SingleCheckpointBarrierHandler {
+            alternating: true,
+            ..Self::new(num_channels, end_of_partition)
+        }
     }
 
-    /// A handler over `num_channels` open channels, waiting for a first barrier.
-    fn new(alternating: bool, num_channels: u32, checkpoints_after_tasks_finish: bool) -> Self {
+    /// An aligned handler over `num_channels` open channels, waiting for a first barrier.
+    fn new(num_channels: u32, end_of_partition: EndOfPartition) -> Self {
         SingleCheckpointBarrierHandler {
-            alternating,
-            checkpoints_after_tasks_finish,
+            alternating: false,
+            checkpoints_after_tasks_finish: end_of_partition == EndOfPartition::CountsAsBarrier,
             is_finished: vec![false; num_channels as usize],
             num_open_channels: num_channels,
             current_checkpoint: None,
@@ -240,7 +262,12 @@ impl SingleCheckpointBarrierHandler {
         self.check_new_checkpoint(barrier, now_ms, out);
         debug_assert_eq!(self.current_checkpoint, id);
         self.mark_aligned(channel, now_ms);
-        self.barrier_received(channel, barrier, barrier.is_unaligned(), now_ms, out);
+        let arrival = if barrier.is_unaligned() {
+            Arrival::Overtook
+        } else {
+            Arrival::InOrder
+        };
+        self.barrier_received(channel, barrier, arrival, now_ms, out);
         self.finish_if_all_aligned();
     }
 
@@ -336,13 +363,12 @@ impl SingleCheckpointBarrierHandler {
         }
     }
 
-    /// Flink: `BarrierHandlerState.barrierReceived`, by state. `overtook`: the barrier
-    /// arrived unaligned (a priority event that overtook the channel's queued records).
+    /// Flink: `BarrierHandlerState.barrierReceived`, by state.
     pub(super) fn barrier_received(
         &mut self,
         channel: ChannelIndex,
         barrier: &CheckpointBarrier,
-        overtook: bool,
+        arrival: Arrival,
         now_ms: u64,
         out: &mut Vec<HandlerAction>,
     ) {
@@ -351,14 +377,14 @@ impl SingleCheckpointBarrierHandler {
             | BarrierHandlerState::CollectingBarriers => {
                 if self.alternating {
                     self.alternating_aligned_barrier_received(
-                        channel, barrier, overtook, now_ms, out,
+                        channel, barrier, arrival, now_ms, out,
                     )
                 } else {
                     self.aligned_barrier_received(channel, barrier, now_ms, out)
                 }
             }
             BarrierHandlerState::WaitingForFirstBarrierUnaligned => {
-                self.waiting_unaligned_barrier_received(channel, barrier, overtook, now_ms, out)
+                self.waiting_unaligned_barrier_received(channel, barrier, arrival, now_ms, out)
             }
             BarrierHandlerState::CollectingBarriersUnaligned => {
                 self.collecting_unaligned_barrier_received(channel, barrier, out)

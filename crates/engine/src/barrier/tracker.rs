@@ -11,7 +11,7 @@ use std::collections::{BTreeSet, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
-use super::{AbortReason, CheckpointBarrier, HandlerAction};
+use super::{AbortReason, CheckpointBarrier, EndOfPartition, HandlerAction};
 use crate::ids::{ChannelIndex, CheckpointId};
 
 /// How many pending checkpoints the tracker remembers (Flink: `MAX_CHECKPOINTS_TO_TRACK`).
@@ -77,9 +77,9 @@ pub struct CheckpointBarrierTracker {
 
 impl CheckpointBarrierTracker {
     /// A tracker over `num_channels` open channels.
-    pub fn new(num_channels: u32, checkpoints_after_tasks_finish: bool) -> Self {
+    pub fn new(num_channels: u32, end_of_partition: EndOfPartition) -> Self {
         CheckpointBarrierTracker {
-            checkpoints_after_tasks_finish,
+            checkpoints_after_tasks_finish: end_of_partition == EndOfPartition::CountsAsBarrier,
             is_finished: vec![false; num_channels as usize],
             num_open_channels: num_channels,
             pending: VecDeque::new(),

@@ -11,7 +11,7 @@
 //! capture (`StopPersisting`); the last one returns the handler to the aligned
 //! waiting state, so the next checkpoint starts aligned again (`testAlignedAfterTimedOut`).
 
-use super::single::{BarrierHandlerState, SingleCheckpointBarrierHandler};
+use super::single::{Arrival, BarrierHandlerState, SingleCheckpointBarrierHandler};
 use super::{CheckpointBarrier, HandlerAction};
 use crate::ids::ChannelIndex;
 
@@ -23,7 +23,7 @@ impl SingleCheckpointBarrierHandler {
         &mut self,
         channel: ChannelIndex,
         barrier: &CheckpointBarrier,
-        overtook: bool,
+        arrival: Arrival,
         now_ms: u64,
         out: &mut Vec<HandlerAction>,
     ) {
@@ -36,7 +36,7 @@ impl SingleCheckpointBarrierHandler {
         } else {
             barrier.to_unaligned()
         };
-        self.trigger_unaligned(&unaligned, overtook.then_some(channel), now_ms, out);
+        self.trigger_unaligned(&unaligned, arrival.overtaken(channel), now_ms, out);
         if is_last {
             self.finish_unaligned(out);
         } else {

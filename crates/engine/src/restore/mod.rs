@@ -122,6 +122,27 @@ pub fn adopted_max_parallelism(state: Option<&SavepointState>, job: &Job) -> Vec
         .collect()
 }
 
+/// What a restore does with stored state that no operator of the new job claims.
+/// Flink: `SavepointRestoreSettings.allowNonRestoredState()` (`--allowNonRestoredState`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NonRestoredState {
+    /// Refuse the restore (Flink's default).
+    Refuse,
+    /// Skip that state and restore the rest.
+    Skip,
+}
+
+impl NonRestoredState {
+    /// From a scenario's `allow_non_restored_state` flag.
+    pub fn allowed_if(allow: bool) -> Self {
+        if allow {
+            Self::Skip
+        } else {
+            Self::Refuse
+        }
+    }
+}
+
 /// Assign `state` to the subtasks of `new_job`, as Flink does when it restores a
 /// checkpoint or savepoint. Returns one [`SubtaskRestore`] per new subtask that is
 /// restored, keyed by `(index of its operator in new_job.operators, subtask index)`;
@@ -150,11 +171,11 @@ pub fn adopted_max_parallelism(state: Option<&SavepointState>, job: &Job) -> Vec
 pub fn assign(
     state: &SavepointState,
     new_job: &Job,
-    allow_non_restored_state: bool,
+    non_restored: NonRestoredState,
     keys: &KeyTable,
 ) -> Result<BTreeMap<(usize, u32), SubtaskRestore>, RestoreError> {
     validation::check_unique_uids(new_job)?;
-    validation::load_and_validate_checkpoint(state, new_job, allow_non_restored_state)?;
+    validation::load_and_validate_checkpoint(state, new_job, non_restored)?;
 
     // StateAssignmentOperation.assignStates.
     let mut out = BTreeMap::new();

@@ -5,6 +5,7 @@
 //! persisted in-flight data.
 
 use super::error::{corrupt, RestoreError};
+use super::NonRestoredState;
 use super::metadata::{
     input_layout, output_layout, DistributionMode, EdgeLayout, OperatorState, SavepointState,
     SubtaskState,
@@ -31,12 +32,13 @@ pub(super) fn check_unique_uids(new_job: &Job) -> Result<(), RestoreError> {
 
 /// Flink: `Checkpoints.loadAndValidateCheckpoint` — every stored operator maps to
 /// an operator of the new job with a compatible max parallelism, or its state may
-/// be skipped (`allow_non_restored_state`, or nothing stored).
+/// be skipped ([`NonRestoredState::Skip`], or nothing stored).
 pub(super) fn load_and_validate_checkpoint(
     state: &SavepointState,
     new_job: &Job,
-    allow_non_restored_state: bool,
+    non_restored: NonRestoredState,
 ) -> Result<(), RestoreError> {
+    let allow_non_restored_state = non_restored == NonRestoredState::Skip;
     let pointer = state.pointer();
     for (uid, op_state) in &state.operators {
         match new_job.operator(uid) {

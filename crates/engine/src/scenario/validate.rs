@@ -168,6 +168,45 @@ fn check_job(check: &mut Checker, job: &Job) {
     check_broadcast_rules(check, job);
 }
 
+/// `fn`: a map's function or a filter's predicate, on those two kinds only.
+fn check_function(check: &mut Checker, path: &str, op: &OperatorSpec) {
+    let kind = op.kind.as_str();
+    match (op.kind, op.r#fn) {
+        (OperatorKind::Map, None) => check.error(
+            format!("{path}.fn"),
+            "a map needs \"fn\": identity, double or parity_key".to_string(),
+        ),
+        (OperatorKind::Map, Some(f)) if !f.is_map_fn() => check.error(
+            format!("{path}.fn"),
+            format!(
+                "\"{}\" is a filter predicate; a map takes identity, double or parity_key",
+                f.as_str()
+            ),
+        ),
+        (OperatorKind::Filter, None) => check.error(
+            format!("{path}.fn"),
+            "a filter needs \"fn\": even or odd".to_string(),
+        ),
+        (OperatorKind::Filter, Some(f)) if !f.is_filter_fn() => check.error(
+            format!("{path}.fn"),
+            format!(
+                "\"{}\" is a map function; a filter takes even or odd",
+                f.as_str()
+            ),
+        ),
+        (OperatorKind::Map | OperatorKind::Filter, Some(_)) => {}
+        (_, Some(f)) => check.error(
+            format!("{path}.fn"),
+            format!(
+                "only map and filter take \"fn\" ({} is a {kind}, \"fn\" is \"{}\")",
+                op.uid,
+                f.as_str()
+            ),
+        ),
+        (_, None) => {}
+    }
+}
+
 /// Fields that belong to one kind only: present where they must be, absent elsewhere.
 fn check_operator_fields(check: &mut Checker, path: &str, op: &OperatorSpec) {
     let kind = op.kind.as_str();
@@ -211,40 +250,7 @@ fn check_operator_fields(check: &mut Checker, path: &str, op: &OperatorSpec) {
         }
     }
 
-    match (op.kind, op.r#fn) {
-        (OperatorKind::Map, None) => check.error(
-            format!("{path}.fn"),
-            "a map needs \"fn\": identity, double or parity_key".to_string(),
-        ),
-        (OperatorKind::Map, Some(f)) if !f.is_map_fn() => check.error(
-            format!("{path}.fn"),
-            format!(
-                "\"{}\" is a filter predicate; a map takes identity, double or parity_key",
-                f.as_str()
-            ),
-        ),
-        (OperatorKind::Filter, None) => check.error(
-            format!("{path}.fn"),
-            "a filter needs \"fn\": even or odd".to_string(),
-        ),
-        (OperatorKind::Filter, Some(f)) if !f.is_filter_fn() => check.error(
-            format!("{path}.fn"),
-            format!(
-                "\"{}\" is a map function; a filter takes even or odd",
-                f.as_str()
-            ),
-        ),
-        (OperatorKind::Map | OperatorKind::Filter, Some(_)) => {}
-        (_, Some(f)) => check.error(
-            format!("{path}.fn"),
-            format!(
-                "only map and filter take \"fn\" ({} is a {kind}, \"fn\" is \"{}\")",
-                op.uid,
-                f.as_str()
-            ),
-        ),
-        (_, None) => {}
-    }
+    check_function(check, path, op);
 
     if op.offsets_state != ListStateMode::EvenSplit && !op.is_source() {
         check.error(
@@ -557,7 +563,21 @@ fn check_edges(check: &mut Checker, job: &Job, first_by_uid: &BTreeMap<&str, usi
         }
     }
 
-    // Inputs and outputs per operator (only for operators defined once).
+    check_inputs_and_outputs(check, job, first_by_uid);
+
+    if let Some((edge_index, cycle)) = find_cycle(&graph_edges) {
+        check.error(
+            format!("job.edges[{edge_index}]"),
+            format!("cycle {}: a job graph must be acyclic", cycle.join(" → ")),
+        );
+    }
+
+    warn_keyless_hash_edges(check, job, first_by_uid);
+}
+
+/// Every operator but a source has an input; one without an output (not a sink)
+/// is warned about. Only operators defined once are checked.
+fn check_inputs_and_outputs(check: &mut Checker, job: &Job, first_by_uid: &BTreeMap<&str, usize>) {
     for (i, op) in job.operators.iter().enumerate() {
         if first_by_uid.get(op.uid.as_str()) != Some(&i) {
             continue;
@@ -580,15 +600,6 @@ fn check_edges(check: &mut Checker, job: &Job, first_by_uid: &BTreeMap<&str, usi
             );
         }
     }
-
-    if let Some((edge_index, cycle)) = find_cycle(&graph_edges) {
-        check.error(
-            format!("job.edges[{edge_index}]"),
-            format!("cycle {}: a job graph must be acyclic", cycle.join(" → ")),
-        );
-    }
-
-    warn_keyless_hash_edges(check, job, first_by_uid);
 }
 
 /// Warns about `hash` edges that some records without a key may reach: each such

@@ -28,6 +28,7 @@
 
 use super::descriptor::{StateDescriptor, StateKind};
 use super::ttl::{TtlConfig, TtlValue};
+use super::Upload;
 use crate::record::KeyId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -352,18 +353,18 @@ impl KeyedStateStore {
             .map(MapState)
     }
 
-    /// The snapshot at `now`: every registered state, every key. With
-    /// `full_snapshot_cleanup` (a full snapshot, i.e. not incremental rocksdb), the
+    /// The snapshot at `now`: every registered state, every key. In an
+    /// [`Upload::Full`] snapshot (not incremental rocksdb), the
     /// states whose TTL asks for full-snapshot cleanup leave their expired values
     /// out (Flink: `TtlStateSnapshotTransformer`); the live state keeps them.
-    pub fn snapshot(&self, now: u64, full_snapshot_cleanup: bool) -> KeyedSnapshot {
+    pub fn snapshot(&self, now: u64, upload: Upload) -> KeyedSnapshot {
         self.tables
             .iter()
             .map(|(name, t)| {
                 let filter = t
                     .descriptor
                     .ttl
-                    .filter(|c| full_snapshot_cleanup && c.cleanup.full_snapshot);
+                    .filter(|c| upload == Upload::Full && c.cleanup.full_snapshot);
                 let entries = match filter {
                     Some(ttl) => t
                         .entries

@@ -30,3 +30,14 @@ pub use keyed::{KeyedStateStore, StateError, StoredValue};
 pub use ttl::{
     CleanupStrategies, IncrementalCleanup, StateVisibility, TtlConfig, TtlValue, UpdateType,
 };
+
+/// How a snapshot's keyed state goes to checkpoint storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Upload {
+    /// All of it (hashmap backend, full rocksdb snapshots, savepoints).
+    Full,
+    /// Only what the last completed checkpoint does not hold already (rocksdb with
+    /// `execution.checkpointing.incremental`: `RocksIncrementalSnapshotStrategy`).
+    Incremental,
+}
+

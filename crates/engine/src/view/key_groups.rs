@@ -112,40 +112,20 @@ fn rescale_of(
     }?;
     let state = restore::from_completed(chosen, earlier.setup());
     let job = &scenario.job;
-    let assigned = restore::assign(&state, job, spec.allow_non_restored_state, keys).ok()?;
+    let assigned = restore::assign(
+        &state,
+        job,
+        restore::NonRestoredState::allowed_if(spec.allow_non_restored_state),
+        keys,
+    )
+    .ok()?;
     let mut keyed = Vec::new();
     let mut sources = Vec::new();
     for (i, op) in job.operators.iter().enumerate() {
         let old = state.operators.get(&op.uid);
         if op.kind == OperatorKind::Source {
             let Some(old) = old else { continue };
-            let before = old
-                .subtasks
-                .iter()
-                .map(|s| {
-                    s.operator
-                        .get(SOURCE_OFFSETS_STATE)
-                        .map_or_else(Vec::new, |l| partitions(&l.elements))
-                })
-                .collect();
-            let mut mode = DistributionMode::SplitDistribute;
-            let after = (0..op.parallelism)
-                .map(|j| {
-                    let Some(sub) = assigned.get(&(i, j)) else {
-                        return Vec::new();
-                    };
-                    if let Some(l) = sub.operator.get(SOURCE_OFFSETS_STATE) {
-                        mode = l.mode;
-                    }
-                    sub.offsets().into_keys().collect()
-                })
-                .collect();
-            sources.push(PartitionSplit {
-                uid: op.uid.clone(),
-                mode,
-                before,
-                after,
-            });
+            sources.push(source_split(op, i, old, &assigned));
         } else if op.is_keyed() {
             // The effective max parallelism, as Flink's checkParallelismPreconditions
             // settles it: the job's, or derived from the parallelism and replaced by
@@ -206,6 +186,43 @@ fn rescale_of(
         keyed,
         sources,
     })
+}
+
+/// How a source's partitions (its offsets state) are split over its subtasks
+/// before and after the restore.
+fn source_split(
+    op: &crate::scenario::OperatorSpec,
+    i: usize,
+    old: &restore::OperatorState,
+    assigned: &std::collections::BTreeMap<(usize, u32), restore::SubtaskRestore>,
+) -> PartitionSplit {
+    let before = old
+        .subtasks
+        .iter()
+        .map(|s| {
+            s.operator
+                .get(SOURCE_OFFSETS_STATE)
+                .map_or_else(Vec::new, |l| partitions(&l.elements))
+        })
+        .collect();
+    let mut mode = DistributionMode::SplitDistribute;
+    let after = (0..op.parallelism)
+        .map(|j| {
+            let Some(sub) = assigned.get(&(i, j)) else {
+                return Vec::new();
+            };
+            if let Some(l) = sub.operator.get(SOURCE_OFFSETS_STATE) {
+                mode = l.mode;
+            }
+            sub.offsets().into_keys().collect()
+        })
+        .collect();
+    PartitionSplit {
+        uid: op.uid.clone(),
+        mode,
+        before,
+        after,
+    }
 }
 
 #[cfg(test)]

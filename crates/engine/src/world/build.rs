@@ -24,7 +24,7 @@ use crate::job_graph::JobGraph;
 use crate::operators::{self, OpState, SourceState};
 use crate::record::{KeyId, KeyTable};
 use crate::restart::RestartStrategy;
-use crate::restore::{self, RestoreError, SavepointState};
+use crate::restore::{self, NonRestoredState, RestoreError, SavepointState};
 use crate::scenario::{
     ListStateMode, OperatorKind, Partitioning, Scenario, ScenarioError, SinkKind,
 };
@@ -114,7 +114,7 @@ impl World {
             Some(e) => {
                 let spec = scenario.restore.as_ref().expect("earlier implies restore");
                 let plan = world
-                    .plan_restore(&e.state, spec.allow_non_restored_state)
+                    .plan_restore(&e.state, NonRestoredState::allowed_if(spec.allow_non_restored_state))
                     .map_err(|err| ScenarioError::single("restore", err.to_string()))?;
                 // The new job starts where the earlier one stopped; ids continue after
                 // the restored one, which enters the store as the first retained
@@ -126,7 +126,7 @@ impl World {
                     metadata: crate::summary::checkpoint_metadata_with(
                         &e.world.graph,
                         &e.snapshot,
-                        true,
+                        crate::summary::Metadata::WithKeyGroups,
                     ),
                     non_restored: restore::non_restored_operators(&e.state, job)
                         .into_iter()
@@ -176,10 +176,10 @@ impl World {
     pub(super) fn plan_restore(
         &self,
         state: &SavepointState,
-        allow_non_restored_state: bool,
+        non_restored: NonRestoredState,
     ) -> Result<Restore, RestoreError> {
         let job = &self.graph.scenario.job;
-        let assigned = restore::assign(state, job, allow_non_restored_state, &self.graph.keys)?;
+        let assigned = restore::assign(state, job, non_restored, &self.graph.keys)?;
         let mut plan = Restore {
             checkpoint: state.checkpoint,
             tasks: BTreeMap::new(),

@@ -296,7 +296,10 @@ impl World {
         // The job's own checkpoint fits the job: assignment cannot fail, but if it
         // ever did, the job fails with the reason rather than the lab panicking.
         let plan = match latest
-            .map(|c| self.plan_restore(&restore::from_completed(&c, &self.graph), false))
+            .map(|c| self.plan_restore(
+                    &restore::from_completed(&c, &self.graph),
+                    restore::NonRestoredState::Refuse,
+                ))
         {
             None => None,
             Some(Ok(plan)) => Some(plan),

@@ -151,6 +151,26 @@ pub fn committed(summary: &Value, uid: &str) -> Vec<(String, i64)> {
         .collect()
 }
 
+/// Whether a run failed over to a completed checkpoint (a summary's
+/// `failures[].restored_from`): the case the exactly-once properties are about.
+pub fn restored_a_checkpoint(summary: &Value) -> bool {
+    summary["failures"]
+        .as_array()
+        .is_some_and(|f| f.iter().any(|x| x["restored_from"].is_u64()))
+}
+
+/// The "sometimes" half of a seeded property: fails unless at least `min` of the
+/// `cases` reached the branch the property asserts about, so a generator that
+/// drifts away from it cannot leave the property passing vacuously.
+#[track_caller]
+pub fn assert_sometimes(reached: usize, min: usize, cases: usize, what: &str) {
+    assert!(
+        reached >= min.max(1),
+        "only {reached} of {cases} cases {what} (at least {} expected)",
+        min.max(1)
+    );
+}
+
 /// Group values by key, keeping order.
 pub fn per_key(pairs: &[(String, i64)]) -> std::collections::BTreeMap<String, Vec<i64>> {
     let mut m = std::collections::BTreeMap::<String, Vec<i64>>::new();

@@ -7,6 +7,7 @@ use engine::event::SnapshotKind;
 use engine::ids::{ChannelIndex, CheckpointId};
 use engine::keygroup::{assign_to_key_group, key_group_range, operator_index_for_key_group};
 use engine::record::{KeyId, KeyTable};
+use engine::restore::NonRestoredState::{Refuse, Skip};
 use engine::restore::{
     adopted_max_parallelism, assign, from_completed, non_restored_operators, split_distribute,
     DistributionMode, KeyedEntry, ListState, OperatorState, PersistedRecord, RestoreError,
@@ -256,7 +257,7 @@ fn unchanged_job_restores_every_subtask_its_own_snapshot() {
         let back: SavepointState = serde_json::from_str(&text).expect("deserialize");
         assert_eq!(back, state);
 
-        let out = assign(&back, &scenario.job, false, &setup.keys).expect("assign");
+        let out = assign(&back, &scenario.job, Refuse, &setup.keys).expect("assign");
         assert_eq!(
             out.len(),
             setup.tasks.len(),
@@ -305,7 +306,7 @@ fn unchanged_job_restores_every_subtask_its_own_snapshot() {
             .iter()
             .flat_map(|r| r.keyed_values())
             .collect();
-        match assign(&state, &rescaled, false, &setup.keys) {
+        match assign(&state, &rescaled, Refuse, &setup.keys) {
             Ok(out3) => {
                 assert!(!unaligned);
                 let parts: Vec<BTreeMap<KeyId, i64>> = op_subtasks(&out3, sum)
@@ -354,7 +355,7 @@ fn added_operator_starts_empty() {
         {"uid": "count", "kind": "keyed_count", "parallelism": 2}], "edges": []}));
     new_job.operators.insert(2, extra.operators[0].clone());
     let keys = keys_table(&KEYS);
-    let out = assign(&state, &new_job, false, &keys).expect("assign");
+    let out = assign(&state, &new_job, Refuse, &keys).expect("assign");
     assert!(
         op_subtasks(&out, 2).is_empty(),
         "the added operator gets nothing"
@@ -385,7 +386,7 @@ fn removed_stateful_operator_fails_without_allow_non_restored_state() {
     );
     let mut new_job = pipeline(1, 1, 1);
     new_job.operators.remove(1); // "sum"
-    let err = assign(&state, &new_job, false, &keys_table(&KEYS)).unwrap_err();
+    let err = assign(&state, &new_job, Refuse, &keys_table(&KEYS)).unwrap_err();
     assert_eq!(err.uid(), "sum");
     assert_eq!(
         err.to_string(),
@@ -396,7 +397,7 @@ fn removed_stateful_operator_fails_without_allow_non_restored_state() {
     // Even a keyed operator that never saw a key has registered state (Flink writes
     // the state's meta data), so it is not "stateless".
     let empty = pipeline_state(vec![vec![(0, 5)]], vec![vec![]], vec![(Some(9), vec![])]);
-    let err = assign(&empty, &new_job, false, &keys_table(&KEYS)).unwrap_err();
+    let err = assign(&empty, &new_job, Refuse, &keys_table(&KEYS)).unwrap_err();
     assert!(matches!(err, RestoreError::NotMapped { ref uid, .. } if uid == "sum"));
 }
 
@@ -411,7 +412,7 @@ fn removed_stateful_operator_is_skipped_with_allow_non_restored_state() {
     let mut new_job = pipeline(1, 1, 1);
     new_job.operators.remove(1);
     let keys = keys_table(&KEYS);
-    let out = assign(&state, &new_job, true, &keys).expect("allowed");
+    let out = assign(&state, &new_job, Skip, &keys).expect("allowed");
     assert_eq!(
         out.keys().copied().collect::<Vec<_>>(),
         vec![(0, 0), (1, 0)]
@@ -436,7 +437,7 @@ fn removed_stateless_operator_is_skipped_silently() {
         op_state(128, vec![SubtaskState::default(), SubtaskState::default()]),
     );
     let keys = keys_table(&KEYS);
-    let out = assign(&state, &pipeline(1, 1, 1), false, &keys).expect("stateless removed");
+    let out = assign(&state, &pipeline(1, 1, 1), Refuse, &keys).expect("stateless removed");
     assert_eq!(out.len(), 3);
     // A matched stateless operator is not restored either (Flink: no restore for a
     // vertex without state).
@@ -444,7 +445,7 @@ fn removed_stateless_operator_is_skipped_silently() {
     let map = job(json!({"max_parallelism": 128, "operators": [
         {"uid": "parity", "kind": "map", "fn": "parity_key", "parallelism": 2}], "edges": []}));
     with_map.operators.insert(1, map.operators[0].clone());
-    let out = assign(&state, &with_map, false, &keys).expect("stateless kept");
+    let out = assign(&state, &with_map, Refuse, &keys).expect("stateless kept");
     assert!(op_subtasks(&out, 1).is_empty());
     // A fully finished operator stores no state either (Flink: FullyFinishedOperatorState).
     let mut finished = state.clone();
@@ -453,7 +454,7 @@ fn removed_stateless_operator_is_skipped_silently() {
     }
     let mut no_sum = pipeline(1, 1, 1);
     no_sum.operators.remove(1);
-    assert!(assign(&finished, &no_sum, false, &keys).is_ok());
+    assert!(assign(&finished, &no_sum, Refuse, &keys).is_ok());
 }
 
 /// A changed uid is a removed operator plus an added one. Mirrors
@@ -471,16 +472,16 @@ fn changed_uid_is_removed_plus_added() {
     new_job.edges[0].to = "sum-v2".into();
     new_job.edges[1].from = "sum-v2".into();
     let keys = keys_table(&KEYS);
-    let err = assign(&state, &new_job, false, &keys).unwrap_err();
+    let err = assign(&state, &new_job, Refuse, &keys).unwrap_err();
     assert!(matches!(err, RestoreError::NotMapped { ref uid, .. } if uid == "sum"));
-    let out = assign(&state, &new_job, true, &keys).expect("with -n");
+    let out = assign(&state, &new_job, Skip, &keys).expect("with -n");
     assert!(op_subtasks(&out, 1).is_empty(), "sum-v2 starts empty");
     assert_eq!(non_restored_operators(&state, &new_job), vec!["sum"]);
 
     // Moving an operator to another position keeps its state: matching is by uid.
     let mut reordered = pipeline(1, 1, 1);
     reordered.operators.swap(0, 2);
-    let out = assign(&state, &reordered, false, &keys).expect("reordered");
+    let out = assign(&state, &reordered, Refuse, &keys).expect("reordered");
     assert_eq!(offsets_of(&out[&(2, 0)]), vec![(0, 5)]);
     assert_eq!(out[&(0, 0)].transactions().len(), 1);
 }
@@ -509,7 +510,7 @@ fn a_derived_max_parallelism_takes_the_stored_one() {
     );
     assert_eq!(adopted_max_parallelism(None, &new_job), [128, 128, 128]);
     let keys = keys_table(&KEYS);
-    let out = assign(&state, &new_job, false, &keys).expect("a derived value gives way");
+    let out = assign(&state, &new_job, Refuse, &keys).expect("a derived value gives way");
     for i in 0..2u32 {
         let r = &out[&(1, i)];
         assert_eq!(r.key_groups, key_group_range(256, 2, i));
@@ -521,7 +522,7 @@ fn a_derived_max_parallelism_takes_the_stored_one() {
     // Set, it is fixed: the same state is refused, and nothing is adopted.
     new_job.max_parallelism = Some(128);
     assert!(matches!(
-        assign(&state, &new_job, false, &keys),
+        assign(&state, &new_job, Refuse, &keys),
         Err(RestoreError::MaxParallelismMismatch {
             stored: 256,
             new: 128,
@@ -545,7 +546,7 @@ fn max_parallelism_mismatch_is_rejected_with_flinks_message() {
     );
     let mut new_job = pipeline(1, 1, 1);
     new_job.max_parallelism = Some(256);
-    let err = assign(&state, &new_job, true, &keys_table(&KEYS)).unwrap_err();
+    let err = assign(&state, &new_job, Skip, &keys_table(&KEYS)).unwrap_err();
     assert_eq!(err.uid(), "numbers", "operators are checked in uid order");
     assert_eq!(
         err.to_string(),
@@ -562,7 +563,7 @@ fn max_parallelism_mismatch_is_rejected_with_flinks_message() {
     let j = job(json!({"max_parallelism": 64, "operators": [
         {"uid": "parity", "kind": "map", "fn": "parity_key"}], "edges": []}));
     assert!(matches!(
-        assign(&stateless, &j, false, &KeyTable::new()),
+        assign(&stateless, &j, Refuse, &KeyTable::new()),
         Err(RestoreError::MaxParallelismMismatch {
             stored: 128,
             new: 64,
@@ -579,7 +580,7 @@ fn parallelism_above_stored_max_parallelism_is_rejected() {
     let state = savepoint(vec![("sum", op_state(4, vec![keyed_sub(4, &[("a", 1)])]))]);
     let j = job(json!({"max_parallelism": 4, "operators": [
         {"uid": "sum", "kind": "keyed_sum", "parallelism": 5}], "edges": []}));
-    let err = assign(&state, &j, false, &keys_table(&["a"])).unwrap_err();
+    let err = assign(&state, &j, Refuse, &keys_table(&["a"])).unwrap_err();
     assert_eq!(
         err.to_string(),
         "The state for task sum can not be restored. The maximum parallelism (4) of the restored state is lower \
@@ -589,7 +590,7 @@ fn parallelism_above_stored_max_parallelism_is_rejected() {
     // Exactly the max parallelism is fine: one key group per subtask.
     let j = job(json!({"max_parallelism": 4, "operators": [
         {"uid": "sum", "kind": "keyed_sum", "parallelism": 4}], "edges": []}));
-    let out = assign(&state, &j, false, &keys_table(&["a"])).expect("p = maxP");
+    let out = assign(&state, &j, Refuse, &keys_table(&["a"])).expect("p = maxP");
     for i in 0..4 {
         assert_eq!(out[&(0, i)].key_groups, i..=i);
     }
@@ -679,7 +680,7 @@ fn keyed_state_follows_key_group_ranges_when_rescaling() {
     ];
     for (old_p, new_p, expected) in cases {
         let state = keyed_state_for(old_p);
-        let out = assign(&state, &keyed_job(new_p), false, &keys).expect("rescale");
+        let out = assign(&state, &keyed_job(new_p), Refuse, &keys).expect("rescale");
         assert_eq!(out.len(), new_p as usize, "{old_p}→{new_p}");
         for (i, ((start, end), want)) in expected.iter().enumerate() {
             let r = &out[&(0, i as u32)];
@@ -722,7 +723,7 @@ fn inconsistent_keys_are_errors() {
         .get_mut("a")
         .unwrap()
         .key_group = 3;
-    let err = assign(&state, &keyed_job(2), false, &keys).unwrap_err();
+    let err = assign(&state, &keyed_job(2), Refuse, &keys).unwrap_err();
     assert!(
         matches!(err, RestoreError::KeyGroupMismatch { ref key, stored: 3, computed: 81, .. } if key == "a")
     );
@@ -732,7 +733,7 @@ fn inconsistent_keys_are_errors() {
         "sum",
         op_state(128, vec![keyed_sub(128, &[("zebra", 1)])]),
     )]);
-    let err = assign(&state, &keyed_job(1), false, &keys).unwrap_err();
+    let err = assign(&state, &keyed_job(1), Refuse, &keys).unwrap_err();
     assert!(matches!(err, RestoreError::UnknownKey { ref key, .. } if key == "zebra"));
     assert!(
         state.key_names().contains("zebra"),
@@ -747,7 +748,7 @@ fn inconsistent_keys_are_errors() {
             vec![keyed_sub(128, &[("a", 1)]), keyed_sub(128, &[("a", 2)])],
         ),
     )]);
-    let err = assign(&state, &keyed_job(1), false, &keys).unwrap_err();
+    let err = assign(&state, &keyed_job(1), Refuse, &keys).unwrap_err();
     assert!(
         matches!(err, RestoreError::Corrupt { ref uid, .. } if uid == "sum"),
         "{err}"
@@ -811,7 +812,7 @@ fn source_offsets_are_split_in_contiguous_chunks() {
         )]);
         let j = job(json!({"max_parallelism": 128, "operators": [
             {"uid": "numbers", "kind": "source", "parallelism": new_p}], "edges": []}));
-        let out = assign(&state, &j, false, &keys).expect("assign");
+        let out = assign(&state, &j, Refuse, &keys).expect("assign");
         assert_eq!(out.len(), new_p as usize);
         for (i, w) in want.iter().enumerate() {
             let r = &out[&(0, i as u32)];
@@ -864,7 +865,7 @@ fn several_split_states_rotate_their_start() {
     )]);
     let j = job(json!({"max_parallelism": 128, "operators": [
         {"uid": "op", "kind": "map", "fn": "identity", "parallelism": 3}], "edges": []}));
-    let out = assign(&state, &j, false, &KeyTable::new()).expect("assign");
+    let out = assign(&state, &j, Refuse, &KeyTable::new()).expect("assign");
     let s1: Vec<Vec<i64>> = (0..3).map(|i| ints(out[&(0, i)].list("s1"))).collect();
     let s2: Vec<Vec<i64>> = (0..3).map(|i| ints(out[&(0, i)].list("s2"))).collect();
     assert_eq!(s1, vec![vec![1, 2], vec![3], vec![4]]);
@@ -892,7 +893,7 @@ fn union_state_goes_to_every_subtask() {
     for new_p in [1, 2, 3] {
         let j = job(json!({"max_parallelism": 128, "operators": [
             {"uid": "op", "kind": "map", "fn": "identity", "parallelism": new_p}], "edges": []}));
-        let out = assign(&state, &j, false, &KeyTable::new()).expect("assign");
+        let out = assign(&state, &j, Refuse, &KeyTable::new()).expect("assign");
         for i in 0..new_p {
             let r = &out[&(0, i)];
             assert_eq!(ints(r.list("t-3")), vec![0, 0], "p={new_p} subtask {i}");
@@ -931,7 +932,7 @@ fn broadcast_state_is_copied_round_robin() {
         (2, vec![0, 1]),
         (5, vec![0, 1, 0, 1, 0]),
     ] {
-        let out = assign(&state, &j(new_p), false, &KeyTable::new()).expect("assign");
+        let out = assign(&state, &j(new_p), Refuse, &KeyTable::new()).expect("assign");
         let got: Vec<i64> = (0..new_p)
             .map(|i| ints(out[&(0, i)].list("t-5"))[0])
             .collect();
@@ -950,7 +951,7 @@ fn broadcast_state_is_copied_round_robin() {
             op_state(128, vec![list_sub(&[("t-5", B, &[0, 10, 20])]), second]),
         )]);
         for new_p in [1u32, 2, 3] {
-            let out = assign(&state, &j(new_p), false, &KeyTable::new()).expect("assign");
+            let out = assign(&state, &j(new_p), Refuse, &KeyTable::new()).expect("assign");
             for i in 0..new_p {
                 assert_eq!(
                     ints(out[&(0, i)].list("t-5")),
@@ -989,7 +990,7 @@ fn combined_modes_in_one_operator() {
     ] {
         let j = job(json!({"max_parallelism": 128, "operators": [
             {"uid": "op", "kind": "map", "fn": "identity", "parallelism": new_p}], "edges": []}));
-        let out = assign(&state, &j, false, &KeyTable::new()).expect("assign");
+        let out = assign(&state, &j, Refuse, &KeyTable::new()).expect("assign");
         for i in 0..new_p {
             let r = &out[&(0, i)];
             assert_eq!(ints(r.list("t-1")), vec![0, 1]);
@@ -1036,7 +1037,7 @@ fn two_phase_commit_transactions_are_split_distributed() {
         ),
     )]);
     // 3→2: [e0, e1], [e2].
-    let out = assign(&state, &sink(2), false, &keys).expect("scale in");
+    let out = assign(&state, &sink(2), Refuse, &keys).expect("scale in");
     let r0 = out[&(0, 0)].two_phase_commit_recovery();
     assert_eq!(
         r0.commit,
@@ -1065,7 +1066,7 @@ fn two_phase_commit_transactions_are_split_distributed() {
         }
     );
     // 3→5: one element each for 0..3, none for 3 and 4.
-    let out = assign(&state, &sink(5), false, &keys).expect("scale out");
+    let out = assign(&state, &sink(5), Refuse, &keys).expect("scale out");
     let aborts: Vec<Vec<u64>> = (0..5)
         .map(|i| out[&(0, i)].two_phase_commit_recovery().abort)
         .collect();
@@ -1081,7 +1082,7 @@ fn two_phase_commit_transactions_are_split_distributed() {
         }
     );
     // 3→1: everything on one subtask.
-    let out = assign(&state, &sink(1), false, &keys).expect("to one");
+    let out = assign(&state, &sink(1), Refuse, &keys).expect("to one");
     assert_eq!(
         out[&(0, 0)].two_phase_commit_recovery().abort,
         vec![11, 12, 13]
@@ -1108,11 +1109,11 @@ fn fully_finished_operators_restore_finished() {
             {"uid": "numbers", "kind": "source", "parallelism": p}], "edges": []}))
     };
     state.operators.get_mut("numbers").unwrap().subtasks[0].finished = true;
-    let out = assign(&state, &j(2), false, &keys).expect("partial");
+    let out = assign(&state, &j(2), Refuse, &keys).expect("partial");
     assert!(out.values().all(|r| !r.finished));
     state.operators.get_mut("numbers").unwrap().subtasks[1].finished = true;
     for p in [1u32, 2, 3] {
-        let out = assign(&state, &j(p), false, &keys).expect("full");
+        let out = assign(&state, &j(p), Refuse, &keys).expect("full");
         assert_eq!(out.len(), p as usize);
         assert!(out.values().all(|r| r.finished), "p={p}");
         assert!(out
@@ -1165,7 +1166,7 @@ fn channel_state() -> SavepointState {
 fn channel_state_is_restored_only_without_rescaling() {
     let keys = keys_table(&KEYS);
     let state = channel_state();
-    let out = assign(&state, &pipeline(1, 2, 2), false, &keys).expect("unchanged");
+    let out = assign(&state, &pipeline(1, 2, 2), Refuse, &keys).expect("unchanged");
     let r0 = &out[&(1, 0)];
     let values: Vec<i64> = r0.input_channels[&ChannelIndex(0)]
         .iter()
@@ -1176,7 +1177,7 @@ fn channel_state_is_restored_only_without_rescaling() {
     assert_eq!(r0.input_channels[&ChannelIndex(0)][0].origin.source, 0);
     assert_eq!(out[&(1, 1)].output_channels[&1][0].value, 5);
 
-    let err = assign(&state, &pipeline(1, 3, 2), false, &keys).unwrap_err();
+    let err = assign(&state, &pipeline(1, 3, 2), Refuse, &keys).unwrap_err();
     assert_eq!(
         err,
         RestoreError::ChannelStateRescaled {
@@ -1194,7 +1195,7 @@ fn channel_state_is_restored_only_without_rescaling() {
     );
 
     // The sink downstream was rescaled: sum's output channels are numbered anew.
-    let err = assign(&state, &pipeline(1, 2, 3), false, &keys).unwrap_err();
+    let err = assign(&state, &pipeline(1, 2, 3), Refuse, &keys).unwrap_err();
     assert!(
         matches!(err, RestoreError::ChannelStateTopologyChanged { ref uid, .. } if uid == "sum"),
         "{err}"
@@ -1203,7 +1204,7 @@ fn channel_state_is_restored_only_without_rescaling() {
     let mut j = pipeline(1, 2, 2);
     j.edges[0].partitioning = Some(Partitioning::Broadcast);
     assert!(matches!(
-        assign(&state, &j, false, &keys),
+        assign(&state, &j, Refuse, &keys),
         Err(RestoreError::ChannelStateTopologyChanged { .. })
     ));
     // Without channel state the same rescale is fine.
@@ -1212,7 +1213,7 @@ fn channel_state_is_restored_only_without_rescaling() {
         s.input_channels.clear();
         s.output_channels.clear();
     }
-    assert!(assign(&no_channels, &pipeline(1, 3, 3), false, &keys).is_ok());
+    assert!(assign(&no_channels, &pipeline(1, 3, 3), Refuse, &keys).is_ok());
 }
 
 // ---------------------------------------------------------------------------------
@@ -1232,7 +1233,7 @@ fn damaged_input_is_an_error_not_a_panic() {
     let mut s = base.clone();
     s.operators.get_mut("sum").unwrap().parallelism = 3;
     assert!(matches!(
-        assign(&s, &pipeline(1, 1, 1), false, &keys),
+        assign(&s, &pipeline(1, 1, 1), Refuse, &keys),
         Err(RestoreError::Corrupt { .. })
     ));
 
@@ -1240,7 +1241,7 @@ fn damaged_input_is_an_error_not_a_panic() {
     s.operators.get_mut("sum").unwrap().parallelism = 0;
     s.operators.get_mut("sum").unwrap().subtasks.clear();
     // No subtask, so no state: nothing to restore, no error.
-    assert!(assign(&s, &pipeline(1, 1, 1), false, &keys).is_ok());
+    assert!(assign(&s, &pipeline(1, 1, 1), Refuse, &keys).is_ok());
 
     let mut s = base.clone();
     for op in s.operators.values_mut() {
@@ -1249,7 +1250,7 @@ fn damaged_input_is_an_error_not_a_panic() {
     let mut j = pipeline(1, 1, 1);
     j.max_parallelism = Some(0);
     assert!(matches!(
-        assign(&s, &j, false, &KeyTable::new()),
+        assign(&s, &j, Refuse, &KeyTable::new()),
         Err(RestoreError::Corrupt { .. })
     ));
 
@@ -1263,21 +1264,21 @@ fn damaged_input_is_an_error_not_a_panic() {
         .push(offsets_sub(&[(1, 1)]));
     s.operators.get_mut("numbers").unwrap().parallelism = 2;
     assert!(matches!(
-        assign(&s, &pipeline(2, 1, 1), false, &keys),
+        assign(&s, &pipeline(2, 1, 1), Refuse, &keys),
         Err(RestoreError::Corrupt { .. })
     ));
 
     let mut j = pipeline(1, 1, 1);
     j.operators[1].parallelism = 0;
     assert!(matches!(
-        assign(&base, &j, false, &keys),
+        assign(&base, &j, Refuse, &keys),
         Err(RestoreError::InvalidJob { .. })
     ));
 
     let mut j = pipeline(1, 1, 1);
     j.operators[2].uid = "sum".into();
     assert!(matches!(
-        assign(&base, &j, true, &keys),
+        assign(&base, &j, Skip, &keys),
         Err(RestoreError::InvalidJob { .. })
     ));
 
@@ -1313,7 +1314,13 @@ fn damaged_input_is_an_error_not_a_panic() {
         if rng.random_bool(0.2) {
             j.max_parallelism = Some(rng.random_range(0..40_000));
         }
-        let _ = assign(&s, &j, rng.random_bool(0.5), &keys).map(|out| out.len());
+        let _ = assign(
+            &s,
+            &j,
+            if rng.random_bool(0.5) { Skip } else { Refuse },
+            &keys,
+        )
+        .map(|out| out.len());
     }
 }
 
@@ -1328,6 +1335,9 @@ fn damaged_input_is_an_error_not_a_panic() {
 /// load of several states to within one element (CheckpointCoordinatorTest#testPartitionableStateRepartitioning).
 #[test]
 fn property_every_key_and_element_lands_exactly_once() {
+    // Seeds that rescaled keyed state: where a key could land on the wrong subtask
+    // and a split list could lose or repeat an element.
+    let mut rescaled = 0;
     for seed in 0..600u64 {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let max_p: u32 = if rng.random_bool(0.5) {
@@ -1400,7 +1410,7 @@ fn property_every_key_and_element_lands_exactly_once() {
         };
         let j = job(json!({"max_parallelism": max_p, "operators": [
             {"uid": "op", "kind": "keyed_sum", "parallelism": new_p}], "edges": []}));
-        let out = assign(&state, &j, false, &keys).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let out = assign(&state, &j, Refuse, &keys).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         assert_eq!(out.len(), new_p as usize, "seed {seed}");
 
         // Keys: exactly once, on the right subtask, in its range, with their value.
@@ -1473,6 +1483,7 @@ fn property_every_key_and_element_lands_exactly_once() {
             }
         }
         if old_p != new_p {
+            rescaled += usize::from(!key_names.is_empty());
             let (lo, hi) = (load.iter().min().unwrap(), load.iter().max().unwrap());
             assert!(hi - lo <= 1, "seed {seed}: load {load:?}");
         }
@@ -1482,4 +1493,8 @@ fn property_every_key_and_element_lands_exactly_once() {
             assert_eq!(ints(out[&(0, i)].list("u")), union, "seed {seed}");
         }
     }
+    assert!(
+        rescaled >= 300,
+        "only {rescaled} of 600 seeds rescaled keyed state"
+    );
 }

@@ -702,6 +702,9 @@ fn a_job_without_max_parallelism_takes_the_savepoints() {
 #[test]
 fn an_unset_max_parallelism_behaves_as_the_stored_one_over_many_seeds() {
     use rand::{Rng, SeedableRng};
+    // Seeds whose stored max parallelism differs from the one the new job would
+    // derive (128 for these parallelisms): where an unset value could show through.
+    let mut differs = 0;
     for seed in 0..40u64 {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let max_p = if rng.random_bool(0.3) {
@@ -710,6 +713,7 @@ fn an_unset_max_parallelism_behaves_as_the_stored_one_over_many_seeds() {
             rng.random_range(4..=2000u32)
         };
         let new_p = rng.random_range(1..=4u32.min(max_p));
+        differs += usize::from(max_p != 128 && new_p > 1);
         let run = |doc: Value| {
             let s = parse(&doc);
             let mut w = World::new(&s, s.seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
@@ -736,6 +740,10 @@ fn an_unset_max_parallelism_behaves_as_the_stored_one_over_many_seeds() {
             );
         }
     }
+    assert!(
+        differs >= 10,
+        "only {differs} of 40 seeds differ from the derived value"
+    );
 }
 
 /// Flink's `TwoPhaseCommitSinkFunction.initializeState`: after a

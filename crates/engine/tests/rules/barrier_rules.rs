@@ -1078,6 +1078,9 @@ const SEEDS: u64 = 600;
 /// are processed before the snapshot and none after it is; ids strictly increase.
 #[test]
 fn property_aligned_never_processes_a_barriered_record_before_the_snapshot() {
+    // Seeds with a record behind a triggered checkpoint's barrier: the "none after
+    // it" half of the property.
+    let mut behind = 0;
     for seed in 0..SEEDS {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let g = generate(&mut rng, true);
@@ -1095,6 +1098,7 @@ fn property_aligned_never_processes_a_barriered_record_before_the_snapshot() {
         );
         let (records, triggers) = global_order(&out);
         let toks = tokens(&out);
+        let mut seen_behind = false;
         // A checkpoint that never completes leaves its blocked channels blocked (in
         // Flink until the coordinator cancels it): those records wait.
         let waiting = out.lines.last().map_or(0, |l| {
@@ -1123,6 +1127,7 @@ fn property_aligned_never_processes_a_barriered_record_before_the_snapshot() {
                     if i < barrier {
                         assert!(processed.is_some_and(|&p| p < at), "{ctx}: {} precedes B{checkpoint}@{c} but was not processed before the snapshot", t.name);
                     } else {
+                        seen_behind = true;
                         assert!(processed.is_none_or(|&p| p > at), "{ctx}: {} follows B{checkpoint}@{c} but was processed before the snapshot", t.name);
                     }
                 }
@@ -1140,7 +1145,12 @@ fn property_aligned_never_processes_a_barriered_record_before_the_snapshot() {
                 .all(|t| !t.unaligned && t.channel_state.is_empty()),
             "{ctx}"
         );
+        behind += u64::from(seen_behind);
     }
+    assert!(
+        behind >= SEEDS / 4,
+        "only {behind} of {SEEDS} seeds had a record behind a triggered barrier"
+    );
 }
 
 /// Property (AlternatingWaitingForFirstBarrierUnaligned): unaligned without timeout and
@@ -1149,6 +1159,8 @@ fn property_aligned_never_processes_a_barriered_record_before_the_snapshot() {
 /// and that channel's barrier, end of partition or the checkpoint's end.
 #[test]
 fn property_unaligned_triggers_on_first_barrier_and_never_blocks() {
+    // Seeds whose snapshot persisted in-flight records: the channel-state half.
+    let mut persisted = 0;
     for seed in 0..SEEDS {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let g = generate(&mut rng, false);
@@ -1166,6 +1178,12 @@ fn property_unaligned_triggers_on_first_barrier_and_never_blocks() {
         );
         let toks = tokens(&out);
         let mut max_seen: Option<u64> = None;
+        persisted += u64::from(
+            out.lines
+                .iter()
+                .flat_map(|l| &l.triggered)
+                .any(|t| !t.channel_state.is_empty()),
+        );
         for (i, (line, t)) in out.lines.iter().zip(&toks).enumerate() {
             assert!(
                 line.blocked.is_empty(),
@@ -1228,18 +1246,31 @@ fn property_unaligned_triggers_on_first_barrier_and_never_blocks() {
             "{ctx}: triggered ids increase"
         );
     }
+    assert!(
+        persisted >= SEEDS / 4,
+        "only {persisted} of {SEEDS} seeds persisted channel state"
+    );
 }
 
 /// Property (CheckpointBarrierTracker): at-least-once never blocks and processes every
 /// record on arrival.
 #[test]
 fn property_at_least_once_never_blocks() {
+    // Seeds that processed a record while a checkpoint was pending: where an
+    // aligning handler would have blocked.
+    let mut while_pending = 0;
     for seed in 0..SEEDS {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let g = generate(&mut rng, true);
         let finished_tasks = rng.random_bool(0.7);
         let out = run_config(&config(AtLeastOnce, g.channels, 0, finished_tasks), &g.text);
         let ctx = format!("seed {seed}: --channels {} \"{}\"", g.channels, g.text);
+        while_pending += u64::from(
+            out.lines
+                .iter()
+                .zip(tokens(&out))
+                .any(|(l, t)| t.kind == 'r' && !l.pending.is_empty()),
+        );
         for (line, t) in out.lines.iter().zip(tokens(&out)) {
             assert!(
                 line.blocked.is_empty() && line.waiting.is_empty(),
@@ -1255,6 +1286,10 @@ fn property_at_least_once_never_blocks() {
             assert!(line.pending.len() <= 50, "{ctx}");
         }
     }
+    assert!(
+        while_pending >= SEEDS / 4,
+        "only {while_pending} of {SEEDS} seeds processed a record during a checkpoint"
+    );
 }
 
 /// Property (SingleCheckpointBarrierHandler): with an aligned timeout and savepoints,
@@ -1263,6 +1298,9 @@ fn property_at_least_once_never_blocks() {
 /// their channel's barrier.
 #[test]
 fn property_alternating_triggers_increase() {
+    // Seeds where every channel ended, and seeds whose timeout switched a checkpoint
+    // to unaligned (channel state persisted): each half of the property reached.
+    let (mut ended, mut switched) = (0, 0);
     for seed in 0..SEEDS {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let g = generate(&mut rng, true);
@@ -1293,6 +1331,13 @@ fn property_alternating_triggers_increase() {
         );
         let all_ended =
             (0..g.channels).all(|c| toks.iter().any(|t| t.kind == 'E' && t.channel == Some(c)));
+        ended += u64::from(all_ended);
+        switched += u64::from(
+            out.lines
+                .iter()
+                .flat_map(|l| &l.triggered)
+                .any(|t| !t.channel_state.is_empty()),
+        );
         if all_ended {
             let last = out.lines.last().unwrap();
             assert!(
@@ -1320,6 +1365,10 @@ fn property_alternating_triggers_increase() {
             }
         }
     }
+    assert!(
+        ended >= SEEDS / 20 && switched >= SEEDS / 10,
+        "of {SEEDS} seeds {ended} ended every channel, {switched} persisted channel state"
+    );
 }
 
 /// Property: `run_cli` never panics, whatever it is given.
@@ -1361,6 +1410,8 @@ fn property_cli_never_panics_on_garbage() {
         "--channels=2",
         "x",
     ];
+    // Both outcomes reached: input that runs and input that is refused.
+    let (mut ran, mut refused) = (0, 0);
     for seed in 0..2000u64 {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut list: Vec<String> = Vec::new();
@@ -1382,6 +1433,14 @@ fn property_cli_never_panics_on_garbage() {
         list.push(text);
         // Must return, Ok or Err, without panicking; print the seed otherwise.
         let result = std::panic::catch_unwind(|| bench::run_cli(&list));
-        assert!(result.is_ok(), "seed {seed}: run_cli panicked on {list:?}");
+        match result {
+            Ok(Ok(_)) => ran += 1,
+            Ok(Err(_)) => refused += 1,
+            Err(_) => panic!("seed {seed}: run_cli panicked on {list:?}"),
+        }
     }
+    assert!(
+        ran >= 5 && refused >= 1000,
+        "of 2000 seeds {ran} ran and {refused} were refused"
+    );
 }

@@ -301,7 +301,7 @@ fn property_a_restore_yields_exactly_the_checkpointed_state() {
                     }
                     (OpState::Keyed { .. } | OpState::KeyedStates(_), _) => {
                         assert_eq!(
-                            live.snapshot(w.now(), false),
+                            live.snapshot(w.now(), engine::state::Upload::Incremental),
                             snap.state,
                             "seed {seed} ({backend:?}): {task} state"
                         );

@@ -150,3 +150,114 @@ fn no_import_circles_in_the_engine() {
     );
     assert!(graph["summary"].contains("world"));
 }
+
+/// The tools on top of the engine (`lib.rs`: the face's tools) and the page's
+/// boundary: no internal rule refers to them, so they can change without touching
+/// a rule, and a rule is tested without them.
+#[test]
+fn internals_never_reach_up_to_the_tools_or_the_view() {
+    let mods = modules();
+    let graph = edges(&mods);
+    let above = [
+        "runner", "export", "bench", "drill", "verdict", "soak", "view",
+    ];
+    let is_above = |m: &str| {
+        above
+            .iter()
+            .any(|t| m == *t || m.starts_with(&format!("{t}::")))
+    };
+    for (m, deps) in &graph {
+        if m.is_empty() || is_above(m) {
+            continue;
+        }
+        let up: Vec<&String> = deps.iter().filter(|d| is_above(d)).collect();
+        assert!(up.is_empty(), "{m} (an internal rule) refers to {up:?}");
+    }
+    // The world's two paths are files of one room, below the view.
+    for path in ["world::data_path", "world::checkpoint_path"] {
+        assert!(graph.contains_key(path), "{path} exists");
+    }
+    assert!(graph["view"].contains("world"));
+}
+
+/// The modules `lib.rs` declares: its `internal!(…)` list, its `mod` lines and its
+/// inline modules.
+fn declared_modules() -> BTreeSet<String> {
+    let lib = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
+        .expect("lib.rs readable");
+    let code: Vec<&str> = lib
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect();
+    let mut out = BTreeSet::new();
+    let mut in_list = false;
+    for line in code {
+        let t = line.trim();
+        if t.starts_with("internal!(") {
+            in_list = true;
+            continue;
+        }
+        if in_list {
+            if t.starts_with(')') {
+                in_list = false;
+            } else {
+                out.insert(t.trim_end_matches(',').to_string());
+            }
+            continue;
+        }
+        // Top-level `mod x;`, `pub mod x;`, `pub mod x {` (not the macro's `$name`).
+        if line.starts_with("mod ") || line.starts_with("pub mod ") {
+            let name: String = t
+                .trim_start_matches("pub ")
+                .trim_start_matches("mod ")
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            out.insert(name);
+        }
+    }
+    out
+}
+
+/// The modules the engine's code map in `docs/architecture.md` lists: the first
+/// `name` of each row of the table under "### `crates/engine/`" (`world/` and
+/// `world` alike), the `bin/` row aside.
+fn mapped_modules() -> Vec<String> {
+    let doc = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/architecture.md"),
+    )
+    .expect("docs/architecture.md readable");
+    let section = doc
+        .split("### `crates/engine/`")
+        .nth(1)
+        .expect("the engine's code map")
+        .split("\n### ")
+        .next()
+        .unwrap_or("");
+    section
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .filter_map(|l| l.split('`').nth(1))
+        .map(|m| m.trim_end_matches('/').to_string())
+        .filter(|m| !m.starts_with("bin"))
+        .collect()
+}
+
+/// One module list: the code map names each module `lib.rs` declares exactly once,
+/// and nothing else.
+#[test]
+fn the_code_map_lists_exactly_the_modules_lib_rs_declares() {
+    let declared = declared_modules();
+    let mapped = mapped_modules();
+    let mut seen = BTreeSet::new();
+    for m in &mapped {
+        assert!(seen.insert(m.clone()), "the code map lists {m} twice");
+    }
+    let missing: Vec<_> = declared.difference(&seen).collect();
+    let extra: Vec<_> = seen.difference(&declared).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "docs/architecture.md's code map misses {missing:?} and lists {extra:?}, which lib.rs does not declare"
+    );
+    assert!(declared.len() > 25 && declared.contains("world") && declared.contains("trace"));
+}

@@ -3,9 +3,13 @@
 //! emit, what their checkpoints hold (`_metadata` under `"states"`), TTL in a
 //! running job, and their state carried through crash, restore and rescale.
 
-use crate::common::{committed, per_key, random_scenario, run_traced, Gen, Mode};
+use crate::common::{
+    assert_sometimes, committed, per_key, random_scenario, restored_a_checkpoint, run_traced, Gen,
+    Mode,
+};
 use engine::ids::TaskId;
 use engine::operators::OpState;
+use engine::restore::NonRestoredState::Refuse;
 use engine::restore::{assign, from_completed, SavepointState};
 use engine::scenario::{OperatorKind, ReduceFn, ScriptStep};
 use engine::snapshot::OperatorSnapshot;
@@ -361,6 +365,8 @@ fn with_kind(mut s: Scenario, kind: OperatorKind, reduce: Option<ReduceFn>) -> S
 /// value twice. A state lost or restored twice would change them.
 #[test]
 fn named_states_survive_crashes_exactly_once() {
+    // Runs that failed over to a checkpoint: where a named state is restored.
+    let restored = std::cell::Cell::new(0);
     for seed in 0..60 {
         let mode = if seed % 3 == 0 {
             Mode::Unaligned
@@ -384,6 +390,7 @@ fn named_states_survive_crashes_exactly_once() {
                 "seed {seed}: {}",
                 summary["failures"]
             );
+            restored.set(restored.get() + usize::from(restored_a_checkpoint(&summary)));
             per_key(&committed(&summary, "out"))
         };
         let sum = with_kind(base.clone(), OperatorKind::KeyedReduce, Some(ReduceFn::Sum));
@@ -437,6 +444,8 @@ fn named_states_survive_crashes_exactly_once() {
         };
         assert_eq!(sets(&got), sets(&want), "seed {seed}: dedup");
     }
+    // Four kinds a seed, each run with its crashes.
+    assert_sometimes(restored.get(), 40, 240, "failed over to a checkpoint");
 }
 
 // ----- restore and rescale ------------------------------------------------------
@@ -514,7 +523,7 @@ fn named_states_follow_key_groups_when_rescaling() {
         for p in [1u32, 2, 3] {
             let mut job = s.job.clone();
             job.operators[1].parallelism = p;
-            let out = assign(&state, &job, false, &setup.keys).expect("assign");
+            let out = assign(&state, &job, Refuse, &setup.keys).expect("assign");
             let mut restored = BTreeMap::new();
             for i in 0..p {
                 let r = &out[&(1, i)];

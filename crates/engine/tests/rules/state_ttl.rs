@@ -6,7 +6,7 @@
 use engine::record::KeyId;
 use engine::state::{
     AggregateFn, CleanupStrategies, IncrementalCleanup, KeyedStateStore, ReduceFn, StateDescriptor,
-    StateKind, StateVisibility, StoredValue, TtlConfig, UpdateType,
+    StateKind, StateVisibility, StoredValue, TtlConfig, UpdateType, Upload,
 };
 
 const A: KeyId = KeyId(0);
@@ -298,6 +298,8 @@ fn aggregating_keeps_an_expired_accumulator_not_cleaned_up() {
 #[test]
 fn reducing_without_reads_keeps_or_drops_as_the_visibility_says() {
     use rand::{Rng, SeedableRng};
+    // Seeds with an expiring gap: where the two visibilities differ.
+    let mut expired = 0;
     for seed in 0..300u64 {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut keep = one(
@@ -330,7 +332,12 @@ fn reducing_without_reads_keeps_or_drops_as_the_visibility_says() {
         };
         assert_eq!(stored(&keep), all, "seed {seed}");
         assert_eq!(stored(&drop), since_gap, "seed {seed}");
+        expired += usize::from(since_gap < all);
     }
+    assert!(
+        expired >= 100,
+        "only {expired} of 300 seeds had an expiring gap"
+    );
 }
 
 /// Ten keys written at 0 with TTL 10, restored into a store with `cleanup` (so the
@@ -348,7 +355,7 @@ fn ten_keys(cleanup: CleanupStrategies) -> KeyedStateStore {
             ..TtlConfig::new(10)
         },
     );
-    s.restore(&w.snapshot(0, true));
+    s.restore(&w.snapshot(0, Upload::Full));
     assert_eq!(stored(&s), 10);
     s
 }
@@ -425,7 +432,7 @@ fn without_cleanup_expired_values_stay() {
     s.set_current_key(KeyId(99), 1000);
     assert_eq!(s.value("s").unwrap().value(), None);
     assert_eq!(stored(&s), 10);
-    assert_eq!(s.snapshot(1000, true)["s"].len(), 10);
+    assert_eq!(s.snapshot(1000, Upload::Full)["s"].len(), 10);
 }
 
 /// TtlStateSnapshotTransformer (cleanupFullSnapshot): a full snapshot leaves expired
@@ -464,7 +471,7 @@ fn full_snapshot_cleanup_filters_the_snapshot_only() {
     s.list("l").unwrap().add(3);
     s.map("m").unwrap().put(3, 3);
 
-    let snap = s.snapshot(120, true);
+    let snap = s.snapshot(120, Upload::Full);
     assert_eq!(
         snap["v"].keys().copied().collect::<Vec<_>>(),
         vec![KeyId(1)]
@@ -486,6 +493,6 @@ fn full_snapshot_cleanup_filters_the_snapshot_only() {
         2,
         "the live state is untouched"
     );
-    let inc = s.snapshot(120, false);
+    let inc = s.snapshot(120, Upload::Incremental);
     assert_eq!(inc["v"].len(), 2, "an incremental snapshot is not filtered");
 }

@@ -4,7 +4,7 @@
 
 use engine::record::KeyId;
 use engine::state::{
-    AggregateFn, KeyedStateStore, ReduceFn, StateDescriptor, StateError, StateKind,
+    AggregateFn, KeyedStateStore, ReduceFn, StateDescriptor, StateError, StateKind, Upload,
 };
 
 const A: KeyId = KeyId(0);
@@ -239,7 +239,7 @@ fn snapshot_and_restore_round_trip() {
         s.aggregating("a").unwrap().add(n);
         s.map("m").unwrap().put(n, -n);
     }
-    let snap = s.snapshot(100, true);
+    let snap = s.snapshot(100, Upload::Full);
     assert_eq!(snap.len(), 6);
     assert!(snap["empty"].is_empty());
     let mut t = store(&kinds);

@@ -2,7 +2,10 @@
 //! output of a two-phase-commit sink equals the failure-free run's, per key —
 //! nothing lost, nothing twice. At-least-once loses nothing but may duplicate.
 
-use crate::common::{committed, per_key, random_scenario, run_traced, Gen, Mode};
+use crate::common::{
+    assert_sometimes, committed, per_key, random_scenario, restored_a_checkpoint, run_traced, Gen,
+    Mode,
+};
 use engine::scenario::ScriptStep;
 use engine::Scenario;
 
@@ -12,7 +15,8 @@ fn failure_free(s: &Scenario) -> Scenario {
     f
 }
 
-fn check_exactly_once(seed: u64, g: &Gen) {
+/// Checks one seed; returns whether the run failed over to a checkpoint.
+fn check_exactly_once(seed: u64, g: &Gen) -> bool {
     let g = &Gen {
         keyed: Some("keyed_count"),
         ..g.clone()
@@ -54,6 +58,7 @@ fn check_exactly_once(seed: u64, g: &Gen) {
         g.mode,
         s.to_json()
     );
+    restored_a_checkpoint(&with_crashes)
 }
 
 /// A keyed sum's intermediate values depend on how partitions interleave, which a
@@ -61,6 +66,7 @@ fn check_exactly_once(seed: u64, g: &Gen) {
 /// and the same final sum.
 #[test]
 fn keyed_sum_final_values_survive_crashes() {
+    let mut restored = 0;
     for seed in 0..200 {
         let mode = if seed % 2 == 0 {
             Mode::Aligned
@@ -79,6 +85,7 @@ fn keyed_sum_final_values_survive_crashes() {
         );
         let (_, out) = run_traced(&s);
         let (_, truth) = run_traced(&failure_free(&s));
+        restored += usize::from(restored_a_checkpoint(&out));
         let got = per_key(&committed(&out, "out"));
         let want = per_key(&committed(&truth, "out"));
         assert_eq!(
@@ -96,6 +103,7 @@ fn keyed_sum_final_values_survive_crashes() {
             );
         }
     }
+    assert_sometimes(restored, 40, 200, "failed over to a checkpoint");
 }
 
 /// Seeds per mode; `EXACTLY_ONCE_SEEDS` raises it for a longer hunt.
@@ -109,8 +117,9 @@ fn seeds() -> u64 {
 /// 500 (seed, crash schedule) pairs, aligned.
 #[test]
 fn aligned_two_phase_commit_is_exactly_once() {
+    let mut restored = 0;
     for seed in 0..seeds() {
-        check_exactly_once(
+        restored += usize::from(check_exactly_once(
             seed,
             &Gen {
                 mode: Mode::Aligned,
@@ -119,15 +128,18 @@ fn aligned_two_phase_commit_is_exactly_once() {
                 aligned_timeout: false,
                 keyed: None,
             },
-        );
+        ));
     }
+    let n = seeds() as usize;
+    assert_sometimes(restored, n / 5, n, "failed over to a checkpoint");
 }
 
 /// 500 (seed, crash schedule) pairs, unaligned (half with an aligned-checkpoint timeout).
 #[test]
 fn unaligned_two_phase_commit_is_exactly_once() {
+    let mut restored = 0;
     for seed in 0..seeds() {
-        check_exactly_once(
+        restored += usize::from(check_exactly_once(
             seed,
             &Gen {
                 mode: Mode::Unaligned,
@@ -136,8 +148,10 @@ fn unaligned_two_phase_commit_is_exactly_once() {
                 aligned_timeout: seed % 2 == 1,
                 keyed: None,
             },
-        );
+        ));
     }
+    let n = seeds() as usize;
+    assert_sometimes(restored, n / 5, n, "failed over to a checkpoint");
 }
 
 /// At-least-once (tracker, plain appending sink): every count a key reaches in the

@@ -14,10 +14,11 @@
 //! - `trigger_checkpoint` and `cancel` stay timed (lab ms after the sources start).
 //! - an action the lab ignored (the job was not running) is left out.
 
+use super::{java, Code};
 use crate::cause::{FailureCause, IgnoreCause};
 use crate::event::{Event, SnapshotKind, TraceEvent};
 use crate::runner::{self, RunOptions};
-use crate::scenario::{Scenario, ScenarioError, ScriptStep};
+use crate::scenario::{Scenario, ScenarioError, ScriptStep, StorageKind};
 use crate::status::JobStatus;
 use crate::summary::{Metadata, Summary};
 use std::collections::BTreeMap;
@@ -347,4 +348,91 @@ fn place_savepoint(
         holds,
         checkpoint: id,
     })
+}
+
+impl super::Generator<'_> {
+    /// The lab's script for job `j`, as a `Script` for the runner.
+    pub(super) fn script_lines(&mut self, c: &mut Code, j: usize, s: &Scenario) {
+        let plan = self.plans[j].as_ref();
+        let mut calls = Vec::new();
+        for p in plan.iter().flat_map(|p| &p.placed) {
+            match p {
+                Placed::Crash(cr) => self.approx((self.w().approx_crash)(cr)),
+                Placed::Hold(h) => {
+                    let kind = if h.stop {
+                        "stopWithSavepoint"
+                    } else {
+                        "savepoint"
+                    };
+                    let holds: Vec<String> = h
+                        .holds
+                        .iter()
+                        .map(|(k, v)| java::string(&format!("{k}={v}")))
+                        .collect();
+                    calls.push(format!(
+                        ".{kind}({}, {}, {})",
+                        h.at_ms,
+                        h.attempt,
+                        holds.join(", ")
+                    ));
+                    let action = if h.stop {
+                        "stop_with_savepoint"
+                    } else {
+                        "savepoint"
+                    };
+                    self.approx((self.w().approx_held_savepoint)(action, h));
+                }
+                Placed::Timed { action, at_ms } => {
+                    let call = if *action == "cancel" {
+                        "cancel"
+                    } else {
+                        "triggerCheckpoint"
+                    };
+                    calls.push(format!(".{call}({at_ms})"));
+                    self.approx((self.w().approx_timed)(action, *at_ms));
+                }
+                Placed::Unheld { action, at_ms } => {
+                    let call = if *action == "savepoint" {
+                        "savepoint"
+                    } else {
+                        "stopWithSavepoint"
+                    };
+                    calls.push(format!(".{call}({at_ms}, -1)"));
+                    self.approx((self.w().approx_unheld_savepoint)(action, *at_ms));
+                }
+                Placed::Ignored {
+                    action,
+                    at_ms,
+                    reason,
+                } => self.approx((self.w().approx_ignored)(action, *at_ms, reason)),
+            }
+        }
+        if let Some(until) = s.until_ms {
+            calls.push(format!(".until({until})"));
+        }
+        if s.checkpointing
+            .as_ref()
+            .is_some_and(|c| c.interval_ms.is_none())
+        {
+            calls.push(".manualCheckpointsOnly()".into());
+        }
+        let script = if calls.is_empty() {
+            "new Script()".to_string()
+        } else {
+            format!("new Script(){}", calls.join(""))
+        };
+        c.comment(2, self.w().run_script);
+        let graph = s
+            .checkpointing
+            .as_ref()
+            .is_some_and(|c| c.storage == StorageKind::Jobmanager);
+        c.line(
+            2,
+            &format!(
+                "return lab.execute({}, {}, {script});",
+                if graph { "graph" } else { "env" },
+                java::string(&s.name)
+            ),
+        );
+    }
 }
