@@ -146,8 +146,11 @@ async function exercise(page, where, card, tag, shoot) {
   if (shoot) await shot(page, `drill-wrong-${tag}`);
   // "Show it on the graph": paused again at the reason, the graph on screen.
   const before = await clock(page);
-  await page.click('#play');
-  await page.waitForTimeout(300);
+  // (A run that ends there — the restart strategy gave up — has nothing to play.)
+  if (await page.isEnabled('#play')) {
+    await page.click('#play');
+    await page.waitForTimeout(300);
+  }
   await page.click(`${card} .drill-ex__replay`);
   await settle(page);
   await pausedOnVariant(page, `${where} replay`);
