@@ -207,6 +207,8 @@ pub fn provide(json: &str) -> Result<(), String> {
 #[serde(deny_unknown_fields)]
 struct Pair {
     zh: String,
+    #[serde(rename = "zh-Hant", default)]
+    zh_hant: Option<String>,
     en: String,
 }
 
@@ -232,10 +234,7 @@ pub fn w(key: &str, lang: Lang) -> String {
     let t = TABLE.get_or_init(|| words(WORDS_JSON).unwrap_or_default());
     t.get(key).map_or_else(
         || format!("⟨{key}⟩"),
-        |p| match lang {
-            Lang::Zh => p.zh.clone(),
-            Lang::En => p.en.clone(),
-        },
+        |p| lang.pick(&p.zh, p.zh_hant.as_deref(), &p.en).to_string(),
     )
 }
 
