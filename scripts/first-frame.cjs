@@ -8,8 +8,10 @@
 // A Trunk post_build hook of release builds, after data-manifest.cjs and before
 // sw-manifest.cjs (which then hashes the finished index.html); debug builds
 // (`trunk serve`) skip it. Idempotent. It also puts a small script at the top of
-// <head>: it chooses the language as the app will (src/i18n.rs `detect`:
-// `?lang=`, then the browser's language, then English) and shows that frame, but
+// <head>: it chooses the language as the app will (src/i18n.rs `detect` and
+// `Lang::from_tag`: `?lang=`, then the browser's language, then English; Chinese
+// is Traditional for the script Hant or, without a script, the regions TW, HK and
+// MO) and shows that frame, but
 // only for the page as it opens by default: an address naming another lesson, a
 // moment, a view or a shared run (any parameter but `lang`, or a #fragment)
 // keeps the "loading" note, since the frame would show the wrong graph.
@@ -52,7 +54,16 @@ const chooser = `<script id="first-frame-lang">
 // will choose it, and the frame only for the page as it opens by default.
 (function () {
   var html = document.documentElement, lang = null, other = location.hash.length > 1;
-  var tag = function (t) { t = String(t || '').trim().split(/[-_]/)[0].toLowerCase(); return t === 'zh' || t === 'en' ? t : null; };
+  var tag = function (t) {
+    var sub = String(t || '').trim().toLowerCase().split(/[-_]/);
+    if (sub[0] === 'en') return 'en';
+    if (sub[0] !== 'zh') return null;
+    for (var i = 1; i < sub.length; i++) {
+      if (sub[i] === 'hant' || sub[i] === 'tw' || sub[i] === 'hk' || sub[i] === 'mo') return 'zh-Hant';
+      if (sub[i] === 'hans') return 'zh';
+    }
+    return 'zh';
+  };
   location.search.slice(1).split('&').forEach(function (pair) {
     if (!pair) return;
     var eq = pair.indexOf('=');
@@ -60,7 +71,7 @@ const chooser = `<script id="first-frame-lang">
     else other = true;
   });
   lang = lang || tag(navigator.language) || 'en';
-  html.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  html.lang = lang === 'zh' ? 'zh-CN' : lang;
   if (!other) html.setAttribute('data-first-frame', lang);
 })();
 </script>`;

@@ -47,6 +47,9 @@ const ALL_CONFIGS = [
   { w: 1024, h: 768, lang: 'en' },
   { w: 1920, h: 1080, lang: 'en' },
   { w: 1280, h: 720, lang: 'zh', projector: true },
+  // Traditional at the tightest projector size only: its texts are the Simplified
+  // ones converted, of about the same widths (a sample keeps the step short).
+  { w: 1024, h: 768, lang: 'zh-Hant' },
 ];
 const CONFIGS = process.env.CONFIGS
   ? process.env.CONFIGS.split(',').map((i) => ALL_CONFIGS[+i])

@@ -26,6 +26,8 @@ const BASE = process.argv[2];
 const SHOTS = process.env.SHOTS || '/tmp/phone-graph';
 const PHONES = [{ w: 360, h: 740 }, { w: 390, h: 844 }];
 const LANGS = ['zh', 'en'];
+// Traditional at 390 px only: its texts are the Simplified ones converted.
+const langsAt = (phone) => (phone.w === 390 ? [...LANGS, 'zh-Hant'] : LANGS);
 const MIN_PX = 12;
 const KNOWN_CROWDED = ['busy-network'];
 if (!BASE) {
@@ -117,7 +119,7 @@ async function main() {
   let known = 0;
   const started = Date.now();
   for (const phone of PHONES) {
-    for (const lang of LANGS) {
+    for (const lang of langsAt(phone)) {
       const where = `${phone.w}x${phone.h} ${lang}`;
       const page = await browser.newPage({
         viewport: { width: phone.w, height: phone.h },

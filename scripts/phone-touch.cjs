@@ -24,7 +24,12 @@ const { launch, settle: wait, PHONES, phonePage } = require('./chromium.cjs');
 
 const BASE = process.argv[2];
 const SHOTS = process.env.SHOTS || '/tmp/phone-touch';
-const ALL_CONFIGS = PHONES.flatMap((size) => ['zh', 'en'].map((lang) => ({ ...size, lang })));
+// Traditional (its texts the Simplified ones converted) at one size only, last so
+// the indexes of CONFIGS stay.
+const ALL_CONFIGS = [
+  ...PHONES.flatMap((size) => ['zh', 'en'].map((lang) => ({ ...size, lang }))),
+  { ...PHONES.find((p) => p.width === 390), lang: 'zh-Hant' },
+];
 const CONFIGS = process.env.CONFIGS
   ? process.env.CONFIGS.split(',').map((i) => ALL_CONFIGS[+i])
   : ALL_CONFIGS;

@@ -123,15 +123,18 @@ ensure_flink() {
 # The page's end-to-end scripts (geometry, screenshots, axe, measuring) drive the
 # Debian chromium through playwright-core (never `playwright install`: it would
 # download a browser) and audit it with axe-core; qrcode-terminal (no dependencies)
-# prints the classroom server's QR code. NODE_PATH lets the scripts require them.
+# prints the classroom server's QR code; opencc-js (OpenCC's tables, no
+# dependencies) is scripts/hant.cjs's Simplified → Traditional conversion.
+# NODE_PATH lets the scripts require them.
 ensure_browser_scripts() {
   if [ ! -d "$TOOLS_DIR/pw/node_modules/playwright-core" ] \
      || [ ! -d "$TOOLS_DIR/pw/node_modules/axe-core" ] \
-     || [ ! -d "$TOOLS_DIR/pw/node_modules/qrcode-terminal" ]; then
-    log "installing playwright-core, axe-core and qrcode-terminal from npm"
+     || [ ! -d "$TOOLS_DIR/pw/node_modules/qrcode-terminal" ] \
+     || [ ! -d "$TOOLS_DIR/pw/node_modules/opencc-js" ]; then
+    log "installing playwright-core, axe-core, qrcode-terminal and opencc-js from npm"
     mkdir -p "$TOOLS_DIR/pw"
     npm install --silent --no-audit --no-fund --prefix "$TOOLS_DIR/pw" \
-      playwright-core@1.65.1 axe-core@4.14.1 qrcode-terminal@0.12.0
+      playwright-core@1.65.1 axe-core@4.14.1 qrcode-terminal@0.12.0 opencc-js@1.4.2
   fi
   export NODE_PATH="$TOOLS_DIR/pw/node_modules"
 }

@@ -19,6 +19,7 @@ cd "$ROOT"
 
 log "formatting and lints (rustfmt; clippy natively, and for the page's wasm build)"
 cargo fmt --all --check
+ensure_browser_scripts; node scripts/hant.cjs --check  # every zh-Hant generated from its current zh
 cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy -p checkpoint-lab --target wasm32-unknown-unknown --all-targets -- -D warnings
 

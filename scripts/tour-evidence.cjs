@@ -27,6 +27,8 @@ const ALL_CONFIGS = [
   { w: 1280, h: 720, lang: 'en' },
   { w: 1024, h: 768, lang: 'zh' },
   { w: 1024, h: 768, lang: 'en' },
+  // Traditional at the tightest size only (its texts are the Simplified ones converted).
+  { w: 1024, h: 768, lang: 'zh-Hant' },
 ];
 const CONFIGS = process.env.CONFIGS
   ? process.env.CONFIGS.split(',').map((i) => ALL_CONFIGS[+i])

@@ -20,7 +20,12 @@ pub const NARRATION_JSON: &str = include_str!("../assets/i18n/narration.json");
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Template {
+    /// Simplified Chinese.
     pub zh: String,
+    /// Traditional Chinese (generated; see [`Lang::pick`]).
+    #[serde(rename = "zh-Hant", default)]
+    pub zh_hant: Option<String>,
+    /// English.
     pub en: String,
     /// Log only: too frequent to narrate.
     #[serde(default)]
@@ -133,10 +138,7 @@ pub fn sentence(event: &Event, lang: Lang) -> (String, bool) {
             .collect();
         return (format!("{ty} {}", rest.join(" ")), false);
     };
-    let mut text = match lang {
-        Lang::Zh => t.zh.clone(),
-        Lang::En => t.en.clone(),
-    };
+    let mut text = lang.pick(&t.zh, t.zh_hant.as_deref(), &t.en).to_string();
     for (k, v) in &map {
         let mut value = show(v);
         // A record's value as the learner typed it: the letters stream's `a`,
@@ -180,10 +182,7 @@ fn field_words(
     value: &str,
     lang: Lang,
 ) -> Option<String> {
-    let pick = |t: &Template| match lang {
-        Lang::Zh => t.zh.clone(),
-        Lang::En => t.en.clone(),
-    };
+    let pick = |t: &Template| lang.pick(&t.zh, t.zh_hant.as_deref(), &t.en).to_string();
     if let Some(t) = all.get(&format!("{field}:{value}")) {
         return Some(pick(t));
     }

@@ -211,6 +211,8 @@ pub fn provide(json: &str) -> Result<(), String> {
 #[serde(deny_unknown_fields)]
 struct Pair {
     zh: String,
+    #[serde(rename = "zh-Hant", default)]
+    zh_hant: Option<String>,
     en: String,
 }
 
@@ -238,10 +240,9 @@ fn table() -> &'static BTreeMap<String, Pair> {
 
 /// The drill's text `key` in `lang`, if the wording file has it.
 pub fn w_opt(key: &str, lang: Lang) -> Option<String> {
-    table().get(key).map(|p| match lang {
-        Lang::Zh => p.zh.clone(),
-        Lang::En => p.en.clone(),
-    })
+    table()
+        .get(key)
+        .map(|p| lang.pick(&p.zh, p.zh_hant.as_deref(), &p.en).to_string())
 }
 
 /// The drill's text `key` in `lang`; a missing key shows as `⟨key⟩`.

@@ -173,10 +173,7 @@ fn topbar(first: &FirstMoment, lang: Lang) -> Html {
                     <span class="visually-hidden">{ lang.t(Msg::ScenarioLabel) }</span>
                     <select class="select select--scenario" title={lang.t(Msg::ScenarioLabel)}>
                         { for titles.iter().map(|(name, title)| {
-                            let title = title.as_ref().map_or_else(|| name.to_string(), |t| match lang {
-                                Lang::Zh => t.zh.clone(),
-                                Lang::En => t.en.clone(),
-                            });
+                            let title = title.as_ref().map_or_else(|| name.to_string(), |t| lang.loc(t).to_string());
                             html! { <option value={name.to_string()} selected={*name == first.scenario}>{ title }</option> }
                         }) }
                     </select>

@@ -24,6 +24,7 @@ pub fn export_for(doc: &serde_json::Value, seed: u64, lang: Lang) -> Result<Expo
         &Options {
             lang: match lang {
                 Lang::Zh => flink::Lang::Zh,
+                Lang::ZhHant => flink::Lang::ZhHant,
                 Lang::En => flink::Lang::En,
             },
             ..Options::default()

@@ -4,6 +4,8 @@
 //! `include_str!`), so a teacher can correct a sentence without reading Rust. This
 //! module knows only the *keys* ([`Msg`]) and how to choose a [`Lang`]:
 //! `?lang=` in the URL first, then the browser's language, then English.
+//! Traditional Chinese (`zh-Hant`) is generated from the Simplified text by
+//! `scripts/hant.cjs`; a text without it falls back to Simplified ([`Lang::pick`]).
 //!
 //! Everything here is pure (no `web_sys`), so it is unit-tested natively; the
 //! document side (reading the URL, writing `<html lang>`) is in [`crate::document`].
@@ -25,6 +27,8 @@ pub mod terms;
 pub enum Lang {
     /// Simplified Chinese.
     Zh,
+    /// Traditional Chinese as written in Taiwan (Hong Kong gets the same text).
+    ZhHant,
     /// English; also the fallback for a browser that prefers neither language, as
     /// the more widely read second language.
     #[default]
@@ -33,20 +37,28 @@ pub enum Lang {
 
 impl Lang {
     /// Every language, in the order the toggle shows them.
-    pub const ALL: [Lang; 2] = [Lang::Zh, Lang::En];
+    pub const ALL: [Lang; 3] = [Lang::Zh, Lang::ZhHant, Lang::En];
 
     /// The value of `?lang=` that selects this language.
     pub const fn code(self) -> &'static str {
         match self {
             Lang::Zh => "zh",
+            Lang::ZhHant => "zh-Hant",
             Lang::En => "en",
         }
+    }
+
+    /// Whether the language is written in Chinese characters (full-width
+    /// punctuation, no spaces between sentences).
+    pub const fn is_chinese(self) -> bool {
+        matches!(self, Lang::Zh | Lang::ZhHant)
     }
 
     /// The BCP 47 tag for `<html lang>` and `lang` attributes (it picks the font).
     pub const fn html_lang(self) -> &'static str {
         match self {
             Lang::Zh => "zh-CN",
+            Lang::ZhHant => "zh-Hant",
             Lang::En => "en",
         }
     }
@@ -54,16 +66,44 @@ impl Lang {
     /// The language's name in itself, as a language switch shows it.
     pub const fn native_name(self) -> &'static str {
         match self {
-            Lang::Zh => "中文",
+            Lang::Zh => "简体中文",
+            Lang::ZhHant => "繁體中文",
             Lang::En => "English",
         }
     }
 
-    /// Reads a language tag such as `zh`, `zh-CN`, `zh_Hans_TW`, `en-GB` or `EN`.
-    /// Only the primary subtag counts; any Chinese variant maps to [`Lang::Zh`].
+    /// The language switch's short label: one character for each Chinese script,
+    /// so three buttons fit the top bar at 1024×768.
+    pub const fn short_name(self) -> &'static str {
+        match self {
+            Lang::Zh => "简",
+            Lang::ZhHant => "繁",
+            Lang::En => "EN",
+        }
+    }
+
+    /// Reads a language tag such as `zh`, `zh-CN`, `zh-TW`, `zh_Hant_HK`, `en-GB`
+    /// or `EN`. Chinese is Traditional when the tag names the script `Hant`, or,
+    /// without a script, the region TW, HK or MO (where Traditional is written);
+    /// any other Chinese tag (`zh`, `zh-CN`, `zh-SG`, `zh-Hans-TW`) is Simplified.
     pub fn from_tag(tag: &str) -> Option<Lang> {
-        let primary = tag.trim().split(['-', '_']).next().unwrap_or("");
+        let mut subtags = tag.trim().split(['-', '_']);
+        let primary = subtags.next().unwrap_or("");
         if primary.eq_ignore_ascii_case("zh") {
+            for sub in subtags {
+                if sub.eq_ignore_ascii_case("hant") {
+                    return Some(Lang::ZhHant);
+                }
+                if sub.eq_ignore_ascii_case("hans") {
+                    return Some(Lang::Zh);
+                }
+                if ["tw", "hk", "mo"]
+                    .iter()
+                    .any(|r| sub.eq_ignore_ascii_case(r))
+                {
+                    return Some(Lang::ZhHant);
+                }
+            }
             Some(Lang::Zh)
         } else if primary.eq_ignore_ascii_case("en") {
             Some(Lang::En)
@@ -75,10 +115,28 @@ impl Lang {
     /// Looks up `msg` (a [`Msg`], or a key of another wording file) in this language.
     pub fn t(self, msg: impl Wording) -> &'static str {
         let entry = msg.entry();
+        self.pick(&entry.zh, entry.zh_hant.as_deref(), &entry.en)
+    }
+
+    /// Chooses a text's version in this language from the versions a wording
+    /// file holds. Traditional falls back to Simplified when it is missing or
+    /// blank (a file edited without running `scripts/hant.cjs`), and Chinese to
+    /// English when that is blank too: the page never shows an empty text.
+    pub fn pick<'a>(self, zh: &'a str, zh_hant: Option<&'a str>, en: &'a str) -> &'a str {
+        let present = |s: &&str| !s.trim().is_empty();
         match self {
-            Lang::Zh => &entry.zh,
-            Lang::En => &entry.en,
+            Lang::En => en,
+            Lang::Zh => Some(zh).filter(present).unwrap_or(en),
+            Lang::ZhHant => zh_hant
+                .filter(present)
+                .or(Some(zh).filter(present))
+                .unwrap_or(en),
         }
+    }
+
+    /// [`Lang::pick`] over a scenario file's [`Localized`] text.
+    pub fn loc(self, text: &engine::scenario::Localized) -> &str {
+        self.pick(&text.zh, text.zh_hant.as_deref(), &text.en)
     }
 }
 
@@ -177,8 +235,10 @@ messages! {
     LangGroupLabel = "lang_group_label",
     /// Said of the language button that is already selected.
     LangIsCurrent = "lang_is_current",
-    /// Said of the 中文 button when English is selected.
+    /// Said of the 简 button when another language is selected.
     LangSwitchToZh = "lang_switch_to_zh",
+    /// Said of the 繁 button when another language is selected.
+    LangSwitchToZhHant = "lang_switch_to_zh_hant",
     /// Said of the English button when Chinese is selected.
     LangSwitchToEn = "lang_switch_to_en",
     ToolbarLabel = "toolbar_label",
@@ -532,7 +592,12 @@ pub const UI_JSON: &str = include_str!("../assets/i18n/ui.json");
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Entry {
+    /// Simplified Chinese.
     pub zh: String,
+    /// Traditional Chinese, generated from `zh` by `scripts/hant.cjs`.
+    #[serde(rename = "zh-Hant", default)]
+    pub zh_hant: Option<String>,
+    /// English.
     pub en: String,
 }
 
@@ -589,6 +654,46 @@ mod tests {
     fn lookup_returns_each_language() {
         assert_eq!(Lang::Zh.t(Msg::AppTitle), "Flink 检查点实验室");
         assert_eq!(Lang::En.t(Msg::AppTitle), "Flink Checkpointing Lab");
+        // Generated, or (before generation) the Simplified fallback: never blank.
+        assert!(
+            ["Flink 檢查點實驗室", "Flink 检查点实验室"].contains(&Lang::ZhHant.t(Msg::AppTitle))
+        );
+    }
+
+    #[test]
+    fn traditional_falls_back_to_simplified_then_english() {
+        let table = parse_table(UI_JSON).unwrap();
+        let with = |json: &str| -> Entry { serde_json::from_str(json).unwrap() };
+        let full = with(r#"{"zh": "检查点", "zh-Hant": "檢查點", "en": "checkpoint"}"#);
+        let missing = with(r#"{"zh": "检查点", "en": "checkpoint"}"#);
+        let blank = with(r#"{"zh": "检查点", "zh-Hant": " ", "en": "checkpoint"}"#);
+        let no_chinese = with(r#"{"zh": "", "en": "checkpoint"}"#);
+        let pick =
+            |e: &Entry, lang: Lang| lang.pick(&e.zh, e.zh_hant.as_deref(), &e.en).to_string();
+        assert_eq!(pick(&full, Lang::ZhHant), "檢查點");
+        assert_eq!(pick(&full, Lang::Zh), "检查点");
+        assert_eq!(pick(&full, Lang::En), "checkpoint");
+        assert_eq!(pick(&missing, Lang::ZhHant), "检查点");
+        assert_eq!(pick(&blank, Lang::ZhHant), "检查点");
+        assert_eq!(pick(&no_chinese, Lang::ZhHant), "checkpoint");
+        assert_eq!(pick(&no_chinese, Lang::Zh), "checkpoint");
+        // A wording file without any zh-Hant still parses, and every message
+        // reads in Traditional as its Simplified text or its own.
+        let old = r#"{"app_title": {"zh": "实验室", "en": "Lab"}}"#;
+        assert!(parse_entries(old, "x.json", &["app_title"]).is_ok());
+        for (m, e) in Msg::ALL.iter().zip(&table) {
+            let hant = Lang::ZhHant.t(*m);
+            assert!(!hant.trim().is_empty(), "{m:?}");
+            assert!(e.zh_hant.is_some() || hant == e.zh, "{m:?}");
+        }
+    }
+
+    #[test]
+    fn the_switch_names_each_language_in_itself() {
+        let short: Vec<&str> = Lang::ALL.iter().map(|l| l.short_name()).collect();
+        assert_eq!(short, ["简", "繁", "EN"]);
+        assert_eq!(Lang::ZhHant.html_lang(), "zh-Hant");
+        assert!(Lang::ZhHant.is_chinese() && Lang::Zh.is_chinese() && !Lang::En.is_chinese());
     }
 
     #[test]
@@ -614,6 +719,14 @@ mod tests {
         );
         assert_eq!(lang_from_query("?lang=EN-us"), Some(Lang::En));
         assert_eq!(lang_from_query("?lang=fr&lang=en"), Some(Lang::En));
+        assert_eq!(lang_from_query("?lang=zh-Hant"), Some(Lang::ZhHant));
+        assert_eq!(lang_from_query("?lang=zh-TW"), Some(Lang::ZhHant));
+        assert_eq!(
+            lang_from_query("?seed=3&lang=zh_Hant_HK"),
+            Some(Lang::ZhHant)
+        );
+        assert_eq!(lang_from_query("?lang=zh-HK"), Some(Lang::ZhHant));
+        assert_eq!(lang_from_query("?lang=zh-Hans"), Some(Lang::Zh));
     }
 
     #[test]
@@ -628,8 +741,27 @@ mod tests {
 
     #[test]
     fn browser_tags_map_to_languages() {
-        for tag in ["zh", "zh-CN", "zh-TW", "zh_Hans_CN", "ZH"] {
+        for tag in [
+            "zh",
+            "zh-CN",
+            "zh-SG",
+            "zh_Hans_CN",
+            "zh-Hans-TW",
+            "ZH",
+            "zh-cmn",
+        ] {
             assert_eq!(Lang::from_tag(tag), Some(Lang::Zh), "{tag}");
+        }
+        for tag in [
+            "zh-TW",
+            "zh-HK",
+            "zh-MO",
+            "zh-Hant",
+            "zh_Hant_TW",
+            "zh-hant-CN",
+            "ZH-tw",
+        ] {
+            assert_eq!(Lang::from_tag(tag), Some(Lang::ZhHant), "{tag}");
         }
         for tag in ["en", "en-US", "en-GB", "EN"] {
             assert_eq!(Lang::from_tag(tag), Some(Lang::En), "{tag}");
@@ -645,7 +777,13 @@ mod tests {
         assert_eq!(detect("?lang=zh", ["en-US"]), Lang::Zh);
         assert_eq!(detect("", ["en-US"]), Lang::En);
         assert_eq!(detect("?lang=fr", ["de-DE", "en-GB", "zh"]), Lang::En);
-        assert_eq!(detect("", ["zh-TW"]), Lang::Zh);
+        assert_eq!(detect("", ["zh-TW"]), Lang::ZhHant);
+        assert_eq!(detect("", ["zh-HK", "en"]), Lang::ZhHant);
+        assert_eq!(detect("", ["zh-CN", "zh-TW"]), Lang::Zh);
+        assert_eq!(detect("", ["fr", "zh-Hant"]), Lang::ZhHant);
+        assert_eq!(detect("?lang=zh-TW", ["en-US"]), Lang::ZhHant);
+        assert_eq!(detect("?lang=zh", ["zh-TW"]), Lang::Zh);
+        assert_eq!(detect("?lang=en", ["zh-HK"]), Lang::En);
         assert_eq!(detect("", ["de-DE"]), Lang::En);
         assert_eq!(detect("", []), Lang::En);
         assert_eq!(detect("?lang=zh", []), Lang::Zh);

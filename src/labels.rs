@@ -286,7 +286,7 @@ pub fn failure(lang: Lang, why: &Suppressed, last: Option<&LastFailure>) -> Stri
             LastFailure::TolerableExceeded => lang.t(Msg::FailureTolerable).to_string(),
             LastFailure::Other(s) => s.clone(),
         };
-        if lang != Lang::Zh {
+        if !lang.is_chinese() {
             text.push(' ');
         }
         text.push_str(&lang.t(Msg::FailedLastFailure).replace("{reason}", &said));

@@ -35,7 +35,7 @@ fn html_lang() -> String {
         .unwrap_or_default()
 }
 
-/// Click 中文 / English and see the page follow: title, `<html lang>` and the URL.
+/// Click 简 / 繁 / EN and see the page follow: title, `<html lang>` and the URL.
 #[wasm_bindgen_test]
 async fn language_switch_changes_title_html_lang_and_url() {
     let app = Mounted::at("?lang=zh").await;
@@ -63,6 +63,14 @@ async fn language_switch_changes_title_html_lang_and_url() {
     assert_eq!(app.text("#trigger-checkpoint"), "Trigger checkpoint");
     assert_eq!(app.attr(".lang-switch", "aria-label"), "Interface language");
 
+    app.click(".lang-switch [data-lang=zh-Hant]").await;
+
+    assert_eq!(app.text(".masthead__name"), Lang::ZhHant.t(Msg::AppTitle));
+    assert_eq!(html_lang(), "zh-Hant");
+    assert_eq!(search(), "?lang=zh-Hant");
+    assert_eq!(app.attr("[data-lang=zh-Hant]", "aria-pressed"), "true");
+    assert_eq!(app.text(".stage__hint"), Lang::ZhHant.t(Msg::StageHint));
+
     app.click(".lang-switch [data-lang=zh]").await;
 
     assert_eq!(app.text(".masthead__name"), "Flink 检查点实验室");
@@ -81,13 +89,21 @@ async fn language_buttons_have_accessible_names_in_the_current_language() {
     );
     assert_eq!(
         app.attr("[data-lang=zh]", "aria-label"),
-        "中文 — 当前界面语言"
+        "简体中文 — 当前界面语言"
+    );
+    assert_eq!(
+        app.attr("[data-lang=zh-Hant]", "aria-label"),
+        "繁體中文 — 切换为繁体中文界面"
     );
 
     app.click("[data-lang=en]").await;
     assert_eq!(
         app.attr("[data-lang=zh]", "aria-label"),
-        "中文 — switch the interface to Chinese"
+        "简体中文 — switch the interface to Simplified Chinese"
+    );
+    assert_eq!(
+        app.attr("[data-lang=zh-Hant]", "aria-label"),
+        "繁體中文 — switch the interface to Traditional Chinese"
     );
     assert_eq!(
         app.attr("[data-lang=en]", "aria-label"),
@@ -108,6 +124,24 @@ async fn lang_query_parameter_picks_the_starting_language() {
             "en",
         ),
         ("?lang=zh-CN", Lang::Zh, "Flink 检查点实验室", "zh-CN"),
+        (
+            "?lang=zh-Hant",
+            Lang::ZhHant,
+            Lang::ZhHant.t(Msg::AppTitle),
+            "zh-Hant",
+        ),
+        (
+            "?lang=zh-TW",
+            Lang::ZhHant,
+            Lang::ZhHant.t(Msg::AppTitle),
+            "zh-Hant",
+        ),
+        (
+            "?lang=zh_Hant_HK",
+            Lang::ZhHant,
+            Lang::ZhHant.t(Msg::AppTitle),
+            "zh-Hant",
+        ),
     ] {
         let app = Mounted::at(query).await;
         assert_eq!(app.text(".masthead__name"), title, "for {query}");

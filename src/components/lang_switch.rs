@@ -1,13 +1,14 @@
-//! The 中文 / English switch.
+//! The 简 / 繁 / EN switch.
 
 use yew::prelude::*;
 
 use crate::hooks::use_lang;
 use crate::i18n::{Lang, Msg};
 
-/// The 中文 / English switch: one real `<button>` per language, `aria-pressed` on
-/// the current one. Each button shows the language's own name and has an
-/// accessible name in the *current* language that says what pressing it does.
+/// The 简 / 繁 / EN switch: one real `<button>` per language, `aria-pressed` on
+/// the current one. Each button shows the language's short name (its full name
+/// is the tooltip) and has an accessible name in the *current* language that
+/// says what pressing it does.
 #[component]
 pub fn LangSwitch() -> Html {
     let ctx = use_lang();
@@ -19,6 +20,7 @@ pub fn LangSwitch() -> Html {
         } else {
             match option {
                 Lang::Zh => lang.t(Msg::LangSwitchToZh),
+                Lang::ZhHant => lang.t(Msg::LangSwitchToZhHant),
                 Lang::En => lang.t(Msg::LangSwitchToEn),
             }
         };
@@ -37,7 +39,7 @@ pub fn LangSwitch() -> Html {
                 title={label}
                 {onclick}
             >
-                <span lang={option.html_lang()}>{ option.native_name() }</span>
+                <span lang={option.html_lang()}>{ option.short_name() }</span>
             </button>
         }
     });

@@ -11,7 +11,7 @@ use yew::prelude::*;
 use crate::components::input::select_value;
 use crate::describe::{sentence, Category};
 use crate::hooks::use_lang;
-use crate::i18n::{Lang, Msg};
+use crate::i18n::Msg;
 use crate::labels;
 use crate::playback::LoggedEvent;
 
@@ -68,7 +68,7 @@ pub fn NarrationPanel(props: &NarrationProps) -> Html {
             if let Some(d) = &props.description {
                 <details class="about">
                     <summary>{ lang.t(Msg::AboutScenario) }</summary>
-                    <p>{ match lang { Lang::Zh => d.zh.clone(), Lang::En => d.en.clone() } }</p>
+                    <p>{ lang.loc(d).to_string() }</p>
                 </details>
             }
             if narrated.is_empty() {

@@ -1047,7 +1047,7 @@ fn job_banner(
                 Some(r) => format!(
                     "{}{}{}",
                     lang.t(Msg::JobFailed),
-                    if lang == Lang::Zh { "：" } else { ": " },
+                    if lang.is_chinese() { "：" } else { ": " },
                     explain_failure(lang, r, restart)
                 ),
                 None => lang.t(Msg::JobFailed).to_string(),

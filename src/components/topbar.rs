@@ -190,10 +190,7 @@ fn run_pickers(p: &State, lang: Lang, d: &Callback<Action>) -> Html {
                 <select class="select select--scenario" id="scenario-select" onchange={on_scenario}
                         title={lang.t(Msg::ScenarioLabel)}>
                     { for scenarios.iter().map(|(name, title)| {
-                        let title = title.as_ref().map_or_else(|| name.to_string(), |t| match lang {
-                            Lang::Zh => t.zh.clone(),
-                            Lang::En => t.en.clone(),
-                        });
+                        let title = title.as_ref().map_or_else(|| name.to_string(), |t| lang.loc(t).to_string());
                         html! { <option value={name.to_string()} selected={*name == current}>{ title }</option> }
                     }) }
                 </select>

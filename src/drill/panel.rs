@@ -23,10 +23,7 @@ pub struct DrillPanelProps {
 }
 
 fn text(l: &engine::scenario::Localized, lang: Lang) -> &str {
-    match lang {
-        Lang::Zh => &l.zh,
-        Lang::En => &l.en,
-    }
+    lang.loc(l)
 }
 
 /// Puts `q`'s lesson on the stage at its moment (after fetching its data if

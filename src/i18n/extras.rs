@@ -21,6 +21,8 @@ pub const EXTRAS_JSON: &str = include_str!("../../assets/i18n/extras.json");
 #[serde(deny_unknown_fields)]
 struct Pair {
     zh: String,
+    #[serde(rename = "zh-Hant", default)]
+    zh_hant: Option<String>,
     en: String,
 }
 
@@ -47,10 +49,7 @@ pub fn x(key: &str, lang: Lang) -> String {
     let t = TABLE.get_or_init(|| table(EXTRAS_JSON).unwrap_or_default());
     t.get(key).map_or_else(
         || format!("⟨{key}⟩"),
-        |p| match lang {
-            Lang::Zh => p.zh.clone(),
-            Lang::En => p.en.clone(),
-        },
+        |p| lang.pick(&p.zh, p.zh_hant.as_deref(), &p.en).to_string(),
     )
 }
 

@@ -349,7 +349,7 @@ fn reveal_in_scroller(el: &web_sys::Element) {
 
 fn lang_sep(lang: crate::i18n::Lang) -> &'static str {
     match lang {
-        crate::i18n::Lang::Zh => "；",
+        crate::i18n::Lang::Zh | crate::i18n::Lang::ZhHant => "；",
         crate::i18n::Lang::En => "; ",
     }
 }
@@ -592,13 +592,20 @@ pub fn TourCard(props: &LessonProps) -> Html {
 pub fn Glossary() -> Html {
     let lang = use_lang().lang;
     let terms = use_memo((), |_| Rc::new(glossary::terms()));
+    // The Chinese name beside the English one: in the reader's script when that
+    // is Traditional.
+    let chinese = if lang == crate::i18n::Lang::ZhHant {
+        crate::i18n::Lang::ZhHant
+    } else {
+        crate::i18n::Lang::Zh
+    };
     html! {
         <div class="glossary" id="glossary" role="region" aria-label={t("glossary_heading", lang)}>
             <h2 class="glossary__heading">{ t("glossary_heading", lang) }</h2>
             <dl class="glossary__list">
                 { for terms.iter().map(|term| html! {
                     <div class="glossary__entry">
-                        <dt><span lang="zh-CN">{ term.term.zh.clone() }</span>{ " · " }<span lang="en">{ term.term.en.clone() }</span></dt>
+                        <dt><span lang={chinese.html_lang()}>{ chinese.loc(&term.term).to_string() }</span>{ " · " }<span lang="en">{ term.term.en.clone() }</span></dt>
                         <dd>
                             { tour::text(&term.explain, lang).to_string() }
                             if let Some(c) = &term.notes {

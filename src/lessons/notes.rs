@@ -68,6 +68,7 @@ mod tests {
 
     fn loc(zh: &str, en: &str) -> Localized {
         Localized {
+            zh_hant: None,
             zh: zh.to_string(),
             en: en.to_string(),
         }

@@ -224,10 +224,7 @@ pub struct Target {
 
 /// The text of `l` in `lang`.
 pub fn text(l: &Localized, lang: Lang) -> &str {
-    match lang {
-        Lang::Zh => &l.zh,
-        Lang::En => &l.en,
-    }
+    lang.loc(l)
 }
 
 impl Tour {
@@ -522,7 +519,7 @@ mod tests {
                 for lang in [Lang::Zh, Lang::En] {
                     let said = text(&step.text, lang);
                     let (mention, menu) = match lang {
-                        Lang::Zh => ("并排对比", "⋯ 菜单"),
+                        Lang::Zh | Lang::ZhHant => ("并排对比", "⋯ 菜单"),
                         Lang::En => ("Compare with", "⋯ menu"),
                     };
                     if !said.contains(mention) {

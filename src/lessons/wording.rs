@@ -91,6 +91,8 @@ pub const KEYS: &[&str] = &[
 #[serde(deny_unknown_fields)]
 struct Entry {
     zh: String,
+    #[serde(rename = "zh-Hant", default)]
+    zh_hant: Option<String>,
     en: String,
 }
 
@@ -123,10 +125,9 @@ fn parse(json: &str) -> Result<BTreeMap<String, Entry>, String> {
 pub fn t(key: &'static str, lang: Lang) -> &'static str {
     static TABLE: OnceLock<BTreeMap<String, Entry>> = OnceLock::new();
     let table = TABLE.get_or_init(|| parse(LESSONS_JSON).unwrap_or_default());
-    table.get(key).map_or(key, |e| match lang {
-        Lang::Zh => e.zh.as_str(),
-        Lang::En => e.en.as_str(),
-    })
+    table
+        .get(key)
+        .map_or(key, |e| lang.pick(&e.zh, e.zh_hant.as_deref(), &e.en))
 }
 
 #[cfg(test)]

@@ -158,7 +158,7 @@ pub enum SnapshotSelector {
     Id(u64),
 }
 
-/// A text in the page's two languages.
+/// A text in the page's languages.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Localized {
@@ -166,6 +166,21 @@ pub struct Localized {
     pub en: String,
     /// Simplified Chinese.
     pub zh: String,
+    /// Traditional Chinese, generated from `zh` by `scripts/hant.cjs`; a file
+    /// without it reads as Simplified.
+    #[serde(rename = "zh-Hant", default, skip_serializing_if = "Option::is_none")]
+    pub zh_hant: Option<String>,
+}
+
+impl Localized {
+    /// The Traditional Chinese text, or the Simplified one where it is missing
+    /// or blank.
+    pub fn zh_hant_or_zh(&self) -> &str {
+        self.zh_hant
+            .as_deref()
+            .filter(|s| !s.trim().is_empty())
+            .unwrap_or(&self.zh)
+    }
 }
 
 /// The job graph: operators and the edges between them.

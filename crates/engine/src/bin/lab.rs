@@ -12,7 +12,7 @@ usage: lab run <scenario.json | builtin-name> [--seed N] [--until MS] [--mode al
                [--crash TASK@MS]... [--trace] [--metadata [--key-groups]] [--verdicts]
        lab list
        lab validate <scenario.json>
-       lab export flink <scenario.json | builtin-name> [-o DIR] [--lang zh|en] [--observe]
+       lab export flink <scenario.json | builtin-name> [-o DIR] [--lang en|zh|zh-Hant] [--observe]
                         [--time-scale X] [--class NAME]
        lab barriers --mode aligned|unaligned|at-least-once --channels N [--aligned-timeout MS]
                     [--no-finished-tasks] \"<arrivals>\"";
@@ -176,7 +176,7 @@ fn export(args: &[String]) -> Result<Vec<String>, String> {
         match a.as_str() {
             "-o" | "--out" => dir = it.next().ok_or("-o needs a directory")?.into(),
             "--lang" => {
-                let given = it.next().ok_or("--lang needs en or zh")?;
+                let given = it.next().ok_or("--lang needs en, zh or zh-Hant")?;
                 opts.lang = Lang::parse(given).map_err(|e| e.to_string())?;
             }
             "--observe" => opts.observe = true,

@@ -36,7 +36,7 @@ pub use java::{missing as missing_fragments, provide as provide_fragment, NAMES 
 pub mod script;
 
 use crate::scenario::{
-    FieldError, Scenario, ScenarioError, ScriptStep, SnapshotSelector, StorageKind,
+    FieldError, Localized, Scenario, ScenarioError, ScriptStep, SnapshotSelector, StorageKind,
 };
 use script::{JobPlan, Placed};
 use std::collections::{BTreeMap, BTreeSet};
@@ -51,6 +51,8 @@ pub enum Lang {
     En,
     /// Simplified Chinese.
     Zh,
+    /// Traditional Chinese (generated from the Simplified; see `scripts/hant.cjs`).
+    ZhHant,
 }
 
 /// A `--lang` that is not one of the languages (the text given).
@@ -61,7 +63,7 @@ impl std::fmt::Display for UnknownLang {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "--lang: {:?} is not a language (expected en or zh)",
+            "--lang: {:?} is not a language (expected en, zh or zh-Hant)",
             self.0
         )
     }
@@ -70,19 +72,24 @@ impl std::fmt::Display for UnknownLang {
 impl std::error::Error for UnknownLang {}
 
 impl Lang {
-    /// `en` or `zh`.
+    /// `en`, `zh` (also `zh-CN`, `zh-Hans`) or `zh-Hant` (also `zh-TW`,
+    /// `zh-HK`), in any case and with `_` for `-`.
     pub fn parse(s: &str) -> Result<Lang, UnknownLang> {
-        match s {
+        match s.to_ascii_lowercase().replace('_', "-").as_str() {
             "en" => Ok(Lang::En),
-            "zh" => Ok(Lang::Zh),
-            other => Err(UnknownLang(other.to_string())),
+            "zh" | "zh-cn" | "zh-hans" => Ok(Lang::Zh),
+            "zh-hant" | "zh-tw" | "zh-hk" => Ok(Lang::ZhHant),
+            _ => Err(UnknownLang(s.to_string())),
         }
     }
 
-    fn pick<'a>(self, en: &'a str, zh: &'a str) -> &'a str {
+    /// A scenario's title or description in this language (Traditional falls
+    /// back to Simplified where the file lacks it).
+    fn pick(self, text: &Localized) -> &str {
         match self {
-            Lang::En => en,
-            Lang::Zh => zh,
+            Lang::En => &text.en,
+            Lang::Zh => &text.zh,
+            Lang::ZhHant => text.zh_hant_or_zh(),
         }
     }
 }
@@ -514,10 +521,7 @@ impl Generator<'_> {
 
     fn header(&self, out: &mut String, main: &Scenario, class_name: &str) {
         let mut c = Code::new();
-        let title = main
-            .title
-            .as_ref()
-            .map(|t| self.lang.pick(&t.en, &t.zh).to_string());
+        let title = main.title.as_ref().map(|t| self.lang.pick(t).to_string());
         c.comment(
             0,
             &format!(
@@ -529,7 +533,7 @@ impl Generator<'_> {
         );
         if let Some(d) = &main.description {
             c.line(0, "//");
-            c.comment(0, self.lang.pick(&d.en, &d.zh));
+            c.comment(0, self.lang.pick(d));
         }
         c.line(0, "//");
         c.comment(0, self.w().needs_flink_jars);

@@ -357,6 +357,54 @@ fn comments_in_the_chosen_language() {
     assert!(!en.contains("//@") && !en.contains("//#") && !en.contains("//!"));
 }
 
+/// `--lang zh-Hant`: the exporter's own words come from the generated
+/// Traditional table, and each Java fragment's comments from its `//@zh-Hant`
+/// lines (the Simplified ones where a fragment has none yet); nothing English.
+#[test]
+fn comments_in_traditional_chinese() {
+    for tag in ["zh-Hant", "zh-TW", "zh-HK", "ZH_hant"] {
+        assert_eq!(Lang::parse(tag), Ok(Lang::ZhHant), "{tag}");
+    }
+    assert_eq!(Lang::parse("zh-CN"), Ok(Lang::Zh));
+    let err = Lang::parse("zh-Latn").unwrap_err().to_string();
+    assert!(err.contains("--lang") && err.contains("zh-Hant"), "{err}");
+    let hant = export_builtin(
+        "odd-even-sum",
+        Options {
+            lang: Lang::ZhHant,
+            ..Options::default()
+        },
+    );
+    assert!(
+        hant.java.contains("// 狀態後端：hashmap"),
+        "the generated table"
+    );
+    assert!(!hant.java.contains("状态后端"), "no Simplified wording");
+    assert!(!hant.java.contains("State backend: hashmap"));
+    assert!(hant.approximations.iter().any(|a| a.contains("時間")));
+    assert!(!hant.java.contains("//@"));
+    // The fragment's comment, Traditional once generated, never English.
+    assert!(
+        hant.java.contains("每個 key 一個 ValueState<Long>")
+            || hant.java.contains("每个 key 一个 ValueState<Long>")
+    );
+    let restart = export_builtin(
+        "restart-none",
+        Options {
+            lang: Lang::ZhHant,
+            ..Options::default()
+        },
+    );
+    assert!(
+        restart
+            .approximations
+            .iter()
+            .any(|a| a.contains("作業已失敗，自 500 ms 起")),
+        "{:?}",
+        restart.approximations
+    );
+}
+
 /// What a learner reads is well formed in both languages: no template placeholder
 /// left in a comment, no `// //`, every line of the class indented inside it, and
 /// in Chinese no English sentence in the comments above the harness (whose
@@ -364,7 +412,7 @@ fn comments_in_the_chosen_language() {
 #[test]
 fn comments_are_filled_in_indented_and_translated() {
     let placeholders = ["NAME", "STATE", "UPDATE", "BODY", "WINDOW_MS"];
-    for lang in [Lang::En, Lang::Zh] {
+    for lang in [Lang::En, Lang::Zh, Lang::ZhHant] {
         for (name, result) in flink::builtins(&Options {
             lang,
             ..Options::default()

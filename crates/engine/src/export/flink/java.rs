@@ -89,6 +89,11 @@ pub(super) fn fragment(name: &str, filter: Filter, replace: &[(&str, &str)]) -> 
     // `export` refuses to start while any fragment is missing.
     let text = text(name).unwrap_or_else(|| panic!("no Java fragment {name}"));
     let lines: Vec<&str> = text.lines().collect();
+    // A fragment without generated Traditional comments speaks Simplified.
+    let wanted = match filter.lang {
+        Lang::ZhHant if !text.contains("//@zh-Hant") => Lang::Zh,
+        lang => lang,
+    };
     let mut out = String::with_capacity(text.len());
     // Inside `/* … */`: the indent of its opening line (language lines become ` * …`).
     let mut block: Option<String> = None;
@@ -97,11 +102,16 @@ pub(super) fn fragment(name: &str, filter: Filter, replace: &[(&str, &str)]) -> 
         if trimmed.starts_with("//!") {
             continue;
         }
-        let language = [(Lang::En, "//@en"), (Lang::Zh, "//@zh")]
-            .into_iter()
-            .find_map(|(lang, tag)| trimmed.strip_prefix(tag).map(|rest| (lang, rest)));
+        // `//@zh-Hant` before its prefix `//@zh`.
+        let language = [
+            (Lang::En, "//@en"),
+            (Lang::ZhHant, "//@zh-Hant"),
+            (Lang::Zh, "//@zh"),
+        ]
+        .into_iter()
+        .find_map(|(lang, tag)| trimmed.strip_prefix(tag).map(|rest| (lang, rest)));
         if let Some((lang, comment)) = language {
-            if lang == filter.lang {
+            if lang == wanted {
                 // `//@en       // text` and `//@en text` both say "text": the
                 // comment sits at the indent of the code it describes.
                 let comment = comment.trim_start();

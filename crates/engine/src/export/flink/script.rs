@@ -115,24 +115,7 @@ impl IgnoredBecause {
             IgnoredBecause::NoSuchFailure => "the lab's run shows no such failure".into(),
         }
     }
-
-    /// In Chinese.
-    pub fn zh(&self) -> String {
-        let word = |status: JobStatus| match status {
-            JobStatus::Restarting => "作业正在重启",
-            JobStatus::Failed => "作业已失败",
-            JobStatus::Finished => "作业已结束",
-            JobStatus::Canceled => "作业已取消",
-            JobStatus::Running => "作业正在运行",
-        };
-        match self {
-            IgnoredBecause::Lab(IgnoreCause::JobNotRunning(status)) => word(*status).into(),
-            IgnoredBecause::Ended { status, end_ms } => {
-                format!("{}，自 {end_ms} ms 起", word(*status))
-            }
-            IgnoredBecause::NoSuchFailure => "实验室的运行中没有这次故障".into(),
-        }
-    }
+    // In Chinese: `wording/zh.rs` (the Traditional text is generated from it).
 }
 
 /// The lab's run of one job of the lesson, and the script placed on it.

@@ -1,7 +1,9 @@
 //! The exporter's words: every comment and note it writes into the Java file, in
-//! each language. One table per language (`wording/en.rs`, `wording/zh.rs`), both
-//! [`Wording`]s, so a translation is read and changed in one place; the generator
-//! only picks the table ([`of`]). Texts with values in them are functions.
+//! each language. One table per language (`wording/en.rs`, `wording/zh.rs`, and
+//! `wording/zh_hant.rs`, generated from `zh.rs` by `scripts/hant.cjs` and checked
+//! by its `--check`), all [`Wording`]s, so a translation is read and changed in one
+//! place; the generator only picks the table ([`of`]). Texts with values in them
+//! are functions.
 //!
 //! Flink has no counterpart: this is the lab's own explanation of the mapping.
 
@@ -10,6 +12,8 @@ use super::Lang;
 
 mod en;
 mod zh;
+#[rustfmt::skip]
+mod zh_hant;
 
 /// The exporter's words in one language.
 pub(super) struct Wording {
@@ -124,5 +128,6 @@ pub(super) fn of(lang: Lang) -> &'static Wording {
     match lang {
         Lang::En => &en::WORDING,
         Lang::Zh => &zh::WORDING,
+        Lang::ZhHant => &zh_hant::WORDING,
     }
 }

@@ -1,6 +1,28 @@
-//! The exporter's words in Simplified Chinese.
+//! The exporter's words in Simplified Chinese. `zh_hant.rs` is generated from
+//! this file by `node scripts/hant.cjs`: edit here, then regenerate.
 
 use super::Wording;
+use crate::cause::IgnoreCause;
+use crate::export::flink::script::IgnoredBecause;
+use crate::status::JobStatus;
+
+/// Why the lab ignored a script step (`IgnoredBecause::en` in English).
+fn ignored(reason: &IgnoredBecause) -> String {
+    let word = |status: JobStatus| match status {
+        JobStatus::Restarting => "作业正在重启",
+        JobStatus::Failed => "作业已失败",
+        JobStatus::Finished => "作业已结束",
+        JobStatus::Canceled => "作业已取消",
+        JobStatus::Running => "作业正在运行",
+    };
+    match reason {
+        IgnoredBecause::Lab(IgnoreCause::JobNotRunning(status)) => word(*status).into(),
+        IgnoredBecause::Ended { status, end_ms } => {
+            format!("{}，自 {end_ms} ms 起", word(*status))
+        }
+        IgnoredBecause::NoSuchFailure => "实验室的运行中没有这次故障".into(),
+    }
+}
 
 pub(super) static WORDING: Wording = Wording {
     run_decisions: "实验室运行该场景得出的信息：脚本中各动作落在何处。",
@@ -68,7 +90,7 @@ pub(super) static WORDING: Wording = Wording {
     approx_ignored: |action, at_ms, reason| {
         format!(
             "{at_ms} ms 的 {action} 被省略：实验室忽略了它（{}）。",
-            reason.zh()
+            ignored(reason)
         )
     },
 };
