@@ -454,10 +454,7 @@ pub fn lesson_name(name: &str, lang: Lang) -> String {
         .and_then(|(_, t)| t.as_ref())
         .map_or_else(
             || name.to_string(),
-            |t| match lang {
-                Lang::Zh => t.zh.clone(),
-                Lang::En => t.en.clone(),
-            },
+            |t| lang.pick(&t.zh, t.zh_hant.as_deref(), &t.en).to_string(),
         )
 }
 

@@ -64,6 +64,8 @@ impl Terms {
                     zh: zh.clone(),
                     zh_hant: None,
                     avoid: avoid.clone(),
+                    en: t.en.clone(),
+                    avoid_en: t.avoid_en.clone(),
                     avoid_hant: None,
                 }),
                 _ => Err(format!(

@@ -2,6 +2,7 @@
     /**
 //@en filter: NAME.
 //@zh filter 函数：NAME。
+//@zh-Hant filter 函式：NAME。
      */
     public static class NAME extends RichFilterFunction<Event> {
         @Override

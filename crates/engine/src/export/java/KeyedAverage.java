@@ -3,7 +3,9 @@
 //@en KeyedAverage: an AggregatingState per key ("average"): accumulator (sum, count), result sum / count;
 //@en emits (key, average so far).
 //@zh KeyedAverage：每个 key 一个 AggregatingState（"average"）：累加器 (sum, count)，结果 sum / count；
+//@zh-Hant KeyedAverage：每個 key 一個 AggregatingState（"average"）：累加器 (sum, count)，結果 sum / count；
 //@zh 输出 (key, 目前的平均值)。
+//@zh-Hant 輸出 (key, 目前的平均值)。
      */
     public static class KeyedAverage extends KeyedProcessFunction<String, Event, Event> {
         private final StateTtlConfig ttl;

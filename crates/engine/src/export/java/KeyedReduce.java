@@ -3,7 +3,9 @@
 //@en KeyedReduce: a ReducingState<Long> per key ("reduce") with the scenario's reduce function;
 //@en emits (key, reduced value).
 //@zh KeyedReduce：每个 key 一个 ReducingState<Long>（"reduce"），使用场景中的 reduce 函数；
+//@zh-Hant KeyedReduce：每個 key 一個 ReducingState<Long>（"reduce"），使用場景中的 reduce 函式；
 //@zh 输出 (key, 归约后的值)。
+//@zh-Hant 輸出 (key, 歸約後的值)。
      */
     public static class KeyedReduce extends KeyedProcessFunction<String, Event, Event> {
         private final String function;

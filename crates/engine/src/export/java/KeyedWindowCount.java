@@ -5,9 +5,13 @@
 //@en ListState ("contents"). As in the lab, a window fires when the key's first record of a later
 //@en window arrives (no timers), emitting (key, number of records).
 //@zh KeyedWindowCount：每个 key 按处理时间划分 windowMs 毫秒的滚动窗口，状态与 Flink 的
+//@zh-Hant KeyedWindowCount：每個 key 按處理時間劃分 windowMs 毫秒的滾動窗口，狀態與 Flink 的
 //@zh WindowOperator 相同：当前窗口起点在 ValueState（"window"）中，窗口内记录在 ListState
+//@zh-Hant WindowOperator 相同：當前窗口起點在 ValueState（"window"）中，窗口內記錄在 ListState
 //@zh （"contents"）中。与实验室一致，该 key 下一个窗口的第一条记录到达时窗口触发（不用定时器），
+//@zh-Hant （"contents"）中。與實驗室一致，該 key 下一個窗口的第一條記錄到達時窗口觸發（不用定時器），
 //@zh 输出 (key, 记录条数)。
+//@zh-Hant 輸出 (key, 記錄條數)。
      */
     public static class KeyedWindowCount extends KeyedProcessFunction<String, Event, Event> {
         private final long windowMs;

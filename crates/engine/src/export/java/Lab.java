@@ -6,8 +6,11 @@
 //@en (Flink's own, as `env.execute()` does, but kept for the web UI and the REST API),
 //@en plays the lab's script against the job client, and prints the run's summary.
 //@zh 以下是配套代码，与 Flink 知识无关：启动本地 MiniCluster（与 env.execute() 用的相同，
+//@zh-Hant 以下是配套程式碼，與 Flink 知識無關：啟動本地 MiniCluster（與 env.execute() 用的相同，
 //@zh 但保留下来以提供 Web UI 和 REST API），用 JobClient 执行实验室脚本，最后打印运行摘要。
+//@zh-Hant 但保留下來以提供 Web UI 和 REST API），用 JobClient 執行實驗室指令碼，最後列印執行摘要。
 //@zh 这部分的注释保留英文。
+//@zh-Hant 這部分的註釋保留英文。
     // ------------------------------------------------------------------------------------
 
     /** A crash of the lab's script, where the lab's crash lands. */

@@ -2,6 +2,7 @@
     /**
 //@en map: NAME.
 //@zh map 函数：NAME。
+//@zh-Hant map 函式：NAME。
      */
     public static class NAME extends RichMapFunction<Event, Event> {
         @Override

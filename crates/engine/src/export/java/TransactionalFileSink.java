@@ -2,6 +2,7 @@
     /**
 //@en A transaction of the file "topic": its id (the file's name).
 //@zh 文件“topic”的一个事务：它的 id（即文件名）。
+//@zh-Hant 檔案「topic」的一個事務：它的 id（即檔名）。
      */
     public static class Txn {
         public String id;
@@ -15,9 +16,13 @@
 //@en checkpoint barrier), commit = rename it into committed/ (when the checkpoint completes), abort =
 //@en move it to aborted/. A read_committed consumer reads committed/ only.
 //@zh 本地文件上的事务性“topic”，即学习笔记中 TwoPhaseCommitSinkFunction 的例子：beginTransaction =
+//@zh-Hant 本地檔案上的事務性「topic」，即學習筆記中 TwoPhaseCommitSinkFunction 的例子：beginTransaction =
 //@zh 在 open/ 新建文件，invoke = 追加写入，preCommit = 移到 pending/（检查点 barrier 到达时），
+//@zh-Hant 在 open/ 新建檔案，invoke = 追加寫入，preCommit = 移到 pending/（檢查點 barrier 到達時），
 //@zh commit = 重命名到 committed/（检查点完成时），abort = 移到 aborted/。read_committed 的
+//@zh-Hant commit = 重新命名到 committed/（檢查點完成時），abort = 移到 aborted/。read_committed 的
 //@zh 消费者只读 committed/。
+//@zh-Hant 消費者只讀 committed/。
      */
     public static class TransactionalFileSink extends TwoPhaseCommitSinkFunction<Event, Txn, Void> {
         private final String topic;
@@ -64,6 +69,7 @@
                 Path pending = file("pending", t);
 //@en           // Committed before the failure: commit is idempotent.
 //@zh           // 故障前已提交：提交是幂等的。
+//@zh-Hant           // 故障前已提交：提交是冪等的。
                 if (!Files.exists(pending)) return;
                 Path committed = Paths.get(topic, "committed", String.format("%012d-%s", Lab.commitSeq.incrementAndGet(), t.id));
                 Files.createDirectories(committed.getParent());
