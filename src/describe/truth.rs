@@ -8,9 +8,9 @@
 
 use std::collections::BTreeSet;
 
-use engine::coordinator::CheckpointStatus;
 use engine::scenario::{Scenario, ScriptStep, SinkKind, StorageKind};
 use engine::verdict::SinkVerdicts;
+use engine::view::CheckpointStatus;
 use engine::view::WorldView;
 
 use crate::components::sink_panel::meter_lines;
@@ -184,9 +184,12 @@ fn caption_problems(run: &Run, m: &KeyMoment, at: &str) -> Vec<String> {
             MomentKind::Blocked => (&["阻塞"], &["blocks"]),
             MomentKind::Snapshot => (&["快照"], &["snapshot"]),
             MomentKind::Completed => (&["完成"], &["complete"]),
-            MomentKind::Crash => (&["故障", "崩溃"], &["fail", "crash"]),
-            MomentKind::Restore => (&["恢复", "状态"], &["restored", "no state"]),
-            MomentKind::Commit => (&["提交事务", "提交了事务"], &["committed"]),
+            MomentKind::Crash => (&["故障", "崩溃", "崩潰"], &["fail", "crash"]),
+            MomentKind::Restore => (&["恢复", "状态", "恢復", "狀態"], &["restored", "no state"]),
+            MomentKind::Commit => (
+                &["提交事务", "提交了事务", "提交事務", "提交了事務"],
+                &["committed"],
+            ),
         };
         let words = if lang == Lang::En { en_words } else { words };
         if !words.iter().any(|w| caption.to_lowercase().contains(w)) {

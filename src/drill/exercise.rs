@@ -563,7 +563,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use engine::drill::{self, Answer, Kind, Marked, Why};
-    use engine::status::JobStatus;
+    use engine::view::JobStatus;
 
     use super::{reason_moment, shown, variant_at, Form};
     use crate::i18n::Lang;

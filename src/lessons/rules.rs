@@ -10,6 +10,8 @@ pub const TIMEOUT_RULE_EN: &str =
 
 /// The same bound in Chinese.
 pub const TIMEOUT_RULE_ZH: &str = "（可容忍失败次数 + 1）×（间隔 + 检查点超时时间）+ 重启延迟";
+/// The same bound in Traditional Chinese (as `scripts/hant.cjs` converts it).
+pub const TIMEOUT_RULE_ZH_HANT: &str = "（可容忍失敗次數 + 1）×（間隔 + 檢查點超時時間）+ 重啟延遲";
 
 /// Other ways the texts once stated the bound; none may come back.
 const OTHER_RULES: &[&str] = &[
@@ -62,7 +64,7 @@ pub fn timeout_rule_problems(text: &str) -> Vec<String> {
         .iter()
         .any(|k| lower.contains(k));
     let states_rule = RULE_WORDS.iter().any(|w| lower.contains(w));
-    let has_formula = [TIMEOUT_RULE_EN, TIMEOUT_RULE_ZH]
+    let has_formula = [TIMEOUT_RULE_EN, TIMEOUT_RULE_ZH, TIMEOUT_RULE_ZH_HANT]
         .iter()
         .any(|f| squeeze(text).contains(&squeeze(f)));
     if about_timeout && states_rule && !has_formula {
@@ -101,7 +103,7 @@ pub fn deprecated_key_problems(text: &str, deprecated: &[(String, String)]) -> V
                 .rev()
                 .collect();
             let lead = lead.to_lowercase();
-            if !(lead.contains("formerly") || lead.contains("旧名")) {
+            if !(lead.contains("formerly") || lead.contains("旧名") || lead.contains("舊名")) {
                 out.push(format!(
                     "uses {old}, deprecated in Flink 2.3: say {new} (formerly {old})"
                 ));
@@ -203,7 +205,7 @@ mod tests {
         let mut stating = 0;
         for (at, text) in &texts {
             let p = timeout_rule_problems(text);
-            if [TIMEOUT_RULE_EN, TIMEOUT_RULE_ZH]
+            if [TIMEOUT_RULE_EN, TIMEOUT_RULE_ZH, TIMEOUT_RULE_ZH_HANT]
                 .iter()
                 .any(|f| squeeze(text).contains(&squeeze(f)))
             {

@@ -31,19 +31,19 @@ use crate::scenario::{PartitionSpec, RestartConfig, Scenario, ScriptStep};
 use crate::summary::{Metadata, Summary};
 use crate::world::World;
 
-mod checkpoint_phases;
-mod last_ack;
-mod read_committed_after_crash;
-mod restart_delays;
 mod checkpoint_expiry;
+mod checkpoint_phases;
 mod claim_mode_snapshot;
 mod incremental_upload;
+mod last_ack;
+mod read_committed_after_crash;
 mod rescale_assignment;
+mod restart_delays;
 mod state;
-mod txn_timeout;
-mod unaligned_persisted;
 mod state_kinds;
+mod txn_timeout;
 mod uid_restore;
+mod unaligned_persisted;
 
 /// An exercise's parameters by name (`"interval_ms"`, `"crash_ms"`, …).
 pub type Params = BTreeMap<String, u64>;
@@ -838,6 +838,9 @@ pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, D
         }
         Kind::ReadCommittedAfterCrash => {
             set_crash(&mut scenario, p("crash_ms"));
+            // Twice the lesson's input, so the job is still running when the
+            // restarted job's first commit lands (the replay pauses there).
+            set_generated_count(&mut scenario, "kafka-in", 60);
             read_committed_after_crash::read_committed_after_crash(
                 &scenario,
                 p("crash_ms"),
@@ -965,6 +968,21 @@ fn explained(mut blanks: Vec<Blank>, why: &Why) -> Vec<Blank> {
         b.why = Some(why.clone());
     }
     blanks
+}
+
+/// Sets how many records each generated partition of source `uid` holds.
+fn set_generated_count(s: &mut Scenario, uid: &str, count: u64) {
+    let partitions = s
+        .job
+        .operators
+        .iter_mut()
+        .filter(|o| o.uid == uid)
+        .filter_map(|o| o.partitions.as_mut());
+    for partition in partitions.flatten() {
+        if let PartitionSpec::Generate(g) = partition {
+            g.count = count;
+        }
+    }
 }
 
 /// The `every_ms` of the generated partition of source `uid` (records due every

@@ -98,6 +98,16 @@ pub(super) fn read_committed_after_crash(
             "by {at_ms} ms no transaction of the restarted job is committed"
         )));
     }
+    // The replay pauses at that commit: it must show a running job, not the
+    // final commit of a finished one.
+    if trace
+        .iter()
+        .any(|e| matches!(e.event, Event::JobFinished) && e.t <= committed_ms)
+    {
+        return Err(no_effect(format!(
+            "the job has finished by the commit at {committed_ms} ms"
+        )));
+    }
     let why = reason(
         "read_committed_after_crash",
         &[

@@ -143,7 +143,6 @@ pub(super) fn ttl_passes(s: &Scenario) -> Result<Made, DrillError> {
     let ttl_ms = dedup.ttl.map_or(0, |t| t.ttl_ms);
     let expires = written.saturating_add(ttl_ms);
     let args = [
-        ("app", app.to_string()),
         ("value", value.to_string()),
         ("written", written.to_string()),
         ("ttl_ms", ttl_ms.to_string()),

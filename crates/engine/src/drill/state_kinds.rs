@@ -69,24 +69,30 @@ pub(super) fn state_kinds(s: &Scenario, checkpoint: u64) -> Result<Made, DrillEr
         )));
     }
     let join = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(", ");
-    let args = [
+    // Each reason names the states of its own blank.
+    let keyed_args = [
         ("checkpoint", checkpoint.to_string()),
         ("keyed", join(&keyed)),
-        ("operator", join(&operator)),
     ];
-    let blank = |name: &str, answer: BTreeSet<String>, key: &str| Blank {
+    let operator_args = [("operator", join(&operator))];
+    let blank = |name: &str, answer: BTreeSet<String>, key: &str, args: &[(&str, String)]| Blank {
         name: name.into(),
         answer: Answer::Labels(answer),
         choices: Vec::new(),
         labels: labels.clone(),
-        why: Some(why(key, &args, at)),
+        why: Some(why(key, args, at)),
     };
     Ok((
         question(&[("checkpoint", checkpoint)]),
         at,
         vec![
-            blank("keyed_states", keyed, "state_keyed"),
-            blank("operator_states", operator, "state_operator"),
+            blank("keyed_states", keyed, "state_keyed", &keyed_args),
+            blank(
+                "operator_states",
+                operator,
+                "state_operator",
+                &operator_args,
+            ),
         ],
     ))
 }
