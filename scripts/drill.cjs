@@ -14,12 +14,14 @@
 // brings the graph on screen. With SHOTS=<dir> it keeps screenshots of a wrong
 // answer with its reason at each size and language, and of the drill beside a tab.
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/drill.cjs <base-url>
-// (scripts/drill.sh serves the build).
+// (scripts/drill.sh serves the build); DRILL_LANGS=zh-Hant tries the Traditional page.
 const { launch, settle: wait } = require('./chromium.cjs');
 
 const SIZES = [[1280, 720], [1024, 768], [390, 844]];
 const SHOTS = process.env.SHOTS || '';
 const ALL = process.env.DRILL_ALL === '1';
+// The languages to try (DRILL_LANGS=zh-Hant for the Traditional page).
+const LANGS = (process.env.DRILL_LANGS || 'zh,en').split(',');
 const settle = (page) => wait(page, 120);
 const problems = [];
 const counts = { questions: 0, exercises: 0, typed: 0, values: 0, labels: 0, reasons: 0, noReason: 0, reloads: 0 };
@@ -172,7 +174,7 @@ async function exercise(page, where, card, tag, shoot) {
   const base = process.argv[2];
   const browser = await launch();
   for (const [width, height] of SIZES) {
-    for (const lang of ['zh', 'en']) {
+    for (const lang of LANGS) {
       const where = `${width}x${height} ${lang}`;
       const tag = `${width}x${height}-${lang}`;
       const phone = width < 500;
