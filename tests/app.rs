@@ -85,29 +85,29 @@ async fn language_buttons_have_accessible_names_in_the_current_language() {
     assert_eq!(app.find("[data-lang=en]").tag_name(), "BUTTON");
     assert_eq!(
         app.attr("[data-lang=en]", "aria-label"),
-        "English — 切换为英文界面"
+        "EN English — 切换为英文界面"
     );
     assert_eq!(
         app.attr("[data-lang=zh]", "aria-label"),
-        "简体中文 — 当前界面语言"
+        "简 简体中文 — 当前界面语言"
     );
     assert_eq!(
         app.attr("[data-lang=zh-Hant]", "aria-label"),
-        "繁體中文 — 切换为繁体中文界面"
+        "繁 繁體中文 — 切换为繁体中文界面"
     );
 
     app.click("[data-lang=en]").await;
     assert_eq!(
         app.attr("[data-lang=zh]", "aria-label"),
-        "简体中文 — switch the interface to Simplified Chinese"
+        "简 简体中文 — switch the interface to Simplified Chinese"
     );
     assert_eq!(
         app.attr("[data-lang=zh-Hant]", "aria-label"),
-        "繁體中文 — switch the interface to Traditional Chinese"
+        "繁 繁體中文 — switch the interface to Traditional Chinese"
     );
     assert_eq!(
         app.attr("[data-lang=en]", "aria-label"),
-        "English — current interface language"
+        "EN English — current interface language"
     );
 }
 

@@ -24,7 +24,14 @@ pub fn LangSwitch() -> Html {
                 Lang::En => lang.t(Msg::LangSwitchToEn),
             }
         };
-        let label = format!("{} — {}", option.native_name(), action);
+        // The accessible name starts with the visible short name (简, 繁, EN), so a
+        // voice user can say what they see.
+        let label = format!(
+            "{} {} — {}",
+            option.short_name(),
+            option.native_name(),
+            action
+        );
         let onclick = {
             let set_lang = ctx.set_lang.clone();
             Callback::from(move |_: MouseEvent| set_lang.emit(option))
