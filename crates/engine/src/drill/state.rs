@@ -10,23 +10,15 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{blank, metadata, question, run, Answer, DrillError, Kind, Made, Why};
+use super::{blank, metadata, question, run, Answer, DrillError, Kind, Made};
 use crate::event::Event;
 use crate::record::Origin;
 use crate::scenario::{OperatorKind, PartitionSpec, Scenario, ScriptStep};
 use crate::state::ttl::{StateVisibility, TtlConfig, UpdateType};
 
-/// The reason `key` with its named values, shown at `at_ms`.
-pub(super) fn why(key: &str, args: &[(&str, String)], at_ms: u64) -> Why {
-    Why {
-        key: key.to_string(),
-        args: args
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect(),
-        at_ms,
-    }
-}
+/// The reason `key` with its named values, shown at `at_ms` (the drill's one
+/// constructor, under the name the state chapter's kinds use).
+pub(super) use super::reason as why;
 
 pub(super) fn lesson_error(what: &str) -> DrillError {
     DrillError::Scenario(what.to_string())
