@@ -70,7 +70,7 @@ DIST=dist bash scripts/tour-evidence.sh
 log "phones (touch, 360x740 and 390x844, zh and en): every lesson's graph top to bottom inside the screen's width, nothing scrolls sideways, stage text >= 12 px, no overprint; 44 px tap targets that never overlap, the tour's sheet with its target in view, the ⋯ menu on screen, a subtask's sheet, merged timeline markers"
 DIST=dist bash scripts/phone.sh
 
-log "the interview drill: an exercise answered right and wrong, by tapping and by typing, at 1280x720 and 390x844, zh and en; its tap targets and width"
+log "the interview drill: every question's exercises answered wrong (the reason) then right, by tapping and by typing, at 1280x720, 1024x768 and 390x844 in zh and en (zh-Hant sampled round-robin); its tap targets and width"
 DIST=dist bash scripts/drill.sh
 
 log "accessibility (axe-core): first screen, a tour, projector mode, a tour on a phone"
