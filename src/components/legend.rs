@@ -15,15 +15,21 @@ fn hex(s: Status) -> String {
     s.colour().hex()
 }
 
-/// A transaction chip as the sink lane draws it.
-fn txn_chip(s: Status, glyph: &'static str) -> Html {
+/// A transaction chip as the sink lane draws it, its mark drawn as a path: a
+/// glyph of text would be 9 px at the swatch's size, under the back row's floor.
+fn txn_chip(s: Status, mark: &'static str) -> Html {
     html! {
         <>
             <rect x="1.5" y="4.5" width="21" height="15" rx="4" fill={s.colour().tint(0.75).hex()} stroke={hex(s)} stroke-width="1.8" />
-            <text x="12" y="16.2" text-anchor="middle" font-size="11" font-weight="800" fill="#101720">{ glyph }</text>
+            <path d={mark} fill="none" stroke="#101720" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round" />
         </>
     }
 }
+
+/// ◴ (pre-committed: waiting for the checkpoint), ✓ (committed), ✕ (aborted).
+const MARK_PENDING: &str = "M12 8.2a3.8 3.8 0 1 0 .01 0M12 8.2V12h-3.8";
+const MARK_DONE: &str = "M7.5 12.2l3 3 6-6.4";
+const MARK_CROSS: &str = "M8.5 8.5l7 7M15.5 8.5l-7 7";
 
 /// Properties of [`Legend`].
 #[derive(Properties, PartialEq, Default)]
@@ -106,17 +112,18 @@ pub fn Legend(props: &LegendProps) -> Html {
                     <>
                         <rect x="4" y="6" width="14" height="14" rx="2.5" fill={EPOCHS[0].hex()} stroke={palette::REPLAY.hex()} stroke-width="2.2" />
                         <circle cx="18" cy="6" r="5.5" fill={palette::REPLAY.hex()} />
-                        <text x="18" y="9" text-anchor="middle" font-size="9" font-weight="800" fill="#ffffff">{ "↺" }</text>
+                        // ↺
+                        <path d="M20.2 5.2a2.4 2.4 0 1 1-.9-1.9M19.6 1.8l-.3 1.6 1.6.3" fill="none" stroke="#ffffff" stroke-width="1.4" stroke-linecap="round" stroke-linejoin="round" />
                     </>
                 }, Msg::LegendReplayed, "replayed") }
                 }
-                { item(txn_chip(Status::PreCommitted, "◴"), Msg::LegendPreCommitted, "pre-committed") }
-                { item(txn_chip(Status::Committed, "✓"), Msg::LegendCommitted, "committed") }
-                { item(txn_chip(Status::Aborted, "✕"), Msg::LegendAborted, "aborted") }
+                { item(txn_chip(Status::PreCommitted, MARK_PENDING), Msg::LegendPreCommitted, "pre-committed") }
+                { item(txn_chip(Status::Committed, MARK_DONE), Msg::LegendCommitted, "committed") }
+                { item(txn_chip(Status::Aborted, MARK_CROSS), Msg::LegendAborted, "aborted") }
                 { item(html! {
                     <>
                         <rect x="2" y="4" width="20" height="16" rx="3" fill={Status::Failure.colour().tint(0.88).hex()} stroke={hex(Status::Failure)} stroke-width="2.2" />
-                        <text x="12" y="16" text-anchor="middle" font-size="11" font-weight="800" fill={hex(Status::Failure)}>{ "✕" }</text>
+                        <path d={MARK_CROSS} fill="none" stroke={hex(Status::Failure)} stroke-width="2.4" stroke-linecap="round" />
                     </>
                 }, Msg::LegendFailure, "failure") }
                 <li class="legend__hint stage__hint">{ lang.t(Msg::StageHint) }</li>
