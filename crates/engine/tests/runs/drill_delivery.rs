@@ -278,6 +278,15 @@ fn the_last_acknowledgement_completes_the_checkpoint() {
             })
             .unwrap()
         };
+        // As the question states: app1's records reach count#0, app2's count#1.
+        for e in &trace {
+            if let Event::RecordProcessed { task, key, .. } = &e.event {
+                if let Some(i) = task.strip_prefix("count#") {
+                    let want = format!("app{}", i.parse::<u32>().unwrap() + 1);
+                    assert_eq!(key.as_deref(), Some(&*want), "variant {v}: {task}");
+                }
+            }
+        }
         let index = last.name.rsplit_once('#').unwrap().1.to_string();
         let other = if index == "0" { "1" } else { "0" };
         let (mine, theirs) = (
