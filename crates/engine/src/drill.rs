@@ -376,9 +376,21 @@ impl Kind {
                     max: 1_400,
                 },
             ],
-            // A line of three subtasks without the lesson's crash: the barrier's
-            // latencies and the asynchronous part decide when chk-N completes.
+            // Without the lesson's crash, count and kafka-out as two subtasks
+            // each, count busy `process_ms` a record: the seed's keys decide which
+            // count subtask's barrier waits behind more records, and so which
+            // kafka-out subtask acknowledges last.
             Kind::LastAck => &[
+                Range {
+                    name: "seed",
+                    min: 1,
+                    max: 9_999,
+                },
+                Range {
+                    name: "process_ms",
+                    min: 30,
+                    max: 150,
+                },
                 Range {
                     name: "interval_ms",
                     min: 300,
@@ -401,7 +413,8 @@ impl Kind {
                 },
             ],
             // Numbers → parity → sum → out without the lesson's crash: the
-            // latency into sum and the asynchronous part place its phases.
+            // latency into sum and the asynchronous part place its phases, the
+            // latency out of it whether out#0 snapshots before sum#0 acknowledges.
             Kind::CheckpointPhases => &[
                 Range {
                     name: "interval_ms",
@@ -417,6 +430,11 @@ impl Kind {
                     name: "latency_ms",
                     min: 5,
                     max: 120,
+                },
+                Range {
+                    name: "out_latency_ms",
+                    min: 5,
+                    max: 300,
                 },
                 Range {
                     name: "checkpoint",
@@ -535,12 +553,25 @@ impl Kind {
                     max: 6,
                 },
             ],
-            // The crash at 1700 ms: chk-1 and chk-2 complete before it.
+            // Without the lesson's crash, chk-1 and chk-2 complete while the
+            // source reads. The first branch's keyed operator (window count,
+            // reduce, average) and which sinks are transactional (bit 0: counts,
+            // bit 1: unique) decide the states.
             Kind::StateKinds => &[
                 Range {
                     name: "interval_ms",
                     min: 400,
                     max: 800,
+                },
+                Range {
+                    name: "keyed_kind",
+                    min: 0,
+                    max: 2,
+                },
+                Range {
+                    name: "sinks",
+                    min: 0,
+                    max: 3,
                 },
                 Range {
                     name: "checkpoint",
@@ -852,11 +883,21 @@ pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, D
             txn_timeout::txn_timeout(&scenario)?
         }
         Kind::LastAck => {
-            last_ack::set_timing(&mut scenario, p("async_ms"), p("latency_ms"))?;
+            last_ack::set_timing(
+                &mut scenario,
+                p("process_ms"),
+                p("async_ms"),
+                p("latency_ms"),
+            )?;
             last_ack::last_ack(&scenario, p("checkpoint"))?
         }
         Kind::CheckpointPhases => {
-            checkpoint_phases::set_timing(&mut scenario, p("async_ms"), p("latency_ms"))?;
+            checkpoint_phases::set_timing(
+                &mut scenario,
+                p("async_ms"),
+                p("latency_ms"),
+                p("out_latency_ms"),
+            )?;
             checkpoint_phases::checkpoint_phases(&scenario, p("checkpoint"))?
         }
         Kind::UnalignedPersisted => {
@@ -888,7 +929,10 @@ pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, D
             incremental_upload::set_one_counter(&mut scenario)?;
             incremental_upload::incremental_upload(&scenario, p("checkpoint"))?
         }
-        Kind::StateKinds => state_kinds::state_kinds(&scenario, p("checkpoint"))?,
+        Kind::StateKinds => {
+            state_kinds::set_job(&mut scenario, p("keyed_kind"), p("sinks"))?;
+            state_kinds::state_kinds(&scenario, p("checkpoint"))?
+        }
     };
     // The records waiting in the blocked channel are on the stage just before
     // the last barrier releases them.

@@ -1,6 +1,8 @@
 //! A checkpoint's phases at one subtask, on `odd-even-sum`: the barrier is
 //! forwarded before the synchronous snapshot, and the acknowledgement follows the
-//! asynchronous part.
+//! asynchronous part — so the subtask downstream may take its own snapshot while
+//! this one still uploads, or only after it acknowledged, as the edge's latency
+//! and the asynchronous part fall in the variant.
 //!
 //! Flink: `SubtaskCheckpointCoordinatorImpl.checkpointState` — step 1 prepares,
 //! step 2 sends the barrier downstream (`operatorChain.broadcastEvent`), step 3
@@ -9,22 +11,27 @@
 //! The phase boundaries are read from the engine's phases view (Flink's
 //! `SubtaskStateStats`).
 
-use super::{explained, question, reason, run, Answer, Blank, DrillError, Made};
+use super::{question, reason, run, Answer, Blank, DrillError, Made};
 use crate::event::Event;
 use crate::scenario::Scenario;
 
 /// The subtask asked about: one input, one output.
 const TASK: &str = "sum#0";
-/// Which comes first at the subtask, as labels the page words.
-pub(super) const FORWARD_FIRST: &str = "forward_first";
-const SNAPSHOT_FIRST: &str = "snapshot_first";
+/// The subtask right after it, the one its forwarded barrier reaches.
+const DOWNSTREAM: &str = "out#0";
+/// Which comes first, as labels the page words: the downstream subtask's
+/// snapshot, or the asked subtask's acknowledgement.
+const DOWNSTREAM_FIRST: &str = "downstream_snapshot_first";
+const ACK_FIRST: &str = "ack_first";
 
 /// Drops the lesson's crash (the question is about an undisturbed checkpoint) and
-/// sets the asynchronous part and the latency into the subtask.
+/// sets the asynchronous part, the latency into the subtask and the latency out
+/// of it.
 pub(super) fn set_timing(
     s: &mut Scenario,
     async_ms: u64,
     latency_ms: u64,
+    out_latency_ms: u64,
 ) -> Result<(), DrillError> {
     s.script.clear();
     let cfg = s
@@ -33,14 +40,16 @@ pub(super) fn set_timing(
         .ok_or_else(|| DrillError::Scenario("the lesson does not checkpoint".into()))?;
     cfg.async_ms = async_ms;
     let uid = TASK.split('#').next().unwrap_or(TASK);
-    let into = s
-        .job
-        .edges
-        .iter_mut()
-        .find(|e| e.to == uid)
-        .ok_or_else(|| DrillError::Scenario(format!("no edge into {uid}")))?;
-    into.latency_ms = latency_ms;
-    Ok(())
+    let mut edge = |pick: &dyn Fn(&crate::scenario::EdgeSpec) -> bool, ms: u64, what: &str| {
+        s.job
+            .edges
+            .iter_mut()
+            .find(|e| pick(e))
+            .map(|e| e.latency_ms = ms)
+            .ok_or_else(|| DrillError::Scenario(format!("no edge {what} {uid}")))
+    };
+    edge(&|e| e.to == uid, latency_ms, "into")?;
+    edge(&|e| e.from == uid, out_latency_ms, "out of")
 }
 
 pub(super) fn checkpoint_phases(s: &Scenario, checkpoint: u64) -> Result<Made, DrillError> {
@@ -49,36 +58,25 @@ pub(super) fn checkpoint_phases(s: &Scenario, checkpoint: u64) -> Result<Made, D
         .checkpoint_phases()
         .into_iter()
         .find(|p| p.checkpoint.0 == checkpoint);
-    let sub = phases
-        .as_ref()
-        .and_then(|p| p.subtasks.iter().find(|t| &*t.name == TASK));
+    let sub = |name: &str| {
+        phases
+            .as_ref()
+            .and_then(|p| p.subtasks.iter().find(|t| &*t.name == name))
+    };
     let no_effect = || DrillError::NoEffect {
         param: "interval_ms",
         why: format!("chk-{checkpoint} does not reach {TASK}'s acknowledgement"),
     };
-    let sub = sub.ok_or_else(no_effect)?;
-    let (Some(forwarded), Some(snapshot), Some(ack)) =
-        (sub.forwarded_at, sub.snapshot_at, sub.ack_at)
-    else {
+    let (Some(task), Some(down)) = (sub(TASK), sub(DOWNSTREAM)) else {
         return Err(no_effect());
     };
-    // The order within the instant, from the trace: the barrier left first.
-    let position = |pick: fn(&Event, u64) -> bool| {
-        trace
-            .iter()
-            .position(|e| pick(&e.event, checkpoint))
-            .unwrap_or(usize::MAX)
-    };
-    let forward_pos = position(
-        |e, n| matches!(e, Event::BarrierForwarded { task, checkpoint: c, .. } if &**task == TASK && c.0 == n),
-    );
-    let snapshot_pos = position(
-        |e, n| matches!(e, Event::SnapshotTaken { task, checkpoint: c, .. } if &**task == TASK && c.0 == n),
-    );
-    let first = if forward_pos < snapshot_pos {
-        FORWARD_FIRST
-    } else {
-        SNAPSHOT_FIRST
+    let (Some(forwarded), Some(snapshot), Some(ack), Some(down_snapshot)) = (
+        task.forwarded_at,
+        task.snapshot_at,
+        task.ack_at,
+        down.snapshot_at,
+    ) else {
+        return Err(no_effect());
     };
     let trigger = phases.as_ref().map_or(0, |p| p.trigger_at);
     // Once the source has read its last number no barrier runs down the line.
@@ -93,24 +91,56 @@ pub(super) fn checkpoint_phases(s: &Scenario, checkpoint: u64) -> Result<Made, D
             });
         }
     }
+    // Both in one millisecond: which the lab handles first is its order, not a rule.
+    if down_snapshot == ack {
+        return Err(DrillError::NoEffect {
+            param: "async_ms",
+            why: format!(
+                "{DOWNSTREAM} snapshots chk-{checkpoint} the millisecond {TASK} acknowledges it \
+                 ({ack} ms)"
+            ),
+        });
+    }
+    // Which came first, from the trace's order of the two events.
+    let position = |pick: &dyn Fn(&Event) -> bool| trace.iter().position(|e| pick(&e.event));
+    let down_pos = position(&|e| {
+        matches!(e, Event::SnapshotTaken { task, checkpoint: c, .. }
+            if &**task == DOWNSTREAM && c.0 == checkpoint)
+    });
+    let ack_pos = position(&|e| {
+        matches!(e, Event::CheckpointAcknowledged { task, checkpoint: c }
+            if &**task == TASK && c.0 == checkpoint)
+    });
+    let first = match (down_pos, ack_pos) {
+        (Some(d), Some(a)) if d < a => DOWNSTREAM_FIRST,
+        (Some(_), Some(_)) => ACK_FIRST,
+        _ => return Err(no_effect()),
+    };
     let cfg = s.checkpointing.clone().unwrap_or_default();
     let latencies: Vec<u64> = s.job.edges.iter().map(|e| e.latency_ms).collect();
-    let why = reason(
-        "checkpoint_phases",
-        &[
-            ("checkpoint", checkpoint.to_string()),
-            ("task", TASK.to_string()),
-            ("trigger_ms", trigger.to_string()),
-            ("forwarded_ms", forwarded.to_string()),
-            ("snapshot_ms", snapshot.to_string()),
-            ("async_ms", (ack - snapshot).to_string()),
-            ("ack_ms", ack.to_string()),
-        ],
-        forwarded,
-    );
+    let args = [
+        ("checkpoint", checkpoint.to_string()),
+        ("task", TASK.to_string()),
+        ("downstream", DOWNSTREAM.to_string()),
+        ("trigger_ms", trigger.to_string()),
+        ("forwarded_ms", forwarded.to_string()),
+        ("snapshot_ms", snapshot.to_string()),
+        ("downstream_ms", down_snapshot.to_string()),
+        ("async_ms", (ack - snapshot).to_string()),
+        ("ack_ms", ack.to_string()),
+    ];
+    // Each blank's reason replays to the moment that shows its answer: the
+    // earlier of the two events for the order (the other has not happened yet),
+    // the barrier leaving, the acknowledgement.
+    let why = |at: u64| Some(reason("checkpoint_phases", &args, at));
     let order = Blank {
-        labels: vec![FORWARD_FIRST.into(), SNAPSHOT_FIRST.into()],
+        labels: vec![DOWNSTREAM_FIRST.into(), ACK_FIRST.into()],
+        why: why(down_snapshot.min(ack)),
         ..super::blank("first", Answer::Labels([first.to_string()].into()))
+    };
+    let timed = |name: &str, at: u64| Blank {
+        why: why(at),
+        ..super::blank(name, Answer::Number(at as i64))
     };
     let mut asked = vec![
         ("checkpoint", checkpoint),
@@ -123,13 +153,10 @@ pub(super) fn checkpoint_phases(s: &Scenario, checkpoint: u64) -> Result<Made, D
     Ok((
         question(&asked),
         forwarded,
-        explained(
-            vec![
-                order,
-                super::blank("forwarded_ms", Answer::Number(forwarded as i64)),
-                super::blank("ack_ms", Answer::Number(ack as i64)),
-            ],
-            &why,
-        ),
+        vec![
+            order,
+            timed("forwarded_ms", forwarded),
+            timed("ack_ms", ack),
+        ],
     ))
 }

@@ -1,22 +1,34 @@
 //! Which acknowledgement completes a checkpoint, on `exactly-once-kafka`: the
 //! coordinator completes checkpoint N when the last subtask it waits for has
 //! acknowledged — the subtask the barrier reaches last, once its asynchronous part
-//! is done.
+//! is done. The variant runs count and kafka-out as two subtasks each (app1's
+//! records go to count#0, app2's to count#1) and makes count take time per
+//! record: the barrier waits behind the records queued ahead of it, so which
+//! kafka-out subtask acknowledges last depends on the variant's records.
 //!
 //! Flink: `CheckpointCoordinator.receiveAcknowledgeMessage` →
 //! `PendingCheckpoint.acknowledgeTask`; once `isFullyAcknowledged()`,
 //! `completePendingCheckpoint` finalizes the checkpoint. A subtask acknowledges
 //! after the asynchronous part of its snapshot
-//! (`AsyncCheckpointRunnable.reportCompletedSnapshotStates`).
+//! (`AsyncCheckpointRunnable.reportCompletedSnapshotStates`). An aligned barrier
+//! is handled in its channel's order, after the records before it
+//! (`CheckpointedInputGate.pollNext`).
 
 use super::{explained, question, reason, run, Answer, Blank, DrillError, Made};
 use crate::event::{Event, TraceEvent};
-use crate::scenario::Scenario;
+use crate::scenario::{Partitioning, Scenario};
+
+/// The subtasks of count and of kafka-out: with max parallelism 128, app1 falls
+/// to count#0 and app2 to count#1, so each count subtask has its own queue.
+const PARALLELISM: u32 = 2;
 
 /// Drops the lesson's crash (the question is about a checkpoint of an undisturbed
-/// run) and sets the asynchronous part and the sink edge's latency.
+/// run), runs count and kafka-out as [`PARALLELISM`] subtasks joined one to one,
+/// and sets count's time per record, the asynchronous part and the sink edge's
+/// latency.
 pub(super) fn set_timing(
     s: &mut Scenario,
+    process_ms: u64,
     async_ms: u64,
     latency_ms: u64,
 ) -> Result<(), DrillError> {
@@ -26,12 +38,21 @@ pub(super) fn set_timing(
         .as_mut()
         .ok_or_else(|| DrillError::Scenario("the lesson does not checkpoint".into()))?;
     cfg.async_ms = async_ms;
+    let [_, count, sink] = &mut s.job.operators[..] else {
+        return Err(DrillError::Scenario(
+            "the lesson is not source → count → sink".into(),
+        ));
+    };
+    count.process_ms = process_ms;
+    count.parallelism = PARALLELISM;
+    sink.parallelism = PARALLELISM;
     let last = s
         .job
         .edges
         .last_mut()
         .ok_or_else(|| DrillError::Scenario("the lesson has no edge".into()))?;
     last.latency_ms = latency_ms;
+    last.partitioning = Some(Partitioning::Forward);
     Ok(())
 }
 
@@ -100,6 +121,20 @@ pub(super) fn last_ack(s: &Scenario, checkpoint: u64) -> Result<Made, DrillError
                 if **task == **last && c.0 == checkpoint)
         })
         .map_or(trigger, |e| e.t);
+    // The count subtask feeding the last one (one to one): its barrier waited
+    // behind the records queued ahead of it.
+    let count = &s.job.operators[1];
+    let upstream = last
+        .rsplit_once('#')
+        .map(|(_, i)| format!("{}#{i}", count.uid))
+        .unwrap_or_default();
+    let received = trace
+        .iter()
+        .find(|e| {
+            matches!(&e.event, Event::BarrierReceived { task, checkpoint: c, .. }
+                if **task == *upstream && c.0 == checkpoint)
+        })
+        .map_or(trigger, |e| e.t);
     let cfg = s.checkpointing.clone().unwrap_or_default();
     let latencies: Vec<u64> = s.job.edges.iter().map(|e| e.latency_ms).collect();
     let why = reason(
@@ -110,6 +145,9 @@ pub(super) fn last_ack(s: &Scenario, checkpoint: u64) -> Result<Made, DrillError
             ("completed_ms", completed.to_string()),
             ("acks", acks.len().to_string()),
             ("last", last.clone()),
+            ("upstream", upstream),
+            ("process_ms", count.process_ms.to_string()),
+            ("received_ms", received.to_string()),
             ("snapshot_ms", barrier.to_string()),
             ("async_ms", cfg.async_ms.to_string()),
         ],
@@ -130,6 +168,7 @@ pub(super) fn last_ack(s: &Scenario, checkpoint: u64) -> Result<Made, DrillError
         ("trigger_ms", trigger),
         ("interval_ms", cfg.interval_ms.unwrap_or(0)),
         ("async_ms", cfg.async_ms),
+        ("process_ms", count.process_ms),
     ];
     let names = ["latency_1_ms", "latency_2_ms"];
     asked.extend(names.iter().copied().zip(latencies.iter().copied()));

@@ -220,14 +220,32 @@ fn a_transaction_survives_exactly_when_its_commit_comes_within_the_timeout() {
     );
 }
 
+/// Enough variants that a kind whose answer stopped depending on the variant
+/// shows it: each of the answers below occurs many times among them.
+const MANY: u64 = 200;
+
+fn why<'a>(ex: &'a Exercise, blank: &str) -> &'a drill::Why {
+    ex.blanks
+        .iter()
+        .find(|b| b.name == blank)
+        .and_then(|b| b.why.as_ref())
+        .unwrap_or_else(|| panic!("{blank}: no reason"))
+}
+
+/// When the first event `pick` matches happened, from the trace.
+fn when(trace: &[TraceEvent], pick: impl Fn(&Event) -> bool) -> Option<u64> {
+    trace.iter().find(|e| pick(&e.event)).map(|e| e.t)
+}
+
 #[test]
 fn the_last_acknowledgement_completes_the_checkpoint() {
-    let mut answers = BTreeSet::new();
-    for v in 0..VARIANTS {
+    let mut lasts = BTreeSet::new();
+    let mut completions = BTreeSet::new();
+    for v in 0..MANY {
         let ex = exercise(Kind::LastAck, v);
         let q = &ex.question;
         let n = q["checkpoint"];
-        let (world, _) = rerun(&ex, None);
+        let (world, trace) = rerun(&ex, None);
         // Another engine output: the phases view's acknowledgements.
         let phases = world
             .checkpoint_phases()
@@ -249,36 +267,89 @@ fn the_last_acknowledgement_completes_the_checkpoint() {
             q["trigger_ms"], phases.trigger_at,
             "variant {v}: the trigger stated"
         );
-        // By hand: the barrier runs down the line from the trigger, and the last
-        // subtask acknowledges its asynchronous part later.
-        let by_hand = q["trigger_ms"] + q["latency_1_ms"] + q["latency_2_ms"] + q["async_ms"];
+        // By hand: kafka-out#i is fed by count#i alone, so it is last exactly when
+        // count#i handles the barrier last (behind the records queued at it);
+        // from there the barrier takes the second latency, and the asynchronous
+        // part follows.
+        let received = |task: &str| {
+            when(&trace, |e| {
+                matches!(e, Event::BarrierReceived { task: t, checkpoint, .. }
+                    if &**t == task && checkpoint.0 == n)
+            })
+            .unwrap()
+        };
+        // As the question states: app1's records reach count#0, app2's count#1.
+        for e in &trace {
+            if let Event::RecordProcessed { task, key, .. } = &e.event {
+                if let Some(i) = task.strip_prefix("count#") {
+                    let want = format!("app{}", i.parse::<u32>().unwrap() + 1);
+                    assert_eq!(key.as_deref(), Some(&*want), "variant {v}: {task}");
+                }
+            }
+        }
+        let index = last.name.rsplit_once('#').unwrap().1.to_string();
+        let other = if index == "0" { "1" } else { "0" };
+        let (mine, theirs) = (
+            received(&format!("count#{index}")),
+            received(&format!("count#{other}")),
+        );
+        assert!(
+            mine > theirs,
+            "variant {v}: count#{index} at {mine} ms, count#{other} at {theirs} ms"
+        );
+        assert!(
+            mine >= q["trigger_ms"] + q["latency_1_ms"],
+            "variant {v}: the barrier is handled before it can arrive"
+        );
+        let by_hand = mine + q["latency_2_ms"] + q["async_ms"];
         assert_eq!(number(&ex, "completed_ms") as u64, by_hand, "variant {v}");
-        answers.insert(number(&ex, "completed_ms"));
+        // The reason names that subtask and shows the completing acknowledgement.
+        let w = why(&ex, "last");
+        assert_eq!(w.args["upstream"], format!("count#{index}"), "variant {v}");
+        assert_eq!(w.args["received_ms"], mine.to_string(), "variant {v}");
+        assert_eq!(w.at_ms, phases.end_at.unwrap(), "variant {v}");
+        lasts.insert(label(&ex, "last"));
+        completions.insert(number(&ex, "completed_ms"));
     }
-    assert!(answers.len() >= 50, "variants differ: {}", answers.len());
+    // The answer is the variant's: both kafka-out subtasks are last in some.
+    let both: BTreeSet<String> = ["kafka-out#0".into(), "kafka-out#1".into()].into();
+    assert_eq!(lasts, both, "the last subtask over {MANY} variants");
+    assert!(
+        completions.len() >= 50,
+        "variants differ: {}",
+        completions.len()
+    );
 }
 
 #[test]
 fn the_barrier_leaves_before_the_snapshot_and_the_phases_add_up() {
-    let mut answers = BTreeSet::new();
-    for v in 0..VARIANTS {
+    let mut firsts = BTreeSet::new();
+    let mut times = BTreeSet::new();
+    for v in 0..MANY {
         let ex = exercise(Kind::CheckpointPhases, v);
         let q = &ex.question;
         let n = q["checkpoint"];
-        let (_, trace) = rerun(&ex, None);
-        assert_eq!(label(&ex, "first"), "forward_first", "variant {v}");
-        // The trace, not the phases view: when sum#0 forwarded and acknowledged.
-        let at = |pick: &dyn Fn(&Event) -> bool| {
-            trace.iter().find(|e| pick(&e.event)).map(|e| e.t).unwrap()
-        };
+        let (world, trace) = rerun(&ex, None);
+        // The trace, not the phases view: when sum#0 forwarded and acknowledged,
+        // and when out#0 took its snapshot.
+        let at = |pick: &dyn Fn(&Event) -> bool| when(&trace, pick).unwrap();
         let forwarded = at(&|e| {
             matches!(e, Event::BarrierForwarded { task, checkpoint, .. }
+                if &**task == "sum#0" && checkpoint.0 == n)
+        });
+        let snapshot = at(&|e| {
+            matches!(e, Event::SnapshotTaken { task, checkpoint, .. }
                 if &**task == "sum#0" && checkpoint.0 == n)
         });
         let acked = at(&|e| {
             matches!(e, Event::CheckpointAcknowledged { task, checkpoint }
                 if &**task == "sum#0" && checkpoint.0 == n)
         });
+        let downstream = at(&|e| {
+            matches!(e, Event::SnapshotTaken { task, checkpoint, .. }
+                if &**task == "out#0" && checkpoint.0 == n)
+        });
+        assert!(forwarded <= snapshot, "variant {v}: Flink forwards first");
         assert_eq!(number(&ex, "forwarded_ms") as u64, forwarded, "variant {v}");
         assert_eq!(number(&ex, "ack_ms") as u64, acked, "variant {v}");
         let triggered = at(
@@ -288,11 +359,70 @@ fn the_barrier_leaves_before_the_snapshot_and_the_phases_add_up() {
             q["trigger_ms"], triggered,
             "variant {v}: the trigger stated"
         );
-        // By hand: trigger, then the two latencies to sum; the asynchronous part.
+        // By hand: trigger, then the two latencies to sum; the asynchronous part;
+        // the third latency to out#0.
         let by_hand = q["trigger_ms"] + q["latency_1_ms"] + q["latency_2_ms"];
         assert_eq!(forwarded, by_hand, "variant {v}: {q:?}");
         assert_eq!(acked, forwarded + q["async_ms"], "variant {v}");
-        answers.insert((forwarded, acked));
+        assert_eq!(downstream, forwarded + q["latency_3_ms"], "variant {v}");
+        // The order, from the phases view this time.
+        let phases = world
+            .checkpoint_phases()
+            .into_iter()
+            .find(|p| p.checkpoint.0 == n)
+            .unwrap();
+        let view = |name: &str| {
+            phases
+                .subtasks
+                .iter()
+                .find(|s| &*s.name == name)
+                .unwrap()
+                .clone()
+        };
+        let (down_at, ack_at) = (
+            view("out#0").snapshot_at.unwrap(),
+            view("sum#0").ack_at.unwrap(),
+        );
+        let first = if down_at < ack_at {
+            "downstream_snapshot_first"
+        } else {
+            "ack_first"
+        };
+        assert_eq!(
+            label(&ex, "first"),
+            first,
+            "variant {v}: {down_at} vs {ack_at}"
+        );
+        // Each reason replays to the moment that shows its answer: for the order,
+        // the run up to it has the first of the two events and not the other.
+        let w = why(&ex, "first");
+        let (_, shown) = rerun(&ex, Some(w.at_ms));
+        let down_seen = when(&shown, |e| {
+            matches!(e, Event::SnapshotTaken { task, checkpoint, .. }
+                if &**task == "out#0" && checkpoint.0 == n)
+        })
+        .is_some();
+        let ack_seen = when(&shown, |e| {
+            matches!(e, Event::CheckpointAcknowledged { task, checkpoint }
+                if &**task == "sum#0" && checkpoint.0 == n)
+        })
+        .is_some();
+        assert_eq!(
+            (down_seen, ack_seen),
+            (first == "downstream_snapshot_first", first == "ack_first"),
+            "variant {v}: at {} ms",
+            w.at_ms
+        );
+        assert_eq!(why(&ex, "forwarded_ms").at_ms, forwarded, "variant {v}");
+        assert_eq!(why(&ex, "ack_ms").at_ms, acked, "variant {v}");
+        firsts.insert(first);
+        times.insert((forwarded, acked));
     }
-    assert!(answers.len() >= 50, "variants differ: {}", answers.len());
+    // The order is the variant's: each way round in some.
+    assert_eq!(
+        firsts.len(),
+        2,
+        "the first event over {MANY} variants: {firsts:?}"
+    );
+    assert!(times.len() >= 50, "variants differ: {}", times.len());
 }

@@ -537,12 +537,15 @@ fn incremental_uploads_are_the_keys_counted_since_the_base_and_files_hold_their_
 #[test]
 fn state_kinds_follow_the_operators_kinds() {
     use engine::scenario::{OperatorKind, SinkKind};
-    for v in 0..VARIANTS {
+    let (mut keyed_answers, mut operator_answers) = (BTreeSet::new(), BTreeSet::new());
+    for v in 0..200 {
         let ex = exercise(Kind::StateKinds, v);
         // Independent: what each operator kind registers, by hand — a keyed
         // window count a ValueState (its window) and a ListState (its contents),
-        // a de-duplication a MapState (seen values); a Kafka source its offsets
-        // and a two-phase-commit sink its transactions as operator state.
+        // a reduce a ReducingState, an average an AggregatingState, a
+        // de-duplication a MapState (seen values); a Kafka source its offsets
+        // and a two-phase-commit sink its transactions as operator state, an
+        // at-least-once sink nothing.
         let (mut keyed, mut operator) = (BTreeSet::new(), BTreeSet::new());
         for op in &ex.scenario.job.operators {
             let uid = &op.uid;
@@ -550,6 +553,12 @@ fn state_kinds_follow_the_operators_kinds() {
                 OperatorKind::KeyedWindowCount => {
                     keyed.insert(format!("{uid}.window"));
                     keyed.insert(format!("{uid}.contents"));
+                }
+                OperatorKind::KeyedReduce => {
+                    keyed.insert(format!("{uid}.reduce"));
+                }
+                OperatorKind::KeyedAverage => {
+                    keyed.insert(format!("{uid}.average"));
                 }
                 OperatorKind::KeyedDedup => {
                     keyed.insert(format!("{uid}.seen"));
@@ -560,11 +569,40 @@ fn state_kinds_follow_the_operators_kinds() {
                 OperatorKind::Sink if op.sink == Some(SinkKind::TwoPhaseCommit) => {
                     operator.insert(format!("{uid}.transactions"));
                 }
+                OperatorKind::Sink if op.sink == Some(SinkKind::AtLeastOnce) => {}
                 other => panic!("variant {v}: the lesson grew a {other:?}"),
             }
         }
         assert_eq!(labels(&ex, "keyed_states"), keyed, "variant {v}");
         assert_eq!(labels(&ex, "operator_states"), operator, "variant {v}");
+        // The states offered are exactly those chk-N lists, nothing to tell apart
+        // by its absence.
+        let offered: BTreeSet<String> = ex.blanks[0].labels.iter().cloned().collect();
+        let listed: BTreeSet<String> = keyed.union(&operator).cloned().collect();
+        assert_eq!(offered, listed, "variant {v}");
+        // Both reasons replay to chk-N's completion, in the trace at that moment.
+        let n = ex.question["checkpoint"];
+        let completed = trace_of(&ex)
+            .iter()
+            .find(|e| matches!(e.event, Event::CheckpointCompleted { checkpoint } if checkpoint.0 == n))
+            .map(|e| e.t);
+        for blank in ["keyed_states", "operator_states"] {
+            assert_eq!(
+                Some(why(&ex, blank).at_ms),
+                completed,
+                "variant {v}: {blank}"
+            );
+        }
         assert_eq!(why(&ex, "keyed_states").at_ms, ex.moment_ms);
+        keyed_answers.insert(keyed);
+        operator_answers.insert(operator);
     }
+    // The answer is the variant's: every keyed operator the first branch can
+    // run, every choice of transactional sinks.
+    assert_eq!(keyed_answers.len(), 3, "keyed answers: {keyed_answers:?}");
+    assert_eq!(
+        operator_answers.len(),
+        4,
+        "operator answers: {operator_answers:?}"
+    );
 }
