@@ -667,6 +667,8 @@ mod tests {
         let status = |w: &World, name: &str| w.tasks()[w.task_id(name).unwrap().0 as usize].status;
         assert_eq!(status(&w, "double#1"), TaskStatus::Failed);
         assert_eq!(status(&w, "src#0"), TaskStatus::Running);
+        let restarting: Vec<String> = w.view().restarting.iter().map(|t| t.to_string()).collect();
+        assert_eq!(restarting, ["src#1", "double#1", "out#1"], "the page marks the region");
 
         // While the region waits for its restart, the other pipeline processes and
         // no checkpoint is triggered.
@@ -687,6 +689,7 @@ mod tests {
         let f = &w.failures()[0];
         assert_eq!((f.restored_from, f.restarted_ms), (Some(CheckpointId(1)), Some(1530)));
         assert!(w.tasks().iter().all(|t| t.status == TaskStatus::Running));
+        assert!(w.view().restarting.is_empty());
 
         // out#0's transaction pre-committed for the aborted checkpoint 2 commits only
         // with the next checkpoint, after the region runs again.
