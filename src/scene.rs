@@ -250,8 +250,7 @@ fn lane(
         boxed: boxed.clone(),
         status: task.status,
         is_lifted: false,
-        is_restarting: view.status == engine::JobStatus::Restarting
-            && matches!(task.status, TaskStatus::Failed | TaskStatus::Canceled),
+        is_restarting: view.restarting.iter().any(|n| **n == *boxed.name),
         busy: task.busy.as_ref().map(|(r, done_at)| {
             let progress = if op.process_ms == 0 {
                 1.0

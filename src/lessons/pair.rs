@@ -30,6 +30,8 @@ pub const PAIRS: &[&[&str]] = &[
         "kafka-transaction-timeout",
         "kafka-transaction-timeout-long",
     ],
+    // One pipeline restarts, or (an all-to-all edge) the whole job.
+    &["region-failover-forward", "region-failover-rebalance"],
 ];
 
 /// The lessons `scenario` can be compared with, in library order.

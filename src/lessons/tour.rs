@@ -97,6 +97,9 @@ tours! {
     "backpressure-aligned-timeout",
     "kafka-transaction-timeout",
     "kafka-transaction-timeout-long",
+    // Failover.
+    "region-failover-forward",
+    "region-failover-rebalance",
 }
 
 thread_local! {

@@ -288,6 +288,9 @@ pub enum SkipCause {
     /// Some task finished and checkpoints after tasks finish are off
     /// (`NOT_ALL_REQUIRED_TASKS_RUNNING`).
     NotAllRequiredTasksRunning,
+    /// A pipelined region is failing over: its tasks are not running
+    /// (`NOT_ALL_REQUIRED_TASKS_RUNNING`).
+    RegionRestarting,
 }
 
 impl SkipCause {
@@ -297,7 +300,7 @@ impl SkipCause {
             SkipCause::MinimumTimeBetweenCheckpoints => {
                 CheckpointFailureReason::MinimumTimeBetweenCheckpoints
             }
-            SkipCause::NotAllRequiredTasksRunning => {
+            SkipCause::NotAllRequiredTasksRunning | SkipCause::RegionRestarting => {
                 CheckpointFailureReason::NotAllRequiredTasksRunning
             }
         }
@@ -311,6 +314,9 @@ impl fmt::Display for SkipCause {
             SkipCause::NotAllRequiredTasksRunning => {
                 "not all required tasks are running (checkpoints after tasks finish are off)"
             }
+            SkipCause::RegionRestarting => {
+                "not all required tasks are running (a pipelined region is restarting)"
+            }
         })
     }
 }
@@ -321,6 +327,7 @@ impl FromStr for SkipCause {
         let all = [
             SkipCause::MinimumTimeBetweenCheckpoints,
             SkipCause::NotAllRequiredTasksRunning,
+            SkipCause::RegionRestarting,
         ];
         spelled(all, s).ok_or_else(|| UnknownCause(s.to_string()))
     }

@@ -314,6 +314,52 @@ impl JobGraph {
             .map(|(_, op)| op.uid.as_str())
     }
 
+    /// The pipelined regions: the subtasks connected by channels, each region in
+    /// [`TaskId`] order, the regions ordered by their first subtask. In a streaming
+    /// job every channel is pipelined, so a region is a connected component of the
+    /// subtask graph: a `forward` edge joins subtask `i` to subtask `i`, any other
+    /// partitioning joins every upstream subtask to every downstream one, and one
+    /// such edge puts the whole job in one region.
+    ///
+    /// Flink: `SchedulingPipelinedRegionComputeUtil.computePipelinedRegions` —
+    /// `PipelinedRegionComputeUtil.buildRawRegions` merges a consumer's region with
+    /// each producer's across results that must be pipelined
+    /// (`ResultPartitionType.mustBePipelinedConsumed`, true for `PIPELINED_BOUNDED`,
+    /// the streaming edges' type); merging cyclic regions changes nothing here, as
+    /// every region is already closed under pipelined edges.
+    pub fn pipelined_regions(&self) -> Vec<Vec<TaskId>> {
+        let n = self.tasks.len();
+        let mut parent: Vec<usize> = (0..n).collect();
+        fn root(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
+        for (t, info) in self.tasks.iter_enumerated() {
+            for p in &info.predecessors {
+                let (a, b) = (root(&mut parent, t.0 as usize), root(&mut parent, p.0 as usize));
+                // The smaller id becomes the root, so a region is named by its first subtask.
+                parent[a.max(b)] = a.min(b);
+            }
+        }
+        let mut regions: BTreeMap<usize, Vec<TaskId>> = BTreeMap::new();
+        for t in self.tasks.ids() {
+            let r = root(&mut parent, t.0 as usize);
+            regions.entry(r).or_default().push(t);
+        }
+        regions.into_values().collect()
+    }
+
+    /// The pipelined region subtask `t` belongs to ([`JobGraph::pipelined_regions`]).
+    pub fn region_of(&self, t: TaskId) -> Vec<TaskId> {
+        self.pipelined_regions()
+            .into_iter()
+            .find(|r| r.contains(&t))
+            .unwrap_or_else(|| vec![t])
+    }
+
     /// The operator subtask `t` belongs to.
     #[inline]
     pub fn operator(&self, t: TaskId) -> &OperatorSpec {
@@ -459,6 +505,52 @@ mod tests {
                 {"uid": "out", "kind": "sink", "sink": "at_least_once", "parallelism": 1}],
              "edges": edges},
         })
+    }
+
+    /// Names of each pipelined region's subtasks.
+    fn region_names(g: &JobGraph) -> Vec<Vec<String>> {
+        g.pipelined_regions()
+            .iter()
+            .map(|r| r.iter().map(|t| g.name(*t).to_string()).collect())
+            .collect()
+    }
+
+    /// Flink's pipelined regions (`SchedulingPipelinedRegionComputeUtil`): forward
+    /// edges keep parallel pipelines apart, one all-to-all edge joins them all.
+    #[test]
+    fn forward_pipelines_are_regions_and_an_all_to_all_edge_joins_them() {
+        let pipelines = |partitioning: &str| {
+            serde_json::json!({
+                "version": 1, "name": "r",
+                "job": {"operators": [
+                    {"uid": "src", "kind": "source", "parallelism": 2, "partitions": [
+                        {"records": []}, {"records": []}]},
+                    {"uid": "m", "kind": "map", "fn": "identity", "parallelism": 2},
+                    {"uid": "out", "kind": "sink", "sink": "at_least_once", "parallelism": 2}],
+                 "edges": [{"from": "src", "to": "m", "partitioning": "forward"},
+                           {"from": "m", "to": "out", "partitioning": partitioning}]},
+            })
+        };
+        let (g, _) = graph(pipelines("forward"));
+        assert_eq!(
+            region_names(&g),
+            [["src#0", "m#0", "out#0"], ["src#1", "m#1", "out#1"]]
+        );
+        let m1 = g.task_id("m#1").unwrap();
+        assert_eq!(g.region_of(m1), g.pipelined_regions()[1]);
+        for all_to_all in ["rebalance", "hash", "broadcast"] {
+            let (g, _) = graph(pipelines(all_to_all));
+            assert_eq!(g.pipelined_regions().len(), 1, "{all_to_all}");
+            assert_eq!(g.pipelined_regions()[0].len(), 6, "{all_to_all}");
+        }
+        // Two sources without a path between them: two regions.
+        let (g, _) = graph(doc(serde_json::json!([
+            {"from": "a", "to": "m", "partitioning": "forward"},
+            {"from": "b", "to": "out", "partitioning": "rebalance"}])));
+        assert_eq!(
+            region_names(&g),
+            vec![vec!["a#0", "m#0"], vec!["a#1", "m#1"], vec!["b#0", "out#0"]]
+        );
     }
 
     /// Contract (Determinism): a receiver's inputs are numbered by edge order, then

@@ -65,6 +65,9 @@ builtins! {
     "backpressure-aligned-timeout",
     "kafka-transaction-timeout",
     "kafka-transaction-timeout-long",
+    // Failover: the pipelined region restarts, or the whole job (a pair).
+    "region-failover-forward",
+    "region-failover-rebalance",
 }
 
 /// When no bound is given, a run stops at this simulated time.

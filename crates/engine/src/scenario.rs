@@ -68,6 +68,10 @@ pub struct Scenario {
     /// Restart strategy; when absent see [`RestartConfig::effective`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restart: Option<RestartConfig>,
+    /// What a task failure restarts: its pipelined region (the default) or the
+    /// whole job. Absent: `region`.
+    #[serde(default, skip_serializing_if = "FailoverStrategy::is_region")]
+    pub failover_strategy: FailoverStrategy,
     /// Scripted user actions, in any order (the engine schedules them by `at_ms`).
     #[serde(default)]
     pub script: Vec<ScriptStep>,
@@ -836,6 +840,38 @@ pub enum BackendKind {
     Hashmap,
     /// RocksDB with incremental checkpoints (shared files).
     Rocksdb,
+}
+
+/// What a task failure restarts. In JSON `"region"` (the default) or `"full"`.
+///
+/// Flink: `jobmanager.execution.failover-strategy` (`JobManagerOptions.
+/// EXECUTION_FAILOVER_STRATEGY`, default `region`): `RestartPipelinedRegionFailoverStrategy`
+/// restarts the pipelined region of the failed task, `RestartAllFailoverStrategy`
+/// every task.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailoverStrategy {
+    /// Restart the failed task's pipelined region
+    /// ([`crate::job_graph::JobGraph::pipelined_regions`]).
+    #[default]
+    Region,
+    /// Restart every task.
+    Full,
+}
+
+impl FailoverStrategy {
+    /// Whether it is the default, `region` (left out when a scenario is written).
+    pub fn is_region(&self) -> bool {
+        *self == FailoverStrategy::Region
+    }
+
+    /// As Flink's configuration spells it (`region`, `full`).
+    pub fn flink_name(self) -> &'static str {
+        match self {
+            FailoverStrategy::Region => "region",
+            FailoverStrategy::Full => "full",
+        }
+    }
 }
 
 /// A restart strategy, as configured. Internally tagged by `"strategy"`. The

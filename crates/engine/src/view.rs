@@ -473,6 +473,12 @@ pub struct WorldView {
     /// The restart strategy's count against its limit, and the failure-rate window.
     #[serde(default)]
     pub restarts: restarts::RestartView,
+    /// The subtasks waiting for their restart, in [`TaskId`] order: the failed
+    /// subtask's pipelined region while it fails over and the other regions run
+    /// on, every failed or canceled subtask while the whole job restarts. Empty
+    /// while nothing restarts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restarting: Vec<TaskName>,
 }
 
 impl World {
@@ -673,7 +679,28 @@ impl World {
             failures: self.failures().to_vec(),
             replay: self.replay_views(),
             restarts: self.restart_strategy().view(self.now()),
+            restarting: self.restarting_tasks(),
         }
+    }
+
+    /// See [`WorldView::restarting`].
+    fn restarting_tasks(&self) -> Vec<TaskName> {
+        if !matches!(
+            self.status(),
+            crate::world::JobStatus::Running | crate::world::JobStatus::Restarting
+        ) {
+            return Vec::new();
+        }
+        self.task_table()
+            .iter_enumerated()
+            .filter(|(_, t)| {
+                matches!(
+                    t.status,
+                    crate::world::TaskStatus::Failed | crate::world::TaskStatus::Canceled
+                )
+            })
+            .map(|(id, _)| self.setup().name(id))
+            .collect()
     }
 
     /// Subtask `id` now: its runtime, its state, its latest snapshot and what its

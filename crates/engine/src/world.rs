@@ -26,9 +26,8 @@
 //! Simplified (besides what each part says):
 //! - one operator per task (no chaining) and one flat channel index space per task
 //!   instead of input gates;
-//! - the job fails over as a whole (Flink: the failover region, the whole job for the
-//!   lab's all-to-all graphs); a new JobManager recovers the job after the fixed
-//!   [`JOBMANAGER_RECOVERY_MS`] (Flink: the HA services' lease and election);
+//! - a new JobManager recovers the job after the fixed [`JOBMANAGER_RECOVERY_MS`]
+//!   (Flink: the HA services' lease and election);
 //! - RPCs between JobManager and tasks (trigger, notify) take no time; network
 //!   channels have a fixed latency.
 
@@ -319,6 +318,7 @@ impl World {
                 self.intervene(iv);
             }
             Item::Restart => self.restart_job(),
+            Item::RestartRegion { first, failure } => self.restart_region(first, failure),
         }
     }
 

@@ -14,7 +14,7 @@
 
 use super::observed::Restored;
 use super::schedule::{Item, Schedule};
-use super::{failover::JobLifecycle, upgrade, Task, World};
+use super::{failover::JobLifecycle, upgrade, Task, TaskStatus, World};
 use crate::barrier::{BarrierHandler, EndOfPartition};
 use crate::channel::Element;
 use crate::coordinator::{CheckpointCoordinator, CompletedCheckpoint, CoordinatorConfig};
@@ -212,7 +212,23 @@ impl World {
 
     /// (Re)create every task, restoring what `restore` assigns, and start them.
     pub(super) fn deploy(&mut self, restore: Option<Restore>) {
-        let mut tasks = Vec::with_capacity(self.graph.tasks.len());
+        let all: Vec<TaskId> = self.graph.tasks.ids().collect();
+        self.deploy_tasks(restore, &all, true);
+    }
+
+    /// (Re)create the tasks of a pipelined region that failed over, restoring what
+    /// `restore` assigns them, and start them; the other tasks run on. Once every
+    /// task runs again the checkpoint scheduler starts (Flink 2.3:
+    /// `ExecutionTrackingCheckpointCoordinatorDeActivator` calls
+    /// `CheckpointCoordinator.startCheckpointScheduler` when no execution is
+    /// pending).
+    pub(super) fn deploy_region(&mut self, restore: Option<Restore>, region: &[TaskId]) {
+        self.deploy_tasks(restore, region, false);
+    }
+
+    /// Deploy `ids` (every task when `whole`), restoring what `restore` assigns.
+    fn deploy_tasks(&mut self, restore: Option<Restore>, ids: &[TaskId], whole: bool) {
+        let mut tasks = Vec::with_capacity(ids.len());
         // Whether the snapshot restored is a savepoint: one look-up per deploy.
         let from_savepoint = restore.as_ref().is_some_and(|r| {
             let coord = &self.coordinator;
@@ -222,7 +238,7 @@ impl World {
                 .chain(coord.savepoints())
                 .any(|c| c.id == r.checkpoint && c.kind.is_savepoint())
         });
-        for t in self.graph.tasks.ids() {
+        for &t in ids {
             let info = self.graph.task(t).clone();
             let name = info.name.clone();
             let state = self.initial_state(t, restore.as_ref());
@@ -270,8 +286,8 @@ impl World {
             });
         }
         // After a restart: what each subtask's restore rewound (the page shows it).
-        if self.tasks.len() == tasks.len() {
-            for (t, new) in self.tasks.ids().zip(tasks.iter_mut()) {
+        if self.tasks.len() == self.graph.tasks.len() {
+            for (&t, new) in ids.iter().zip(tasks.iter_mut()) {
                 let old = &self.tasks[t];
                 let checkpoint = restore
                     .as_ref()
@@ -286,11 +302,17 @@ impl World {
                 )));
             }
         }
-        self.tasks = tasks.into();
+        if whole {
+            self.tasks = tasks.into();
+        } else {
+            for (&t, new) in ids.iter().zip(tasks) {
+                self.tasks[t] = new;
+            }
+        }
 
         // Unaligned channel state is re-injected ahead of any new data.
         if let Some(r) = &restore {
-            for (t, snap) in &r.tasks {
+            for (t, snap) in r.tasks.iter().filter(|(t, _)| whole || ids.contains(t)) {
                 for (input, recs) in &snap.input_channels {
                     let ch = self.graph.tasks[*t].inputs[*input];
                     for r in recs {
@@ -306,12 +328,17 @@ impl World {
                     }
                 }
             }
-            for c in self.channels.ids() {
+            let channels: Vec<_> = self
+                .channels
+                .ids()
+                .filter(|c| whole || ids.contains(&self.channels[*c].from))
+                .collect();
+            for c in channels {
                 self.flush_out_queue(c);
             }
         }
 
-        for t in self.tasks.ids() {
+        for &t in ids {
             if self.op_kind(t) == OperatorKind::Source {
                 self.schedule_source(t);
             } else if !self
@@ -322,8 +349,15 @@ impl World {
                 self.schedule_poll(t);
             }
         }
-        if let Some((at, generation)) = self.coordinator.start_periodic(self.now) {
-            self.schedule(at, Item::PeriodicTrigger(generation));
+        let every_task_runs = whole
+            || !self
+                .tasks
+                .iter()
+                .any(|x| matches!(x.status, TaskStatus::Failed | TaskStatus::Canceled));
+        if every_task_runs {
+            if let Some((at, generation)) = self.coordinator.start_periodic(self.now) {
+                self.schedule(at, Item::PeriodicTrigger(generation));
+            }
         }
     }
 

@@ -592,8 +592,18 @@ impl World {
 
     // ----- coordinator side --------------------------------------------------
 
+    /// Whether a pipelined region is failing over: one of its tasks failed or was
+    /// canceled and has not been redeployed (the job itself runs on).
+    pub(super) fn region_restarting(&self) -> bool {
+        self.tasks
+            .iter()
+            .any(|x| matches!(x.status, TaskStatus::Failed | TaskStatus::Canceled))
+    }
+
     pub(super) fn periodic_trigger(&mut self, generation: u32) {
-        if !self.job.is_running() {
+        // A region failing over stops the scheduler until every task runs again
+        // (Flink 2.3: ExecutionTrackingCheckpointCoordinatorDeActivator).
+        if !self.job.is_running() || self.region_restarting() {
             return;
         }
         let Some(next_at) = self.coordinator.periodic_fired(generation, self.now) else {
@@ -631,6 +641,15 @@ impl World {
     }
 
     pub(super) fn start_checkpoint(&mut self, req: crate::coordinator::TriggerRequest) {
+        // A region failing over: its tasks are not running, so a trigger (a manual
+        // one; the periodic scheduler is stopped) fails pre-flight (Flink:
+        // DefaultCheckpointPlanCalculator.checkTasksStarted, NOT_ALL_REQUIRED_TASKS_RUNNING).
+        if self.region_restarting() {
+            self.trace.push(|| Event::CheckpointSkipped {
+                reason: SkipCause::RegionRestarting,
+            });
+            return;
+        }
         // Flink: DefaultCheckpointPlanCalculator. Finished tasks are not waited
         // for; their final state goes into the checkpoint as it is.
         let waiting: Vec<TaskId> = self

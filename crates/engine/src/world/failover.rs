@@ -9,14 +9,21 @@
 //! deploys the tasks again. With high availability, a new JobMaster recovers the job
 //! after the old one died.
 //!
-//! Simplified: the job fails over as a whole (Flink restarts only the failover region
-//! of the failed task, which for the lab's all-to-all jobs is the whole job); a
-//! JobManager's recovery takes the fixed [`JOBMANAGER_RECOVERY_MS`].
+//! A task failure restarts the failed task's pipelined region
+//! ([`crate::job_graph::JobGraph::pipelined_regions`]) under the default failover
+//! strategy `region` (Flink: `RestartPipelinedRegionFailoverStrategy`), every task
+//! under `full` (`RestartAllFailoverStrategy`); a job-level failure restarts every
+//! task (`DefaultScheduler.handleGlobalFailure`). A region that is the whole job
+//! fails over as the whole job does.
+//!
+//! Simplified: a JobManager's recovery takes the fixed [`JOBMANAGER_RECOVERY_MS`].
 
 use super::{schedule::Item, World};
 use crate::cause::{AbortCause, FailureCause, FailureReason, JobFailure};
 use crate::event::{Event, TaskName};
-use crate::ids::CheckpointId;
+use crate::ids::{ChannelId, CheckpointId, TaskId};
+use crate::operators::OpState;
+use crate::scenario::FailoverStrategy;
 use crate::restart::RestartStrategy;
 use crate::restore;
 use crate::scenario::StorageKind;
@@ -140,24 +147,12 @@ impl JobLifecycle {
     ) -> Recovery {
         debug_assert!(self.is_running(), "only a running job fails over");
         self.restart.notify_failure(now);
-        let recovery = if self.restart.can_restart(now) {
-            let delay_ms = self.restart.backoff_ms(now);
-            self.status = JobStatus::Restarting;
-            self.restart_at = Some(now + delay_ms);
-            Recovery::Restart { delay_ms }
-        } else {
-            let failure = JobFailure::RecoverySuppressed {
-                strategy: self.restart.describe(),
-            };
-            self.fail(
-                now,
-                FailureReason {
-                    failure: failure.clone(),
-                    last_failure: Some(reason.clone()),
-                },
-            );
-            Recovery::Suppressed { failure }
-        };
+        if !self.restart.can_restart(now) {
+            return self.fail_over_suppressed(now, task, reason);
+        }
+        let delay_ms = self.restart.backoff_ms(now);
+        self.status = JobStatus::Restarting;
+        self.restart_at = Some(now + delay_ms);
         self.failures.push(FailureRecord {
             at_ms: now,
             task,
@@ -165,7 +160,67 @@ impl JobLifecycle {
             restored_from: None,
             restarted_ms: None,
         });
-        recovery
+        Recovery::Restart { delay_ms }
+    }
+
+    /// A failure at `now` of subtask `task` whose pipelined region restarts while the
+    /// other regions run on: the restart strategy counts it as one failure, as it
+    /// counts any (Flink: `ExecutionFailureHandler.getFailureHandlingResult`, one
+    /// `FailureHandlingResult` per task failure). Restarting, the job stays
+    /// running; suppressed, it fails as in [`JobLifecycle::fail_over`]. Recorded
+    /// either way.
+    pub fn fail_over_region(&mut self, now: u64, task: TaskName, reason: FailureCause) -> Recovery {
+        debug_assert!(self.is_running(), "only a running job fails over");
+        self.restart.notify_failure(now);
+        if !self.restart.can_restart(now) {
+            return self.fail_over_suppressed(now, Some(task), reason);
+        }
+        let delay_ms = self.restart.backoff_ms(now);
+        self.failures.push(FailureRecord {
+            at_ms: now,
+            task: Some(task),
+            reason,
+            restored_from: None,
+            restarted_ms: None,
+        });
+        Recovery::Restart { delay_ms }
+    }
+
+    /// The restart strategy gave up on a failure at `now`: the job fails with
+    /// Flink's message and the failure's reason, recorded.
+    fn fail_over_suppressed(
+        &mut self,
+        now: u64,
+        task: Option<TaskName>,
+        reason: FailureCause,
+    ) -> Recovery {
+        let failure = JobFailure::RecoverySuppressed {
+            strategy: self.restart.describe(),
+        };
+        self.fail(
+            now,
+            FailureReason {
+                failure: failure.clone(),
+                last_failure: Some(reason.clone()),
+            },
+        );
+        self.failures.push(FailureRecord {
+            at_ms: now,
+            task,
+            reason,
+            restored_from: None,
+            restarted_ms: None,
+        });
+        Recovery::Suppressed { failure }
+    }
+
+    /// The region of failover `failure` (its index in [`JobLifecycle::failures`])
+    /// runs again at `now`, restored from `restored_from` (`None`: from scratch).
+    pub fn region_restarted(&mut self, now: u64, failure: usize, restored_from: Option<CheckpointId>) {
+        if let Some(f) = self.failures.get_mut(failure) {
+            f.restored_from = restored_from;
+            f.restarted_ms = Some(now);
+        }
     }
 
     /// The JobManager died at `now`; a new leader recovers the job after `delay_ms`
@@ -223,12 +278,23 @@ enum Stop {
 }
 
 impl World {
-    /// The job fails over as a whole (the contract's simplification of region
-    /// failover): in-flight data and un-checkpointed state are lost, open
-    /// transactions are aborted, and the restart strategy decides what follows.
+    /// A failure: the failed task's pipelined region fails over
+    /// ([`World::region_failover`]) when the failover strategy is `region` and the
+    /// region is not the whole job; otherwise the job fails over as a whole:
+    /// in-flight data and un-checkpointed state are lost, open transactions are
+    /// aborted, and the restart strategy decides what follows.
     pub(super) fn failover(&mut self, task: Option<TaskName>, reason: FailureCause) {
         if !self.job.is_running() {
             return;
+        }
+        if self.graph.scenario.failover_strategy == FailoverStrategy::Region {
+            if let Some(t) = task.as_deref().and_then(|n| self.graph.task_id(n)) {
+                let region = self.graph.region_of(t);
+                if region.len() < self.tasks.len() {
+                    self.region_failover(t, region, reason);
+                    return;
+                }
+            }
         }
         if let Some(name) = &task {
             let (name, why) = (name.clone(), reason.clone());
@@ -249,6 +315,115 @@ impl World {
                 self.trace.push(|| Event::JobFailed { reason: failure });
             }
         }
+    }
+
+    /// Subtask `failed` fails and its pipelined region `region` restarts while the
+    /// other regions keep processing. Flink: `DefaultScheduler.handleTaskFailure`
+    /// with `RestartPipelinedRegionFailoverStrategy.getTasksNeedingRestart`, then
+    /// `restartTasksWithDelay`. Checkpoints belong to the whole job, so every pending
+    /// one is aborted (Flink 2.3: the `ExecutionTrackingCheckpointCoordinatorDeActivator`
+    /// stops the checkpoint scheduler as soon as a task leaves RUNNING, and
+    /// `SchedulerBase.restoreState` aborts what is pending with
+    /// `JOB_FAILOVER_REGION`); the surviving tasks are told of the abort
+    /// (`CheckpointCoordinator.sendAbortedMessages`). The region's tasks are
+    /// canceled, its channels emptied, its open transactions aborted, and what it
+    /// had scheduled dropped. If the restart strategy gives up, the whole job fails.
+    fn region_failover(&mut self, failed: TaskId, region: Vec<TaskId>, reason: FailureCause) {
+        let name = self.name(failed);
+        let now = self.now;
+        let recovery = self.job.fail_over_region(now, name.clone(), reason.clone());
+        let failure = self.job.failures().len() as u32 - 1;
+        let (n, why) = (name.clone(), reason);
+        self.trace.push(|| Event::TaskFailed { task: n, reason: why });
+        if let Recovery::Suppressed { failure } = recovery {
+            self.tear_down(Stop::CancelAllBut(Some(name)));
+            self.apply_retention();
+            self.trace.push(|| Event::JobFailed { reason: failure });
+            return;
+        }
+        let aborted: Vec<CheckpointId> = self.coordinator.pending().keys().copied().collect();
+        self.abort_all_pending(AbortCause::JobFailover);
+        let in_region = |t: &TaskId| region.contains(t);
+        for id in aborted {
+            for t in self.tasks.ids().filter(|t| !in_region(t)) {
+                self.schedule(now, Item::NotifyAborted(t, id));
+            }
+        }
+        for &t in &region {
+            if let OpState::TwoPhaseCommit(s) = &mut self.tasks[t].op {
+                let ext = self.external.topic(self.graph.tasks[t].op);
+                s.close(ext, &mut self.trace);
+            }
+        }
+        for &t in &region {
+            let task = self.name(t);
+            if t == failed {
+                self.tasks[t].status = TaskStatus::Failed;
+            } else if self.tasks[t].status != TaskStatus::Finished {
+                self.tasks[t].status = TaskStatus::Canceled;
+                let n = task.clone();
+                self.trace.push(|| Event::TaskCanceling { task: n });
+                self.trace.push(|| Event::TaskCanceled { task });
+            }
+        }
+        let channels: Vec<ChannelId> = self
+            .channels
+            .ids()
+            .filter(|c| in_region(&self.channels[*c].to) || in_region(&self.channels[*c].from))
+            .collect();
+        for &c in &channels {
+            self.channels[c].clear();
+        }
+        self.agenda.drop_region(|item| match item {
+            Item::Arrive(c) => channels.contains(c),
+            other => other.task().is_some_and(|t| region.contains(&t)),
+        });
+        let Recovery::Restart { delay_ms } = recovery else {
+            unreachable!("suppressed above")
+        };
+        self.schedule(
+            now + delay_ms,
+            Item::RestartRegion {
+                first: region[0],
+                failure,
+            },
+        );
+    }
+
+    /// The restart delay of the region of subtask `first` is over: its tasks restore
+    /// the latest completed checkpoint — sources rewind to its offsets, a
+    /// two-phase-commit sink commits what it pre-committed and aborts the rest — and
+    /// run again. Flink: `SchedulerBase.restoreState` →
+    /// `CheckpointCoordinator.restoreLatestCheckpointedStateToSubtasks` for the
+    /// region's vertices only; the checkpoint scheduler starts again once every
+    /// task runs (`ExecutionTrackingCheckpointCoordinatorDeActivator`).
+    pub(super) fn restart_region(&mut self, first: TaskId, failure: u32) {
+        if !self.job.is_running() {
+            return;
+        }
+        let region = self.graph.region_of(first);
+        let latest = self.coordinator.latest_completed().cloned();
+        self.job
+            .region_restarted(self.now, failure as usize, latest.as_ref().map(|c| c.id));
+        let plan = match latest.map(|c| {
+            self.plan_restore(
+                &restore::from_completed(&c, &self.graph),
+                restore::NonRestoredState::Refuse,
+            )
+        }) {
+            None => None,
+            Some(Ok(plan)) => Some(plan),
+            Some(Err(err)) => {
+                self.fail_job(FailureReason {
+                    failure: JobFailure::RestoreFailed {
+                        message: err.to_string(),
+                    },
+                    last_failure: None,
+                });
+                return;
+            }
+        };
+        self.deploy_region(plan, &region);
     }
 
     /// What every failure does to the running attempt: pending checkpoints abort,
@@ -419,7 +594,157 @@ impl World {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::RestartConfig;
+    use crate::event::TraceEvent;
+    use crate::scenario::{RestartConfig, Scenario};
+
+    /// source → double → out, parallelism 2, the last edge `partitioning`; a
+    /// two-phase-commit sink, a checkpoint every 500 ms whose upload takes 300 ms,
+    /// double#1 crashes at 1230 ms (checkpoint 2 pending), a 300 ms restart delay.
+    fn pipelines(partitioning: &str, strategy: Option<&str>) -> World {
+        let mut doc = serde_json::json!({
+            "version": 1, "name": "pipelines", "seed": 5,
+            "job": {"operators": [
+                {"uid": "src", "kind": "source", "parallelism": 2, "partitions": [
+                    {"generate": {"count": 40, "every_ms": 50, "values": "sequence"}},
+                    {"generate": {"count": 40, "every_ms": 50, "values": "sequence"}}]},
+                {"uid": "double", "kind": "map", "fn": "double", "parallelism": 2},
+                {"uid": "out", "kind": "sink", "sink": "two_phase_commit", "parallelism": 2}],
+             "edges": [{"from": "src", "to": "double", "partitioning": "forward", "latency_ms": 10},
+                       {"from": "double", "to": "out", "partitioning": partitioning, "latency_ms": 10}]},
+            "checkpointing": {"interval_ms": 500, "async_ms": 300, "storage": "filesystem"},
+            "restart": {"strategy": "fixed_delay", "attempts": 3, "delay_ms": 300},
+            "script": [{"at_ms": 1230, "action": "crash", "task": "double#1"}],
+        });
+        if let Some(s) = strategy {
+            doc["failover_strategy"] = serde_json::json!(s);
+        }
+        let scenario = Scenario::from_json(&doc.to_string()).expect("valid scenario");
+        let mut w = World::new(&scenario, 5).expect("builds");
+        w.set_tracing(true);
+        w
+    }
+
+    /// Runs to `until`, returning every event.
+    fn run(w: &mut World, until: u64) -> Vec<TraceEvent> {
+        let mut all = Vec::new();
+        w.run_until(until, |e| all.extend_from_slice(e));
+        all
+    }
+
+    /// The subtasks named by events `pick` selects.
+    fn tasks_of(events: &[TraceEvent], pick: impl Fn(&Event) -> Option<&TaskName>) -> Vec<String> {
+        events
+            .iter()
+            .filter_map(|e| pick(&e.event))
+            .map(|t| t.to_string())
+            .collect()
+    }
+
+    /// Flink's default failover strategy, region: with forward edges only, each
+    /// parallel pipeline is a region, and double#1's crash cancels and restores
+    /// src#1, double#1 and out#1 only; the other pipeline keeps processing, the
+    /// pending checkpoint is aborted, and no checkpoint starts until the region
+    /// runs again. With a rebalance edge the job is one region: all six restart.
+    #[test]
+    fn a_forward_only_jobs_crash_restarts_its_region_only() {
+        let mut w = pipelines("forward", None);
+        let events = run(&mut w, 1229);
+        assert!(w.coordinator().pending().contains_key(&CheckpointId(2)));
+        let processed_before = events
+            .iter()
+            .filter(|e| matches!(&e.event, Event::RecordProcessed { task, .. } if &**task == "out#0"))
+            .count();
+        let crash = run(&mut w, 1230);
+        let canceled = tasks_of(&crash, |e| match e {
+            Event::TaskCanceled { task } => Some(task),
+            _ => None,
+        });
+        assert_eq!(canceled, ["src#1", "out#1"]);
+        assert!(crash.iter().any(|e| matches!(&e.event,
+            Event::CheckpointAborted { checkpoint: CheckpointId(2), reason: AbortCause::JobFailover })));
+        assert!(!crash.iter().any(|e| matches!(e.event, Event::JobRestarting { .. })));
+        assert_eq!(w.status(), JobStatus::Running, "the job keeps running");
+        let status = |w: &World, name: &str| w.tasks()[w.task_id(name).unwrap().0 as usize].status;
+        assert_eq!(status(&w, "double#1"), TaskStatus::Failed);
+        assert_eq!(status(&w, "src#0"), TaskStatus::Running);
+        let restarting: Vec<String> = w.view().restarting.iter().map(|t| t.to_string()).collect();
+        assert_eq!(restarting, ["src#1", "double#1", "out#1"], "the page marks the region");
+
+        // While the region waits for its restart, the other pipeline processes and
+        // no checkpoint is triggered.
+        let waiting = run(&mut w, 1529);
+        assert!(waiting.iter().any(|e| matches!(&e.event, Event::RecordProcessed { task, .. } if &**task == "out#0")));
+        assert!(processed_before > 0);
+        assert!(!waiting.iter().any(|e| matches!(e.event, Event::CheckpointTriggered { .. })
+            || matches!(&e.event, Event::RecordProcessed { task, .. } if task.ends_with("#1"))));
+
+        let restart = run(&mut w, 1530);
+        let restored = tasks_of(&restart, |e| match e {
+            Event::StateRestored { task, .. } => Some(task),
+            _ => None,
+        });
+        assert_eq!(restored, ["src#1", "double#1", "out#1"]);
+        assert!(restart.iter().any(|e| matches!(&e.event,
+            Event::StateRestored { task, checkpoint: Some(CheckpointId(1)), .. } if &**task == "src#1")));
+        let f = &w.failures()[0];
+        assert_eq!((f.restored_from, f.restarted_ms), (Some(CheckpointId(1)), Some(1530)));
+        assert!(w.tasks().iter().all(|t| t.status == TaskStatus::Running));
+        assert!(w.view().restarting.is_empty());
+
+        // out#0's transaction pre-committed for the aborted checkpoint 2 commits only
+        // with the next checkpoint, after the region runs again.
+        let later = run(&mut w, 3000);
+        let commit = later
+            .iter()
+            .find(|e| matches!(&e.event,
+                Event::TransactionCommitted { task, checkpoint: Some(CheckpointId(2)), .. } if &**task == "out#0"))
+            .expect("out#0 commits checkpoint 2's transaction");
+        assert!(commit.t > 1530, "committed at {}", commit.t);
+
+        // One region: the whole job restarts.
+        let mut w = pipelines("rebalance", None);
+        let crash = run(&mut w, 1230);
+        let canceled = tasks_of(&crash, |e| match e {
+            Event::TaskCanceled { task } => Some(task),
+            _ => None,
+        });
+        assert_eq!(canceled, ["src#0", "src#1", "double#0", "out#0", "out#1"]);
+        assert_eq!(w.status(), JobStatus::Restarting);
+
+        // `full` restarts every task of the forward job too.
+        let mut w = pipelines("forward", Some("full"));
+        let crash = run(&mut w, 1230);
+        assert_eq!(
+            crash
+                .iter()
+                .filter(|e| matches!(e.event, Event::TaskCanceled { .. }))
+                .count(),
+            5
+        );
+    }
+
+    /// A failover strategy Flink does not have is refused, naming the field.
+    #[test]
+    fn an_unknown_failover_strategy_names_the_field() {
+        let doc = r#"{"version": 1, "name": "x", "job": {"operators": [], "edges": []},
+                      "failover_strategy": "partial"}"#;
+        let err = Scenario::parse(doc).expect_err("not a strategy").to_string();
+        assert!(err.contains("failover_strategy"), "{err}");
+        assert!(err.contains("region") && err.contains("full"), "{err}");
+    }
+
+    /// A manual checkpoint while a region restarts fails before it starts: not all
+    /// required tasks run (Flink: NOT_ALL_REQUIRED_TASKS_RUNNING).
+    #[test]
+    fn a_trigger_while_a_region_restarts_is_skipped() {
+        let mut w = pipelines("forward", None);
+        run(&mut w, 1300);
+        w.apply(super::super::Intervention::TriggerCheckpoint)
+            .expect("applies");
+        assert!(w.last_events().iter().any(|e| matches!(e.event,
+            Event::CheckpointSkipped { reason: crate::cause::SkipCause::RegionRestarting })));
+        assert!(w.coordinator().pending().is_empty());
+    }
 
     fn fixed(attempts: u32, delay_ms: u64) -> JobLifecycle {
         JobLifecycle::new(RestartStrategy::new(&RestartConfig::FixedDelay {

@@ -48,6 +48,15 @@ pub(crate) enum Item {
     Script(u32),
     /// The restart delay is over.
     Restart,
+    /// The restart delay of a pipelined region is over: the region of subtask
+    /// `first` (its first subtask) restarts; `failure` is the failover's index in
+    /// the job's failure records.
+    RestartRegion {
+        /// The region's first subtask ([`crate::job_graph::JobGraph::region_of`]).
+        first: TaskId,
+        /// Index of the failover in [`super::JobLifecycle::failures`].
+        failure: u32,
+    },
     /// Kafka's transaction coordinator aborts transaction `txn` of sink operator
     /// `op` if it is still uncommitted: its timeout has passed. External to the job,
     /// so it survives failovers.
@@ -57,6 +66,25 @@ pub(crate) enum Item {
         /// The transaction.
         txn: u64,
     },
+}
+
+impl Item {
+    /// The subtask a task-side item belongs to (`None`: a channel's, the
+    /// coordinator's, the job's or an external system's item).
+    pub(crate) fn task(&self) -> Option<TaskId> {
+        match *self {
+            Item::SourceEmit(t)
+            | Item::Poll(t)
+            | Item::ProcessDone(t)
+            | Item::HandlerTimer(t)
+            | Item::AsyncDone(t, _)
+            | Item::OutputTimeout(t, _)
+            | Item::TriggerTask(t, _)
+            | Item::NotifyComplete(t, _)
+            | Item::NotifyAborted(t, _) => Some(t),
+            _ => None,
+        }
+    }
 }
 
 /// Marks an agenda item that survives failovers (script actions).
@@ -114,6 +142,14 @@ impl Schedule {
     /// Items handled so far.
     pub(crate) fn steps(&self) -> u64 {
         self.steps
+    }
+
+    /// A pipelined region fails over while the rest of the job runs on: the items
+    /// `belongs` says are the region's (its tasks' and channels') are dropped now;
+    /// the attempt goes on.
+    pub(crate) fn drop_region(&mut self, mut belongs: impl FnMut(&Item) -> bool) {
+        self.agenda
+            .retain(|(attempt, item)| *attempt == ANY_ATTEMPT || !belongs(item));
     }
 
     /// Starts a new run attempt: what was scheduled for the old one is dropped now.

@@ -138,6 +138,8 @@ fn the_library_is_built_in() {
         "backpressure-aligned-timeout",
         "kafka-transaction-timeout",
         "kafka-transaction-timeout-long",
+        "region-failover-forward",
+        "region-failover-rebalance",
     ] {
         let s = lesson(name);
         assert_eq!(
@@ -1737,4 +1739,91 @@ fn exponential_delay_grows_caps_and_resets() {
         s.script,
         "one fault schedule"
     );
+}
+
+/// Region failover (Flink's default `jobmanager.execution.failover-strategy`): with
+/// forward edges each parallel pipeline is a pipelined region, so double#1's crash
+/// restarts src#1, double#1 and out#1 only, from checkpoint 1; pending checkpoint 2
+/// is aborted and the next checkpoint waits for the region, so out#0 commits its
+/// checkpoint-2 transaction late. The twin with a rebalance edge restarts all six.
+#[test]
+fn region_failover_restarts_one_pipeline_and_delays_the_others_commit() {
+    let fwd = Run::builtin("region-failover-forward");
+    let names = |run: &Run, kind: &str| -> Vec<String> {
+        run.of_type(kind)
+            .map(|(_, e)| e["task"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(names(&fwd, "task_failed"), ["double#1"]);
+    assert_eq!(names(&fwd, "task_canceled"), ["src#1", "out#1"]);
+    assert_eq!(
+        names(&fwd, "state_restored"),
+        ["src#1", "double#1", "out#1"],
+        "only the failed pipeline restarts"
+    );
+    let crash = t_of(&fwd, "task_failed", &[]);
+    let restart = t_of(&fwd, "state_restored", &[]);
+    assert_eq!((crash, restart), (1230, 1530));
+    assert_eq!(fwd.failures()[0]["restored_from"], 1);
+    // The checkpoint pending at the crash is aborted; none starts until the region runs.
+    let c2 = fwd.checkpoint(2);
+    assert_eq!(
+        (&c2["status"], &c2["reason"], &c2["end_ms"]),
+        (&"aborted".into(), &"job_failover".into(), &crash.into())
+    );
+    let c3 = fwd.checkpoint(3);
+    assert!(c3["trigger_ms"].as_u64().unwrap() >= restart);
+    // out#0 ran on: it processed records while its twin pipeline waited ...
+    assert!(fwd.of_type("record_processed").any(|(_, e)| {
+        e["task"] == "out#0" && (crash..restart).contains(&e["t"].as_u64().unwrap())
+    }));
+    // ... but its transaction pre-committed for checkpoint 2 commits with checkpoint 3.
+    let late = first(
+        &fwd,
+        "transaction_committed",
+        &[("task", "out#0".into()), ("checkpoint", 2.into())],
+    );
+    assert_eq!(late["t"], c3["end_ms"]);
+    // The restarted sink aborted what checkpoint 2 had pre-committed in its pipeline.
+    let aborted = first(
+        &fwd,
+        "transaction_aborted",
+        &[("task", "out#1".into()), ("checkpoint", 2.into())],
+    );
+    assert_eq!(aborted["t"], restart);
+
+    let reb = Run::builtin("region-failover-rebalance");
+    assert_eq!(
+        names(&reb, "task_canceled"),
+        ["src#0", "src#1", "double#0", "out#0", "out#1"]
+    );
+    assert_eq!(
+        names(&reb, "state_restored").len(),
+        6,
+        "the whole job restarts"
+    );
+    assert_eq!(reb.of_type("job_restarting").count(), 1);
+    assert!(!reb
+        .of_type("transaction_committed")
+        .any(|(_, e)| e["checkpoint"] == 2));
+    // Both runs commit each of the 2 × 60 records once in the end.
+    for run in [&fwd, &reb] {
+        assert_eq!(run.sink("out", "committed").len(), 120);
+    }
+}
+
+/// Every other lesson's job is one pipelined region (an all-to-all edge, or
+/// parallelism 1 throughout), so region failover restarts it whole, as before.
+#[test]
+fn every_other_lesson_is_one_pipelined_region() {
+    for name in runner::NAMES {
+        let world = engine::World::new(&lesson(name), 0).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let regions = world.setup().pipelined_regions().len();
+        let want = if *name == "region-failover-forward" {
+            2
+        } else {
+            1
+        };
+        assert_eq!(regions, want, "{name}");
+    }
 }

@@ -1,10 +1,18 @@
-//! The job's restart strategy section (`RestartStrategyOptions`).
+//! The job's restart strategy section (`RestartStrategyOptions`), and its failover
+//! strategy when it is not Flink's default (`jobmanager.execution.failover-strategy`).
 
 use super::{Code, Generator};
-use crate::scenario::{RestartConfig, Scenario};
+use crate::scenario::{FailoverStrategy, RestartConfig, Scenario};
 
 impl Generator<'_> {
     pub(super) fn restart_lines(&mut self, c: &mut Code, s: &Scenario) {
+        // Flink's default, region, needs no line (JobManagerOptions.EXECUTION_FAILOVER_STRATEGY).
+        if s.failover_strategy == FailoverStrategy::Full {
+            c.line(
+                2,
+                "conf.set(JobManagerOptions.EXECUTION_FAILOVER_STRATEGY, \"full\");",
+            );
+        }
         let d = |ms: u64| format!("Duration.ofMillis({ms})");
         match &s.restart {
             None if s.checkpointing.is_some() => {
