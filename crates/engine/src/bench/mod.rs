@@ -6,10 +6,12 @@
 //! It drives the same [`BarrierHandler`] as the `World`.
 //!
 //! # Layout
-//! - [`parse_arrivals`]: the text form (`r7@2 B3@1^40:55 X3@1 EOP@1 tick:90`,
-//!   `hold@0 … poll@0`).
-//! - [`run`]: feeds a sequence to a handler and reports, per token, a [`BenchLine`].
-//! - [`run_cli`]: the `lab barriers` command line: arguments in, JSON lines out.
+//! - `parse` ([`parse_arrivals`]): the text form (`r7@2 B3@1^40:55 X3@1 EOP@1
+//!   tick:90`, `hold@0 … poll@0`) and the check of a sequence against a configuration.
+//! - this module ([`run`]): feeds a sequence to a handler and reports, per token, a
+//!   [`BenchLine`].
+//! - `cli` ([`run_cli`]): the `lab barriers` command line: arguments in, JSON lines
+//!   out.
 //!
 //! # Model
 //! - Drain-on-arrival: an element is handled as it arrives, unless its channel is
@@ -46,6 +48,12 @@ use crate::barrier::{
     SnapshotType,
 };
 use crate::ids::{ChannelIndex, CheckpointId};
+
+mod cli;
+mod parse;
+
+pub use cli::{parse_args, run_cli};
+pub use parse::parse_arrivals;
 
 /// The bench's configuration (the `lab barriers` flags).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -342,151 +350,10 @@ impl From<serde_json::Error> for BenchError {
     }
 }
 
-const TOKEN_SYNTAX: &str =
-    "expected r<n>@<ch>, B<id>@<ch>[^<created ms>], S<id>@<ch>, X<id>@<ch>, EOP@<ch>, hold@<ch>, poll@<ch> (each optionally followed by :<ms>) or tick:<ms>";
-
-/// Parses an arrival sequence: whitespace-separated tokens, in arrival order. Errors
-/// name the token. Channel ranges are checked by [`run`].
-pub fn parse_arrivals(s: &str) -> Result<Vec<Arrival>, BenchError> {
-    let mut arrivals = Vec::new();
-    let mut previous_at = 0;
-    for (index, token) in s.split_whitespace().enumerate() {
-        let bad = |why: String| BenchError::Token {
-            token: token.to_string(),
-            index,
-            why,
-        };
-        let (kind, at) = parse_token(token).map_err(bad)?;
-        let at_ms = match at {
-            Some(at) if at < previous_at => {
-                return Err(bad(format!(
-                    "time {at} is earlier than the previous token's time {previous_at}"
-                )))
-            }
-            Some(at) => at,
-            None => (index as u64).max(previous_at),
-        };
-        previous_at = at_ms;
-        arrivals.push(Arrival {
-            token: token.to_string(),
-            at_ms,
-            kind,
-        });
-    }
-    Ok(arrivals)
-}
-
-/// A non-empty run of ASCII digits as a number.
-fn number<T: std::str::FromStr>(s: &str, what: &str) -> Result<T, String> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("{what} {s:?} is not a number; {TOKEN_SYNTAX}"));
-    }
-    s.parse().map_err(|_| format!("{what} {s} is too large"))
-}
-
-/// One token: what arrives and its explicit time, if any.
-fn parse_token(token: &str) -> Result<(ArrivalKind, Option<u64>), String> {
-    if let Some(at) = token.strip_prefix("tick:") {
-        return Ok((ArrivalKind::Tick, Some(number(at, "time")?)));
-    }
-    let (body, at) = match token.split_once(':') {
-        Some((body, at)) => (body, Some(number(at, "time")?)),
-        None => (token, None),
-    };
-    let Some((head, channel)) = body.split_once('@') else {
-        return Err(TOKEN_SYNTAX.to_string());
-    };
-    let (channel, created_at) = match channel.split_once('^') {
-        Some((channel, created)) => (channel, Some(created)),
-        None => (channel, None),
-    };
-    let channel = ChannelIndex(number(channel, "channel")?);
-    let first = head.chars().next().unwrap_or(' ');
-    if created_at.is_some() && first != 'B' && first != 'S' {
-        return Err(format!("only barriers take ^<created ms>; {TOKEN_SYNTAX}"));
-    }
-    let kind = match (first, &head[first.len_utf8().min(head.len())..]) {
-        ('r', digits) => {
-            number::<u64>(digits, "record number")?;
-            ArrivalKind::Record {
-                name: head.to_string(),
-                channel,
-            }
-        }
-        ('B' | 'S', id) => ArrivalKind::Barrier {
-            checkpoint: CheckpointId(number(id, "checkpoint id")?),
-            channel,
-            created_at: match created_at {
-                Some(created) => number(created, "creation time")?,
-                None => 0,
-            },
-            is_savepoint: first == 'S',
-        },
-        ('X', id) => ArrivalKind::Cancellation {
-            checkpoint: CheckpointId(number(id, "checkpoint id")?),
-            channel,
-        },
-        ('E', "OP") => ArrivalKind::EndOfPartition { channel },
-        ('h', "old") => ArrivalKind::Hold { channel },
-        ('p', "oll") => ArrivalKind::Poll { channel },
-        _ => return Err(TOKEN_SYNTAX.to_string()),
-    };
-    Ok((kind, at))
-}
-
-/// Checks a sequence against a configuration: at least one channel, channels in
-/// range, times not going backwards, nothing after a channel's end of partition.
-fn validate(config: &BenchConfig, arrivals: &[Arrival]) -> Result<(), BenchError> {
-    if config.channels == 0 {
-        return Err(BenchError::Config("--channels must be at least 1"));
-    }
-    if config.aligned_timeout_ms > 0 && config.mode != HandlerMode::Unaligned {
-        return Err(BenchError::Config(
-            "--aligned-timeout applies only with --mode unaligned",
-        ));
-    }
-    let mut ended = vec![false; config.channels as usize];
-    let mut previous_at = 0;
-    for (index, arrival) in arrivals.iter().enumerate() {
-        let bad = |why: String| BenchError::Token {
-            token: arrival.token.clone(),
-            index,
-            why,
-        };
-        if arrival.at_ms < previous_at {
-            return Err(bad(format!(
-                "time {} is earlier than the previous token's time {previous_at}",
-                arrival.at_ms
-            )));
-        }
-        previous_at = arrival.at_ms;
-        let Some(channel) = arrival.named_channel() else {
-            continue;
-        };
-        let Some(is_ended) = ended.get_mut(channel.0 as usize) else {
-            return Err(bad(format!(
-                "channel {channel} is out of range (--channels {})",
-                config.channels
-            )));
-        };
-        if arrival.channel().is_none() {
-            // hold / poll: an ended channel may still hold queued elements.
-            continue;
-        }
-        if *is_ended {
-            return Err(bad(format!(
-                "channel {channel} already ended (EOP); nothing arrives after it"
-            )));
-        }
-        *is_ended = matches!(arrival.kind, ArrivalKind::EndOfPartition { .. });
-    }
-    Ok(())
-}
-
 /// Runs a sequence through a fresh handler. Errors (naming the token) when the
 /// sequence does not fit the configuration.
 pub fn run(config: &BenchConfig, arrivals: &[Arrival]) -> Result<BenchOutput, BenchError> {
-    validate(config, arrivals)?;
+    parse::validate(config, arrivals)?;
     let mut bench = Bench {
         config,
         arrivals,
@@ -840,106 +707,4 @@ impl Bench<'_> {
             self.lines[line].triggered[k].channel_state = records;
         }
     }
-}
-
-/// Parses the arguments after `lab barriers`: the configuration and the arrival text
-/// (positional arguments joined by spaces).
-pub fn parse_args(args: &[String]) -> Result<(BenchConfig, String), BenchError> {
-    parse_flags(args).map_err(BenchError::Usage)
-}
-
-/// [`parse_args`], its message naming the flag.
-fn parse_flags(args: &[String]) -> Result<(BenchConfig, String), String> {
-    let mut mode = None;
-    let mut channels = None;
-    let mut aligned_timeout = None;
-    let mut finished_tasks = true;
-    let mut arrivals: Option<String> = None;
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if arg.starts_with("--") => (flag, Some(value.to_string())),
-            _ => (arg.as_str(), None),
-        };
-        let mut value = |flag: &str| -> Result<String, String> {
-            match &inline {
-                Some(v) => Ok(v.clone()),
-                None => args
-                    .next()
-                    .cloned()
-                    .ok_or_else(|| format!("{flag} needs a value")),
-            }
-        };
-        match flag {
-            "--mode" => {
-                if mode.is_some() {
-                    return Err("--mode given twice".to_string());
-                }
-                let v = value(flag)?;
-                mode = Some(match v.as_str() {
-                    "aligned" => HandlerMode::Aligned,
-                    "unaligned" => HandlerMode::Unaligned,
-                    "at-least-once" => HandlerMode::AtLeastOnce,
-                    _ => {
-                        return Err(format!(
-                            "--mode {v:?}: expected aligned, unaligned or at-least-once"
-                        ))
-                    }
-                });
-            }
-            "--channels" => {
-                if channels.is_some() {
-                    return Err("--channels given twice".to_string());
-                }
-                let v = value(flag)?;
-                let n: u32 = number(&v, "--channels")
-                    .map_err(|_| format!("--channels {v:?}: expected a number ≥ 1"))?;
-                if n == 0 {
-                    return Err("--channels 0: expected a number ≥ 1".to_string());
-                }
-                channels = Some(n);
-            }
-            "--aligned-timeout" => {
-                if aligned_timeout.is_some() {
-                    return Err("--aligned-timeout given twice".to_string());
-                }
-                let v = value(flag)?;
-                aligned_timeout = Some(
-                    number::<u64>(&v, "--aligned-timeout")
-                        .map_err(|_| format!("--aligned-timeout {v:?}: expected milliseconds"))?,
-                );
-            }
-            "--no-finished-tasks" if inline.is_none() => finished_tasks = false,
-            _ if flag.starts_with("--") => return Err(format!("unknown flag {arg:?}")),
-            _ => match &mut arrivals {
-                Some(text) => {
-                    text.push(' ');
-                    text.push_str(arg);
-                }
-                None => arrivals = Some(arg.clone()),
-            },
-        }
-    }
-    let mode = mode.ok_or("missing --mode aligned|unaligned|at-least-once")?;
-    let channels = channels.ok_or("missing --channels N")?;
-    if aligned_timeout.is_some() && mode != HandlerMode::Unaligned {
-        return Err("--aligned-timeout applies only with --mode unaligned".to_string());
-    }
-    let arrivals = arrivals.ok_or("missing \"<arrivals>\" (tokens such as \"r1@0 B1@0 B1@1\")")?;
-    let config = BenchConfig {
-        mode,
-        channels,
-        aligned_timeout_ms: aligned_timeout.unwrap_or(0),
-        checkpoints_after_tasks_finish: finished_tasks,
-    };
-    Ok((config, arrivals))
-}
-
-/// `lab barriers`: `args` are the arguments after `barriers`; returns the JSON lines to
-/// print (one per token, then the summary) or an error message naming the problem (the
-/// caller prints it to stderr and exits 2).
-pub fn run_cli(args: &[String]) -> Result<Vec<String>, BenchError> {
-    let (config, text) = parse_args(args)?;
-    let arrivals = parse_arrivals(&text)?;
-    Ok(run(&config, &arrivals)?.to_json_lines()?)
 }
