@@ -21,16 +21,18 @@
 //! - A timer due at or before an element's arrival fires first; its effects are
 //!   reported on that element's line.
 //! - Data queued before polling: `hold@N` stops the task reading channel N (as a
-//!   busy or back-pressured task does), so what arrives there queues until `poll@N`.
-//!   A timeoutable barrier queued there behind other elements is announced at once
-//!   (Flink's `RemoteInputChannel` puts an `EventAnnouncement` at the head of the
-//!   queue; like the `World`, the bench announces only a barrier with something
-//!   ahead of it, the case where announcing matters); an
+//!   busy or back-pressured task does), so what arrives there queues until `poll@N`;
+//!   a queue `[r1 r2 B1]@N` is its elements arriving on channel N so held. A
+//!   timeoutable barrier queued there is announced at once (Flink's
+//!   `RemoteInputChannel.onBuffer` puts an `EventAnnouncement` at the head of the
+//!   queue, a priority event the task handles even while it reads nothing else); an
 //!   unaligned barrier is a priority event and is handled at once, overtaking the
-//!   queued data. When the aligned-checkpoint timer fires before any barrier was
-//!   handled, every announced barrier leaves its queue and is handled as an unaligned
-//!   barrier ([`HandlerAction::Prioritize`]), the records it jumps becoming channel
-//!   state.
+//!   queued data. `A3@1` is an announcement arriving on its own (as Flink's tests
+//!   send one on a test channel). When the aligned-checkpoint timer fires before any
+//!   barrier was handled, every announced barrier leaves its queue and is handled as
+//!   an unaligned barrier ([`HandlerAction::Prioritize`], Flink's
+//!   `ChannelState.prioritizeAllAnnouncements` → `convertToPriorityEvent`), the
+//!   records it jumps becoming channel state.
 //! - Channel state of an unaligned checkpoint: per persisted channel, the records
 //!   queued there at the snapshot or arriving after it, before that channel's barrier
 //!   (or end of partition) — filled in with records that arrive on later lines. The
@@ -127,6 +129,17 @@ pub enum ArrivalKind {
         /// `S`: a savepoint.
         is_savepoint: bool,
     },
+    /// `A3@1^40`: the announcement of checkpoint 3's barrier on channel 1 (Flink:
+    /// `EventAnnouncement`), a priority event handled at once whatever is queued or
+    /// blocked there. The barrier itself is a token of its own.
+    Announcement {
+        /// The announced checkpoint.
+        checkpoint: CheckpointId,
+        /// Its channel.
+        channel: ChannelIndex,
+        /// The announced barrier's creation time (`^T`, default 0).
+        created_at: u64,
+    },
     /// `X3@1`: cancellation marker of checkpoint 3 on channel 1.
     Cancellation {
         /// The cancelled checkpoint.
@@ -164,6 +177,10 @@ pub struct Arrival {
     pub at_ms: u64,
     /// What arrives.
     pub kind: ArrivalKind,
+    /// Written inside a queue (`[r1 B1]@0`): it arrives while the task is not reading
+    /// its channel, which stays unread until `poll`.
+    #[serde(default)]
+    pub queued: bool,
 }
 
 impl Arrival {
@@ -174,6 +191,7 @@ impl Arrival {
             ArrivalKind::Record { channel, .. }
             | ArrivalKind::Barrier { channel, .. }
             | ArrivalKind::Cancellation { channel, .. }
+            | ArrivalKind::Announcement { channel, .. }
             | ArrivalKind::EndOfPartition { channel } => Some(channel),
             ArrivalKind::Tick | ArrivalKind::Hold { .. } | ArrivalKind::Poll { .. } => None,
         }
@@ -409,8 +427,8 @@ struct Bench<'a> {
     channel_state: ChannelStatePersister<String>,
     /// The trigger whose `channel_state` the capture fills.
     capture_at: Option<TriggerAt>,
-    /// Waiting records already persisted when the snapshot was taken (they were queued
-    /// at the snapshot), so not again when processed.
+    /// Waiting records already persisted (queued at the snapshot, or arriving on a held
+    /// channel while it persisted), so not again when processed.
     persisted_at_snapshot: BTreeSet<usize>,
     /// The channel and index of the token being handled: the tokens queued on that
     /// channel ahead of it (a priority barrier jumped them) are in its channel state,
@@ -456,7 +474,14 @@ impl Bench<'_> {
                 _ => break,
             }
         }
+        if let (true, Some(channel)) = (arrival.queued, arrival.channel()) {
+            self.held.insert(channel);
+        }
         match (&arrival.kind, arrival.channel()) {
+            (ArrivalKind::Announcement { .. }, _) => {
+                self.handle(i, now, true);
+                self.drain(now);
+            }
             (ArrivalKind::Hold { channel }, _) => {
                 self.held.insert(*channel);
             }
@@ -469,7 +494,10 @@ impl Bench<'_> {
             (ArrivalKind::Barrier { .. }, Some(channel)) if self.held.contains(&channel) => {
                 self.barrier_on_held_channel(i, now);
             }
-            (_, Some(channel)) if self.held.contains(&channel) => self.waiting.push(i),
+            (_, Some(channel)) if self.held.contains(&channel) => {
+                self.persist_on_arrival(i, channel);
+                self.waiting.push(i);
+            }
             (_, Some(_)) => {
                 self.handle(i, now, false);
                 self.drain(now);
@@ -498,8 +526,9 @@ impl Bench<'_> {
     }
 
     /// A barrier reaching a held channel (not blocked): an unaligned one is a priority
-    /// event, handled at once ahead of the queued data; a timeoutable one queues and,
-    /// with something queued ahead of it, is announced (Flink: `EventAnnouncement`);
+    /// event, handled at once ahead of the queued data; a timeoutable one queues and is
+    /// announced (Flink: `RemoteInputChannel.onBuffer` puts an `EventAnnouncement` at
+    /// the head of the queue for every barrier whose data type `requiresAnnouncement`);
     /// any other queues.
     fn barrier_on_held_channel(&mut self, i: usize, now: u64) {
         let ArrivalKind::Barrier {
@@ -517,17 +546,38 @@ impl Bench<'_> {
             self.drain(now);
             return;
         }
-        let behind_data = self
-            .waiting
-            .iter()
-            .any(|&w| self.arrivals[w].channel() == Some(channel));
         self.waiting.push(i);
-        if barrier.is_timeoutable() && behind_data {
+        if barrier.is_timeoutable() {
             let mut out = Vec::new();
             self.handler
                 .process_barrier_announcement(channel, &barrier, now, &mut out);
             self.apply(out, now);
             self.drain(now);
+        }
+    }
+
+    /// A record queuing on a held channel that persists for the pending unaligned
+    /// checkpoint is channel state as it arrives, unless its channel's barrier (or end
+    /// of partition) is queued ahead of it (Flink: `RemoteInputChannel.onBuffer`
+    /// hands each arriving buffer to `ChannelStatePersister.maybePersist`).
+    fn persist_on_arrival(&mut self, i: usize, channel: ChannelIndex) {
+        let ArrivalKind::Record { name, .. } = &self.arrivals[i].kind else {
+            return;
+        };
+        let Some(checkpoint) = self.channel_state.checkpoint() else {
+            return;
+        };
+        let behind_barrier = self.waiting.iter().any(|&w| {
+            let a = &self.arrivals[w];
+            a.channel() == Some(channel)
+                && match a.kind {
+                    ArrivalKind::Barrier { checkpoint: id, .. } => id >= checkpoint,
+                    ArrivalKind::EndOfPartition { .. } => true,
+                    _ => false,
+                }
+        });
+        if !behind_barrier && self.channel_state.persist(channel, name.clone()) {
+            self.persisted_at_snapshot.insert(i);
         }
     }
 
@@ -594,6 +644,15 @@ impl Bench<'_> {
             ArrivalKind::EndOfPartition { channel } => {
                 self.handler
                     .process_end_of_partition(*channel, now, &mut out);
+            }
+            ArrivalKind::Announcement {
+                checkpoint,
+                channel,
+                created_at,
+            } => {
+                let barrier = self.config.barrier(*checkpoint, *created_at, false);
+                self.handler
+                    .process_barrier_announcement(*channel, &barrier, now, &mut out);
             }
             ArrivalKind::Tick | ArrivalKind::Hold { .. } | ArrivalKind::Poll { .. } => {}
         }
