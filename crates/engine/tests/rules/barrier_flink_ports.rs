@@ -1,11 +1,13 @@
 //! Flink's own barrier-handler tests, ported: the same arrival sequences, fed through
-//! the barrier bench (announcements through its `hold@N` channels) or through the
+//! the barrier bench (remote channels: queued data and announcements) or through the
 //! handler itself, asserting what Flink asserts.
 //!
 //! Sequences use the bench's text form: `r7@2` a record on channel 2 (named after its
 //! position in Flink's sequence), `B3@1` a barrier, `S3@1` a savepoint barrier, `X3@1`
 //! a cancellation marker, `EOP@1` an end of partition, `tick:T` the clock advancing,
-//! `hold@0` / `poll@0` the task leaving channel 0 unread, then reading it again.
+//! `hold@0` / `poll@0` the task leaving channel 0 unread, then reading it again,
+//! `[r1 r2 B1]@0` elements queuing on channel 0 so left unread (Flink's
+//! `RemoteInputChannel.onBuffer` before the test polls), `A1@0` an announcement.
 //! Outcomes are written as Flink's `CheckpointSequenceValidator` does: `n` for a
 //! triggered checkpoint, `-n` for an aborted one, in the order they happened.
 
