@@ -26,7 +26,8 @@ pub struct BenchForm {
     /// Aligned-checkpoint timeout in ms; used with [`HandlerMode::Unaligned`] only
     /// (0: unaligned from the start).
     pub aligned_timeout_ms: u64,
-    /// The arrival sequence in the text form (`r1@0 B1@1 r2@1 r3@0 B1@0`).
+    /// The arrival sequence in the text form (`r1@0 B1@1 r2@1 r3@0 B1@0`, queues
+    /// `[r1 r2 B1]@0`).
     pub arrivals: String,
 }
 
@@ -236,6 +237,26 @@ mod tests {
         assert!(!run.channels_after(2, 3)[1].is_persisting);
         let state = &t[0].channel_state;
         assert_eq!(state.get(&ChannelIndex(1)), Some(&vec!["r2".to_string()]));
+    }
+
+    /// Queued remote data: each element of a queue waits on its channel, as its own
+    /// token; the timer turns the announced barrier into a priority event.
+    #[test]
+    fn queues_wait_on_their_channel() {
+        let mut f = form(HandlerMode::Unaligned, 2, "[r1 r2 B1]@0 tick:20 poll@0");
+        f.aligned_timeout_ms = 10;
+        let out = run(&f).unwrap();
+        assert_eq!(out.output.lines.len(), 5);
+        let waiting = |line| out.channels_after(2, line)[0].waiting.clone();
+        assert_eq!(waiting(2), vec!["r1", "r2", "B1"]);
+        assert_eq!(waiting(3), vec!["r1", "r2"], "the barrier overtook");
+        assert!(out.output.lines[3].triggered[0].unaligned);
+        assert!(waiting(4).is_empty());
+        let e = run(&form(HandlerMode::Aligned, 2, "r0@1 [r1 r2")).unwrap_err();
+        assert!(
+            e.contains("\"[r1\" (token 1)") && e.contains("never closed"),
+            "{e}"
+        );
     }
 
     /// Bad input: a message naming the field or the token, never a panic.

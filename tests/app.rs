@@ -1019,6 +1019,51 @@ async fn barrier_bench_steps_through_the_handler() {
     assert!(lab.app.text("#bench-position").starts_with("第 1 / 6 行"));
 }
 
+/// The barrier bench with queued remote data: on the timeout example's form (unaligned,
+/// 10 ms), a typed queue waits on its channel, the tick converts the announced barriers
+/// and takes an unaligned snapshot; an unclosed queue is named under the input.
+#[wasm_bindgen_test]
+async fn barrier_bench_accepts_queues() {
+    let lab = Driven::with_query("?lang=en").await;
+    lab.app.click("[data-tab=bench]").await;
+    lab.app.click("[data-example='2']").await;
+    let type_arrivals = |text: &str| {
+        let input: web_sys::HtmlInputElement = lab.app.find("#bench-arrivals").unchecked_into();
+        input.set_value(text);
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        input
+            .dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).unwrap())
+            .unwrap();
+    };
+    type_arrivals("[r1 r2 B1]@0 [r3 B1]@1 tick:20 poll@0 poll@1");
+    yew::scheduler::flush().await;
+    assert!(
+        lab.app.text("#bench-position").starts_with("Line 1 of 8"),
+        "{}",
+        lab.app.text(".bench")
+    );
+    // After the queues: channel 0 holds r1 r2 B1.
+    lab.app.click(".bench-line[data-line='4']").await;
+    assert_eq!(
+        lab.app
+            .text(".bench-channel[data-channel='0'] .bench-channel__queue"),
+        "r1r2B1"
+    );
+    lab.app.click(".bench-line[data-line='5']").await;
+    assert!(lab
+        .app
+        .text(".bench-line--current")
+        .contains("unaligned snapshot"));
+    type_arrivals("[r1 r2 B1");
+    yew::scheduler::flush().await;
+    assert!(
+        lab.app.text(".bench__error").contains("\"[r1\" (token 0)"),
+        "{}",
+        lab.app.text(".bench")
+    );
+}
+
 /// A crash in the past keeps the future it replaced as a branch; the branch picker
 /// switches between "with" and "without" the crash at the same moment.
 #[wasm_bindgen_test]

@@ -118,7 +118,10 @@ impl SingleCheckpointBarrierHandler {
 
     /// Flink: `AlternatingCollectingBarriers.alignedCheckpointTimeout`: take the
     /// snapshot now, unaligned, persisting the channels whose barrier has not arrived;
-    /// blocked channels stay blocked until every barrier arrived.
+    /// blocked channels stay blocked until every barrier arrived. Announced barriers
+    /// are prioritized too (`ChannelState.prioritizeAllAnnouncements`); their
+    /// `Prioritize` follows the trigger, so the snapshot sees them still queued behind
+    /// their data, which becomes channel state either way.
     pub(super) fn collecting_aligned_timeout(
         &mut self,
         barrier: &CheckpointBarrier,
@@ -126,8 +129,19 @@ impl SingleCheckpointBarrierHandler {
         now_ms: u64,
         out: &mut Vec<HandlerAction>,
     ) {
-        self.channels.announced.clear();
+        let announced = std::mem::take(&mut self.channels.announced);
         self.trigger_unaligned(&barrier.to_unaligned(), overtaking, now_ms, out);
+        if let Some(checkpoint) = self.current_checkpoint {
+            out.extend(
+                announced
+                    .into_iter()
+                    .filter(|channel| !self.aligned_channels.contains(channel))
+                    .map(|channel| HandlerAction::Prioritize {
+                        channel,
+                        checkpoint,
+                    }),
+            );
+        }
         self.state = BarrierHandlerState::CollectingBarriersUnaligned;
     }
 

@@ -220,9 +220,10 @@ pub enum HandlerAction {
     /// data: move it ahead of that data and hand it to the handler at once, as an
     /// unaligned barrier, so it overtakes the queued records, which become channel
     /// state (Flink: `ChannelState.prioritizeAllAnnouncements` →
-    /// `CheckpointableInput.convertToPriorityEvent`). Pushed when the aligned-checkpoint
-    /// timer fires before any barrier of `checkpoint` was handled, and for an
-    /// announcement that arrives once the checkpoint is unaligned at this task.
+    /// `CheckpointableInput.convertToPriorityEvent`). Pushed when the aligned checkpoint
+    /// times out (before any barrier of `checkpoint` was handled, or during the
+    /// alignment, after the unaligned `Trigger`), and for an announcement that arrives
+    /// once the checkpoint is unaligned at this task.
     Prioritize {
         /// The channel whose queued barrier jumps ahead.
         channel: ChannelIndex,

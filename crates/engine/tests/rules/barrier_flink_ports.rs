@@ -1,11 +1,13 @@
 //! Flink's own barrier-handler tests, ported: the same arrival sequences, fed through
-//! the barrier bench (announcements through its `hold@N` channels) or through the
+//! the barrier bench (remote channels: queued data and announcements) or through the
 //! handler itself, asserting what Flink asserts.
 //!
 //! Sequences use the bench's text form: `r7@2` a record on channel 2 (named after its
 //! position in Flink's sequence), `B3@1` a barrier, `S3@1` a savepoint barrier, `X3@1`
 //! a cancellation marker, `EOP@1` an end of partition, `tick:T` the clock advancing,
-//! `hold@0` / `poll@0` the task leaving channel 0 unread, then reading it again.
+//! `hold@0` / `poll@0` the task leaving channel 0 unread, then reading it again,
+//! `[r1 r2 B1]@0` elements queuing on channel 0 so left unread (Flink's
+//! `RemoteInputChannel.onBuffer` before the test polls), `A1@0` an announcement.
 //! Outcomes are written as Flink's `CheckpointSequenceValidator` does: `n` for a
 //! triggered checkpoint, `-n` for an aborted one, in the order they happened.
 
@@ -1416,4 +1418,342 @@ fn bench_hold_and_poll_tokens_are_checked() {
     assert_eq!(out.lines[3].processed, vec!["r1"]);
     assert!(bench::parse_arrivals("hold@0^5").is_err());
     assert!(bench::parse_arrivals("holdx@0").is_err());
+}
+
+// ---------------------------------------------------------------------------------
+// AlternatingCheckpointsTest, remote input channels: data queued ahead of a barrier
+// (`[r1 r2 B1]@0`), the barrier announced on arrival (Flink:
+// `RemoteInputChannel.onBuffer` → `EventAnnouncement`), the announced barriers
+// converted to priority events when the alignment timer fires
+// (`ChannelState.prioritizeAllAnnouncements` → `convertToPriorityEvent`). Flink's
+// `pollNext` after the clock advanced is the `poll@N` that reads what was overtaken.
+
+/// The records processed on token `i`.
+fn processed_on(out: &BenchOutput, i: usize) -> Vec<&str> {
+    out.lines[i].processed.iter().map(String::as_str).collect()
+}
+
+/// Tokens before `to` triggered nothing.
+fn no_trigger_before(out: &BenchOutput, to: usize) {
+    for line in &out.lines[..to] {
+        assert!(
+            line.triggered.is_empty(),
+            "token {} triggered: {line:?}",
+            line.i
+        );
+    }
+}
+
+/// Mirrors Flink's AlternatingCheckpointsTest#testTimeoutAlignment: two remote
+/// channels, data then the barrier queued on each; nothing is triggered until the
+/// alignment timer fires, which turns the announced barriers into priority events:
+/// one checkpoint, unaligned, "followed by overtaken buffers" (all three records come
+/// after the snapshot, and are its channel state).
+#[test]
+fn alternating_timeout_alignment() {
+    //                                  0   1  2     3   4     5       6      7
+    let out = run_with_timeout(2, 10, "[r1 r2 B1]@0 [r3 B1]@1 tick:20 poll@0 poll@1");
+    no_trigger_before(&out, 5);
+    assert_eq!(pending(&out, 4), vec![1], "the announcements started it");
+    assert_eq!(out.lines[5].timer_fired_at, Some(11));
+    let trigger = trigger_on(&out, 5);
+    assert!(trigger.unaligned);
+    assert_eq!(trigger.processed_before_snapshot, 0);
+    assert_eq!(
+        out.lines[5].handled,
+        vec![2, 4],
+        "both barriers, ahead of their data"
+    );
+    assert_eq!(triggered(&out), vec![1]);
+    assert_eq!(
+        channel_state(&out, 1),
+        vec![(0, vec!["r1", "r2"]), (1, vec!["r3"])]
+    );
+    assert_eq!(processed_on(&out, 6), vec!["r1", "r2"]);
+    assert_eq!(processed_on(&out, 7), vec!["r3"]);
+}
+
+/// Mirrors Flink's AlternatingCheckpointsTest#testTimeoutAlignmentAfterProcessingBarrier:
+/// channel 2's barrier is handled first (aligned, no trigger); then data and barriers
+/// queue on channels 0 and 1 and the timer fires during the alignment
+/// (`AlternatingCollectingBarriers.alignedCheckpointTimeout`): one unaligned
+/// checkpoint, both announced barriers overtaking their data, then the data.
+#[test]
+fn alternating_timeout_alignment_after_processing_barrier() {
+    let timeout = i32::MAX as u64;
+    let late = format!("tick:{}", 2 * timeout);
+    //           0    1   2  3     4   5     6     7      8
+    let seq = format!("B1@2 [r1 r2 B1]@0 [r3 B1]@1 {late} poll@0 poll@1");
+    let out = run_with_timeout(3, timeout, &seq);
+    assert!(out.lines[0].triggered.is_empty());
+    assert_eq!(blocked(&out, 0), vec![2]);
+    no_trigger_before(&out, 6);
+    assert_eq!(out.lines[6].timer_fired_at, Some(timeout + 1));
+    let trigger = trigger_on(&out, 6);
+    assert!(trigger.unaligned);
+    assert_eq!(out.lines[6].handled, vec![3, 5], "the barriers overtook");
+    assert_eq!(blocked(&out, 6), Vec::<u32>::new());
+    assert!(pending(&out, 6).is_empty());
+    assert_eq!(triggered(&out), vec![1]);
+    assert_eq!(
+        channel_state(&out, 1),
+        vec![(0, vec!["r1", "r2"]), (1, vec!["r3"])]
+    );
+    assert_eq!(processed_on(&out, 7), vec!["r1", "r2"]);
+    assert_eq!(processed_on(&out, 8), vec!["r3"]);
+}
+
+/// Mirrors Flink's AlternatingCheckpointsTest#testTimeoutAlignmentOnFirstBarrier: the
+/// barriers queued on both channels are announced, nothing is triggered; the timer
+/// fires before the first barrier is read and the checkpoint is triggered.
+#[test]
+fn alternating_timeout_alignment_on_first_barrier() {
+    let out = run_with_timeout(2, 100, "[B1]@0 [B1]@1 tick:400");
+    no_trigger_before(&out, 2);
+    assert_eq!(pending(&out, 1), vec![1]);
+    assert_eq!(out.lines[2].timer_fired_at, Some(101));
+    assert!(trigger_on(&out, 2).unaligned);
+    assert_eq!(triggered(&out), vec![1]);
+}
+
+/// Mirrors Flink's AlternatingCheckpointsTest#testTimeoutAlignmentOnAnnouncementForSecondCheckpoint:
+/// the first checkpoint goes through; the second one's barriers queue behind a record
+/// on each channel and are announced; the timer fires and the barrier overtakes the
+/// data buffers: checkpoint 2 is triggered while the records still wait.
+#[test]
+fn alternating_timeout_alignment_on_announcement_for_second_checkpoint() {
+    //                                   0      1      2      3      4   5     6   7     8
+    let out = run_with_timeout(
+        2,
+        100,
+        "[B1]@0 [B1]@1 poll@0 poll@1 [r1 B2]@0 [r2 B2]@1 tick:400",
+    );
+    assert_eq!(triggered_through(&out, 3), vec![1]);
+    no_trigger_before_from(&out, 4, 8);
+    assert_eq!(pending(&out, 7), vec![2]);
+    assert!(trigger_on(&out, 8).unaligned);
+    assert_eq!(triggered(&out), vec![1, 2]);
+    assert_eq!(
+        channel_state(&out, 2),
+        vec![(0, vec!["r1"]), (1, vec!["r2"])]
+    );
+    assert_eq!(out.lines[8].waiting, vec![4, 6], "the records not yet read");
+}
+
+/// Mirrors Flink's AlternatingCheckpointsTest#testActiveTimeoutBeforeFirstAnnouncementPassiveTimeout:
+/// the announcements are read only after the timeout (here: they arrive at 11 ms,
+/// the timeout being 10 ms); the timer then registered fires at once (Flink:
+/// `registerAlignmentTimer`'s delay is never negative) and both barriers overtake:
+/// one unaligned checkpoint, followed by the overtaken records.
+#[test]
+fn alternating_active_timeout_before_first_announcement_passive_timeout() {
+    //                                  0   1         2   3           4       5      6
+    let out = run_with_timeout(2, 10, "[r1 B1]@0:11 [r2 B1]@1:11 tick:12 poll@0 poll@1");
+    no_trigger_before(&out, 4);
+    assert_eq!(out.lines[4].timer_fired_at, Some(12));
+    let trigger = trigger_on(&out, 4);
+    assert!(trigger.unaligned);
+    assert_eq!(triggered(&out), vec![1]);
+    assert_eq!(
+        channel_state(&out, 1),
+        vec![(0, vec!["r1"]), (1, vec!["r2"])]
+    );
+    assert_eq!(processed_on(&out, 5), vec!["r1"]);
+    assert_eq!(processed_on(&out, 6), vec!["r2"]);
+}
+
+/// Mirrors Flink's AlternatingCheckpointsTest#testActiveTimeoutAfterBarrierPassiveTimeout:
+/// channel 0's announcement is read first (`A1@0`), then its two records, then its
+/// barrier after the timeout: an unaligned checkpoint. Channel 1's barrier, queued
+/// behind a record and announced once the checkpoint is unaligned, overtakes it at
+/// once; the record follows.
+#[test]
+fn alternating_active_timeout_after_barrier_passive_timeout() {
+    //                                  0    1    2    3        4   5          6
+    let out = run_with_timeout(2, 10, "A1@0 r1@0 r2@0 B1@0:11 [r3 B1]@1:11 poll@1");
+    assert_eq!(pending(&out, 0), vec![1], "the announcement started it");
+    assert_eq!(processed_on(&out, 1), vec!["r1"]);
+    assert_eq!(processed_on(&out, 2), vec!["r2"]);
+    assert!(trigger_on(&out, 3).unaligned);
+    assert!(
+        matches!(&out.lines[5].actions[0], HandlerAction::Prioritize { channel, .. } if *channel == ch(1)),
+        "{:?}",
+        out.lines[5].actions
+    );
+    assert!(pending(&out, 5).is_empty());
+    assert_eq!(triggered(&out), vec![1]);
+    assert_eq!(channel_state(&out, 1), vec![(1, vec!["r3"])]);
+    assert_eq!(
+        processed_on(&out, 6),
+        vec!["r3"],
+        "followed by the overtaken record"
+    );
+}
+
+/// Mirrors Flink's AlternatingCheckpointsTest#testAlignedAfterTimedOut, on the bench:
+/// the barrier of checkpoint 1, announced, is converted when the timer fires and
+/// triggers unaligned; checkpoint 2, read within its timeout, is aligned (Flink's
+/// triggered options: unaligned, then aligned with timeout).
+#[test]
+fn alternating_aligned_after_timed_out_on_the_bench() {
+    let out = run_with_timeout(1, 100, "[B1]@0 tick:101 [B2^101]@0:101 poll@0");
+    assert!(trigger_on(&out, 1).unaligned, "the timer converted it");
+    assert_eq!(pending(&out, 2), vec![2]);
+    assert!(!trigger_on(&out, 3).unaligned);
+    assert_eq!(triggered(&out), vec![1, 2]);
+}
+
+/// Mirrors Flink's AlternatingCheckpointsTest#testChannelResetOnNewBarrier: a
+/// savepoint's barrier blocks channel 0, a record queues there, then an unaligned
+/// barrier of a newer checkpoint arrives on channel 1: the savepoint is subsumed and
+/// the queued record is captured as channel state.
+#[test]
+fn alternating_channel_reset_on_new_barrier() {
+    let out = run(Unaligned, 2, "S0@0 [r1]@0 B1@1");
+    assert_eq!(aborted(&out), vec![(0, Subsumed)]);
+    assert!(trigger_on(&out, 2).unaligned);
+    assert_eq!(channel_state(&out, 1), vec![(0, vec!["r1"])]);
+}
+
+/// Checkpoints triggered on tokens `0..=i`.
+fn triggered_through(out: &BenchOutput, i: usize) -> Vec<u64> {
+    out.lines[..=i]
+        .iter()
+        .flat_map(|l| &l.triggered)
+        .map(|t| t.checkpoint.0)
+        .collect()
+}
+
+/// Tokens `from..to` triggered nothing.
+fn no_trigger_before_from(out: &BenchOutput, from: usize, to: usize) {
+    for line in &out.lines[from..to] {
+        assert!(
+            line.triggered.is_empty(),
+            "token {} triggered: {line:?}",
+            line.i
+        );
+    }
+}
+
+/// The queue and announcement tokens: each element of `[…]@N` is a token of its own,
+/// written without its channel, queued on channel N, all at the queue's `:T` when
+/// given; `A<id>@N^T` is an announcement.
+#[test]
+fn queue_and_announcement_tokens_parse() {
+    let a = bench::parse_arrivals("r0@1 [r1 B2^5]@0:7 A3@1^2 tick:9").unwrap();
+    let tokens: Vec<&str> = a.iter().map(|a| a.token.as_str()).collect();
+    assert_eq!(tokens, vec!["r0@1", "r1", "B2^5", "A3@1^2", "tick:9"]);
+    let queued: Vec<bool> = a.iter().map(|a| a.queued).collect();
+    assert_eq!(queued, vec![false, true, true, false, false]);
+    assert_eq!(
+        a.iter().map(|a| a.at_ms).collect::<Vec<_>>(),
+        vec![0, 7, 7, 7, 9]
+    );
+    assert_eq!(
+        a[1].kind,
+        ArrivalKind::Record {
+            name: "r1".into(),
+            channel: ch(0)
+        }
+    );
+    assert_eq!(
+        a[2].kind,
+        ArrivalKind::Barrier {
+            checkpoint: cp(2),
+            channel: ch(0),
+            created_at: 5,
+            is_savepoint: false
+        }
+    );
+    assert_eq!(
+        a[3].kind,
+        ArrivalKind::Announcement {
+            checkpoint: cp(3),
+            channel: ch(1),
+            created_at: 2
+        }
+    );
+    // Without `:T` each element arrives at its own position.
+    let a = bench::parse_arrivals("[r1 r2 EOP]@1").unwrap();
+    assert_eq!(a.iter().map(|a| a.at_ms).collect::<Vec<_>>(), vec![0, 1, 2]);
+}
+
+/// Bad queues and announcements: the message names the token and its position and
+/// says what is wrong.
+#[test]
+fn bad_queue_and_announcement_tokens_are_named() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("r0@0 [r1 r2", "\"[r1\" (token 1)", "never closed"),
+        ("r1]@0", "\"r1]@0\" (token 0)", "closes no queue"),
+        ("[r1 [r2]@0", "\"[r2]@0\" (token 1)", "cannot open inside"),
+        ("[r1@0]@0", "\"[r1@0]@0\" (token 0)", "names no channel"),
+        (
+            "[r1 tick:5]@0",
+            "\"tick:5]@0\" (token 1)",
+            "names no channel",
+        ),
+        ("[hold]@0", "\"hold\" (token 0)", "outside a queue"),
+        ("[r1 q2]@0", "\"q2\" (token 1)", "inside a queue write"),
+        ("[r1]0", "\"[r1]0\" (token 0)", "[<elements>]@<ch>"),
+        ("[r1]@x", "\"[r1]@x\" (token 0)", "channel \"x\""),
+        ("[ r1]@0", "\"[\" (token 0)", "no space inside"),
+        ("r1@0:5 [r2]@1:3", "\"r2\" (token 1)", "earlier"),
+        ("A1@0^x", "\"A1@0^x\" (token 0)", "creation time"),
+    ];
+    for (text, names, why) in cases {
+        let err = bench::parse_arrivals(text).unwrap_err().to_string();
+        assert!(err.contains(names) && err.contains(why), "{text}: {err}");
+    }
+    // Checked against the configuration.
+    let arrivals = bench::parse_arrivals("r0@0 [r1]@3").unwrap();
+    let err = bench::run(&BenchConfig::new(Aligned, 2), &arrivals).unwrap_err();
+    assert!(
+        err.to_string().contains("\"r1\" (token 1)") && err.to_string().contains("out of range"),
+        "{err}"
+    );
+    let arrivals = bench::parse_arrivals("A1@0").unwrap();
+    for config in [BenchConfig::new(Unaligned, 1), BenchConfig::new(Aligned, 1)] {
+        let err = bench::run(&config, &arrivals).unwrap_err().to_string();
+        assert!(err.contains("--aligned-timeout above 0"), "{err}");
+    }
+}
+
+/// Property: random text built from the queue's pieces never makes the parser or the
+/// run panic (debug assertions of the handler included); both outcomes are reached.
+#[test]
+fn property_queues_never_panic() {
+    use rand::{Rng, SeedableRng};
+    const PIECES: &[&str] = &[
+        "[", "]", "@", ":", "^", "0", "1", "2", "9", "r", "B", "S", "X", "A", "EOP", "hold",
+        "poll", "tick", " ", " ", " ", "[r1", "B1]@0", "A1@1", "]@1:5", "é",
+    ];
+    let (mut ran, mut refused) = (0, 0);
+    for seed in 0..3000u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut text = String::new();
+        for _ in 0..rng.random_range(0..30) {
+            text.push_str(PIECES[rng.random_range(0..PIECES.len())]);
+        }
+        let config = match seed % 3 {
+            0 => BenchConfig::new(Aligned, 2),
+            1 => BenchConfig::new(AtLeastOnce, 2),
+            _ => {
+                let mut c = BenchConfig::new(Unaligned, 2);
+                c.aligned_timeout_ms = 3;
+                c
+            }
+        };
+        let result = std::panic::catch_unwind(|| {
+            bench::parse_arrivals(&text).and_then(|a| bench::run(&config, &a))
+        });
+        match result {
+            Ok(Ok(_)) => ran += 1,
+            Ok(Err(_)) => refused += 1,
+            Err(_) => panic!("seed {seed}: panicked on {text:?} with {config:?}"),
+        }
+    }
+    assert!(
+        ran >= 100 && refused >= 1000,
+        "of 3000 seeds {ran} ran and {refused} were refused"
+    );
 }

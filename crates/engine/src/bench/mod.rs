@@ -6,10 +6,12 @@
 //! It drives the same [`BarrierHandler`] as the `World`.
 //!
 //! # Layout
-//! - [`parse_arrivals`]: the text form (`r7@2 B3@1^40:55 X3@1 EOP@1 tick:90`,
-//!   `hold@0 … poll@0`).
-//! - [`run`]: feeds a sequence to a handler and reports, per token, a [`BenchLine`].
-//! - [`run_cli`]: the `lab barriers` command line: arguments in, JSON lines out.
+//! - `parse` ([`parse_arrivals`]): the text form (`r7@2 B3@1^40:55 X3@1 EOP@1
+//!   tick:90`, `hold@0 … poll@0`) and the check of a sequence against a configuration.
+//! - this module ([`run`]): feeds a sequence to a handler and reports, per token, a
+//!   [`BenchLine`].
+//! - `cli` ([`run_cli`]): the `lab barriers` command line: arguments in, JSON lines
+//!   out.
 //!
 //! # Model
 //! - Drain-on-arrival: an element is handled as it arrives, unless its channel is
@@ -19,16 +21,18 @@
 //! - A timer due at or before an element's arrival fires first; its effects are
 //!   reported on that element's line.
 //! - Data queued before polling: `hold@N` stops the task reading channel N (as a
-//!   busy or back-pressured task does), so what arrives there queues until `poll@N`.
-//!   A timeoutable barrier queued there behind other elements is announced at once
-//!   (Flink's `RemoteInputChannel` puts an `EventAnnouncement` at the head of the
-//!   queue; like the `World`, the bench announces only a barrier with something
-//!   ahead of it, the case where announcing matters); an
+//!   busy or back-pressured task does), so what arrives there queues until `poll@N`;
+//!   a queue `[r1 r2 B1]@N` is its elements arriving on channel N so held. A
+//!   timeoutable barrier queued there is announced at once (Flink's
+//!   `RemoteInputChannel.onBuffer` puts an `EventAnnouncement` at the head of the
+//!   queue, a priority event the task handles even while it reads nothing else); an
 //!   unaligned barrier is a priority event and is handled at once, overtaking the
-//!   queued data. When the aligned-checkpoint timer fires before any barrier was
-//!   handled, every announced barrier leaves its queue and is handled as an unaligned
-//!   barrier ([`HandlerAction::Prioritize`]), the records it jumps becoming channel
-//!   state.
+//!   queued data. `A3@1` is an announcement arriving on its own (as Flink's tests
+//!   send one on a test channel). When the aligned-checkpoint timer fires before any
+//!   barrier was handled, every announced barrier leaves its queue and is handled as
+//!   an unaligned barrier ([`HandlerAction::Prioritize`], Flink's
+//!   `ChannelState.prioritizeAllAnnouncements` → `convertToPriorityEvent`), the
+//!   records it jumps becoming channel state.
 //! - Channel state of an unaligned checkpoint: per persisted channel, the records
 //!   queued there at the snapshot or arriving after it, before that channel's barrier
 //!   (or end of partition) — filled in with records that arrive on later lines. The
@@ -46,6 +50,12 @@ use crate::barrier::{
     SnapshotType,
 };
 use crate::ids::{ChannelIndex, CheckpointId};
+
+mod cli;
+mod parse;
+
+pub use cli::{parse_args, run_cli};
+pub use parse::parse_arrivals;
 
 /// The bench's configuration (the `lab barriers` flags).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -119,6 +129,17 @@ pub enum ArrivalKind {
         /// `S`: a savepoint.
         is_savepoint: bool,
     },
+    /// `A3@1^40`: the announcement of checkpoint 3's barrier on channel 1 (Flink:
+    /// `EventAnnouncement`), a priority event handled at once whatever is queued or
+    /// blocked there. The barrier itself is a token of its own.
+    Announcement {
+        /// The announced checkpoint.
+        checkpoint: CheckpointId,
+        /// Its channel.
+        channel: ChannelIndex,
+        /// The announced barrier's creation time (`^T`, default 0).
+        created_at: u64,
+    },
     /// `X3@1`: cancellation marker of checkpoint 3 on channel 1.
     Cancellation {
         /// The cancelled checkpoint.
@@ -156,6 +177,10 @@ pub struct Arrival {
     pub at_ms: u64,
     /// What arrives.
     pub kind: ArrivalKind,
+    /// Written inside a queue (`[r1 B1]@0`): it arrives while the task is not reading
+    /// its channel, which stays unread until `poll`.
+    #[serde(default)]
+    pub queued: bool,
 }
 
 impl Arrival {
@@ -166,6 +191,7 @@ impl Arrival {
             ArrivalKind::Record { channel, .. }
             | ArrivalKind::Barrier { channel, .. }
             | ArrivalKind::Cancellation { channel, .. }
+            | ArrivalKind::Announcement { channel, .. }
             | ArrivalKind::EndOfPartition { channel } => Some(channel),
             ArrivalKind::Tick | ArrivalKind::Hold { .. } | ArrivalKind::Poll { .. } => None,
         }
@@ -342,151 +368,10 @@ impl From<serde_json::Error> for BenchError {
     }
 }
 
-const TOKEN_SYNTAX: &str =
-    "expected r<n>@<ch>, B<id>@<ch>[^<created ms>], S<id>@<ch>, X<id>@<ch>, EOP@<ch>, hold@<ch>, poll@<ch> (each optionally followed by :<ms>) or tick:<ms>";
-
-/// Parses an arrival sequence: whitespace-separated tokens, in arrival order. Errors
-/// name the token. Channel ranges are checked by [`run`].
-pub fn parse_arrivals(s: &str) -> Result<Vec<Arrival>, BenchError> {
-    let mut arrivals = Vec::new();
-    let mut previous_at = 0;
-    for (index, token) in s.split_whitespace().enumerate() {
-        let bad = |why: String| BenchError::Token {
-            token: token.to_string(),
-            index,
-            why,
-        };
-        let (kind, at) = parse_token(token).map_err(bad)?;
-        let at_ms = match at {
-            Some(at) if at < previous_at => {
-                return Err(bad(format!(
-                    "time {at} is earlier than the previous token's time {previous_at}"
-                )))
-            }
-            Some(at) => at,
-            None => (index as u64).max(previous_at),
-        };
-        previous_at = at_ms;
-        arrivals.push(Arrival {
-            token: token.to_string(),
-            at_ms,
-            kind,
-        });
-    }
-    Ok(arrivals)
-}
-
-/// A non-empty run of ASCII digits as a number.
-fn number<T: std::str::FromStr>(s: &str, what: &str) -> Result<T, String> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("{what} {s:?} is not a number; {TOKEN_SYNTAX}"));
-    }
-    s.parse().map_err(|_| format!("{what} {s} is too large"))
-}
-
-/// One token: what arrives and its explicit time, if any.
-fn parse_token(token: &str) -> Result<(ArrivalKind, Option<u64>), String> {
-    if let Some(at) = token.strip_prefix("tick:") {
-        return Ok((ArrivalKind::Tick, Some(number(at, "time")?)));
-    }
-    let (body, at) = match token.split_once(':') {
-        Some((body, at)) => (body, Some(number(at, "time")?)),
-        None => (token, None),
-    };
-    let Some((head, channel)) = body.split_once('@') else {
-        return Err(TOKEN_SYNTAX.to_string());
-    };
-    let (channel, created_at) = match channel.split_once('^') {
-        Some((channel, created)) => (channel, Some(created)),
-        None => (channel, None),
-    };
-    let channel = ChannelIndex(number(channel, "channel")?);
-    let first = head.chars().next().unwrap_or(' ');
-    if created_at.is_some() && first != 'B' && first != 'S' {
-        return Err(format!("only barriers take ^<created ms>; {TOKEN_SYNTAX}"));
-    }
-    let kind = match (first, &head[first.len_utf8().min(head.len())..]) {
-        ('r', digits) => {
-            number::<u64>(digits, "record number")?;
-            ArrivalKind::Record {
-                name: head.to_string(),
-                channel,
-            }
-        }
-        ('B' | 'S', id) => ArrivalKind::Barrier {
-            checkpoint: CheckpointId(number(id, "checkpoint id")?),
-            channel,
-            created_at: match created_at {
-                Some(created) => number(created, "creation time")?,
-                None => 0,
-            },
-            is_savepoint: first == 'S',
-        },
-        ('X', id) => ArrivalKind::Cancellation {
-            checkpoint: CheckpointId(number(id, "checkpoint id")?),
-            channel,
-        },
-        ('E', "OP") => ArrivalKind::EndOfPartition { channel },
-        ('h', "old") => ArrivalKind::Hold { channel },
-        ('p', "oll") => ArrivalKind::Poll { channel },
-        _ => return Err(TOKEN_SYNTAX.to_string()),
-    };
-    Ok((kind, at))
-}
-
-/// Checks a sequence against a configuration: at least one channel, channels in
-/// range, times not going backwards, nothing after a channel's end of partition.
-fn validate(config: &BenchConfig, arrivals: &[Arrival]) -> Result<(), BenchError> {
-    if config.channels == 0 {
-        return Err(BenchError::Config("--channels must be at least 1"));
-    }
-    if config.aligned_timeout_ms > 0 && config.mode != HandlerMode::Unaligned {
-        return Err(BenchError::Config(
-            "--aligned-timeout applies only with --mode unaligned",
-        ));
-    }
-    let mut ended = vec![false; config.channels as usize];
-    let mut previous_at = 0;
-    for (index, arrival) in arrivals.iter().enumerate() {
-        let bad = |why: String| BenchError::Token {
-            token: arrival.token.clone(),
-            index,
-            why,
-        };
-        if arrival.at_ms < previous_at {
-            return Err(bad(format!(
-                "time {} is earlier than the previous token's time {previous_at}",
-                arrival.at_ms
-            )));
-        }
-        previous_at = arrival.at_ms;
-        let Some(channel) = arrival.named_channel() else {
-            continue;
-        };
-        let Some(is_ended) = ended.get_mut(channel.0 as usize) else {
-            return Err(bad(format!(
-                "channel {channel} is out of range (--channels {})",
-                config.channels
-            )));
-        };
-        if arrival.channel().is_none() {
-            // hold / poll: an ended channel may still hold queued elements.
-            continue;
-        }
-        if *is_ended {
-            return Err(bad(format!(
-                "channel {channel} already ended (EOP); nothing arrives after it"
-            )));
-        }
-        *is_ended = matches!(arrival.kind, ArrivalKind::EndOfPartition { .. });
-    }
-    Ok(())
-}
-
 /// Runs a sequence through a fresh handler. Errors (naming the token) when the
 /// sequence does not fit the configuration.
 pub fn run(config: &BenchConfig, arrivals: &[Arrival]) -> Result<BenchOutput, BenchError> {
-    validate(config, arrivals)?;
+    parse::validate(config, arrivals)?;
     let mut bench = Bench {
         config,
         arrivals,
@@ -542,8 +427,8 @@ struct Bench<'a> {
     channel_state: ChannelStatePersister<String>,
     /// The trigger whose `channel_state` the capture fills.
     capture_at: Option<TriggerAt>,
-    /// Waiting records already persisted when the snapshot was taken (they were queued
-    /// at the snapshot), so not again when processed.
+    /// Waiting records already persisted (queued at the snapshot, or arriving on a held
+    /// channel while it persisted), so not again when processed.
     persisted_at_snapshot: BTreeSet<usize>,
     /// The channel and index of the token being handled: the tokens queued on that
     /// channel ahead of it (a priority barrier jumped them) are in its channel state,
@@ -589,7 +474,14 @@ impl Bench<'_> {
                 _ => break,
             }
         }
+        if let (true, Some(channel)) = (arrival.queued, arrival.channel()) {
+            self.held.insert(channel);
+        }
         match (&arrival.kind, arrival.channel()) {
+            (ArrivalKind::Announcement { .. }, _) => {
+                self.handle(i, now, true);
+                self.drain(now);
+            }
             (ArrivalKind::Hold { channel }, _) => {
                 self.held.insert(*channel);
             }
@@ -602,7 +494,10 @@ impl Bench<'_> {
             (ArrivalKind::Barrier { .. }, Some(channel)) if self.held.contains(&channel) => {
                 self.barrier_on_held_channel(i, now);
             }
-            (_, Some(channel)) if self.held.contains(&channel) => self.waiting.push(i),
+            (_, Some(channel)) if self.held.contains(&channel) => {
+                self.persist_on_arrival(i, channel);
+                self.waiting.push(i);
+            }
             (_, Some(_)) => {
                 self.handle(i, now, false);
                 self.drain(now);
@@ -631,8 +526,9 @@ impl Bench<'_> {
     }
 
     /// A barrier reaching a held channel (not blocked): an unaligned one is a priority
-    /// event, handled at once ahead of the queued data; a timeoutable one queues and,
-    /// with something queued ahead of it, is announced (Flink: `EventAnnouncement`);
+    /// event, handled at once ahead of the queued data; a timeoutable one queues and is
+    /// announced (Flink: `RemoteInputChannel.onBuffer` puts an `EventAnnouncement` at
+    /// the head of the queue for every barrier whose data type `requiresAnnouncement`);
     /// any other queues.
     fn barrier_on_held_channel(&mut self, i: usize, now: u64) {
         let ArrivalKind::Barrier {
@@ -650,17 +546,38 @@ impl Bench<'_> {
             self.drain(now);
             return;
         }
-        let behind_data = self
-            .waiting
-            .iter()
-            .any(|&w| self.arrivals[w].channel() == Some(channel));
         self.waiting.push(i);
-        if barrier.is_timeoutable() && behind_data {
+        if barrier.is_timeoutable() {
             let mut out = Vec::new();
             self.handler
                 .process_barrier_announcement(channel, &barrier, now, &mut out);
             self.apply(out, now);
             self.drain(now);
+        }
+    }
+
+    /// A record queuing on a held channel that persists for the pending unaligned
+    /// checkpoint is channel state as it arrives, unless its channel's barrier (or end
+    /// of partition) is queued ahead of it (Flink: `RemoteInputChannel.onBuffer`
+    /// hands each arriving buffer to `ChannelStatePersister.maybePersist`).
+    fn persist_on_arrival(&mut self, i: usize, channel: ChannelIndex) {
+        let ArrivalKind::Record { name, .. } = &self.arrivals[i].kind else {
+            return;
+        };
+        let Some(checkpoint) = self.channel_state.checkpoint() else {
+            return;
+        };
+        let behind_barrier = self.waiting.iter().any(|&w| {
+            let a = &self.arrivals[w];
+            a.channel() == Some(channel)
+                && match a.kind {
+                    ArrivalKind::Barrier { checkpoint: id, .. } => id >= checkpoint,
+                    ArrivalKind::EndOfPartition { .. } => true,
+                    _ => false,
+                }
+        });
+        if !behind_barrier && self.channel_state.persist(channel, name.clone()) {
+            self.persisted_at_snapshot.insert(i);
         }
     }
 
@@ -727,6 +644,15 @@ impl Bench<'_> {
             ArrivalKind::EndOfPartition { channel } => {
                 self.handler
                     .process_end_of_partition(*channel, now, &mut out);
+            }
+            ArrivalKind::Announcement {
+                checkpoint,
+                channel,
+                created_at,
+            } => {
+                let barrier = self.config.barrier(*checkpoint, *created_at, false);
+                self.handler
+                    .process_barrier_announcement(*channel, &barrier, now, &mut out);
             }
             ArrivalKind::Tick | ArrivalKind::Hold { .. } | ArrivalKind::Poll { .. } => {}
         }
@@ -840,106 +766,4 @@ impl Bench<'_> {
             self.lines[line].triggered[k].channel_state = records;
         }
     }
-}
-
-/// Parses the arguments after `lab barriers`: the configuration and the arrival text
-/// (positional arguments joined by spaces).
-pub fn parse_args(args: &[String]) -> Result<(BenchConfig, String), BenchError> {
-    parse_flags(args).map_err(BenchError::Usage)
-}
-
-/// [`parse_args`], its message naming the flag.
-fn parse_flags(args: &[String]) -> Result<(BenchConfig, String), String> {
-    let mut mode = None;
-    let mut channels = None;
-    let mut aligned_timeout = None;
-    let mut finished_tasks = true;
-    let mut arrivals: Option<String> = None;
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if arg.starts_with("--") => (flag, Some(value.to_string())),
-            _ => (arg.as_str(), None),
-        };
-        let mut value = |flag: &str| -> Result<String, String> {
-            match &inline {
-                Some(v) => Ok(v.clone()),
-                None => args
-                    .next()
-                    .cloned()
-                    .ok_or_else(|| format!("{flag} needs a value")),
-            }
-        };
-        match flag {
-            "--mode" => {
-                if mode.is_some() {
-                    return Err("--mode given twice".to_string());
-                }
-                let v = value(flag)?;
-                mode = Some(match v.as_str() {
-                    "aligned" => HandlerMode::Aligned,
-                    "unaligned" => HandlerMode::Unaligned,
-                    "at-least-once" => HandlerMode::AtLeastOnce,
-                    _ => {
-                        return Err(format!(
-                            "--mode {v:?}: expected aligned, unaligned or at-least-once"
-                        ))
-                    }
-                });
-            }
-            "--channels" => {
-                if channels.is_some() {
-                    return Err("--channels given twice".to_string());
-                }
-                let v = value(flag)?;
-                let n: u32 = number(&v, "--channels")
-                    .map_err(|_| format!("--channels {v:?}: expected a number ≥ 1"))?;
-                if n == 0 {
-                    return Err("--channels 0: expected a number ≥ 1".to_string());
-                }
-                channels = Some(n);
-            }
-            "--aligned-timeout" => {
-                if aligned_timeout.is_some() {
-                    return Err("--aligned-timeout given twice".to_string());
-                }
-                let v = value(flag)?;
-                aligned_timeout = Some(
-                    number::<u64>(&v, "--aligned-timeout")
-                        .map_err(|_| format!("--aligned-timeout {v:?}: expected milliseconds"))?,
-                );
-            }
-            "--no-finished-tasks" if inline.is_none() => finished_tasks = false,
-            _ if flag.starts_with("--") => return Err(format!("unknown flag {arg:?}")),
-            _ => match &mut arrivals {
-                Some(text) => {
-                    text.push(' ');
-                    text.push_str(arg);
-                }
-                None => arrivals = Some(arg.clone()),
-            },
-        }
-    }
-    let mode = mode.ok_or("missing --mode aligned|unaligned|at-least-once")?;
-    let channels = channels.ok_or("missing --channels N")?;
-    if aligned_timeout.is_some() && mode != HandlerMode::Unaligned {
-        return Err("--aligned-timeout applies only with --mode unaligned".to_string());
-    }
-    let arrivals = arrivals.ok_or("missing \"<arrivals>\" (tokens such as \"r1@0 B1@0 B1@1\")")?;
-    let config = BenchConfig {
-        mode,
-        channels,
-        aligned_timeout_ms: aligned_timeout.unwrap_or(0),
-        checkpoints_after_tasks_finish: finished_tasks,
-    };
-    Ok((config, arrivals))
-}
-
-/// `lab barriers`: `args` are the arguments after `barriers`; returns the JSON lines to
-/// print (one per token, then the summary) or an error message naming the problem (the
-/// caller prints it to stderr and exits 2).
-pub fn run_cli(args: &[String]) -> Result<Vec<String>, BenchError> {
-    let (config, text) = parse_args(args)?;
-    let arrivals = parse_arrivals(&text)?;
-    Ok(run(&config, &arrivals)?.to_json_lines()?)
 }
