@@ -9,12 +9,14 @@
 //!   sender, on the wire (position = `(t - sent_at) / (arrive_at - sent_at)`),
 //!   queued at the receiver.
 //! - [`braces`]: the `chk-n` brackets over one checkpoint's records.
+//! - [`geometry`]: `Rect`, the labels' text sizes and `text_width`, below every pass.
 //! - [`palette`]: the visual vocabulary (epoch and status colours, patterns,
 //!   token and corner sizes) that the SVG, the canvas, the legend and the
 //!   stylesheet all take from it.
 
 pub mod braces;
 pub mod flow;
+pub mod geometry;
 pub mod layout;
 pub mod palette;
 pub mod placement;

@@ -17,7 +17,7 @@ use engine::view::{EntryView, RewindView, StateView, TaskView};
 
 use crate::i18n::{Lang, Msg};
 
-use super::layout::text_width;
+use super::geometry::text_width;
 
 /// How much of the lane's margin for the real font (scene units) a source's
 /// line may use to keep its `offset` label.
