@@ -118,6 +118,8 @@ struct File {
     module: String,
     path: PathBuf,
     code: String,
+    /// The text before the test module, comments kept (for [`functions`]).
+    text: String,
 }
 
 fn files(src: &Path) -> Vec<File> {
@@ -155,13 +157,14 @@ fn files(src: &Path) -> Vec<File> {
                 module,
                 path: p,
                 code: code_of(&text),
+                text: without_tests(&text),
             }
         })
         .collect()
 }
 
-/// `text` without comments and without the test module that ends a file.
-fn code_of(text: &str) -> String {
+/// `text` without the test module that ends a file.
+fn without_tests(text: &str) -> String {
     let mut out = Vec::new();
     let mut lines = text.lines().peekable();
     while let Some(line) = lines.next() {
@@ -172,9 +175,18 @@ fn code_of(text: &str) -> String {
         {
             break;
         }
-        out.push(line.split("//").next().unwrap_or(""));
+        out.push(line);
     }
     out.join("\n")
+}
+
+/// `text` without comments and without the test module that ends a file.
+fn code_of(text: &str) -> String {
+    without_tests(text)
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Every path a `use` tree starting at `rest` names (`{a::B, c::{D, E}}` →
@@ -387,6 +399,7 @@ fn the_circle_check_finds_a_planted_circle() {
         module: module.to_string(),
         path: PathBuf::from(format!("{module}.rs")),
         code: code_of(code),
+        text: without_tests(code),
     };
     let files = [
         file("a", "use crate::b::{self, X};\n"),
@@ -488,4 +501,144 @@ fn page_modules_import_only_below_them() {
     // The scan sees the rules' subjects at all.
     assert!(graph["app"].contains_key("components"));
     assert!(graph["components::stage"].contains_key("scene"));
+}
+
+/// The longest a function outside tests may be, in lines from `fn` to its
+/// closing brace: past it, a function holds more than one reader can keep in mind.
+const MAX_FN_LINES: usize = 120;
+
+/// Functions over the bound that are kept for now, by file and name: the
+/// engine's drill, whose exercise kinds are tables to be split by kind, the
+/// drill's exercise card and the coordinator panel.
+const LONG_FNS: [(&str, &str); 7] = [
+    ("src/components/coordinator_panel.rs", "CoordinatorPanel"),
+    ("crates/engine/src/drill.rs", "ranges"),
+    ("crates/engine/src/drill.rs", "build"),
+    ("crates/engine/src/drill/state.rs", "broadcast_copies"),
+    (
+        "crates/engine/src/drill/checkpoint_expiry.rs",
+        "checkpoint_expiry",
+    ),
+    (
+        "crates/engine/src/drill/incremental_upload.rs",
+        "incremental_upload",
+    ),
+    ("src/drill/exercise.rs", "ExerciseBody"),
+];
+
+/// Each function of `code` with a body: its name, first line (1-based) and
+/// length in lines. Braces inside string and character literals are skipped.
+fn functions(code: &str) -> Vec<(String, usize, usize)> {
+    let bytes = code.as_bytes();
+    let line_of = |i: usize| code[..i].matches('\n').count() + 1;
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("fn ") {
+        if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
+            continue;
+        }
+        let name: String = code[at + 3..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty() {
+            continue;
+        }
+        // The body's `{`: the first outside parentheses and brackets, unless a
+        // `;` ends a declaration first.
+        let mut depth = 0i32;
+        let mut open = None;
+        for (i, &b) in bytes.iter().enumerate().skip(at) {
+            match b {
+                b'(' | b'[' => depth += 1,
+                b')' | b']' => depth -= 1,
+                b';' if depth == 0 => break,
+                b'{' if depth == 0 => {
+                    open = Some(i);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let Some(open) = open else { continue };
+        let mut depth = 0;
+        let mut i = open;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                b'r' if bytes.get(i + 1) == Some(&b'#') && bytes.get(i + 2) == Some(&b'"') => {
+                    i += 3;
+                    while i + 1 < bytes.len() && !(bytes[i] == b'"' && bytes[i + 1] == b'#') {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                b'"' => {
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != b'"' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                b'\'' if bytes.get(i + 2) == Some(&b'\'') => i += 2,
+                b'\'' if bytes.get(i + 1) == Some(&b'\\') => {
+                    i += 2;
+                    while i < bytes.len() && bytes[i] != b'\'' {
+                        i += 1;
+                    }
+                }
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        let first = line_of(at);
+        out.push((name, first, line_of(i.min(code.len())) - first + 1));
+    }
+    out
+}
+
+#[test]
+fn no_function_outside_tests_is_over_the_bound() {
+    let mut long = Vec::new();
+    let mut seen = 0;
+    for f in page().iter().chain(engine().iter()) {
+        for (fun, line, lines) in functions(&f.text) {
+            seen += 1;
+            let kept = LONG_FNS.contains(&(name(f).as_str(), fun.as_str()));
+            if lines > MAX_FN_LINES && !kept {
+                long.push(format!("{}:{line}: fn {fun} is {lines} lines", name(f)));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "over {MAX_FN_LINES} lines:\n{}",
+        long.join("\n")
+    );
+    assert!(seen > 1000, "the scan sees the functions ({seen})");
+}
+
+#[test]
+fn function_lengths_are_counted_from_fn_to_its_closing_brace() {
+    let code = without_tests(
+        "fn a() {\n    let s = \"}\"; // \"{\n    let u = \"http://h/{\";\n    let c = '}';\n    if x { y }\n}\n\
+         trait T { fn b(&self); }\n\
+         pub fn c<F: Fn(u8)>(f: F) -> [u8; 2]\nwhere F: Copy,\n{\n    html! { <p>{ \"{\" }</p> }\n}\n\
+         #[cfg(test)]\nmod tests {\n    fn long() {\n    }\n}\n",
+    );
+    let got = functions(&code);
+    assert_eq!(
+        got,
+        [("a".to_string(), 1, 6), ("c".to_string(), 8, 5)],
+        "{code}"
+    );
 }
