@@ -642,3 +642,60 @@ fn function_lengths_are_counted_from_fn_to_its_closing_brace() {
         "{code}"
     );
 }
+
+/// The modules `src/lib.rs` declares (`mod x;`, `pub mod x;`, under a `cfg` or not).
+fn declared_modules() -> BTreeSet<String> {
+    let lib = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
+        .expect("src/lib.rs readable");
+    code_of(&lib)
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("pub mod ")
+                .or_else(|| l.strip_prefix("mod "))
+        })
+        .map(|l| l.trim_end_matches(';').trim().to_string())
+        .collect()
+}
+
+/// The modules the page's code map in `docs/architecture.md` lists: the first
+/// `name` of each row of the table under "### `src/`".
+fn mapped_modules() -> Vec<String> {
+    let doc = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md"),
+    )
+    .expect("docs/architecture.md readable");
+    let section = doc
+        .split("### `src/`")
+        .nth(1)
+        .expect("the page's code map")
+        .split("\n## ")
+        .next()
+        .unwrap_or("");
+    section
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .filter_map(|l| l.split('`').nth(1))
+        .map(|m| m.trim_end_matches('/').to_string())
+        .collect()
+}
+
+/// One module list: the page's code map names each module `lib.rs` declares
+/// exactly once, and nothing else.
+#[test]
+fn the_page_code_map_lists_exactly_the_modules_lib_rs_declares() {
+    let declared = declared_modules();
+    let mut seen = BTreeSet::new();
+    for m in mapped_modules() {
+        assert!(
+            seen.insert(m.clone()),
+            "the page's code map lists {m} twice"
+        );
+    }
+    let missing: Vec<_> = declared.difference(&seen).collect();
+    let extra: Vec<_> = seen.difference(&declared).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "docs/architecture.md's page code map misses {missing:?} and lists {extra:?}, which src/lib.rs does not declare"
+    );
+    assert!(declared.len() > 15 && declared.contains("scene") && declared.contains("layering"));
+}

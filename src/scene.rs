@@ -314,12 +314,12 @@ fn lane_state(
         engine::view::TaskId(boxed.task as u32),
         t,
     )
-    .filter(|(id, _)| {
+    .filter(|mark| {
         !matches!(task.status, TaskStatus::Failed | TaskStatus::Canceled)
             && task
                 .snapshot
                 .as_ref()
-                .is_some_and(|s| s.checkpoint.0 == *id && s.state == task.state)
+                .is_some_and(|s| s.checkpoint.0 == mark.id() && s.state == task.state)
     });
     // Room inside the lane, with a margin for the real font.
     let room = boxed.w - 26.0;
@@ -331,8 +331,10 @@ fn lane_state(
         state_line::state_line_with(
             task,
             uid,
-            snapshot,
-            &aborted,
+            state_line::Beside {
+                snapshot,
+                aborted: &aborted,
+            },
             t,
             width,
             geometry.state_size,

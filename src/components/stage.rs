@@ -570,7 +570,6 @@ fn scene_css_width(scene: &Scene, room: (f64, f64)) -> f64 {
 
 /// The stage's picture: the scene's SVG, the token canvas over it, and the
 /// page checks' attributes (what the placement pass placed, the summary).
-#[allow(clippy::too_many_arguments)]
 fn draw(
     scene: &Scene,
     room: Option<(f64, f64)>,
@@ -578,10 +577,13 @@ fn draw(
     selected: Option<usize>,
     on_select: Option<&Callback<usize>>,
     canvas: &NodeRef,
-    summary: Vec<String>,
-    clash: (Vec<scene::geometry::Rect>, usize, usize),
-    picks: Html,
+    beside: Beside,
 ) -> Html {
+    let Beside {
+        picks,
+        summary,
+        clash,
+    } = beside;
     let mut ratio = format!(
         "--scene-w: {:.1}; --scene-h: {:.1}",
         scene.width, scene.height
@@ -593,7 +595,11 @@ fn draw(
         ratio.push_str(&format!("; width: {:.2}px", scene_css_width(scene, room)));
     }
     let t = &scene.text;
-    let (label_boxes, label_pairs, labels_on) = clash;
+    let Clash {
+        boxes: label_boxes,
+        pairs: label_pairs,
+        on_obstacles: labels_on,
+    } = clash;
     let n_labels = label_boxes.len();
     // The canvas labels' boxes in scene units (`x,y,w,h;…`): a check reads the
     // canvas's pixels inside them, so it sees that the labels are where the
@@ -880,7 +886,7 @@ pub fn Stage(props: &StageProps) -> Html {
                     // width and the page scrolls down it.
                     <div class="scene-scroll">
                         <div class="scene-box" ref={scene_box.clone()} {onpointerdown} {onpointerup}>
-                            { draw(&scene, room, lang, props.selected, Some(&props.on_select), &canvas, summary, clash, picks) }
+                            { draw(&scene, room, lang, props.selected, Some(&props.on_select), &canvas, Beside { picks, summary, clash }) }
                         </div>
                     </div>
                 </>
@@ -920,15 +926,35 @@ pub fn Stage(props: &StageProps) -> Html {
     }
 }
 
-/// The placement pass's result, written on the scene for the page's checks:
-/// the labels' boxes, the pairs overlapping, and the labels on a lane or record.
-fn clash_of(scene: &Scene) -> (Vec<scene::geometry::Rect>, usize, usize) {
-    let (pairs, on) = scene::placement::clashes(scene);
+/// The placement pass's result, written on the scene for the page's checks.
+struct Clash {
+    /// The canvas labels' boxes.
+    boxes: Vec<scene::geometry::Rect>,
+    /// How many pairs of labels overlap.
+    pairs: usize,
+    /// How many labels sit on a lane or a record.
+    on_obstacles: usize,
+}
+
+/// What the stage writes beside its picture: the drill's pick targets, the
+/// token summary for screen readers, and the placement pass's result.
+struct Beside {
+    picks: Html,
+    summary: Vec<String>,
+    clash: Clash,
+}
+
+fn clash_of(scene: &Scene) -> Clash {
+    let (pairs, on_obstacles) = scene::placement::clashes(scene);
     let boxes = scene::placement::labels(scene)
         .into_iter()
         .map(|(_, r)| r)
         .collect();
-    (boxes, pairs, on)
+    Clash {
+        boxes,
+        pairs,
+        on_obstacles,
+    }
 }
 
 /// The stage of a run at its first moment, without the component around it:
@@ -954,9 +980,11 @@ pub fn still(job: &JobView, view: &WorldView, fit: Fit, scenario: &str) -> Html 
         None,
         None,
         &NodeRef::default(),
-        summary,
-        clash,
-        Html::default(),
+        Beside {
+            picks: Html::default(),
+            summary,
+            clash,
+        },
     );
     html! {
         // No `data-now` / `data-scenario`: the page's checks wait for the app's
