@@ -318,17 +318,16 @@ struct QrLinks {
 impl QrLinks {
     fn of(playback: &State, log: &share::Log, lang: Lang) -> QrLinks {
         let base = crate::components::qr_dialog::page_base();
-        let short =
-            crate::components::qr_dialog::short_params(playback).map(|(s, seed, mode, step)| {
-                AttrValue::from(share::qr::short_link(
-                    &base,
-                    &s,
-                    seed,
-                    mode,
-                    step,
-                    lang.code(),
-                ))
-            });
+        let short = share::qr::short_params(playback).map(|p| {
+            AttrValue::from(share::qr::short_link(
+                &base,
+                &p.scenario,
+                p.seed,
+                p.mode,
+                p.step,
+                lang.code(),
+            ))
+        });
         let interventions = log.get();
         let full = share::recipe_of(playback, &interventions)
             .map(|r| format!("{base}{}", share::encode(&r)))

@@ -67,7 +67,7 @@ pub fn flag(name: &str) -> bool {
     query_param(name).is_some_and(|v| v == "1")
 }
 
-/// Installs the stage's text measure ([`crate::scene::layout::install_measure`]):
+/// Installs the stage's text measure ([`crate::scene::geometry::install_measure`]):
 /// a canvas `measureText` in the stylesheet's own fonts (`--font`, bold, and
 /// `--font-mono`), cached per text. Without the stylesheet (a test page), the
 /// layout keeps its estimate.
@@ -104,7 +104,7 @@ pub fn install_text_measure() {
     // One cache per font, looked up by `&str`: the layout asks on every frame,
     // and a hit allocates nothing.
     let cache: std::cell::RefCell<[HashMap<String, f64>; 2]> = Default::default();
-    crate::scene::layout::install_measure(Box::new(move |text: &str, is_mono: bool| {
+    crate::scene::geometry::install_measure(Box::new(move |text: &str, is_mono: bool| {
         let font = usize::from(is_mono);
         if let Some(w) = cache.borrow()[font].get(text) {
             return Some(*w);

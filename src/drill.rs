@@ -20,6 +20,7 @@
 //! ```
 
 pub mod exercise;
+pub mod lesson;
 pub mod panel;
 pub mod pick;
 
@@ -443,19 +444,6 @@ pub fn remember(drill_open: bool, question: Option<&str>) {
 pub fn open_in_address() -> Option<String> {
     let search = web_sys::window()?.location().search().ok()?;
     open_in(&search)
-}
-
-/// The lesson's title in `lang` (its id when it has none): the drill names
-/// lessons as the lesson menu does.
-pub fn lesson_name(name: &str, lang: Lang) -> String {
-    crate::data::lesson_titles()
-        .iter()
-        .find(|(n, _)| *n == name)
-        .and_then(|(_, t)| t.as_ref())
-        .map_or_else(
-            || name.to_string(),
-            |t| lang.pick(&t.zh, t.zh_hant.as_deref(), &t.en).to_string(),
-        )
 }
 
 /// How long a run of identifier characters must be before it gets break

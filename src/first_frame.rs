@@ -20,7 +20,7 @@
 //! screen's size (the scene is fitted to a projector's stage at 1280×720, the
 //! size a class most often sees; elsewhere the browser scales it into the stage,
 //! and the app fits it again when it mounts). Text widths are the layout's
-//! estimate ([`crate::scene::layout::estimated_width`]): the page's fonts can
+//! estimate ([`crate::scene::geometry::estimated_width`]): the page's fonts can
 //! only be measured in the browser.
 
 use std::rc::Rc;

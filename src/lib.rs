@@ -39,6 +39,8 @@ pub mod flink_stats;
 pub mod hooks;
 pub mod i18n;
 pub mod labels;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod layering;
 pub mod lessons;
 pub mod panic;
 pub mod playback;

@@ -26,6 +26,7 @@ pub mod actions;
 pub mod cursor;
 pub mod reducer;
 pub mod run;
+pub mod state;
 
 #[cfg(feature = "bundled")]
 use std::rc::Rc;
@@ -33,11 +34,12 @@ use std::rc::Rc;
 use engine::runner::ModeOverride;
 use engine::scenario::{CheckpointingMode, Scenario};
 
-pub use reducer::{Action, State};
+pub use reducer::Action;
 pub use run::{
     is_highlight, BranchInfo, KeyMoment, LoggedEvent, Marker, MarkerKind, MomentKind, Run,
     MAX_BRANCHES,
 };
+pub use state::State;
 
 /// Playback speeds offered (multiples of [`SIM_MS_PER_SECOND`]).
 pub const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];

@@ -9,12 +9,14 @@
 //!   sender, on the wire (position = `(t - sent_at) / (arrive_at - sent_at)`),
 //!   queued at the receiver.
 //! - [`braces`]: the `chk-n` brackets over one checkpoint's records.
+//! - [`geometry`]: `Rect`, the labels' text sizes and `text_width`, below every pass.
 //! - [`palette`]: the visual vocabulary (epoch and status colours, patterns,
 //!   token and corner sizes) that the SVG, the canvas, the legend and the
 //!   stylesheet all take from it.
 
 pub mod braces;
 pub mod flow;
+pub mod geometry;
 pub mod layout;
 pub mod palette;
 pub mod placement;
@@ -311,12 +313,12 @@ fn lane_state(
         engine::view::TaskId(boxed.task as u32),
         t,
     )
-    .filter(|(id, _)| {
+    .filter(|mark| {
         !matches!(task.status, TaskStatus::Failed | TaskStatus::Canceled)
             && task
                 .snapshot
                 .as_ref()
-                .is_some_and(|s| s.checkpoint.0 == *id && s.state == task.state)
+                .is_some_and(|s| s.checkpoint.0 == mark.id() && s.state == task.state)
     });
     // Room inside the lane, with a margin for the real font.
     let room = boxed.w - 26.0;
@@ -328,8 +330,10 @@ fn lane_state(
         state_line::state_line_with(
             task,
             uid,
-            snapshot,
-            &aborted,
+            state_line::Beside {
+                snapshot,
+                aborted: &aborted,
+            },
             t,
             width,
             geometry.state_size,

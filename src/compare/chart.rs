@@ -633,22 +633,7 @@ pub fn CompareChart(props: &CompareChartProps) -> Html {
         (views, traces)
     });
     let (finals_views, traces) = &*finals;
-    let end = finals_views
-        .iter()
-        .filter_map(|(_, v)| v.as_ref())
-        .map(|v| {
-            v.failures
-                .iter()
-                .map(|f| f.restarted_ms.unwrap_or(f.at_ms))
-                .max()
-                .unwrap_or(0)
-                .max(v.now)
-        })
-        .max()
-        .unwrap_or(1000)
-        .max(1000);
-    // Room after the last mark for its label ("job failed", "restored from chk-3").
-    let end = (end + end / 6).div_ceil(500) * 500;
+    let end = chart_end(finals_views);
     let now = props
         .runs
         .first()
@@ -670,31 +655,7 @@ pub fn CompareChart(props: &CompareChartProps) -> Html {
             if let Some(r) = runs.iter().find(|(r, _)| r.scenario.as_str() == name) {
                 all.push(r.clone());
             } else if let Some(v) = fin {
-                // The strategy's whole run, cut at this moment.
-                let mut v = v.clone();
-                let gave_up = v.status == engine::JobStatus::Failed
-                    && v.failures
-                        .last()
-                        .is_some_and(|f| f.restarted_ms.is_none() && f.at_ms <= now);
-                v.restart_at = v
-                    .failures
-                    .iter()
-                    .filter(|f| f.at_ms <= now)
-                    .find_map(|f| f.restarted_ms.filter(|r| *r > now));
-                v.status = if gave_up {
-                    engine::JobStatus::Failed
-                } else {
-                    engine::JobStatus::Running
-                };
-                v.now = now;
-                all.push((
-                    ChartRun {
-                        name: AttrValue::from(name.clone()),
-                        scenario: AttrValue::from(name.clone()),
-                        view: None,
-                    },
-                    Rc::new(v),
-                ));
+                all.push(cut_at(name, v, now));
             }
         }
         runs = all;
@@ -744,6 +705,56 @@ pub fn CompareChart(props: &CompareChartProps) -> Html {
             { body }
         </figure>
     }
+}
+
+/// The time axis's end: the latest failure, restart or end among the runs'
+/// final views (at least a second), with room after the last mark for its label
+/// ("job failed", "restored from chk-3").
+fn chart_end(finals: &[(String, Option<WorldView>)]) -> u64 {
+    let end = finals
+        .iter()
+        .filter_map(|(_, v)| v.as_ref())
+        .map(|v| {
+            v.failures
+                .iter()
+                .map(|f| f.restarted_ms.unwrap_or(f.at_ms))
+                .max()
+                .unwrap_or(0)
+                .max(v.now)
+        })
+        .max()
+        .unwrap_or(1000)
+        .max(1000);
+    (end + end / 6).div_ceil(500) * 500
+}
+
+/// A strategy's whole run `fin`, cut at `now`: a restart strategy no stage
+/// shows, drawn up to the visible runs' moment.
+fn cut_at(name: &str, fin: &WorldView, now: u64) -> (ChartRun, Rc<WorldView>) {
+    let mut v = fin.clone();
+    let gave_up = v.status == engine::JobStatus::Failed
+        && v.failures
+            .last()
+            .is_some_and(|f| f.restarted_ms.is_none() && f.at_ms <= now);
+    v.restart_at = v
+        .failures
+        .iter()
+        .filter(|f| f.at_ms <= now)
+        .find_map(|f| f.restarted_ms.filter(|r| *r > now));
+    v.status = if gave_up {
+        engine::JobStatus::Failed
+    } else {
+        engine::JobStatus::Running
+    };
+    v.now = now;
+    (
+        ChartRun {
+            name: AttrValue::from(name.to_string()),
+            scenario: AttrValue::from(name.to_string()),
+            view: None,
+        },
+        Rc::new(v),
+    )
 }
 
 /// Properties of [`ChartToggle`].

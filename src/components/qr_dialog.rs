@@ -9,33 +9,7 @@ use yew::prelude::*;
 
 use crate::hooks::use_lang;
 use crate::i18n::extras::{x, xf};
-use crate::playback::{Mode, State};
 use crate::share::qr::{self, Qr};
-
-/// The query of a short link for `state`: `(scenario, seed, mode switch, step)`,
-/// when it runs a built-in lesson as the library has it (apart from a mode
-/// switch, which the link names). `None` for an edited or imported scenario.
-pub fn short_params(state: &State) -> Option<(String, u64, Option<&'static str>, u64)> {
-    let mut builtin = engine::runner::load(&state.scenario).ok()?;
-    let switched = Mode::of(&builtin) != state.mode;
-    if switched {
-        let over = engine::runner::ModeOverride::parse(state.mode.key()).ok()?;
-        let opts = engine::runner::RunOptions {
-            mode: Some(over),
-            ..Default::default()
-        };
-        engine::runner::apply_options(&mut builtin, &opts).ok()?;
-    }
-    let same = state.with_scenario(|s| s == &builtin)?;
-    same.then(|| {
-        (
-            state.scenario.clone(),
-            state.seed,
-            switched.then(|| state.mode.key()),
-            state.step(),
-        )
-    })
-}
 
 /// The page's origin and path (`http://192.168.1.20:8080/lab/`).
 pub fn page_base() -> String {

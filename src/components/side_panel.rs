@@ -238,17 +238,7 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                 *focus_panel.borrow_mut() = e.detail() > 0;
             })
         };
-        html! {
-            <button type="button" role="tab" class="tabs__tab"
-                    id={format!("tab-{}", tab.key())} data-tab={tab.key()}
-                    aria-selected={if is_selected { "true" } else { "false" }}
-                    aria-controls={format!("tabpanel-{}", tab.key())}
-                    tabindex={if is_selected { "0" } else { "-1" }}
-                    {onclick}>
-                { tab.icon() }
-                <span class="tabs__label">{ tab.label(lang) }</span>
-            </button>
-        }
+        tab_button(tab, is_selected, onclick, lang)
     });
 
     let tab = *selected;
@@ -299,6 +289,21 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                 { panel(props, tab, true, &panel_ref, lang, &flink) }
             }
         </aside>
+    }
+}
+
+/// One tab of the tab list; the selected one is the one Tab reaches.
+fn tab_button(tab: Tab, is_selected: bool, onclick: Callback<MouseEvent>, lang: Lang) -> Html {
+    html! {
+        <button type="button" role="tab" class="tabs__tab"
+                id={format!("tab-{}", tab.key())} data-tab={tab.key()}
+                aria-selected={if is_selected { "true" } else { "false" }}
+                aria-controls={format!("tabpanel-{}", tab.key())}
+                tabindex={if is_selected { "0" } else { "-1" }}
+                {onclick}>
+            { tab.icon() }
+            <span class="tabs__label">{ tab.label(lang) }</span>
+        </button>
     }
 }
 

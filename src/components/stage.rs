@@ -24,7 +24,7 @@ use crate::i18n::{Lang, Msg};
 use crate::labels;
 use crate::playback::Action;
 use crate::scene::palette::{self, Pattern, Status};
-use crate::scene::{self, layout, Fit, Lane, Scene, Text, TokenKind};
+use crate::scene::{self, geometry, layout, Fit, Lane, Scene, Text, TokenKind};
 
 /// Properties of [`Stage`].
 #[derive(Properties, PartialEq)]
@@ -252,7 +252,7 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
     let room = b.w - 18.0;
     let name = lane_name(&b.name, text.lane_name, room);
     let mut status_line = format!("{} {}", labels::task_status_glyph(lane.status), status);
-    if layout::text_width(&status_line, text.lane_status, false) > room {
+    if geometry::text_width(&status_line, text.lane_status, false) > room {
         status_line = labels::task_status_glyph(lane.status).to_string();
     }
     let note_rows = note_rows(&notes.join(" · "), text, room);
@@ -315,7 +315,7 @@ fn draw_lane(lane: &Lane, text: &Text, lang: Lang, selected: Option<usize>) -> H
 /// operator's name).
 fn lane_name(name: &str, size: f64, room: f64) -> String {
     match name.rfind('#') {
-        Some(i) if layout::text_width(name, size, true) > room => name[i..].to_string(),
+        Some(i) if geometry::text_width(name, size, true) > room => name[i..].to_string(),
         _ => name.to_string(),
     }
 }
@@ -325,7 +325,7 @@ fn lane_name(name: &str, size: f64, room: f64) -> String {
 /// first row fitting (`⚠ back-` / `pressured`); a row still wider than the
 /// room is drawn narrower (its width for SVG `textLength`).
 fn note_rows(note: &str, text: &Text, room: f64) -> Vec<(String, Option<f64>)> {
-    let width = |s: &str| layout::text_width(s, text.lane_note, false);
+    let width = |s: &str| geometry::text_width(s, text.lane_note, false);
     let squeezed = |s: &str| {
         let w = width(s);
         (s.to_string(), (w > room).then_some(room))
@@ -396,7 +396,7 @@ fn state_text(state: &scene::state_line::StateLine, x: f64, y: f64, step: f64, l
 /// the lane has room for both, else at the right end of the note row.
 fn busy_record(lane: &Lane, text: &Text, status_line: &str, busy: &scene::Busy) -> Html {
     let b = &lane.boxed;
-    let beside = b.w - 18.0 - layout::text_width(status_line, text.lane_status, false)
+    let beside = b.w - 18.0 - geometry::text_width(status_line, text.lane_status, false)
         >= layout::BUSY_W + 6.0;
     let top = if beside {
         b.y + text.lane_name_y + 4.0
@@ -570,7 +570,6 @@ fn scene_css_width(scene: &Scene, room: (f64, f64)) -> f64 {
 
 /// The stage's picture: the scene's SVG, the token canvas over it, and the
 /// page checks' attributes (what the placement pass placed, the summary).
-#[allow(clippy::too_many_arguments)]
 fn draw(
     scene: &Scene,
     room: Option<(f64, f64)>,
@@ -578,10 +577,13 @@ fn draw(
     selected: Option<usize>,
     on_select: Option<&Callback<usize>>,
     canvas: &NodeRef,
-    summary: Vec<String>,
-    clash: (Vec<scene::placement::Rect>, usize, usize),
-    picks: Html,
+    beside: Beside,
 ) -> Html {
+    let Beside {
+        picks,
+        summary,
+        clash,
+    } = beside;
     let mut ratio = format!(
         "--scene-w: {:.1}; --scene-h: {:.1}",
         scene.width, scene.height
@@ -593,7 +595,11 @@ fn draw(
         ratio.push_str(&format!("; width: {:.2}px", scene_css_width(scene, room)));
     }
     let t = &scene.text;
-    let (label_boxes, label_pairs, labels_on) = clash;
+    let Clash {
+        boxes: label_boxes,
+        pairs: label_pairs,
+        on_obstacles: labels_on,
+    } = clash;
     let n_labels = label_boxes.len();
     // The canvas labels' boxes in scene units (`x,y,w,h;…`): a check reads the
     // canvas's pixels inside them, so it sees that the labels are where the
@@ -752,7 +758,7 @@ fn status_width(lang: Lang) -> f64 {
                 labels::task_status_glyph(st),
                 labels::task_status(lang, st)
             );
-            layout::text_width(&s, Text::at(1.0).lane_status, false)
+            geometry::text_width(&s, Text::at(1.0).lane_status, false)
         })
         .fold(0.0, f64::max)
 }
@@ -768,7 +774,7 @@ fn note_width(lang: Lang) -> f64 {
         format!("↻ {}", lang.t(Msg::LaneRestarting)),
     ]
     .iter()
-    .map(|s| layout::text_width(s, Text::at(1.0).lane_note, false))
+    .map(|s| geometry::text_width(s, Text::at(1.0).lane_note, false))
     .fold(0.0, f64::max)
 }
 
@@ -780,7 +786,7 @@ fn txn_badge(lang: Lang, id: u64, status: engine::view::TxnStatus) -> String {
 
 /// A transaction badge's width at text size `size`: its label and padding.
 fn txn_badge_width(label: &str, size: f64) -> f64 {
-    layout::text_width(label, size, false) + 12.0
+    geometry::text_width(label, size, false) + 12.0
 }
 
 /// The widest transaction badge a two-phase-commit sink's lane can show in
@@ -880,7 +886,7 @@ pub fn Stage(props: &StageProps) -> Html {
                     // width and the page scrolls down it.
                     <div class="scene-scroll">
                         <div class="scene-box" ref={scene_box.clone()} {onpointerdown} {onpointerup}>
-                            { draw(&scene, room, lang, props.selected, Some(&props.on_select), &canvas, summary, clash, picks) }
+                            { draw(&scene, room, lang, props.selected, Some(&props.on_select), &canvas, Beside { picks, summary, clash }) }
                         </div>
                     </div>
                 </>
@@ -920,15 +926,35 @@ pub fn Stage(props: &StageProps) -> Html {
     }
 }
 
-/// The placement pass's result, written on the scene for the page's checks:
-/// the labels' boxes, the pairs overlapping, and the labels on a lane or record.
-fn clash_of(scene: &Scene) -> (Vec<scene::placement::Rect>, usize, usize) {
-    let (pairs, on) = scene::placement::clashes(scene);
+/// The placement pass's result, written on the scene for the page's checks.
+struct Clash {
+    /// The canvas labels' boxes.
+    boxes: Vec<scene::geometry::Rect>,
+    /// How many pairs of labels overlap.
+    pairs: usize,
+    /// How many labels sit on a lane or a record.
+    on_obstacles: usize,
+}
+
+/// What the stage writes beside its picture: the drill's pick targets, the
+/// token summary for screen readers, and the placement pass's result.
+struct Beside {
+    picks: Html,
+    summary: Vec<String>,
+    clash: Clash,
+}
+
+fn clash_of(scene: &Scene) -> Clash {
+    let (pairs, on_obstacles) = scene::placement::clashes(scene);
     let boxes = scene::placement::labels(scene)
         .into_iter()
         .map(|(_, r)| r)
         .collect();
-    (boxes, pairs, on)
+    Clash {
+        boxes,
+        pairs,
+        on_obstacles,
+    }
 }
 
 /// The stage of a run at its first moment, without the component around it:
@@ -954,9 +980,11 @@ pub fn still(job: &JobView, view: &WorldView, fit: Fit, scenario: &str) -> Html 
         None,
         None,
         &NodeRef::default(),
-        summary,
-        clash,
-        Html::default(),
+        Beside {
+            picks: Html::default(),
+            summary,
+            clash,
+        },
     );
     html! {
         // No `data-now` / `data-scenario`: the page's checks wait for the app's
@@ -1086,7 +1114,7 @@ mod tests {
     use super::{explain_failure, f, lane_name, note_rows};
     use crate::i18n::Lang;
     use crate::labels;
-    use crate::scene::{layout, Text};
+    use crate::scene::{geometry, Text};
 
     /// A phone's narrow lane: the name drops its operator where the full one
     /// does not fit; a note too wide for one row breaks after a space or a
@@ -1094,17 +1122,17 @@ mod tests {
     #[test]
     fn narrow_lanes_fit_their_name_and_note() {
         let size = 22.0;
-        let full = layout::text_width("clicks#3", size, true);
+        let full = geometry::text_width("clicks#3", size, true);
         assert_eq!(lane_name("clicks#3", size, full + 1.0), "clicks#3");
         assert_eq!(lane_name("clicks#3", size, full - 1.0), "#3");
         let text = Text::at(1.0).with_note_rows(2);
         let note = "⚠ back-pressured";
-        let whole = layout::text_width(note, text.lane_note, false);
+        let whole = geometry::text_width(note, text.lane_note, false);
         assert_eq!(
             note_rows(note, &text, whole + 1.0),
             vec![(note.to_string(), None)]
         );
-        let room = layout::text_width("pressured", text.lane_note, false) + 2.0;
+        let room = geometry::text_width("pressured", text.lane_note, false) + 2.0;
         let rows = note_rows(note, &text, room);
         let words: Vec<&str> = rows.iter().map(|(r, _)| r.as_str()).collect();
         assert_eq!(words, ["⚠ back-", "pressured"]);
@@ -1123,7 +1151,7 @@ mod tests {
         let rows = note_rows(
             zh,
             &text,
-            layout::text_width("⚠ 反压 ·", text.lane_note, false) + 1.0,
+            geometry::text_width("⚠ 反压 ·", text.lane_note, false) + 1.0,
         );
         assert_eq!(rows.len(), 2, "{rows:?}");
         assert_eq!(format!("{} {}", rows[0].0, rows[1].0), zh);

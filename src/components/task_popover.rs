@@ -13,7 +13,7 @@ use engine::{JobStatus, TaskStatus};
 use yew::prelude::*;
 
 use crate::hooks::use_lang;
-use crate::i18n::Msg;
+use crate::i18n::{Lang, Msg};
 use crate::labels;
 use crate::playback::Action;
 
@@ -61,7 +61,57 @@ pub fn TaskPopover(props: &TaskPopoverProps) -> Html {
             }
         });
     }
-    let state = match &t.state {
+    let state = state_view(&t.state, lang);
+    let crash = {
+        let d = props.dispatch.clone();
+        let name = props.name.clone();
+        Callback::from(move |_: MouseEvent| {
+            d.emit(Action::Intervene(Intervention::Crash {
+                task: name.clone(),
+            }))
+        })
+    };
+    let close = {
+        let cb = props.on_close.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(()))
+    };
+    let onkeydown = {
+        let cb = props.on_close.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                cb.emit(());
+            }
+        })
+    };
+    let heading = lang.t(Msg::StateHeading).replace("{task}", &props.name);
+    html! {
+        <div class="popover" role="dialog" aria-label={heading.clone()} data-popover-task={props.name.clone()} {onkeydown} ref={sheet_ref}>
+            <div class="popover__head">
+                <h3>{ heading }</h3>
+                <button type="button" class="text-button popover__close" ref={close_ref} aria-label={lang.t(Msg::Close)} onclick={close}>{ "✕" }</button>
+            </div>
+            <p class="popover__status">{ labels::task_status(lang, t.status) }
+                { " · " }{ lang.t(Msg::Processed).replace("{n}", &t.processed.to_string()) }</p>
+            <p class="popover__status">{ lang.t(Msg::LastCheckpoint) }{ ": " }
+                { t.last_checkpoint.map_or_else(|| lang.t(Msg::None).to_string(), |c| c.to_string()) }</p>
+            { state }
+            if crash_possible(props.job_status, t.status) {
+                <button type="button" class="danger-button" id="crash-task" onclick={crash}>
+                    { "⚡ " }{ lang.t(Msg::Crash).replace("{task}", &props.name) }
+                </button>
+            } else {
+                <p class="popover__no-crash muted" id="crash-impossible">
+                    { lang.t(Msg::CrashImpossible).replace("{status}", labels::task_status(lang, t.status)) }
+                </p>
+            }
+        </div>
+    }
+}
+
+/// A subtask's state as the popover lists it: offsets, keys and values, or
+/// transactions.
+fn state_view(state: &StateView, lang: Lang) -> Html {
+    match state {
         StateView::Source { offsets } => html! {
             <>
                 <h4>{ lang.t(Msg::StateSource) }</h4>
@@ -118,50 +168,6 @@ pub fn TaskPopover(props: &TaskPopoverProps) -> Html {
             </>
         },
         StateView::Stateless => html! { <p class="muted">{ lang.t(Msg::Stateless) }</p> },
-    };
-    let crash = {
-        let d = props.dispatch.clone();
-        let name = props.name.clone();
-        Callback::from(move |_: MouseEvent| {
-            d.emit(Action::Intervene(Intervention::Crash {
-                task: name.clone(),
-            }))
-        })
-    };
-    let close = {
-        let cb = props.on_close.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(()))
-    };
-    let onkeydown = {
-        let cb = props.on_close.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Escape" {
-                cb.emit(());
-            }
-        })
-    };
-    let heading = lang.t(Msg::StateHeading).replace("{task}", &props.name);
-    html! {
-        <div class="popover" role="dialog" aria-label={heading.clone()} data-popover-task={props.name.clone()} {onkeydown} ref={sheet_ref}>
-            <div class="popover__head">
-                <h3>{ heading }</h3>
-                <button type="button" class="text-button popover__close" ref={close_ref} aria-label={lang.t(Msg::Close)} onclick={close}>{ "✕" }</button>
-            </div>
-            <p class="popover__status">{ labels::task_status(lang, t.status) }
-                { " · " }{ lang.t(Msg::Processed).replace("{n}", &t.processed.to_string()) }</p>
-            <p class="popover__status">{ lang.t(Msg::LastCheckpoint) }{ ": " }
-                { t.last_checkpoint.map_or_else(|| lang.t(Msg::None).to_string(), |c| c.to_string()) }</p>
-            { state }
-            if crash_possible(props.job_status, t.status) {
-                <button type="button" class="danger-button" id="crash-task" onclick={crash}>
-                    { "⚡ " }{ lang.t(Msg::Crash).replace("{task}", &props.name) }
-                </button>
-            } else {
-                <p class="popover__no-crash muted" id="crash-impossible">
-                    { lang.t(Msg::CrashImpossible).replace("{status}", labels::task_status(lang, t.status)) }
-                </p>
-            }
-        </div>
     }
 }
 

@@ -12,8 +12,9 @@ use std::rc::Rc;
 use engine::drill::{self, Answer, Blank, Exercise, Kind, Marked};
 use yew::prelude::*;
 
+use super::lesson::lesson_name;
 use super::pick::{PickSlot, StagePick};
-use super::{breakable, label_text, lesson_name, w, wf, why_text};
+use super::{breakable, label_text, w, wf, why_text};
 use crate::hooks::use_lang;
 use crate::i18n::Lang;
 use crate::playback::Action;

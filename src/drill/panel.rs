@@ -9,7 +9,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::exercise::ExerciseCard;
-use super::{breakable, lesson_name, questions, w, wf, Progress, Question, Questions, Section};
+use super::lesson::lesson_name;
+use super::{breakable, questions, w, wf, Progress, Question, Questions, Section};
 use crate::components::sources_line::SourcesLine;
 use crate::hooks::use_lang;
 use crate::i18n::Lang;

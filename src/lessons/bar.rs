@@ -568,21 +568,37 @@ pub fn TourCard(props: &LessonProps) -> Html {
             if let Some(e) = unreachable {
                 <p class="lesson-bar__error" role="alert">{ t("tour_unreachable", lang) }{ " " }{ e }</p>
             }
-            if let (Some(q), Some(a)) = (&s.ask, &s.answer) {
-                // The question and its button stay in view at the drawer's bottom
-                // while a long step's text scrolls; once answered, the block
-                // takes its place in the card and is scrolled into view.
-                <div class={classes!("tour-card__ask", revealed.then_some("tour-card__ask--answered"))}>
-                    <p><strong>{ t("tour_predict", lang) }</strong>{ " " }{ text(q) }</p>
-                    if revealed {
-                        <p class="tour-card__answer" id="tour-answer" ref={answer_ref.clone()}>{ text(a) }</p>
-                    } else {
-                        <button type="button" class="text-button" id="tour-reveal"
-                                onclick={l.reveal.reform(|_: MouseEvent| ())}>{ t("tour_reveal", lang) }</button>
-                    }
-                </div>
-            }
+            { ask_view(l, s, revealed, &answer_ref, lang) }
             <p class="tour-card__keys" id="tour-keys">{ t(if touch { "tour_keys_touch" } else { "tour_keys" }, lang) }</p>
+        </div>
+    }
+}
+
+/// A step's question and, once revealed, its answer (nothing for a step
+/// without one).
+fn ask_view(
+    l: &Lessons,
+    s: &tour::Step,
+    revealed: bool,
+    answer_ref: &NodeRef,
+    lang: crate::i18n::Lang,
+) -> Html {
+    let (Some(q), Some(a)) = (&s.ask, &s.answer) else {
+        return html! {};
+    };
+    let text = |loc: &engine::scenario::Localized| tour::text(loc, lang).to_string();
+    html! {
+        // The question and its button stay in view at the drawer's bottom
+        // while a long step's text scrolls; once answered, the block
+        // takes its place in the card and is scrolled into view.
+        <div class={classes!("tour-card__ask", revealed.then_some("tour-card__ask--answered"))}>
+            <p><strong>{ t("tour_predict", lang) }</strong>{ " " }{ text(q) }</p>
+            if revealed {
+                <p class="tour-card__answer" id="tour-answer" ref={answer_ref.clone()}>{ text(a) }</p>
+            } else {
+                <button type="button" class="text-button" id="tour-reveal"
+                        onclick={l.reveal.reform(|_: MouseEvent| ())}>{ t("tour_reveal", lang) }</button>
+            }
         </div>
     }
 }

@@ -15,8 +15,8 @@
 use engine::Intervention;
 
 use super::cursor::Cursor;
-use super::reducer::State;
 use super::run::{HEAD_BUDGET, LOOKAHEAD_MS};
+use super::state::{Refresh, State};
 use super::{DWELL_MS, SIM_MS_PER_SECOND};
 
 /// A step forward skips at most this many silent steps looking for an event.
@@ -34,16 +34,6 @@ pub const HURRY_SIM_MS_PER_SECOND: f64 = 800.0;
 /// watches (a queue building up) and multiply the engine's work per frame
 /// (busy-network's ~300 records).
 pub const QUIET_IN_FLIGHT: usize = 40;
-
-/// How much of the next state [`State::apply`] recomputes after an action.
-pub enum Refresh {
-    /// The cursor may have moved: the view, the log window, the markers.
-    Derived,
-    /// Only the display time moved (records glide; the world is the same).
-    DisplayOnly,
-    /// Nothing visible changed.
-    Nothing,
-}
 
 /// The factor by which playback at `rate` (simulated ms per real second) hurries
 /// when the next highlight is `ahead_ms` of simulated time away: 1 within the

@@ -11,7 +11,7 @@
 
 use engine::view::{EntryView, JobView, TaskView, WorldView};
 
-use super::layout::text_width;
+use super::geometry::text_width;
 use super::state_line::{self, StateLine};
 use super::{Lane, Text};
 use crate::i18n::Lang;
@@ -93,8 +93,8 @@ impl Chip {
     }
 
     /// Its box now.
-    pub fn rect(&self) -> super::placement::Rect {
-        super::placement::Rect::centred(self.x, self.y, self.w, self.h)
+    pub fn rect(&self) -> super::geometry::Rect {
+        super::geometry::Rect::centred(self.x, self.y, self.w, self.h)
     }
 }
 
@@ -251,7 +251,7 @@ pub fn flows(job: &JobView, view: &WorldView, frame: &Frame, t: f64, lang: Lang)
 /// chip landing from storage (one leaving it carries that line's values: the
 /// line is lifted while it sits there, see [`lifted_lines`]).
 fn show_without_collisions(chips: &mut [Chip], frame: &Frame, store: &Store) {
-    use super::placement::Rect;
+    use super::geometry::Rect;
     let text = frame.text;
     let headers: Vec<Rect> = frame
         .operators
@@ -312,7 +312,7 @@ pub fn lifted_lines(flows: &Flows, frame: &Frame) -> Vec<usize> {
         .filter(|c| {
             let lane = &frame.lanes[c.task].boxed;
             let baseline = lane.y + text.state_y;
-            let line = super::placement::Rect {
+            let line = super::geometry::Rect {
                 x: lane.x,
                 y: baseline - text.lane_state,
                 w: lane.w,

@@ -21,6 +21,8 @@
 
 use engine::view::JobView;
 
+use super::geometry::{text_width, Rect};
+
 /// Left and right margin.
 pub const MARGIN_X: f64 = 12.0;
 /// Top margin (room for barrier labels above the first lane's channels).
@@ -61,7 +63,7 @@ pub const BUSY_W: f64 = 42.0;
 /// room for the live-state line before the names go below it.
 pub const MIN_NAME_PX: f64 = 18.5;
 /// The least a phone's stage renders its smallest text at (CSS px): the
-/// braces' `chk-n` ([`super::placement::BRACE_TEXT`]) is the smallest.
+/// braces' `chk-n` ([`super::geometry::BRACE_TEXT`]) is the smallest.
 pub const MIN_PHONE_PX: f64 = 12.0;
 /// The most a phone's stage magnifies the scene: a short pipeline gets wider
 /// lanes, not larger text (the graph stays as short as it can on a tall screen).
@@ -183,68 +185,6 @@ impl Text {
     }
 }
 
-/// Measures a text in the page's real fonts: its width in em (at font size 1),
-/// bold sans or monospace; `None` where it cannot (then the estimate serves).
-pub type Measure = Box<dyn Fn(&str, bool) -> Option<f64>>;
-
-std::thread_local! {
-    static MEASURE: std::cell::RefCell<Option<Measure>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Room the measured width keeps for what the canvas's measure and the SVG's
-/// rendering of one font may differ by (hinting, sub-pixel positions).
-const MEASURED_MARGIN: f64 = 1.02;
-
-/// Lets [`text_width`] measure in the page's real fonts (the page installs a
-/// canvas `measureText`; native tests keep the estimate).
-pub fn install_measure(measure: Measure) {
-    MEASURE.with(|m| *m.borrow_mut() = Some(measure));
-}
-
-/// How wide `text` is at `size` (bold sans, or monospace): measured in the
-/// page's fonts once the page installed its measure, else [`estimated_width`].
-/// Every box, lane and chip is sized from it, so a border never runs through
-/// the text it was sized for.
-pub fn text_width(text: &str, size: f64, mono: bool) -> f64 {
-    MEASURE
-        .with(|m| m.borrow().as_ref().and_then(|m| m(text, mono)))
-        .map_or_else(
-            || estimated_width(text, size, mono),
-            |em| em * size * MEASURED_MARGIN,
-        )
-}
-
-/// Roughly how wide `text` is at `size` (bold sans, or monospace), by character
-/// class: enough to size a box where the real fonts cannot be measured.
-pub fn estimated_width(text: &str, size: f64, mono: bool) -> f64 {
-    text.chars()
-        .map(|c| {
-            let em = if ('\u{2e80}'..='\u{ffff}').contains(&c)
-                && !('\u{2190}'..='\u{27bf}').contains(&c)
-            {
-                1.0
-            } else if mono {
-                0.6
-            } else if "iljI.,:;|!'".contains(c) {
-                0.3
-            } else if "mwMW".contains(c) {
-                0.88
-            } else if c == ' ' {
-                0.28
-            } else if "-".contains(c) {
-                0.38
-            } else if c.is_ascii_uppercase() || c.is_ascii_digit() || c == '#' || c == '_' {
-                0.64
-            } else if c.is_ascii() {
-                0.58
-            } else {
-                0.9
-            };
-            em * size * 1.04
-        })
-        .sum()
-}
-
 /// Room for a lane's live-state line (`super::state_line`): a source's
 /// rewound offset (`offset 7 ⟲ 5 (chk-1)`), a keyed operator's two short
 /// keys (`sum (even, 12) (odd, 9)`; more, or longer, show as "+n more"),
@@ -317,8 +257,8 @@ pub struct OperatorBox {
 impl OperatorBox {
     /// Its header (name and kind) laid out with `text`, for what must not
     /// cover it.
-    pub fn header_rect(&self, text: &Text) -> super::placement::Rect {
-        super::placement::Rect {
+    pub fn header_rect(&self, text: &Text) -> Rect {
+        Rect {
             x: self.x,
             y: self.y,
             w: self.w,
@@ -367,8 +307,8 @@ impl LaneBox {
     }
 
     /// Its box, for what must not cover its text.
-    pub fn rect(&self) -> super::placement::Rect {
-        super::placement::Rect {
+    pub fn rect(&self) -> Rect {
+        Rect {
             x: self.x,
             y: self.y,
             w: self.w,
@@ -991,13 +931,5 @@ mod tests {
                 );
             }
         }
-    }
-
-    #[test]
-    fn text_widths_are_plausible() {
-        let sum = text_width("sum", 28.0, false);
-        assert!(sum > 40.0 && sum < 70.0, "{sum}");
-        assert_eq!(text_width("ab", 20.0, true), text_width("#1", 20.0, true));
-        assert!(text_width("运行", 20.0, false) > text_width("ab", 20.0, false));
     }
 }

@@ -10,52 +10,11 @@
 //!
 //! Pure geometry, unit-tested natively; the canvas paints what it decides.
 
+use super::geometry::text_width;
 use super::palette::{BARRIER_BAR, BARRIER_TAG};
-use super::{layout, Scene, TokenKind, TOKEN};
+use super::{Scene, TokenKind, TOKEN};
 
-/// The text size of the "+N" counters (monospace) and the braces' labels.
-pub const OVERFLOW_TEXT: f64 = 21.0;
-pub const BRACE_TEXT: f64 = 16.0;
-
-/// An axis-aligned box.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Rect {
-    pub x: f64,
-    pub y: f64,
-    pub w: f64,
-    pub h: f64,
-}
-
-impl Rect {
-    /// A box of `w` × `h` centred on `(cx, cy)`.
-    pub fn centred(cx: f64, cy: f64, w: f64, h: f64) -> Rect {
-        Rect {
-            x: cx - w / 2.0,
-            y: cy - h / 2.0,
-            w,
-            h,
-        }
-    }
-
-    /// Area of the overlap with `o` (0: none; touching edges do not overlap).
-    pub fn overlap(&self, o: &Rect) -> f64 {
-        let ix = (self.x + self.w).min(o.x + o.w) - self.x.max(o.x);
-        let iy = (self.y + self.h).min(o.y + o.h) - self.y.max(o.y);
-        if ix > 0.5 && iy > 0.5 {
-            ix * iy
-        } else {
-            0.0
-        }
-    }
-
-    fn moved(&self, dx: f64, dy: f64) -> Rect {
-        Rect {
-            x: self.x + dx,
-            y: self.y + dy,
-            ..*self
-        }
-    }
-}
+pub use super::geometry::{Rect, BRACE_TEXT, OVERFLOW_TEXT};
 
 /// What a placed label is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,7 +61,7 @@ pub fn natural_tag(x: f64, y: f64, side: f64, down: bool) -> Rect {
 
 /// A "+N" counter's box (centred on `x`, baseline `y`).
 pub fn overflow_rect(x: f64, y: f64, count: usize) -> Rect {
-    let w = layout::text_width(&format!("+{count}"), OVERFLOW_TEXT, true);
+    let w = text_width(&format!("+{count}"), OVERFLOW_TEXT, true);
     Rect {
         x: x - w / 2.0,
         y: y - OVERFLOW_TEXT * 0.8,
@@ -113,7 +72,7 @@ pub fn overflow_rect(x: f64, y: f64, count: usize) -> Rect {
 
 /// A brace label's box (centred on `(x, y)`).
 pub fn brace_rect(x: f64, y: f64, epoch: u64) -> Rect {
-    let w = layout::text_width(&format!("chk-{epoch}"), BRACE_TEXT, false);
+    let w = text_width(&format!("chk-{epoch}"), BRACE_TEXT, false);
     Rect::centred(x, y, w, BRACE_TEXT + 2.0)
 }
 

@@ -17,7 +17,7 @@ use engine::view::{EntryView, RewindView, StateView, TaskView};
 
 use crate::i18n::{Lang, Msg};
 
-use super::layout::text_width;
+use super::geometry::text_width;
 
 /// How much of the lane's margin for the real font (scene units) a source's
 /// line may use to keep its `offset` label.
@@ -67,13 +67,41 @@ pub struct StateLine {
 /// How long (simulated ms) after its acknowledgement a snapshot's `✓ chk-n` stays.
 pub const SNAP_MS: f64 = 400.0;
 
-/// The snapshot of `task` being copied at `t`: `(checkpoint, acknowledged)`,
-/// from the coordinator's per-subtask statistics.
+/// A subtask's snapshot as its state line marks it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SnapshotMark {
+    /// Being copied into this checkpoint (`⤴ chk-n`).
+    Copying(u64),
+    /// Acknowledged: in this checkpoint (`✓ chk-n`, a moment).
+    Acknowledged(u64),
+}
+
+impl SnapshotMark {
+    /// The checkpoint's id.
+    pub fn id(self) -> u64 {
+        match self {
+            SnapshotMark::Copying(id) | SnapshotMark::Acknowledged(id) => id,
+        }
+    }
+}
+
+/// What a state line marks besides the live state: the snapshot being copied
+/// (see [`snapshot_of`]) and the transactions the external system aborted.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Beside<'a> {
+    /// The snapshot, if it is shown.
+    pub snapshot: Option<SnapshotMark>,
+    /// Transactions the broker aborted.
+    pub aborted: &'a [u64],
+}
+
+/// The snapshot of `task` being copied at `t`, from the coordinator's
+/// per-subtask statistics.
 pub fn snapshot_of(
     history: &[engine::view::CheckpointStats],
     task: engine::view::TaskId,
     t: f64,
-) -> Option<(u64, bool)> {
+) -> Option<SnapshotMark> {
     history.iter().rev().find_map(|h| {
         let s = h.subtasks.get(&task)?;
         let at = s.snapshot_at? as f64;
@@ -81,7 +109,11 @@ pub fn snapshot_of(
         // An aborted checkpoint's snapshot never goes into storage: not shown.
         let live = done.is_some() || h.status == engine::view::CheckpointStatus::InProgress;
         let shown = live && t >= at && done.is_none_or(|d| t < d + SNAP_MS);
-        shown.then_some((h.id.0, done.is_some_and(|d| t >= d)))
+        shown.then_some(if done.is_some_and(|d| t >= d) {
+            SnapshotMark::Acknowledged(h.id.0)
+        } else {
+            SnapshotMark::Copying(h.id.0)
+        })
     })
 }
 
@@ -268,31 +300,31 @@ pub fn state_line(
     size: f64,
     lang: Lang,
 ) -> Option<StateLine> {
-    state_line_with(task, uid, None, &[], t, width, size, lang)
+    state_line_with(task, uid, Beside::default(), t, width, size, lang)
 }
 
 /// [`state_line`], with the snapshot being copied (see [`snapshot_of`]) and the
-/// transactions the external system has aborted (`aborted`): a two-phase-commit
+/// transactions the external system has aborted (`beside`): a two-phase-commit
 /// sink still holds such a transaction as pre-committed — Kafka aborted it for its
 /// timeout — and the line says what the broker did, not what the sink believes.
-#[allow(clippy::too_many_arguments)]
 pub fn state_line_with(
     task: &TaskView,
     uid: &str,
-    snapshot: Option<(u64, bool)>,
-    aborted: &[u64],
+    beside: Beside,
     t: f64,
     width: f64,
     size: f64,
     lang: Lang,
 ) -> Option<StateLine> {
+    let Beside { snapshot, aborted } = beside;
     // A ✓ marks success: never beside a transaction the broker aborted (the
     // snapshot still went into chk-n, but what it holds failed).
     let holds_aborted = matches!(&task.state, StateView::TwoPhaseCommit { pending, .. }
         if pending.iter().any(|(_, txn)| aborted.contains(txn)));
-    let snapshot = snapshot
-        .filter(|_| !holds_aborted)
-        .map(|(id, done)| format!("{} chk-{id}", if done { "✓" } else { "⤴" }));
+    let snapshot = snapshot.filter(|_| !holds_aborted).map(|mark| match mark {
+        SnapshotMark::Acknowledged(id) => format!("✓ chk-{id}"),
+        SnapshotMark::Copying(id) => format!("⤴ chk-{id}"),
+    });
     let marks = Marks::new(task, t);
     let (label, mut entries, by_recency) =
         entries_of(task, uid, &marks, aborted, width, size, lang)?;
@@ -848,8 +880,10 @@ mod tests {
             let l = state_line_with(
                 task,
                 "kafka-out",
-                None,
-                aborted,
+                Beside {
+                    snapshot: None,
+                    aborted,
+                },
                 2000.0,
                 600.0,
                 17.0,
@@ -882,8 +916,10 @@ mod tests {
             let l = state_line_with(
                 &v.tasks[id.0 as usize],
                 "numbers",
-                snap,
-                &[],
+                Beside {
+                    snapshot: snap,
+                    aborted: &[],
+                },
                 t,
                 400.0,
                 17.0,
@@ -891,11 +927,11 @@ mod tests {
             )
             .unwrap();
             match snap {
-                Some((1, false)) => {
+                Some(SnapshotMark::Copying(1)) => {
                     copying += 1;
                     assert_eq!(l.text(Lang::En), "⤴ chk-1 offset (0, 5)");
                 }
-                Some((1, true)) => {
+                Some(SnapshotMark::Acknowledged(1)) => {
                     acked += 1;
                     assert!(l.text(Lang::En).starts_with("✓ chk-1 offset"));
                 }

@@ -15,6 +15,8 @@
 
 use qrcode::{EcLevel, QrCode, Version};
 
+use crate::playback::{Mode, State};
+
 /// The largest QR version drawn: 57 × 57 modules (about 150 bytes at level M).
 /// Projected at ~40 cm on a wall a phone reads that from 6 m; beyond it, modules
 /// shrink below what a phone resolves across a room.
@@ -102,6 +104,42 @@ pub fn qr(link: &str) -> Qr {
         }
         Err(_) => Qr::TooLong(link.chars().count()),
     }
+}
+
+/// What a short link names: a built-in lesson's moment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShortParams {
+    /// The built-in lesson.
+    pub scenario: String,
+    /// The run's seed.
+    pub seed: u64,
+    /// The checkpointing mode, when switched from the lesson's own.
+    pub mode: Option<&'static str>,
+    /// The cursor's step.
+    pub step: u64,
+}
+
+/// The short link's parameters for `state`, when it runs a built-in lesson as
+/// the library has it (apart from a mode switch, which the link names). `None`
+/// for an edited or imported scenario.
+pub fn short_params(state: &State) -> Option<ShortParams> {
+    let mut builtin = engine::runner::load(&state.scenario).ok()?;
+    let switched = Mode::of(&builtin) != state.mode;
+    if switched {
+        let over = engine::runner::ModeOverride::parse(state.mode.key()).ok()?;
+        let opts = engine::runner::RunOptions {
+            mode: Some(over),
+            ..Default::default()
+        };
+        engine::runner::apply_options(&mut builtin, &opts).ok()?;
+    }
+    let same = state.with_scenario(|s| s == &builtin)?;
+    same.then(|| ShortParams {
+        scenario: state.scenario.clone(),
+        seed: state.seed,
+        mode: switched.then(|| state.mode.key()),
+        step: state.step(),
+    })
 }
 
 /// The short link of a built-in lesson's moment: `base` (origin and path of the

@@ -352,7 +352,7 @@ mod tests {
                     ("live state", g.state_size),
                     ("record labels", crate::scene::palette::RECORD_LABEL),
                     ("barrier tags", crate::scene::palette::BARRIER_LABEL),
-                    ("chk-n braces", crate::scene::placement::BRACE_TEXT),
+                    ("chk-n braces", crate::scene::geometry::BRACE_TEXT),
                 ] {
                     assert!(
                         size * scale >= MIN_PHONE_PX - 1e-9,
