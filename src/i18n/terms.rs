@@ -352,6 +352,7 @@ mod tests {
             ("lessons.json", crate::lessons::wording::LESSONS_JSON),
             ("extras.json", crate::i18n::extras::EXTRAS_JSON),
             ("glossary.json", crate::lessons::glossary::GLOSSARY_JSON),
+            ("drill.json", crate::drill::WORDS_JSON),
         ]
         .into_iter()
         .map(|(n, j)| (n.to_string(), j))
@@ -411,7 +412,6 @@ mod tests {
                     "drill/questions.json".to_string(),
                     crate::drill::QUESTIONS_JSON,
                 ),
-                ("drill.json".to_string(), crate::drill::WORDS_JSON),
                 ("terms.json".to_string(), TERMS_JSON),
             ])
             .collect();
@@ -525,22 +525,15 @@ mod tests {
         }
     }
 
-    /// Every English string of the same files, and the drill's, in one vocabulary:
+    /// Every English string of the same files, and the drill's questions, in one vocabulary:
     /// a checkpoint past its timeout expired, one canceled otherwise was aborted, a
     /// transaction past transaction.timeout.ms is aborted by the broker.
     #[test]
     fn every_english_string_uses_the_canonical_terms() {
         let terms = terms();
-        let mut files: Vec<(String, &str)> = vec![
-            ("drill.json".into(), crate::drill::WORDS_JSON),
-            (
-                "drill/questions.json".into(),
-                include_str!("../../assets/drill/questions.json"),
-            ),
-        ];
-        files.extend(page_files());
         let mut bad = Vec::new();
-        for (name, json) in files {
+        let questions = ("drill/questions.json".into(), crate::drill::QUESTIONS_JSON);
+        for (name, json) in page_files().into_iter().chain([questions]) {
             let v: serde_json::Value = serde_json::from_str(json).unwrap();
             let mut found = Vec::new();
             lang_strings(&v, "en", &name, &mut found);
