@@ -1,15 +1,17 @@
-// Lesson data on demand: the page's wasm is built without the
-// compiled-in lesson data (the engine's `builtins` feature off); this Trunk
-// post_build hook writes that data next to it, each file under a name carrying a
+// Lesson data and wording on demand: the page's wasm is built without the
+// compiled-in lesson data and wording (the `bundled` feature off); this Trunk
+// post_build hook writes them next to it, each file under a name carrying a
 // hash of its bytes (Trunk hashes only what it builds, not copied files, and a
 // new release must never be served a stale cached file), and puts into
 // index.html, as <script id="lab-data" type="application/json">:
 //   files:  "scenarios/pv-count.json" -> "data/scenarios/pv-count.<hash>.json"
-//           (also tours/<lesson>.json, java/<Fragment>.java and the interview
-//           drill's drill/questions.json)
+//           (also tours/<lesson>.json, java/<Fragment>.java, the interview
+//           drill's drill/questions.json and the wording, i18n/<file>.json,
+//           the glossary as i18n/glossary.json)
 //   titles: every lesson's title (the lesson menu lists them all at once)
-//   inline: the first lesson's scenario and tour, so the first render waits
-//           for no fetch.
+//   inline: the first lesson's scenario and tour and the wording the first
+//           screen reads (FIRST_SCREEN below), so the first render waits for
+//           no fetch and shows no missing text.
 // src/data.rs reads it. Runs for every profile (debug builds fetch too), before
 // scripts/sw-manifest.cjs, which then precaches the data files with the rest.
 // Usage: node scripts/data-manifest.cjs [DIR]   (default: $TRUNK_STAGING_DIR)
@@ -40,14 +42,29 @@ const sources = [
   ['java', path.join(root, 'crates', 'engine', 'src', 'export', 'java'), '.java'],
   ['drill', path.join(root, 'assets', 'drill'), '.json'],
 ];
+// The wording files the page reads (src/i18n.rs, `books`), and those the first
+// screen needs, inlined: the interface, the narration, the lesson tools, the
+// Flink tab's name and the storage tab's notes. The drill's wording comes with
+// its questions and the glossary when it opens (or in idle time before).
+const i18n = path.join(root, 'assets', 'i18n');
+const WORDING = [
+  ['ui.json', i18n], ['narration.json', i18n], ['lessons.json', i18n], ['flink.json', i18n],
+  ['extras.json', i18n], ['drill.json', i18n], ['glossary.json', path.join(root, 'assets')],
+];
+const FIRST_SCREEN = new Set(['ui.json', 'narration.json', 'lessons.json', 'flink.json', 'extras.json']);
+
 const out = path.join(dir, 'data');
 fs.rmSync(out, { recursive: true, force: true });
 const files = {};
 const titles = {};
 const inline = {};
-for (const [kind, from, ext] of sources) {
+const listed = sources.map(([kind, from, ext]) => [
+  kind, ext, fs.readdirSync(from).filter((f) => f.endsWith(ext)).sort().map((n) => [n, from]),
+]);
+listed.push(['i18n', '.json', WORDING]);
+for (const [kind, ext, names] of listed) {
   fs.mkdirSync(path.join(out, kind), { recursive: true });
-  for (const name of fs.readdirSync(from).filter((f) => f.endsWith(ext)).sort()) {
+  for (const [name, from] of names) {
     const bytes = fs.readFileSync(path.join(from, name));
     const stem = name.slice(0, -ext.length);
     const hash = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 12);
@@ -64,7 +81,8 @@ for (const [kind, from, ext] of sources) {
       }
       if (kind === 'scenarios' && doc.title) titles[stem] = doc.title;
     }
-    if (stem === first && kind !== 'java') inline[key] = bytes.toString('utf8');
+    if (stem === first && kind !== 'java' && kind !== 'i18n') inline[key] = bytes.toString('utf8');
+    if (kind === 'i18n' && FIRST_SCREEN.has(name)) inline[key] = bytes.toString('utf8');
   }
 }
 if (!inline[`scenarios/${first}.json`]) fail(`the first lesson ${first} has no crates/engine/scenarios/${first}.json`);

@@ -1,19 +1,23 @@
-//! Lesson data on demand: the page's wasm carries no lesson data.
+//! Lesson data on demand: the page's wasm carries no lesson data and no wording.
 //!
 //! The page is built without the `bundled` feature (index.html), so the engine's
-//! built-in scenarios, the tours and the exporter's Java fragments are not
-//! compiled in. `scripts/data-manifest.cjs` writes them next to the wasm under
-//! content-hashed names (a new release never meets a stale cached file) and puts a
-//! [`Manifest`] into index.html: every file's versioned URL, every lesson's title
-//! (the lesson menu lists them all at once) and the first lesson's files inline,
-//! so the first render waits for no fetch. The rest is fetched when a lesson opens
+//! built-in scenarios, the tours, the exporter's Java fragments, the drill's
+//! questions and the wording files (`assets/i18n/*.json`, `assets/glossary.json`)
+//! are not compiled in. `scripts/data-manifest.cjs` writes them next to the wasm
+//! under content-hashed names (a new release never meets a stale cached file) and
+//! puts a [`Manifest`] into index.html: every file's versioned URL, every lesson's
+//! title (the lesson menu lists them all at once) and, inline, the first lesson's
+//! files and the wording the first screen reads (`ui.json`, `narration.json`,
+//! `lessons.json`, `flink.json`, `extras.json`), so the first render waits for no
+//! fetch and shows no missing text. The rest is fetched when a lesson opens
 //! ([`open_lesson`]: its scenario and tour, and its pair partners' scenarios for
-//! the twin view and the charts), prefetched in idle time after the first render
-//! ([`prefetch`]), and the Java when the Flink code tab first opens
+//! the twin view and the charts), when the drill opens (its questions with their
+//! wording, `drill.json`) or the glossary, prefetched in idle time after the first
+//! render ([`prefetch`]), and the Java when the Flink code tab first opens
 //! ([`java_files`]). Each file goes to the table that serves it
 //! ([`engine::runner::provide`], [`crate::lessons::tour::provide`],
-//! [`engine::export::flink::provide_fragment`]), so everything else reads it as if
-//! it were compiled in.
+//! [`engine::export::flink::provide_fragment`], [`crate::i18n::provide`]), so
+//! everything else reads it as if it were compiled in.
 //!
 //! A failed fetch (offline without the cache, HTTP 404, a malformed file) becomes
 //! a message naming the file, shown on the stage; nothing panics. With the
@@ -87,9 +91,21 @@ pub fn lesson_files(lesson: &str) -> Vec<String> {
 pub fn all_lesson_files() -> Vec<String> {
     let scenarios = engine::runner::NAMES.iter().map(|n| scenario_file(n));
     let tours = tour::NAMES.iter().map(|n| format!("tours/{n}.json"));
-    // The drill's questions too, so the drill works offline once prefetched.
+    // The drill's questions too, so the drill works offline once prefetched,
+    // and the wording not inlined in index.html (the inlined is already here).
     let drill = std::iter::once(crate::drill::FILE.to_string());
-    scenarios.chain(tours).chain(drill).collect()
+    let wording = crate::i18n::files().into_iter().map(str::to_string);
+    scenarios.chain(tours).chain(drill).chain(wording).collect()
+}
+
+/// `files` with what each needs beside it: the drill's questions come with the
+/// drill's wording.
+fn with_companions(mut files: Vec<String>) -> Vec<String> {
+    let words = crate::drill::WORDS.file();
+    if files.iter().any(|f| f == crate::drill::FILE) && !files.iter().any(|f| f == words) {
+        files.push(words.to_string());
+    }
+    files
 }
 
 /// The exporter's Java fragments (the Flink code tab).
@@ -104,7 +120,7 @@ pub fn java_files() -> Vec<String> {
 fn split(file: &str) -> Option<(&str, &str)> {
     let (kind, rest) = file.split_once('/')?;
     let name = match kind {
-        "scenarios" | "tours" | "drill" => rest.strip_suffix(".json")?,
+        "scenarios" | "tours" | "drill" | "i18n" => rest.strip_suffix(".json")?,
         "java" => rest.strip_suffix(".java")?,
         _ => return None,
     };
@@ -118,6 +134,7 @@ pub fn available(file: &str) -> bool {
         Some(("tours", name)) => tour::available(name),
         Some(("java", name)) => !engine::export::flink::missing_fragments().contains(&name),
         Some(("drill", "questions")) => crate::drill::available(),
+        Some(("i18n", _)) => crate::i18n::available(file),
         _ => false,
     }
 }
@@ -134,7 +151,8 @@ pub fn supply(file: &str, text: String) -> Result<(), String> {
         Some(("java", name)) => {
             engine::export::flink::provide_fragment(name, text).map_err(|e| e.to_string())
         }
-        Some(("drill", "questions")) => crate::drill::provide(&text),
+        Some(("drill", "questions")) => crate::drill::provide(&text).map_err(|e| e.to_string()),
+        Some(("i18n", _)) => crate::i18n::provide(file, &text).map_err(|e| e.to_string()),
         _ => Err(format!("{file}: not a lesson data file")),
     }
 }
@@ -292,7 +310,10 @@ pub fn open_lesson(lesson: String, dispatch: Callback<Action>) {
 /// Makes every file of `files` available, fetching those that are not (all at
 /// once); the error names the first file that failed and why.
 pub async fn ensure(files: Vec<String>) -> Result<(), String> {
-    let missing: Vec<String> = files.into_iter().filter(|f| !available(f)).collect();
+    let missing: Vec<String> = with_companions(files)
+        .into_iter()
+        .filter(|f| !available(f))
+        .collect();
     if missing.is_empty() {
         return Ok(());
     }
@@ -388,22 +409,38 @@ mod tests {
     #[test]
     fn every_file_a_lesson_or_the_exporter_needs_is_a_file_of_the_source_tree() {
         // What scripts/data-manifest.cjs puts in the manifest: the files of
-        // these three directories.
+        // these directories, and the wording files it lists (the glossary is
+        // assets/glossary.json).
         let root = env!("CARGO_MANIFEST_DIR");
         let dirs = [
             ("scenarios", "crates/engine/scenarios"),
             ("tours", "assets/tours"),
             ("java", "crates/engine/src/export/java"),
             ("drill", "assets/drill"),
+            ("i18n", "assets/i18n"),
         ];
         for file in all_lesson_files().into_iter().chain(java_files()) {
             let (kind, rest) = file.split_once('/').unwrap();
             let dir = dirs.iter().find(|(k, _)| *k == kind).unwrap().1;
-            let path = format!("{root}/{dir}/{rest}");
+            let path = match file.as_str() {
+                "i18n/glossary.json" => format!("{root}/assets/glossary.json"),
+                _ => format!("{root}/{dir}/{rest}"),
+            };
             assert!(std::path::Path::new(&path).is_file(), "{path}");
             assert!(available(&file), "{file} compiled in for the tests");
         }
-        for (kind, dir) in dirs {
+        let manifest_script =
+            std::fs::read_to_string(format!("{root}/scripts/data-manifest.cjs")).unwrap();
+        for file in crate::i18n::files() {
+            let name = file.strip_prefix("i18n/").unwrap();
+            assert!(
+                manifest_script.contains(&format!("'{name}'")),
+                "scripts/data-manifest.cjs ships {file}"
+            );
+        }
+        // The wording directory also holds the files only the tests and
+        // scripts/hant.cjs read (terms, sources, the Traditional term list).
+        for (kind, dir) in dirs.into_iter().filter(|(k, _)| *k != "i18n") {
             let n = std::fs::read_dir(format!("{root}/{dir}")).unwrap().count();
             let listed = all_lesson_files()
                 .into_iter()
@@ -423,6 +460,21 @@ mod tests {
         assert!(err.starts_with("scenarios/pv-count.json: "), "{err}");
         let err = supply("tours/pv-count.json", "[]".into()).unwrap_err();
         assert!(err.starts_with("tours/pv-count.json: "), "{err}");
+        // A wording file names itself and the key (or the parser's line).
+        let err = supply(
+            "i18n/ui.json",
+            r#"{"app_titel": {"zh": "x", "en": "y"}}"#.into(),
+        )
+        .unwrap_err();
+        assert!(
+            err.contains("ui.json") && err.contains("app_titel"),
+            "{err}"
+        );
+        let err = supply("i18n/glossary.json", "{".into()).unwrap_err();
+        assert!(err.contains("glossary.json is not valid JSON"), "{err}");
+        let err = supply("i18n/nope.json", "{}".into()).unwrap_err();
+        assert!(err.contains("i18n/nope.json"), "{err}");
+        assert!(!available("i18n/nope.json"));
         let err = supply("fonts/x.woff", String::new()).unwrap_err();
         assert!(err.contains("fonts/x.woff"), "{err}");
         assert!(!available("fonts/x.woff"));

@@ -11,10 +11,19 @@ use engine::trace::{Event, TraceEvent};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::i18n::{Lang, Msg};
+use crate::i18n::{Lang, Msg, WordingError};
 
-/// The narration wording, compiled into the wasm.
+/// The narration wording, compiled in for native code and the tests (the page
+/// is given it at run time: [`NARRATION`], `src/data.rs`).
+#[cfg(any(feature = "bundled", not(target_arch = "wasm32")))]
 pub const NARRATION_JSON: &str = include_str!("../assets/i18n/narration.json");
+
+/// `narration.json`'s table.
+pub static NARRATION: crate::i18n::Book<BTreeMap<String, Template>> = crate::i18n::Book::new(
+    "i18n/narration.json",
+    crate::i18n::compiled_in!(NARRATION_JSON),
+    parse_templates,
+);
 
 /// One event type's sentence in both languages.
 #[derive(Debug, Deserialize)]
@@ -69,28 +78,31 @@ fn sources_problem(sources: &[String]) -> Option<String> {
 }
 
 /// Parses the narration file; keys starting with `_` are comments.
-pub fn parse_templates(json: &str) -> Result<BTreeMap<String, Template>, String> {
+pub fn parse_templates(json: &str) -> Result<BTreeMap<String, Template>, WordingError> {
+    const FILE: &str = "narration.json";
     let raw: BTreeMap<String, Value> =
-        serde_json::from_str(json).map_err(|e| format!("narration.json: {e}"))?;
+        serde_json::from_str(json).map_err(|e| WordingError::json(FILE, &e))?;
     raw.into_iter()
         .filter(|(k, _)| !k.starts_with('_'))
         .map(|(k, v)| {
-            let t =
-                Template::deserialize(&v).map_err(|e| format!("narration.json: \"{k}\": {e}"))?;
+            let t = Template::deserialize(&v)
+                .map_err(|e| WordingError::entry(FILE, format!("\"{k}\""), e))?;
             if t.zh.trim().is_empty() || t.en.trim().is_empty() {
-                return Err(format!("narration.json: \"{k}\" has an empty translation"));
+                return Err(WordingError::EmptyTranslation { file: FILE, key: k });
             }
             if let Some(p) = sources_problem(&t.sources) {
-                return Err(format!("narration.json: \"{k}\": {p}"));
+                return Err(WordingError::entry(FILE, format!("\"{k}\""), p));
             }
             Ok((k, t))
         })
         .collect()
 }
 
+/// The templates, or none before the file is here (an event then reads as its
+/// type and fields).
 fn templates() -> &'static BTreeMap<String, Template> {
-    static T: OnceLock<BTreeMap<String, Template>> = OnceLock::new();
-    T.get_or_init(|| parse_templates(NARRATION_JSON).unwrap_or_default())
+    static NONE: BTreeMap<String, Template> = BTreeMap::new();
+    NARRATION.get().unwrap_or(&NONE)
 }
 
 /// An event's fields as JSON (`"type"` plus its fields).

@@ -27,13 +27,12 @@ pub mod pick;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
-use std::sync::OnceLock;
 
 use engine::drill::Kind;
 use engine::scenario::Localized;
 use serde::{Deserialize, Serialize};
 
-use crate::i18n::Lang;
+use crate::i18n::{Lang, WordingError};
 use crate::playback::Mode;
 
 /// The questions' data file, as the manifest names it.
@@ -43,8 +42,17 @@ pub const FILE: &str = "drill/questions.json";
 #[cfg(feature = "bundled")]
 pub const QUESTIONS_JSON: &str = include_str!("../assets/drill/questions.json");
 
-/// The panel's wording, compiled in (it is small; the questions are not).
+/// The panel's wording, compiled in for native code and the tests (the page
+/// fetches it with the questions: [`WORDS`], `src/data.rs`).
+#[cfg(any(feature = "bundled", not(target_arch = "wasm32")))]
 pub const WORDS_JSON: &str = include_str!("../assets/i18n/drill.json");
+
+/// `drill.json`'s table.
+pub static WORDS: crate::i18n::Book<BTreeMap<String, Pair>> = crate::i18n::Book::new(
+    "i18n/drill.json",
+    crate::i18n::compiled_in!(WORDS_JSON),
+    words,
+);
 
 /// The drill's questions, in the notes' order.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -137,27 +145,32 @@ impl Question {
 impl Questions {
     /// Parses and checks the file: every lesson exists, every exercise kind and
     /// mode is known, no id repeats, no text is empty. The error names the field.
-    pub fn parse(json: &str) -> Result<Questions, String> {
-        let q: Questions = serde_json::from_str(json).map_err(|e| format!("{FILE}: {e}"))?;
+    pub fn parse(json: &str) -> Result<Questions, WordingError> {
+        let q: Questions = serde_json::from_str(json).map_err(|e| WordingError::json(FILE, &e))?;
         if q.version != 1 {
-            return Err(format!("{FILE}: version: {} is not 1", q.version));
+            return Err(WordingError::entry(
+                FILE,
+                "version",
+                format_args!("{} is not 1", q.version),
+            ));
         }
         let mut ids = std::collections::BTreeSet::new();
         for (i, question) in q.questions.iter().enumerate() {
-            let at = |field: &str| format!("{FILE}: questions[{i}].{field}");
+            let bad = |field: &str, detail: String| {
+                WordingError::entry(FILE, format!("questions[{i}].{field}"), detail)
+            };
             if !ids.insert(question.id.as_str()) {
-                return Err(format!("{}: {:?} repeats", at("id"), question.id));
+                return Err(bad("id", format!("{:?} repeats", question.id)));
             }
             if !engine::runner::NAMES.contains(&question.moment.lesson.as_str()) {
-                return Err(format!(
-                    "{}: no lesson {:?}",
-                    at("moment.lesson"),
-                    question.moment.lesson
+                return Err(bad(
+                    "moment.lesson",
+                    format!("no lesson {:?}", question.moment.lesson),
                 ));
             }
             if let Some(m) = &question.moment.mode {
                 if Mode::from_key(m).is_none() {
-                    return Err(format!("{}: unknown mode {m:?}", at("moment.mode")));
+                    return Err(bad("moment.mode", format!("unknown mode {m:?}")));
                 }
             }
             if let Some(k) = question
@@ -165,7 +178,7 @@ impl Questions {
                 .iter()
                 .find(|k| Kind::from_key(k).is_none())
             {
-                return Err(format!("{}: unknown exercise kind {k:?}", at("exercises")));
+                return Err(bad("exercises", format!("unknown exercise kind {k:?}")));
             }
             let texts = [
                 ("question", Some(&question.question)),
@@ -174,7 +187,7 @@ impl Questions {
             ];
             for (field, text) in texts {
                 if text.is_some_and(|t| t.zh.trim().is_empty() || t.en.trim().is_empty()) {
-                    return Err(format!("{}: a language is empty", at(field)));
+                    return Err(bad(field, "a language is empty".into()));
                 }
             }
         }
@@ -202,15 +215,16 @@ pub fn available() -> bool {
 }
 
 /// Supplies the fetched questions, checked as the tests check the file.
-pub fn provide(json: &str) -> Result<(), String> {
+pub fn provide(json: &str) -> Result<(), WordingError> {
     let q = Questions::parse(json)?;
     PROVIDED.with(|p| *p.borrow_mut() = Some(Rc::new(q)));
     Ok(())
 }
 
+/// One text of the drill's wording in every language.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Pair {
+pub struct Pair {
     zh: String,
     #[serde(rename = "zh-Hant", default)]
     zh_hant: Option<String>,
@@ -218,36 +232,38 @@ struct Pair {
 }
 
 /// The wording table, or the first problem (the key named).
-fn words(json: &str) -> Result<BTreeMap<String, Pair>, String> {
+fn words(json: &str) -> Result<BTreeMap<String, Pair>, WordingError> {
+    const FILE: &str = "drill.json";
     let raw: BTreeMap<String, serde_json::Value> =
-        serde_json::from_str(json).map_err(|e| format!("drill.json: {e}"))?;
+        serde_json::from_str(json).map_err(|e| WordingError::json(FILE, &e))?;
     raw.into_iter()
         .filter(|(k, _)| !k.starts_with('_'))
         .map(|(k, v)| {
-            let p = Pair::deserialize(&v).map_err(|e| format!("drill.json: \"{k}\": {e}"))?;
+            let p = Pair::deserialize(&v)
+                .map_err(|e| WordingError::entry(FILE, format!("\"{k}\""), e))?;
             if p.zh.trim().is_empty() || p.en.trim().is_empty() {
-                return Err(format!("drill.json: \"{k}\" has an empty translation"));
+                return Err(WordingError::EmptyTranslation { file: FILE, key: k });
             }
             Ok((k, p))
         })
         .collect()
 }
 
-/// The wording table, read once.
-fn table() -> &'static BTreeMap<String, Pair> {
-    static TABLE: OnceLock<BTreeMap<String, Pair>> = OnceLock::new();
-    TABLE.get_or_init(|| words(WORDS_JSON).unwrap_or_default())
-}
-
 /// The drill's text `key` in `lang`, if the wording file has it.
 pub fn w_opt(key: &str, lang: Lang) -> Option<String> {
-    table()
+    WORDS
+        .get()?
         .get(key)
         .map(|p| lang.pick(&p.zh, p.zh_hant.as_deref(), &p.en).to_string())
 }
 
-/// The drill's text `key` in `lang`; a missing key shows as `⟨key⟩`.
+/// The drill's text `key` in `lang`; a key the file lacks shows as `⟨key⟩`, and
+/// every key as `…` while the file is still on its way (the drill fetches it
+/// with the questions).
 pub fn w(key: &str, lang: Lang) -> String {
+    if WORDS.get().is_none() {
+        return "…".into();
+    }
     w_opt(key, lang).unwrap_or_else(|| format!("⟨{key}⟩"))
 }
 
@@ -621,7 +637,7 @@ mod tests {
                 at = &mut at[*p];
             }
             at[path[path.len() - 1]] = v;
-            Questions::parse(&doc.to_string()).unwrap_err()
+            Questions::parse(&doc.to_string()).unwrap_err().to_string()
         };
         let e = with(&["moment", "lesson"], "nope".into());
         assert!(
@@ -637,7 +653,9 @@ mod tests {
         assert!(e.contains("questions[0].moment.mode"), "{e}");
         let e = with(&["answer"], serde_json::json!({"zh": "", "en": "x"}));
         assert!(e.contains("questions[0].answer"), "{e}");
-        let e = Questions::parse("{\"version\": 1, \"questions\": [{}]}").unwrap_err();
+        let e = Questions::parse("{\"version\": 1, \"questions\": [{}]}")
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with(FILE), "{e}");
     }
 

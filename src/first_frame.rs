@@ -192,7 +192,7 @@ fn topbar(first: &FirstMoment, lang: Lang) -> Html {
                     { crate::lessons::wording::t("tour_start", lang) }
                 </button>
                 <button type="button" class="text-button" aria-pressed="false">{ lang.t(Msg::TwinView) }</button>
-                <button type="button" class="text-button first-frame__drill" aria-pressed="false">{ crate::drill::w("open", lang) }</button>
+                <button type="button" class="text-button first-frame__drill" aria-pressed="false">{ lang.t(Msg::DrillOpen) }</button>
             </div>
             <div class="topbar__tools">
                 <div class="menu">

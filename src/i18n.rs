@@ -1,8 +1,8 @@
 //! Languages and the page's wording.
 //!
-//! The words themselves live in `assets/i18n/ui.json` (compiled in with
-//! `include_str!`), so a teacher can correct a sentence without reading Rust. This
-//! module knows only the *keys* ([`Msg`]) and how to choose a [`Lang`]:
+//! The words themselves live in `assets/i18n/ui.json`, so a teacher can correct a
+//! sentence without reading Rust. This module knows only the *keys* ([`Msg`]) and
+//! how to choose a [`Lang`]:
 //! `?lang=` in the URL first, then the browser's language, then English.
 //! Traditional Chinese (`zh-Hant`) is generated from the Simplified text by
 //! `scripts/hant.cjs`; a text without it falls back to Simplified ([`Lang::pick`]).
@@ -13,9 +13,19 @@
 //! string uses them. A part of the page with many words of its own can have its
 //! own file and key enum through the same [`messages!`] macro ([`flink`]:
 //! `assets/i18n/flink.json`, the Flink code tab and the real statistics).
+//!
+//! The wording files are data, not code in the page's wasm: each is a [`Book`],
+//! filled by [`provide`] from what `src/data.rs` finds inlined in index.html
+//! (the files the first screen reads: `ui.json`, `narration.json`,
+//! `lessons.json`, `flink.json`, `extras.json`) or fetches when first needed
+//! (`drill.json`, `glossary.json`). Native code and the browser tests (the
+//! `bundled` feature) read them compiled in with `include_str!`, so every check
+//! of the files runs on the files themselves. A file that fails to parse is
+//! refused with a [`WordingError`] naming the file and the key.
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::OnceLock;
 
 use serde::Deserialize;
 
@@ -173,11 +183,27 @@ pub trait Wording: Copy {
     fn entry(self) -> &'static Entry;
 }
 
+/// The text of a wording file where it is compiled in (native code and the
+/// `bundled` feature), `None` in the page's wasm, which is given the file at run
+/// time ([`provide`]). `compiled_in!(include_str!(…))`: the `include_str!` is
+/// not even expanded when the text is not compiled in.
+macro_rules! compiled_in {
+    ($text:expr) => {{
+        #[cfg(any(feature = "bundled", not(target_arch = "wasm32")))]
+        let text: Option<&'static str> = Some($text);
+        #[cfg(not(any(feature = "bundled", not(target_arch = "wasm32"))))]
+        let text: Option<&'static str> = None;
+        text
+    }};
+}
+pub(crate) use compiled_in;
+
 /// Declares a key enum with the JSON key of each message, so the list of keys
 /// exists once: a key missing from (or unknown to) its file fails [`parse_entries`].
-/// `messages! { Name in "file.json" = include_str!(…); Variant = "key", … }`.
+/// `messages! { Name in "file.json" = BOOK, include_str!(…); Variant = "key", … }`,
+/// where `BOOK` is the file's [`Book`].
 macro_rules! messages {
-    ($name:ident in $file:literal = $json:expr; $($(#[$doc:meta])* $variant:ident = $key:literal,)*) => {
+    ($name:ident in $file:literal = $book:path, $json:expr; $($(#[$doc:meta])* $variant:ident = $key:literal,)*) => {
         #[doc = concat!("A piece of interface wording; its text in each language is in `assets/i18n/", $file, "`.")]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum $name {
@@ -189,7 +215,9 @@ macro_rules! messages {
             pub const ALL: &'static [$name] = &[$($name::$variant,)*];
             /// The wording file's name.
             pub const FILE: &'static str = $file;
-            /// The wording file, compiled into the wasm.
+            /// The wording file, compiled in (native code and the tests; the
+            /// page is given it at run time).
+            #[cfg(any(feature = "bundled", not(target_arch = "wasm32")))]
             pub const JSON: &'static str = $json;
 
             #[doc = concat!("The message's key in `", $file, "`.")]
@@ -200,7 +228,7 @@ macro_rules! messages {
             }
 
             /// Parses a wording file for these keys into a table indexed by `self as usize`.
-            pub fn parse(json: &str) -> Result<Vec<$crate::i18n::Entry>, String> {
+            pub fn parse(json: &str) -> Result<Vec<$crate::i18n::Entry>, $crate::i18n::WordingError> {
                 let keys: Vec<&str> = Self::ALL.iter().map(|m| m.key()).collect();
                 $crate::i18n::parse_entries(json, Self::FILE, &keys)
             }
@@ -208,23 +236,239 @@ macro_rules! messages {
 
         impl $crate::i18n::Wording for $name {
             fn entry(self) -> &'static $crate::i18n::Entry {
-                // `cargo test` proves the shipped file parses, so the `expect`
-                // cannot fire in a tested build.
-                static TABLE: std::sync::OnceLock<Vec<$crate::i18n::Entry>> =
-                    std::sync::OnceLock::new();
-                let table = TABLE.get_or_init(|| {
-                    Self::parse(Self::JSON).expect(concat!("assets/i18n/", $file))
-                });
-                &table[self as usize]
+                $book
+                    .get()
+                    .and_then(|table| table.get(self as usize))
+                    .unwrap_or(&$crate::i18n::NOT_YET)
             }
         }
     };
 }
 
+/// What a message reads before its file is here (a file the page fetches when
+/// first needed, or one that failed to load, which the stage reports by name).
+pub static NOT_YET: Entry = Entry {
+    zh: String::new(),
+    zh_hant: None,
+    en: String::new(),
+};
+
+/// Why a wording file was refused. Every message names the file, and the key or
+/// field where there is one, for the teacher who edited it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WordingError {
+    /// Not JSON at all.
+    Syntax {
+        /// The file (`ui.json`).
+        file: &'static str,
+        /// The parser's message (line and column).
+        detail: String,
+    },
+    /// JSON, but not of the file's shape (a missing or unknown field).
+    Shape {
+        /// The file.
+        file: &'static str,
+        /// The parser's message.
+        detail: String,
+    },
+    /// A key the code does not know (a typo?).
+    UnknownKey {
+        /// The file.
+        file: &'static str,
+        /// The key.
+        key: String,
+    },
+    /// A key the code needs that the file lacks.
+    MissingKey {
+        /// The file.
+        file: &'static str,
+        /// The key.
+        key: String,
+    },
+    /// An entry whose Chinese or English text is blank.
+    EmptyTranslation {
+        /// The file.
+        file: &'static str,
+        /// The key.
+        key: String,
+    },
+    /// An entry that is not what the file expects.
+    BadEntry {
+        /// The file.
+        file: &'static str,
+        /// The key, or the field (`terms[3].explain`, `questions[2].moment.lesson`).
+        key: String,
+        /// What is wrong with it.
+        detail: String,
+    },
+    /// A name that is not one of the page's wording files.
+    UnknownFile {
+        /// The name asked for.
+        file: String,
+    },
+}
+
+impl WordingError {
+    /// A serde_json error while reading `file`: [`WordingError::Syntax`] or
+    /// [`WordingError::Shape`].
+    pub fn json(file: &'static str, e: &serde_json::Error) -> WordingError {
+        let detail = e.to_string();
+        match e.classify() {
+            serde_json::error::Category::Data => WordingError::Shape { file, detail },
+            _ => WordingError::Syntax { file, detail },
+        }
+    }
+
+    /// [`WordingError::BadEntry`].
+    pub fn entry(file: &'static str, key: impl Into<String>, detail: impl fmt::Display) -> Self {
+        WordingError::BadEntry {
+            file,
+            key: key.into(),
+            detail: detail.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for WordingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WordingError::Syntax { file, detail } => {
+                write!(f, "{file} is not valid JSON: {detail}")
+            }
+            WordingError::Shape { file, detail } => write!(f, "{file}: {detail}"),
+            WordingError::UnknownKey { file, key } => {
+                write!(f, "{file}: unknown key \"{key}\" (a typo?)")
+            }
+            WordingError::MissingKey { file, key } => write!(f, "{file}: missing key \"{key}\""),
+            WordingError::EmptyTranslation { file, key } => {
+                write!(f, "{file}: \"{key}\" has an empty translation")
+            }
+            WordingError::BadEntry { file, key, detail } => write!(f, "{file}: {key}: {detail}"),
+            WordingError::UnknownFile { file } => write!(f, "{file}: not a wording file"),
+        }
+    }
+}
+
+impl std::error::Error for WordingError {}
+
+/// One wording file: its name, its text where compiled in, and its table, parsed
+/// once — from the compiled-in text, or from the text [`provide`] hands it.
+pub struct Book<T: 'static> {
+    file: &'static str,
+    compiled_in: Option<&'static str>,
+    parse: fn(&str) -> Result<T, WordingError>,
+    table: OnceLock<T>,
+}
+
+impl<T: Send + Sync> Book<T> {
+    /// A wording file `file` (its name under `assets/`, as the data manifest
+    /// names it: `i18n/ui.json`), read with `parse`.
+    pub const fn new(
+        file: &'static str,
+        compiled_in: Option<&'static str>,
+        parse: fn(&str) -> Result<T, WordingError>,
+    ) -> Self {
+        Book {
+            file,
+            compiled_in,
+            parse,
+            table: OnceLock::new(),
+        }
+    }
+
+    /// The file's name in the data manifest.
+    pub const fn file(&self) -> &'static str {
+        self.file
+    }
+
+    /// The table, if the file is here. A compiled-in file that does not parse
+    /// (which its test rules out) reads as absent, never as a panic.
+    pub fn get(&self) -> Option<&T> {
+        if let Some(t) = self.table.get() {
+            return Some(t);
+        }
+        let parsed = (self.parse)(self.compiled_in?).ok()?;
+        Some(self.table.get_or_init(|| parsed))
+    }
+
+    /// Whether the file is here (compiled in, or provided).
+    pub fn available(&self) -> bool {
+        self.compiled_in.is_some() || self.table.get().is_some()
+    }
+
+    /// Parses `text` as this file and keeps it (the first text kept wins: a
+    /// build's file never changes under a running page).
+    pub fn provide(&self, text: &str) -> Result<(), WordingError> {
+        let t = (self.parse)(text)?;
+        let _ = self.table.set(t);
+        Ok(())
+    }
+}
+
+/// A wording file's entry points: its name in the data manifest, [`Book::provide`]
+/// and [`Book::available`].
+type BookFns = (
+    &'static str,
+    fn(&str) -> Result<(), WordingError>,
+    fn() -> bool,
+);
+
+/// The page's wording files.
+fn books() -> [BookFns; 7] {
+    use crate::describe::NARRATION;
+    use crate::drill::WORDS;
+    use crate::lessons::glossary::GLOSSARY;
+    use crate::lessons::wording::LESSONS;
+    use extras::EXTRAS;
+    use flink::FLINK;
+    [
+        (UI.file(), |t| UI.provide(t), || UI.available()),
+        (
+            NARRATION.file(),
+            |t| NARRATION.provide(t),
+            || NARRATION.available(),
+        ),
+        (
+            LESSONS.file(),
+            |t| LESSONS.provide(t),
+            || LESSONS.available(),
+        ),
+        (FLINK.file(), |t| FLINK.provide(t), || FLINK.available()),
+        (EXTRAS.file(), |t| EXTRAS.provide(t), || EXTRAS.available()),
+        (WORDS.file(), |t| WORDS.provide(t), || WORDS.available()),
+        (
+            GLOSSARY.file(),
+            |t| GLOSSARY.provide(t),
+            || GLOSSARY.available(),
+        ),
+    ]
+}
+
+/// Every wording file the page reads, by its name in the data manifest
+/// (`i18n/ui.json`; the glossary is `i18n/glossary.json`).
+pub fn files() -> Vec<&'static str> {
+    books().iter().map(|b| b.0).collect()
+}
+
+/// Hands the text of the wording file `file` to its table, checked as the tests
+/// check the compiled-in file.
+pub fn provide(file: &str, text: &str) -> Result<(), WordingError> {
+    let (_, provide, _) = books()
+        .into_iter()
+        .find(|b| b.0 == file)
+        .ok_or_else(|| WordingError::UnknownFile { file: file.into() })?;
+    provide(text)
+}
+
+/// Whether the wording file `file` is here (compiled in, inlined or fetched).
+pub fn available(file: &str) -> bool {
+    books().iter().any(|b| b.0 == file && (b.2)())
+}
+
 pub mod flink;
 
 messages! {
-    Msg in "ui.json" = UI_JSON;
+    Msg in "ui.json" = UI, include_str!("../assets/i18n/ui.json");
     /// The browser tab's title.
     DocumentTitle = "document_title",
     /// The page heading, after the `checkpoint-lab` brand.
@@ -583,10 +827,18 @@ messages! {
     RestartCountTitle = "restart_count_title",
     /// The failure-rate window's band on the scrubber.
     RestartWindowBand = "restart_window_band",
+    /// The top bar's button that opens the interview drill, and its tooltip (here,
+    /// not in `drill.json`, which the page fetches when the drill opens).
+    DrillOpen = "drill_open",
+    DrillOpenHint = "drill_open_hint",
 }
 
-/// The wording file, compiled into the wasm.
-pub const UI_JSON: &str = include_str!("../assets/i18n/ui.json");
+/// The page's wording file, compiled in for native code and the tests.
+#[cfg(any(feature = "bundled", not(target_arch = "wasm32")))]
+pub const UI_JSON: &str = Msg::JSON;
+
+/// `ui.json`'s table.
+pub static UI: Book<Vec<Entry>> = Book::new("i18n/ui.json", compiled_in!(Msg::JSON), Msg::parse);
 
 /// One message in every language.
 #[derive(Debug, Deserialize)]
@@ -602,36 +854,52 @@ pub struct Entry {
 }
 
 /// Parses `ui.json` into a table indexed by `Msg as usize`.
-pub fn parse_table(json: &str) -> Result<Vec<Entry>, String> {
+pub fn parse_table(json: &str) -> Result<Vec<Entry>, WordingError> {
     Msg::parse(json)
 }
 
 /// Parses the wording file `file` into a table in the order of `keys`. Keys
 /// starting with `_` are comments. The error names the offending key, for the
 /// teacher who edited it.
-pub fn parse_entries(json: &str, file: &str, keys: &[&str]) -> Result<Vec<Entry>, String> {
+pub fn parse_entries(
+    json: &str,
+    file: &'static str,
+    keys: &[&str],
+) -> Result<Vec<Entry>, WordingError> {
     let raw: BTreeMap<String, serde_json::Value> =
-        serde_json::from_str(json).map_err(|e| format!("{file} is not valid JSON: {e}"))?;
+        serde_json::from_str(json).map_err(|e| WordingError::json(file, &e))?;
     let mut entries: BTreeMap<&str, Entry> = BTreeMap::new();
     for (key, value) in &raw {
         if key.starts_with('_') {
             continue;
         }
         if !keys.contains(&key.as_str()) {
-            return Err(format!("{file}: unknown key \"{key}\" (a typo?)"));
+            return Err(WordingError::UnknownKey {
+                file,
+                key: key.clone(),
+            });
         }
-        let entry = Entry::deserialize(value)
-            .map_err(|e| format!("{file}: \"{key}\" needs {{\"zh\": …, \"en\": …}}: {e}"))?;
+        let entry = Entry::deserialize(value).map_err(|e| {
+            WordingError::entry(
+                file,
+                format!("\"{key}\""),
+                format_args!("needs {{\"zh\": …, \"en\": …}}: {e}"),
+            )
+        })?;
         if entry.zh.trim().is_empty() || entry.en.trim().is_empty() {
-            return Err(format!("{file}: \"{key}\" has an empty translation"));
+            return Err(WordingError::EmptyTranslation {
+                file,
+                key: key.clone(),
+            });
         }
         entries.insert(key, entry);
     }
     keys.iter()
         .map(|k| {
-            entries
-                .remove(k)
-                .ok_or_else(|| format!("{file}: missing key \"{k}\""))
+            entries.remove(k).ok_or_else(|| WordingError::MissingKey {
+                file,
+                key: k.to_string(),
+            })
         })
         .collect()
 }
@@ -698,13 +966,21 @@ mod tests {
 
     #[test]
     fn a_typo_in_the_wording_file_names_the_key() {
-        let err = parse_table(r#"{"app_titel": {"zh": "x", "en": "y"}}"#).unwrap_err();
+        let err = parse_table(r#"{"app_titel": {"zh": "x", "en": "y"}}"#)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("app_titel"), "{err}");
-        let err = parse_table(r#"{"app_title": {"zh": "x"}}"#).unwrap_err();
+        let err = parse_table(r#"{"app_title": {"zh": "x"}}"#)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("app_title"), "{err}");
-        let err = parse_table(r#"{"app_title": {"zh": "x", "en": " "}}"#).unwrap_err();
+        let err = parse_table(r#"{"app_title": {"zh": "x", "en": " "}}"#)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("empty"), "{err}");
-        let err = parse_table(r#"{"_readme": "comments are fine"}"#).unwrap_err();
+        let err = parse_table(r#"{"_readme": "comments are fine"}"#)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("missing key"), "{err}");
     }
 

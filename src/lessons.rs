@@ -12,8 +12,9 @@
 //! - [`bar`]: the components: tour and compare buttons, the menu's items, the tour
 //!   card, the glossary, notices, the lesson pair's difference (state: [`crate::hooks::lessons`]).
 //!
-//! Every text a learner reads is in a data file under `assets/`, compiled in with
-//! `include_str!`, so a teacher corrects a sentence without touching Rust.
+//! Every text a learner reads is in a data file under `assets/` (fetched by the
+//! page, `src/data.rs`; compiled in for native code and the tests), so a teacher
+//! corrects a sentence without touching Rust.
 
 pub mod bar;
 pub mod editor;

@@ -107,8 +107,8 @@ pub fn TopBar(props: &TopBarProps) -> Html {
                 </button>
                 }
                 <button type="button" class="text-button" id="drill-button" aria-pressed={props.drill_open.to_string()}
-                        title={crate::drill::w("open_hint", lang)} onclick={props.on_drill.reform({ let open = props.drill_open; move |_: MouseEvent| !open })}>
-                    { crate::drill::w("open", lang) }
+                        title={lang.t(Msg::DrillOpenHint)} onclick={props.on_drill.reform({ let open = props.drill_open; move |_: MouseEvent| !open })}>
+                    { lang.t(Msg::DrillOpen) }
                 </button>
             </div>
             <div class="topbar__tools">

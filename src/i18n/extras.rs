@@ -8,18 +8,27 @@
 //! languages and fails on a placeholder left over or a key missing.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use crate::i18n::Lang;
+use crate::i18n::{Book, Lang, WordingError};
 
-/// The wording file, compiled in.
+/// The wording file, compiled in for native code and the tests (the page is
+/// given it at run time: [`EXTRAS`], `src/data.rs`).
+#[cfg(any(feature = "bundled", not(target_arch = "wasm32")))]
 pub const EXTRAS_JSON: &str = include_str!("../../assets/i18n/extras.json");
 
+/// `extras.json`'s table.
+pub static EXTRAS: Book<BTreeMap<String, Pair>> = Book::new(
+    "i18n/extras.json",
+    crate::i18n::compiled_in!(EXTRAS_JSON),
+    table,
+);
+
+/// One text of the file in every language.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Pair {
+pub struct Pair {
     zh: String,
     #[serde(rename = "zh-Hant", default)]
     zh_hant: Option<String>,
@@ -27,15 +36,17 @@ struct Pair {
 }
 
 /// The table, or the first problem (the key named).
-fn table(json: &str) -> Result<BTreeMap<String, Pair>, String> {
+fn table(json: &str) -> Result<BTreeMap<String, Pair>, WordingError> {
+    const FILE: &str = "extras.json";
     let raw: BTreeMap<String, serde_json::Value> =
-        serde_json::from_str(json).map_err(|e| format!("extras.json: {e}"))?;
+        serde_json::from_str(json).map_err(|e| WordingError::json(FILE, &e))?;
     raw.into_iter()
         .filter(|(k, _)| !k.starts_with('_'))
         .map(|(k, v)| {
-            let p = Pair::deserialize(&v).map_err(|e| format!("extras.json: \"{k}\": {e}"))?;
+            let p = Pair::deserialize(&v)
+                .map_err(|e| WordingError::entry(FILE, format!("\"{k}\""), e))?;
             if p.zh.trim().is_empty() || p.en.trim().is_empty() {
-                return Err(format!("extras.json: \"{k}\" has an empty translation"));
+                return Err(WordingError::EmptyTranslation { file: FILE, key: k });
             }
             Ok((k, p))
         })
@@ -43,10 +54,11 @@ fn table(json: &str) -> Result<BTreeMap<String, Pair>, String> {
 }
 
 /// The text of `key` in `lang`. A key the file lacks is shown as `⟨key⟩` (and
-/// fails the test that renders every text).
+/// fails the test that renders every text); nothing before the file is here.
 pub fn x(key: &str, lang: Lang) -> String {
-    static TABLE: OnceLock<BTreeMap<String, Pair>> = OnceLock::new();
-    let t = TABLE.get_or_init(|| table(EXTRAS_JSON).unwrap_or_default());
+    let Some(t) = EXTRAS.get() else {
+        return String::new();
+    };
     t.get(key).map_or_else(
         || format!("⟨{key}⟩"),
         |p| lang.pick(&p.zh, p.zh_hant.as_deref(), &p.en).to_string(),
@@ -71,6 +83,7 @@ mod tests {
         assert_eq!(x("no_such_key", Lang::Zh), "⟨no_such_key⟩");
         assert!(table(r#"{"a": {"zh": "", "en": "b"}}"#)
             .unwrap_err()
+            .to_string()
             .contains("\"a\""));
         // The placeholders of each entry are the same in both languages.
         let holes = |s: &str| {

@@ -3,8 +3,15 @@
 //! edited (and merged) independently. Looked up like [`super::Msg`]:
 //! `lang.t(FlinkMsg::Copy)`.
 
+/// `flink.json`'s table.
+pub static FLINK: super::Book<Vec<super::Entry>> = super::Book::new(
+    "i18n/flink.json",
+    compiled_in!(FlinkMsg::JSON),
+    FlinkMsg::parse,
+);
+
 messages! {
-    FlinkMsg in "flink.json" = include_str!("../../assets/i18n/flink.json");
+    FlinkMsg in "flink.json" = FLINK, include_str!("../../assets/i18n/flink.json");
     /// The side panel's tab.
     Tab = "tab_flink",
     Empty = "flink_empty",
@@ -122,7 +129,9 @@ mod tests {
         }
         assert_eq!(Lang::Zh.t(FlinkMsg::Copy), "复制");
         assert_eq!(Lang::En.t(FlinkMsg::Tab), "Flink code");
-        let err = FlinkMsg::parse(r#"{"flink_copy": {"zh": "复制", "en": "Copy"}}"#).unwrap_err();
+        let err = FlinkMsg::parse(r#"{"flink_copy": {"zh": "复制", "en": "Copy"}}"#)
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("flink.json: missing key"), "{err}");
     }
 }

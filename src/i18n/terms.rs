@@ -13,7 +13,11 @@
 
 use serde::Deserialize;
 
-/// The term file, compiled in.
+use super::WordingError;
+
+/// The term file, compiled in (native code and the tests: the page does not read
+/// it).
+#[cfg(any(feature = "bundled", not(target_arch = "wasm32")))]
 pub const TERMS_JSON: &str = include_str!("../../assets/i18n/terms.json");
 
 /// One concept's Chinese term.
@@ -54,7 +58,7 @@ impl Terms {
     /// The same concepts in Traditional Chinese: each term's `zh-Hant` and
     /// `avoid-Hant` in place of `zh` and `avoid`, or a message naming the first
     /// concept without them (the file was edited without regenerating).
-    pub fn hant(&self) -> Result<Terms, String> {
+    pub fn hant(&self) -> Result<Terms, WordingError> {
         let terms = self
             .terms
             .iter()
@@ -68,9 +72,10 @@ impl Terms {
                     avoid_en: t.avoid_en.clone(),
                     avoid_hant: None,
                 }),
-                _ => Err(format!(
-                    "terms.json: \"{}\" has no zh-Hant term or avoid-Hant list (run node scripts/hant.cjs)",
-                    t.concept
+                _ => Err(WordingError::entry(
+                    "terms.json",
+                    format!("\"{}\"", t.concept),
+                    "has no zh-Hant term or avoid-Hant list (run node scripts/hant.cjs)",
                 )),
             })
             .collect::<Result<_, _>>()?;
@@ -82,7 +87,7 @@ impl Terms {
 }
 
 /// Parses the term file.
-pub fn parse(json: &str) -> Result<Terms, String> {
+pub fn parse(json: &str) -> Result<Terms, WordingError> {
     #[derive(Deserialize)]
     struct File {
         #[serde(rename = "_readme")]
@@ -90,10 +95,14 @@ pub fn parse(json: &str) -> Result<Terms, String> {
         terms: Vec<Term>,
         identifiers: Vec<String>,
     }
-    let f: File = serde_json::from_str(json).map_err(|e| format!("terms.json: {e}"))?;
+    let f: File = serde_json::from_str(json).map_err(|e| WordingError::json("terms.json", &e))?;
     for t in &f.terms {
         if t.zh.trim().is_empty() {
-            return Err(format!("terms.json: \"{}\" has no zh term", t.concept));
+            return Err(WordingError::entry(
+                "terms.json",
+                format!("\"{}\"", t.concept),
+                "has no zh term",
+            ));
         }
     }
     Ok(Terms {
@@ -343,6 +352,7 @@ mod tests {
             ("lessons.json", crate::lessons::wording::LESSONS_JSON),
             ("extras.json", crate::i18n::extras::EXTRAS_JSON),
             ("glossary.json", crate::lessons::glossary::GLOSSARY_JSON),
+            ("drill.json", crate::drill::WORDS_JSON),
         ]
         .into_iter()
         .map(|(n, j)| (n.to_string(), j))
@@ -402,7 +412,6 @@ mod tests {
                     "drill/questions.json".to_string(),
                     crate::drill::QUESTIONS_JSON,
                 ),
-                ("drill.json".to_string(), crate::drill::WORDS_JSON),
                 ("terms.json".to_string(), TERMS_JSON),
             ])
             .collect();
@@ -475,7 +484,7 @@ mod tests {
         let missing =
             parse(r#"{"terms": [{"concept": "barrier", "zh": "屏障"}], "identifiers": []}"#)
                 .unwrap();
-        assert!(missing.hant().unwrap_err().contains("barrier"));
+        assert!(missing.hant().unwrap_err().to_string().contains("barrier"));
     }
 
     /// Places the lessons' own text deviates and that this page may not edit
@@ -516,22 +525,15 @@ mod tests {
         }
     }
 
-    /// Every English string of the same files, and the drill's, in one vocabulary:
+    /// Every English string of the same files, and the drill's questions, in one vocabulary:
     /// a checkpoint past its timeout expired, one canceled otherwise was aborted, a
     /// transaction past transaction.timeout.ms is aborted by the broker.
     #[test]
     fn every_english_string_uses_the_canonical_terms() {
         let terms = terms();
-        let mut files: Vec<(String, &str)> = vec![
-            ("drill.json".into(), crate::drill::WORDS_JSON),
-            (
-                "drill/questions.json".into(),
-                include_str!("../../assets/drill/questions.json"),
-            ),
-        ];
-        files.extend(page_files());
         let mut bad = Vec::new();
-        for (name, json) in files {
+        let questions = ("drill/questions.json".into(), crate::drill::QUESTIONS_JSON);
+        for (name, json) in page_files().into_iter().chain([questions]) {
             let v: serde_json::Value = serde_json::from_str(json).unwrap();
             let mut found = Vec::new();
             lang_strings(&v, "en", &name, &mut found);

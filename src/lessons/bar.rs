@@ -607,7 +607,7 @@ fn ask_view(
 #[component]
 pub fn Glossary() -> Html {
     let lang = use_lang().lang;
-    let terms = use_memo((), |_| Rc::new(glossary::terms()));
+    let terms = glossary::use_terms();
     // The Chinese name beside the English one: in the reader's script when that
     // is Traditional.
     let chinese = if lang == crate::i18n::Lang::ZhHant {

@@ -1,12 +1,27 @@
 //! The zh/en glossary of Flink terms, `assets/glossary.json` (a teacher's file).
+//! The page fetches it when the glossary first opens, or in idle time before
+//! ([`use_terms`], `src/data.rs`); native code and the tests compile it in.
+
+use std::rc::Rc;
 
 use engine::scenario::Localized;
 use serde::Deserialize;
+use yew::prelude::*;
 
+use crate::i18n::{Book, WordingError};
 use crate::lessons::notes::NotesCallout;
 
-/// The glossary file, compiled in.
+/// The glossary file, compiled in for native code and the tests.
+#[cfg(any(feature = "bundled", not(target_arch = "wasm32")))]
 pub const GLOSSARY_JSON: &str = include_str!("../../assets/glossary.json");
+
+/// The glossary, parsed once it is here. Its name in the data manifest is
+/// `i18n/glossary.json`, beside the other wording files.
+pub static GLOSSARY: Book<Vec<Term>> = Book::new(
+    "i18n/glossary.json",
+    crate::i18n::compiled_in!(GLOSSARY_JSON),
+    parse,
+);
 
 /// One term and a one-sentence explanation, in both languages.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -33,28 +48,55 @@ struct File {
 }
 
 /// Parses a glossary file; the error names the entry (from 1) that is incomplete.
-pub fn parse(json: &str) -> Result<Vec<Term>, String> {
-    let file: File = serde_json::from_str(json).map_err(|e| format!("glossary.json: {e}"))?;
+pub fn parse(json: &str) -> Result<Vec<Term>, WordingError> {
+    const FILE: &str = "glossary.json";
+    let file: File = serde_json::from_str(json).map_err(|e| WordingError::json(FILE, &e))?;
     for (i, t) in file.terms.iter().enumerate() {
         for (what, l) in [("term", &t.term), ("explain", &t.explain)] {
             if l.zh.trim().is_empty() || l.en.trim().is_empty() {
-                return Err(format!(
-                    "glossary.json: terms[{}].{what} needs both zh and en",
-                    i + 1
+                return Err(WordingError::entry(
+                    FILE,
+                    format!("terms[{}].{what}", i + 1),
+                    "needs both zh and en",
                 ));
             }
         }
         if let Some(c) = &t.notes {
             c.check()
-                .map_err(|e| format!("glossary.json: terms[{}].{e}", i + 1))?;
+                .map_err(|e| WordingError::entry(FILE, format!("terms[{}]", i + 1), e))?;
         }
     }
     Ok(file.terms)
 }
 
-/// The shipped glossary (empty if the file were broken, which the test rules out).
+/// The glossary if it is here (empty if the file were broken, which the test
+/// rules out).
 pub fn terms() -> Vec<Term> {
-    parse(GLOSSARY_JSON).unwrap_or_default()
+    GLOSSARY.get().cloned().unwrap_or_default()
+}
+
+/// The glossary for a view: at once when it is here, otherwise fetched (the view
+/// redraws when it arrives; a failure is logged with the file's name and the
+/// list stays empty).
+#[hook]
+pub fn use_terms() -> Rc<Vec<Term>> {
+    let terms = use_state(|| Rc::new(terms()));
+    {
+        let terms = terms.clone();
+        use_effect_with((), move |_| {
+            if !GLOSSARY.available() {
+                wasm_bindgen_futures::spawn_local(async move {
+                    match crate::data::ensure(vec![GLOSSARY.file().to_string()]).await {
+                        Ok(()) => terms.set(Rc::new(self::terms())),
+                        Err(e) => {
+                            web_sys::console::warn_1(&crate::data::failure(&e).into());
+                        }
+                    }
+                });
+            }
+        });
+    }
+    (*terms).clone()
 }
 
 #[cfg(test)]
@@ -81,7 +123,7 @@ mod tests {
 
     #[test]
     fn an_incomplete_entry_is_named() {
-        let err = parse(r#"{"terms": [{"term": {"zh": "检查点", "en": ""}, "explain": {"zh": "x", "en": "y"}}]}"#).unwrap_err();
+        let err = parse(r#"{"terms": [{"term": {"zh": "检查点", "en": ""}, "explain": {"zh": "x", "en": "y"}}]}"#).unwrap_err().to_string();
         assert!(err.contains("terms[1].term"), "{err}");
     }
 }

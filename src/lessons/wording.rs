@@ -5,14 +5,22 @@
 //! languages, and no key it does not know.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use crate::i18n::Lang;
+use crate::i18n::{Book, Lang, WordingError};
 
-/// The wording file, compiled in.
+/// The wording file, compiled in for native code and the tests (the page is
+/// given it at run time: [`LESSONS`], `src/data.rs`).
+#[cfg(any(feature = "bundled", not(target_arch = "wasm32")))]
 pub const LESSONS_JSON: &str = include_str!("../../assets/i18n/lessons.json");
+
+/// `lessons.json`'s table.
+pub static LESSONS: Book<BTreeMap<String, Entry>> = Book::new(
+    "i18n/lessons.json",
+    crate::i18n::compiled_in!(LESSONS_JSON),
+    parse,
+);
 
 /// Every key the code looks up.
 pub const KEYS: &[&str] = &[
@@ -87,9 +95,10 @@ pub const KEYS: &[&str] = &[
     "sources_label",
 ];
 
+/// One text of the file in every language.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Entry {
+pub struct Entry {
     zh: String,
     #[serde(rename = "zh-Hant", default)]
     zh_hant: Option<String>,
@@ -97,34 +106,40 @@ struct Entry {
 }
 
 /// Parses the file; the error names the offending key.
-fn parse(json: &str) -> Result<BTreeMap<String, Entry>, String> {
+fn parse(json: &str) -> Result<BTreeMap<String, Entry>, WordingError> {
+    const FILE: &str = "lessons.json";
     let raw: BTreeMap<String, serde_json::Value> =
-        serde_json::from_str(json).map_err(|e| format!("lessons.json is not valid JSON: {e}"))?;
+        serde_json::from_str(json).map_err(|e| WordingError::json(FILE, &e))?;
     let mut out = BTreeMap::new();
     for (key, value) in raw {
         if key.starts_with('_') {
             continue;
         }
         if !KEYS.contains(&key.as_str()) {
-            return Err(format!("lessons.json: unknown key \"{key}\" (a typo?)"));
+            return Err(WordingError::UnknownKey { file: FILE, key });
         }
-        let e = Entry::deserialize(&value).map_err(|e| format!("lessons.json: \"{key}\": {e}"))?;
+        let e = Entry::deserialize(&value)
+            .map_err(|e| WordingError::entry(FILE, format!("\"{key}\""), e))?;
         if e.zh.trim().is_empty() || e.en.trim().is_empty() {
-            return Err(format!("lessons.json: \"{key}\" has an empty translation"));
+            return Err(WordingError::EmptyTranslation { file: FILE, key });
         }
         out.insert(key, e);
     }
     if let Some(missing) = KEYS.iter().find(|k| !out.contains_key(**k)) {
-        return Err(format!("lessons.json: missing key \"{missing}\""));
+        return Err(WordingError::MissingKey {
+            file: FILE,
+            key: missing.to_string(),
+        });
     }
     Ok(out)
 }
 
 /// The text of `key` in `lang` (the key itself if the file lacks it, which the
-/// test rules out).
+/// test rules out; nothing before the file is here).
 pub fn t(key: &'static str, lang: Lang) -> &'static str {
-    static TABLE: OnceLock<BTreeMap<String, Entry>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| parse(LESSONS_JSON).unwrap_or_default());
+    let Some(table) = LESSONS.get() else {
+        return "";
+    };
     table
         .get(key)
         .map_or(key, |e| lang.pick(&e.zh, e.zh_hant.as_deref(), &e.en))
@@ -146,7 +161,11 @@ mod tests {
     fn a_typo_names_the_key() {
         assert!(parse(r#"{"tour_nxt": {"zh": "a", "en": "b"}}"#)
             .unwrap_err()
+            .to_string()
             .contains("tour_nxt"));
-        assert!(parse(r#"{}"#).unwrap_err().contains("missing key"));
+        assert!(parse(r#"{}"#)
+            .unwrap_err()
+            .to_string()
+            .contains("missing key"));
     }
 }

@@ -25,7 +25,7 @@ pub(super) static WORDING: Wording = Wording {
     buffer_timeout_zero: "send every record at once (Flink's default: when a buffer is full, or after 100 ms)",
     key_group_count: "number of key groups",
     max_parallelism_derived: "Max parallelism is not set: Flink derives it (128 for every parallelism up to 85), and a restored savepoint's value replaces it.",
-    restore_from_snapshot: "Start from a snapshot of the earlier job, as `flink run -s <savepoint>` does (1.x: execution.savepoint.path).",
+    restore_from_snapshot: "Start from a snapshot of the earlier job, as `flink run -s <savepoint>` does (execution.state-recovery.path, formerly execution.savepoint.path).",
     restore_by_hand: "By hand on a cluster: `flink savepoint <jobId> [targetDirectory]` writes a savepoint (the user owns it; Flink never deletes it); `flink cancel <jobId>` with RETAIN_ON_CANCELLATION leaves the last checkpoint in <checkpoint dir>/<jobId>/chk-N. Start the new job from either: `flink run -s <savepoint dir> [-n] job.jar`, or `flink run -s <checkpoint dir>/<jobId>/chk-N/_metadata -claimMode NO_CLAIM job.jar` (-restoreMode before Flink 2.0, still accepted).",
     restore_claim_mode: "Claim mode (execution.state-recovery.claim-mode): NO_CLAIM, the default, leaves the snapshot to the user and makes the first new checkpoint a full one; CLAIM hands it to Flink, which deletes it once a newer checkpoint subsumes it. The lab models both (scenario field restore.claim_mode).",
     allow_non_restored_state: "--allowNonRestoredState (-n): skip state of operators this job no longer has (1.x: execution.savepoint.ignore-unclaimed-state).",

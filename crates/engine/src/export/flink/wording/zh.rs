@@ -47,7 +47,7 @@ pub(super) static WORDING: Wording = Wording {
     buffer_timeout_zero: "每条记录立即发送（Flink 默认：缓冲区满或 100 ms 后发送）",
     key_group_count: "key group 的数量",
     max_parallelism_derived: "未设置最大并行度：由 Flink 推导（并行度不超过 85 时为 128），从 savepoint 恢复时改用其中保存的值。",
-    restore_from_snapshot: "从旧作业的快照启动，相当于 `flink run -s <savepoint>`（1.x：execution.savepoint.path）。",
+    restore_from_snapshot: "从旧作业的快照启动，相当于 `flink run -s <savepoint>`（execution.state-recovery.path，旧名 execution.savepoint.path）。",
     restore_by_hand: "在集群上手工操作：`flink savepoint <jobId> [目标目录]` 写出保存点（归用户所有，Flink 从不删除）；设置 RETAIN_ON_CANCELLATION 后 `flink cancel <jobId>` 会把最后一个检查点留在 <检查点目录>/<jobId>/chk-N。从任一个启动新作业：`flink run -s <保存点目录> [-n] job.jar`，或 `flink run -s <检查点目录>/<jobId>/chk-N/_metadata -claimMode NO_CLAIM job.jar`（Flink 2.0 之前写作 -restoreMode，现在仍可用）。",
     restore_claim_mode: "认领模式（execution.state-recovery.claim-mode）：默认的 NO_CLAIM 把快照留给用户，并把第一个新检查点做成全量；CLAIM 把快照交给 Flink，被更新的检查点取代后由 Flink 删除。实验室两种模式都模拟（场景字段 restore.claim_mode）。",
     allow_non_restored_state: "--allowNonRestoredState（-n）：跳过新作业中已不存在的算子的状态（1.x：execution.savepoint.ignore-unclaimed-state）。",

@@ -49,7 +49,7 @@ pub(super) static WORDING: Wording = Wording {
     buffer_timeout_zero: "每條記錄立即傳送（Flink 預設：緩衝區滿或 100 ms 後傳送）",
     key_group_count: "key group 的數量",
     max_parallelism_derived: "未設定最大並行度：由 Flink 推導（並行度不超過 85 時為 128），從 savepoint 恢復時改用其中儲存的值。",
-    restore_from_snapshot: "從舊作業的快照啟動，相當於 `flink run -s <savepoint>`（1.x：execution.savepoint.path）。",
+    restore_from_snapshot: "從舊作業的快照啟動，相當於 `flink run -s <savepoint>`（execution.state-recovery.path，舊名 execution.savepoint.path）。",
     restore_by_hand: "在叢集上手工操作：`flink savepoint <jobId> [目標目錄]` 寫出保存點（歸使用者所有，Flink 從不刪除）；設定 RETAIN_ON_CANCELLATION 後 `flink cancel <jobId>` 會把最後一個檢查點留在 <檢查點目錄>/<jobId>/chk-N。從任一個啟動新作業：`flink run -s <保存點目錄> [-n] job.jar`，或 `flink run -s <檢查點目錄>/<jobId>/chk-N/_metadata -claimMode NO_CLAIM job.jar`（Flink 2.0 之前寫作 -restoreMode，現在仍可用）。",
     restore_claim_mode: "認領模式（execution.state-recovery.claim-mode）：預設的 NO_CLAIM 把快照留給使用者，並把第一個新檢查點做成全量；CLAIM 把快照交給 Flink，被更新的檢查點取代後由 Flink 刪除。實驗室兩種模式都模擬（場景欄位 restore.claim_mode）。",
     allow_non_restored_state: "--allowNonRestoredState（-n）：跳過新作業中已不存在的算子的狀態（1.x：execution.savepoint.ignore-unclaimed-state）。",
