@@ -425,7 +425,10 @@ mod tests {
     /// while the waiting sink keeps its transactions.
     #[test]
     fn an_operator_whose_subtasks_all_finished_is_stored_fully_finished() {
-        let s = crate::runner::load("broadcast-rules").expect("built-in");
+        let s = crate::scenario::Scenario::from_json(include_str!(
+            "../../scenarios/broadcast-rules.json"
+        ))
+        .expect("the built-in validates");
         let mut w = crate::World::new(&s, s.seed).expect("builds");
         // The finished job discards its checkpoints; keep them to read the last.
         w.keep_all_completed(true);
