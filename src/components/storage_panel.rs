@@ -64,6 +64,7 @@ pub fn StoragePanel(props: &PanelProps) -> Html {
                                     <span class="muted">{ lang.t(Msg::CompletedAt).replace("{t}", &s.completed_at.to_string()) }</span>
                                 </div>
                                 <p class="stored__line"><strong>{ format!("{dir}: ") }</strong>{ parts.join(", ") }</p>
+                                { fully_finished(&s.metadata, lang) }
                                 if s.started_from {
                                     <p class="muted stored__origin">{ x("stored_from_earlier", lang) }</p>
                                 }
@@ -100,6 +101,31 @@ pub fn StoragePanel(props: &PanelProps) -> Html {
                 </ul>
             }
         </>
+    }
+}
+
+/// The operators a `_metadata` stores as fully finished (`"fully_finished": true`:
+/// every subtask had finished, no state), by uid.
+pub fn fully_finished_operators(metadata: &Value) -> Vec<&str> {
+    let Value::Object(ops) = metadata else {
+        return Vec::new();
+    };
+    ops.iter()
+        .filter(|(_, e)| e.get("fully_finished") == Some(&Value::Bool(true)))
+        .map(|(uid, _)| uid.as_str())
+        .collect()
+}
+
+/// Under `chk-n`: the operators it stores as fully finished, if any.
+fn fully_finished(metadata: &Value, lang: crate::i18n::Lang) -> Html {
+    let uids = fully_finished_operators(metadata).join(", ");
+    if uids.is_empty() {
+        return html! {};
+    }
+    html! {
+        <p class="stored__finished" data-fully-finished={uids.clone()}>
+            { xf("stored_fully_finished", lang, &[("uids", &uids)]) }
+        </p>
     }
 }
 
@@ -203,7 +229,7 @@ fn leaf(value: &Value) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::channel_states;
+    use super::{channel_states, fully_finished_operators};
     use engine::runner::load;
     use engine::World;
 
@@ -231,5 +257,26 @@ mod tests {
             chans.iter().any(|(l, _)| l.contains(" → slow-sum#0")),
             "{chans:?}"
         );
+    }
+
+    /// broadcast-rules' final checkpoint is taken after the filter's and the
+    /// sources' subtasks finished: the storage tab marks them fully finished, and
+    /// not the sink that waits for that checkpoint to commit.
+    #[test]
+    fn the_final_checkpoint_marks_the_finished_operators() {
+        let s = load("broadcast-rules").unwrap();
+        let mut w = World::new(&s, s.seed).unwrap();
+        // Each checkpoint as the tab shows it while it is retained.
+        let mut shown = std::collections::BTreeMap::new();
+        while w.step().is_some() {
+            for c in &w.view().coordinator.storage {
+                shown.entry(c.id).or_insert_with(|| c.metadata.clone());
+            }
+        }
+        let (first, last) = (shown.values().next(), shown.values().last());
+        let last = fully_finished_operators(last.expect("a final checkpoint"));
+        assert!(last.contains(&"gate"), "{last:?}");
+        assert!(!last.contains(&"out"), "{last:?}");
+        assert!(fully_finished_operators(first.unwrap()).is_empty());
     }
 }

@@ -504,9 +504,12 @@ impl CheckpointCoordinator {
     /// Flink: `startCheckpointScheduler` — (re)starts the periodic trigger at `now`.
     /// Returns when it first fires and its generation; `None` without an interval
     /// (manual checkpoints only). The lab's rule: the first trigger comes one interval
-    /// after the start. Simplified: Flink waits `getRandomInitDelay()`, a random
-    /// delay in [min pause, interval] (a real Flink 2.3 MiniCluster triggered 15–85 ms
-    /// after its sources started); the lab's fixed delay keeps every lesson's ids stable.
+    /// after the start. Simplified: Flink's first start waits
+    /// `CheckpointCoordinatorConfiguration.getInitialTriggeringDelay()`, a random delay
+    /// in [min pause, interval] (a real Flink 2.3 MiniCluster triggered 15–85 ms after
+    /// its sources started), and every later start only the min pause
+    /// (`startCheckpointScheduler` sets `triggerDelay` to it); the lab's fixed delay
+    /// keeps every lesson's ids stable.
     pub fn start_periodic(&mut self, now: u64) -> Option<(u64, u32)> {
         let interval = self.config.interval_ms?;
         Some((now + interval, self.periodic.restart()))

@@ -166,6 +166,23 @@ pub struct CompletedCheckpoint {
     pub tasks: BTreeMap<TaskId, TaskSnapshot>,
 }
 
+impl CompletedCheckpoint {
+    /// Whether every one of `subtasks` (an operator's) had finished when this
+    /// checkpoint was taken. Flink: `DefaultCheckpointPlan.fulfillFinishedTaskStatus`
+    /// then stores the operator as a `FullyFinishedOperatorState`, which holds no
+    /// subtask state at all (`OperatorState.isFullyFinished`).
+    pub fn is_fully_finished(&self, subtasks: impl IntoIterator<Item = TaskId>) -> bool {
+        let mut any = false;
+        for t in subtasks {
+            match self.tasks.get(&t) {
+                Some(s) if s.finished => any = true,
+                _ => return false,
+            }
+        }
+        any
+    }
+}
+
 /// One stored value: an element of an operator list state, or the value of one key
 /// in a keyed state.
 ///

@@ -233,7 +233,8 @@ impl Summary {
 /// `chk-N/_metadata` of completed checkpoint `c` of the run on `graph`, keyed by
 /// operator uid, as the contract's `--metadata` prints it: per operator its source
 /// offsets, keyed values, named states, operator state (transactions, rules) and the
-/// channel state of each subtask (`in<i>` / `out<i>`). Flink: what
+/// channel state of each subtask (`in<i>` / `out<i>`); an operator whose subtasks
+/// had all finished shows only `"fully_finished": true`. Flink: what
 /// `Checkpoints.storeCheckpointMetadata` writes, in readable form.
 pub fn checkpoint_metadata(graph: &JobGraph, c: &CompletedCheckpoint) -> Value {
     checkpoint_metadata_with(graph, c, Metadata::Included)
@@ -252,6 +253,11 @@ pub fn checkpoint_metadata_with(
     let key_groups = metadata == Metadata::WithKeyGroups;
     let mut out = Map::new();
     for (oi, op) in graph.scenario.job.operators.iter().enumerate() {
+        // Flink: `FullyFinishedOperatorState` — no state, only the mark.
+        if c.is_fully_finished(graph.subtasks_of(oi)) {
+            out.insert(op.uid.clone(), json!({"fully_finished": true}));
+            continue;
+        }
         let mut entry = Map::new();
         let mut offsets = BTreeMap::new();
         let mut keyed = BTreeMap::new();

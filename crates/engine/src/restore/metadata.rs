@@ -78,8 +78,11 @@ pub struct PersistedRecord {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SubtaskState {
     /// The subtask had finished when the snapshot was taken.
-    /// Simplified: Flink stores no state for a finished subtask; the lab keeps its
-    /// last state (it is redistributed like any other, and [`SubtaskState::has_state`]
+    /// When every subtask of the operator had finished, nothing else is stored (Flink:
+    /// `FullyFinishedOperatorState`, see [`from_completed`]).
+    /// Simplified: Flink stores no state for a finished subtask of an operator that
+    /// still runs elsewhere (`FinishedOperatorSubtaskState`); the lab keeps its last
+    /// state (it is redistributed like any other, and [`SubtaskState::has_state`]
     /// ignores it, as Flink would find nothing).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub finished: bool,
@@ -365,7 +368,10 @@ fn subtask_state(
 /// described by `graph`: per operator uid, one [`SubtaskState`] per subtask (empty
 /// for a subtask the checkpoint has no snapshot of).
 ///
-/// Flink: what `Checkpoints.storeCheckpointMetadata` writes to `_metadata`.
+/// Flink: what `Checkpoints.storeCheckpointMetadata` writes to `_metadata`. An
+/// operator whose subtasks had all finished is stored as fully finished, with no
+/// state: each subtask only `finished` (Flink: `FullyFinishedOperatorState`, from
+/// `DefaultCheckpointPlan.fulfillFinishedTaskStatus`).
 /// Precondition: `c` was taken by a World built with `graph` (its
 /// [`crate::record::KeyId`]s are `graph.keys`'s).
 pub fn from_completed(c: &CompletedCheckpoint, graph: &JobGraph) -> SavepointState {
@@ -373,15 +379,22 @@ pub fn from_completed(c: &CompletedCheckpoint, graph: &JobGraph) -> SavepointSta
     let mut operators = BTreeMap::new();
     for (oi, op) in job.operators.iter().enumerate() {
         let first = graph.op_first_task.get(oi).copied().unwrap_or(0);
-        let subtasks = (0..op.parallelism)
-            .map(|i| {
-                let t = crate::ids::TaskId(first.saturating_add(i));
+        let ids = (0..op.parallelism).map(|i| crate::ids::TaskId(first.saturating_add(i)));
+        let subtasks = if c.is_fully_finished(ids.clone()) {
+            let done = SubtaskState {
+                finished: true,
+                ..SubtaskState::default()
+            };
+            vec![done; op.parallelism as usize]
+        } else {
+            ids.map(|t| {
                 c.tasks
                     .get(&t)
                     .map(|snap| subtask_state(snap, graph, op, graph.max_parallelism[oi]))
                     .unwrap_or_default()
             })
-            .collect();
+            .collect()
+        };
         operators.insert(
             op.uid.clone(),
             OperatorState {
@@ -397,5 +410,80 @@ pub fn from_completed(c: &CompletedCheckpoint, graph: &JobGraph) -> SavepointSta
         checkpoint: c.id,
         kind: c.kind,
         operators,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::restore::{assign, NonRestoredState};
+
+    /// broadcast-rules ends with a final checkpoint taken after `gate`'s three
+    /// subtasks finished (the two-phase-commit sink still waits for it): `gate` is
+    /// stored fully finished with no state — in `_metadata`, in `lab run --metadata`
+    /// and on restore, where each subtask finishes at once with nothing to restore —
+    /// while the waiting sink keeps its transactions.
+    #[test]
+    fn an_operator_whose_subtasks_all_finished_is_stored_fully_finished() {
+        let s = crate::scenario::Scenario::from_json(include_str!(
+            "../../scenarios/broadcast-rules.json"
+        ))
+        .expect("the built-in validates");
+        let mut w = crate::World::new(&s, s.seed).expect("builds");
+        // The finished job discards its checkpoints; keep them to read the last.
+        w.keep_all_completed(true);
+        w.run_to_end(None, 60_000, |_| {});
+        let last = w
+            .coordinator()
+            .all_completed()
+            .iter()
+            .max_by_key(|c| c.id)
+            .expect("a final checkpoint")
+            .clone();
+        let graph = w.setup();
+        let gate = graph
+            .scenario
+            .job
+            .operators
+            .iter()
+            .position(|o| o.uid == "gate")
+            .expect("gate");
+        assert!(
+            graph
+                .subtasks_of(gate)
+                .all(|t| last.tasks.get(&t).is_some_and(|s| s.finished)),
+            "every gate subtask had finished by chk-{}",
+            last.id.0
+        );
+
+        let stored = from_completed(&last, graph);
+        let g = &stored.operators["gate"];
+        assert!(g.is_fully_finished());
+        assert!(!g.has_state());
+        assert!(
+            g.subtasks.iter().all(|s| s.finished && s.is_empty_state()),
+            "{g:?}"
+        );
+        let out = &stored.operators["out"];
+        assert!(!out.is_fully_finished() && out.has_state(), "{out:?}");
+
+        let shown = crate::summary::checkpoint_metadata(graph, &last);
+        assert_eq!(shown["gate"], serde_json::json!({"fully_finished": true}));
+        assert!(shown["out"].get("fully_finished").is_none(), "{shown}");
+
+        let plan = assign(&stored, &s.job, NonRestoredState::Refuse, &graph.keys)
+            .expect("restores");
+        let restored: Vec<_> = plan
+            .iter()
+            .filter(|((oi, _), _)| *oi == gate)
+            .map(|(_, r)| r)
+            .collect();
+        assert_eq!(restored.len(), 3);
+        assert!(
+            restored
+                .iter()
+                .all(|r| r.finished && r.operator.is_empty() && r.keyed.is_empty()),
+            "{restored:?}"
+        );
     }
 }

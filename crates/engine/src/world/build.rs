@@ -392,7 +392,15 @@ impl World {
                 let got_back = restore
                     .as_ref()
                     .and_then(|r| r.source_partitions.get(&info.op));
-                offsets.extend(self.graph.fresh_partitions(t, got_back));
+                // A fully finished source restores finished (Flink:
+                // `StateAssignmentOperation.assignFinishedStateToTask`,
+                // `TaskStateSnapshot.FINISHED_ON_RESTORE`): nothing to read, it
+                // finishes at once.
+                if restored.is_some_and(|s| s.finished) {
+                    offsets.clear();
+                } else {
+                    offsets.extend(self.graph.fresh_partitions(t, got_back));
+                }
                 OpState::Source(SourceState {
                     offsets,
                     emit_scheduled: false,

@@ -291,10 +291,16 @@ impl World {
     ) -> OutputBarrier {
         let queued = barrier.is_timeoutable() && self.barrier_in_out_queues(t, barrier.id);
         if queued {
-            let timeout = barrier.aligned_timeout_ms.unwrap_or(0);
-            // Strict check, as at the input: timed out once more than T has passed since creation.
+            // Flink: `BarrierAlignmentUtil.getTimerDelay` is max(T - (now - created), 0),
+            // and a processing-time timer fires one millisecond after its timestamp
+            // (`ProcessingTimeServiceUtil.getProcessingTimeDelay`): due at
+            // max(created + T, now) + 1, as at the input, also when the barrier is
+            // forwarded after the deadline.
+            let deadline = barrier
+                .created_at
+                .saturating_add(barrier.aligned_timeout_ms.unwrap_or(0));
             self.schedule(
-                (barrier.created_at + timeout + 1).max(self.now),
+                deadline.max(self.now).saturating_add(1),
                 Item::OutputTimeout(t, barrier.id),
             );
             OutputBarrier::Queued
@@ -869,5 +875,67 @@ impl World {
                 s.close(ext, &mut self.trace);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    /// A source whose only output is back-pressured: a slow sink behind a channel
+    /// of capacity 1, so whatever the source sends next waits in its output queue.
+    fn backpressured_source() -> (World, TaskId) {
+        let json = serde_json::json!({
+            "version": 1, "name": "output-timer", "seed": 1,
+            "job": {"operators": [
+                {"uid": "src", "kind": "source", "parallelism": 1, "partitions": [
+                    {"generate": {"count": 100, "every_ms": 1, "keys": ["a"], "values": "sequence"}}]},
+                {"uid": "out", "kind": "sink", "sink": "at_least_once", "parallelism": 1, "process_ms": 50}],
+             "edges": [{"from": "src", "to": "out", "latency_ms": 1, "buffer_capacity": 1}]},
+        });
+        let s = Scenario::from_json(&json.to_string()).expect("valid scenario");
+        let mut w = World::new(&s, 1).expect("builds");
+        w.run_until(200, |_| {});
+        let src = w.task_id("src#0").expect("src#0");
+        assert!(w.is_backpressured(src), "the source waits for credit at 200");
+        (w, src)
+    }
+
+    /// When the output-side alignment timer of checkpoint 99 is due, as scheduled
+    /// for an aligned barrier (timeout 30 ms) created at `created_at` and
+    /// forwarded into the back-pressured output queue at 200.
+    fn output_timer_due(created_at: u64) -> u64 {
+        let (mut w, src) = backpressured_source();
+        let barrier = CheckpointBarrier {
+            id: CheckpointId(99),
+            created_at,
+            is_savepoint: false,
+            alignment: Alignment::Aligned,
+            aligned_timeout_ms: Some(30),
+        };
+        w.broadcast_barrier(src, &barrier);
+        assert_eq!(
+            w.register_alignment_timer(src, &barrier),
+            OutputBarrier::Queued,
+            "the barrier waits behind the queued record"
+        );
+        std::iter::from_fn(|| w.agenda.pop())
+            .find(|(_, item)| *item == Item::OutputTimeout(src, CheckpointId(99)))
+            .map(|(at, _)| at)
+            .expect("an output timer is scheduled")
+    }
+
+    /// Flink: `BarrierAlignmentUtil.getTimerDelay` (max(T - elapsed, 0)) plus the
+    /// processing-time timer's millisecond (`ProcessingTimeServiceUtil.getProcessingTimeDelay`):
+    /// due at max(created + T, now) + 1.
+    #[test]
+    fn the_output_timer_fires_one_millisecond_after_the_deadline_or_now() {
+        // Forwarded before the deadline (190 + 30 = 220): 1 ms after the deadline.
+        assert_eq!(output_timer_due(190), 221);
+        // Forwarded exactly at the deadline (170 + 30 = 200): 1 ms after it.
+        assert_eq!(output_timer_due(170), 201);
+        // Forwarded after the deadline (100 + 30 = 130): 1 ms after now, not now.
+        assert_eq!(output_timer_due(100), 201);
     }
 }

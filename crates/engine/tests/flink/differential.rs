@@ -17,8 +17,9 @@
 //!
 //! Left out of exact comparison, and why: checkpoint ids and trigger times (Flink
 //! 2.3 schedules its first periodic checkpoint after a random delay in [min pause,
-//! interval] from the job's switch to RUNNING, seen here 15–85 ms after the sources
-//! started; the lab at `interval_ms`, see docs/scenario-format.md,
+//! interval] once every task is running (`CheckpointCoordinatorConfiguration.
+//! getInitialTriggeringDelay`, docs/flink-semantics.md 1.3), seen here 15–85 ms after
+//! the sources started; the lab at `interval_ms`, see docs/scenario-format.md,
 //! Simplifications), TTL expiry and processing-time windows (they
 //! depend on when records arrive, i.e. on the wall clock), checkpoint timeouts and
 //! durations, and byte sizes (Flink's are real serialized bytes, the lab's a model).

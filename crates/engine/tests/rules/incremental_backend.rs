@@ -295,7 +295,13 @@ fn property_a_restore_yields_exactly_the_checkpointed_state() {
                     continue;
                 };
                 let live = &w.tasks()[t.0 as usize].op;
+                let op = w.setup().task(t).op;
+                let fully_finished = c.is_fully_finished(w.setup().subtasks_of(op));
                 match (live, &snap.state) {
+                    // A fully finished source restores finished: nothing to read.
+                    (OpState::Source(s), OperatorSnapshot::Source { .. }) if fully_finished => {
+                        assert!(s.offsets.is_empty(), "seed {seed}: {task} offsets")
+                    }
                     (OpState::Source(s), OperatorSnapshot::Source { offsets }) => {
                         assert_eq!(&s.offsets, offsets, "seed {seed}: {task} offsets")
                     }

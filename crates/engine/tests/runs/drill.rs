@@ -496,7 +496,13 @@ fn broadcast_copies_are_one_per_subtask_each_with_the_rules_read_before_the_barr
         let due = [2_000u64, 5_000].iter().filter(|t| **t < trigger).count() as i64;
         let rules = number(&ex, "rules");
         assert_eq!(rules, due, "variant {v}: chk-{n} at {trigger} ms");
-        assert_eq!(c["metadata"]["rules"]["offsets"]["0"], rules, "variant {v}");
+        // Once the rules source has read both rules it finishes, and a checkpoint
+        // after that stores it as fully finished, without offsets.
+        if c["metadata"]["rules"]["fully_finished"] == true {
+            assert_eq!(rules, 2, "variant {v}: chk-{n}");
+        } else {
+            assert_eq!(c["metadata"]["rules"]["offsets"]["0"], rules, "variant {v}");
+        }
         assert!(rules >= 1, "variant {v}: chk-{n} holds a rule");
         let gates = c["metadata"]["gate"]["operator"].as_array().unwrap();
         assert_eq!(

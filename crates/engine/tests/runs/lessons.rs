@@ -172,6 +172,11 @@ fn lesson1_pv_counts_add_up_to_the_offset() {
     let mut seen = 0;
     for c in run.completed() {
         let md = &c["metadata"];
+        // The final checkpoint, after every subtask finished, stores no state.
+        if md["kafka"]["fully_finished"] == true {
+            assert_eq!(md["pv"]["fully_finished"], true, "{md}");
+            continue;
+        }
         let offset: i64 = md["kafka"]["offsets"]
             .as_object()
             .unwrap()
@@ -1387,10 +1392,11 @@ fn state_reduce_aggregate_tour_quotes_real_figures() {
         committed_values(&run, "averages", "app3"),
         vec![90, 65, 66, 55, 51, 52]
     );
+    // chk-4 is taken after avg finished: it stores avg as fully finished, no state.
     let c4 = run.checkpoint(4);
     assert_eq!(
-        c4["metadata"]["avg"]["states"]["average"]["app3"],
-        serde_json::json!({"count": 6, "sum": 315})
+        c4["metadata"]["avg"],
+        serde_json::json!({"fully_finished": true})
     );
     assert_eq!(run.summary["end_ms"], 2410);
     // Without TTL the maximum would not start again.
