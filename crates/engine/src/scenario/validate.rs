@@ -11,6 +11,7 @@
 //! Validation never panics, whatever the values: it is the guard in front of the
 //! engine, fed straight from a text box on the page.
 
+use super::points::PointMode;
 use super::MAX_RESTORE_DEPTH;
 use super::{
     parse_task_name, CheckpointingConfig, CheckpointingMode, EdgeSpec, FieldError, FnName, Job,
@@ -67,6 +68,7 @@ impl Scenario {
         if let Some(restore) = &self.restore {
             check_restore(&mut check, restore, depth + 1);
         }
+        check_points(&mut check, self);
         if check.errors.is_empty() {
             Ok(check.warnings)
         } else {
@@ -900,6 +902,38 @@ fn check_script(check: &mut Checker, scenario: &Scenario) {
                     step.action_name(),
                     step.at_ms()
                 ),
+            );
+        }
+    }
+}
+
+/// The declared points: each one's fields fit its event, and its `absent` modes
+/// are modes the lesson runs.
+fn check_points(check: &mut Checker, scenario: &Scenario) {
+    let modes: &[PointMode] = if scenario.checkpointing.is_some() {
+        &PointMode::ALL
+    } else {
+        &[]
+    };
+    for (i, point) in scenario.points.iter().enumerate() {
+        let errors = point.errors(&format!("points[{i}]"), modes);
+        let task_blamed = errors.iter().any(|(field, _)| field.ends_with(".task"));
+        for (field, message) in errors {
+            check.error(field, message);
+        }
+        let Some(task) = point.task.as_deref().filter(|_| !task_blamed) else {
+            continue;
+        };
+        let known = parse_task_name(task).is_some_and(|(uid, index)| {
+            scenario
+                .job
+                .operator(uid)
+                .is_some_and(|op| index < op.parallelism)
+        });
+        if !known {
+            check.error(
+                format!("points[{i}].task"),
+                format!("unknown task \"{task}\": a task is \"<uid>#<index>\" with index below the operator's parallelism"),
             );
         }
     }
