@@ -103,6 +103,20 @@ impl PointEvent {
         }
     }
 
+    /// Whether `event` is an event of this kind, whichever its checkpoint,
+    /// transaction or task (the event a caption says at the point's moment).
+    pub fn matches(self, event: &Event) -> bool {
+        Point {
+            event: self,
+            checkpoint: None,
+            txn: None,
+            task: None,
+            nth: None,
+            absent: Vec::new(),
+        }
+        .matches(event)
+    }
+
     /// Whether a point of this event may name a `checkpoint`.
     fn has_checkpoint(self) -> bool {
         !matches!(
