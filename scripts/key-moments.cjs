@@ -20,7 +20,11 @@
 //     lane or record, as the placement pass reports them, and over any SVG text as
 //     rendered: the boxes the page exposes for them are confirmed by a pixel probe
 //     of the canvas inside each box;
-//   - the scrubber's markers (✓n, ✕n, ⚡) covering one another.
+//   - the scrubber's markers (✓n, ✕n, ⚡) covering one another;
+//   - a declared point skipped: each point of the lesson's `points` expected in
+//     its mode (found in the engine's trace by the rules of
+//     docs/scenario-format.md, "Points") must be a moment PageDown stops at, and
+//     is audited there even past the first MOMENTS.
 // It prints how many moments it checked and what it found; a failing moment's
 // screenshot goes to $SHOTS (default /tmp/key-moments).
 //
@@ -75,6 +79,7 @@ function engineRun(name) {
   const lines = out.trim().split('\n');
   const summary = JSON.parse(lines.pop());
   const txns = [];
+  const events = lines.filter((l) => POINT_LINE.test(l)).map((l) => JSON.parse(l));
   for (const l of lines) {
     if (!l.includes('"transaction_')) continue;
     const e = JSON.parse(l);
@@ -87,9 +92,44 @@ function engineRun(name) {
     if (c.status === 'completed' && c.metadata) metadata.set(c.id, c.metadata);
   }
   const status = new Map(summary.checkpoints.map((c) => [c.id, c.status]));
-  const run = { txns, metadata, status };
+  const run = { txns, metadata, status, points: declaredPoints(name, events) };
   runs.set(name, run);
   return run;
+}
+
+// ---------------------------------------------------------------------------
+// The lesson's declared points, read from its scenario file, and the time each
+// happens in the engine's trace.
+
+const POINT_LINE = /"type":"(checkpoint_completed|checkpoint_aborted|alignment_timed_out|barrier_overtook|task_failed|job_restarting|job_failed|job_canceled|job_finished|jobmanager_failed|state_restored|transaction_committed|transaction_aborted|transaction_commit_failed|claimed_snapshot_deleted|checkpoints_discarded)"/;
+const POINT_TYPE = {
+  checkpoint_expired: (e) => e.type === 'checkpoint_aborted' && e.reason === 'expired',
+  failover: (e) => e.type === 'job_restarting',
+};
+function pointMatches(p, e) {
+  const typeOk = POINT_TYPE[p.event] ? POINT_TYPE[p.event](e) : e.type === p.event;
+  if (!typeOk) return false;
+  if (p.checkpoint !== undefined) {
+    const ok = e.type === 'checkpoints_discarded' ? e.checkpoints.includes(p.checkpoint) : e.checkpoint === p.checkpoint;
+    if (!ok) return false;
+  }
+  if (p.txn !== undefined && e.txn !== p.txn) return false;
+  if (p.task !== undefined && e.task !== p.task) return false;
+  return true;
+}
+/** `[{label, t}]`: each point expected in the lesson's own mode, and when it happens (null: never). */
+function declaredPoints(name, events) {
+  const file = path.join(__dirname, '..', 'crates', 'engine', 'scenarios', `${name}.json`);
+  if (!fs.existsSync(file)) return [];
+  const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const c = doc.checkpointing;
+  const mode = !c ? null : c.mode === 'at_least_once' ? 'at-least-once' : c.unaligned ? 'unaligned' : 'aligned';
+  return (doc.points || []).flatMap((p, i) => {
+    if (mode && (p.absent || []).includes(mode)) return [];
+    const instants = [...new Set(events.filter((e) => pointMatches(p, e)).map((e) => e.t))];
+    const t = instants[(p.nth || 1) - 1];
+    return [{ label: `points[${i}] ${p.event}${p.checkpoint ? ` chk-${p.checkpoint}` : ''}${p.txn ? ` T${p.txn}` : ''}${p.nth ? ` #${p.nth}` : ''}`, event: p.event, t: t === undefined ? null : t }];
+  });
 }
 
 const TXN_STATUS = { begun: 'open', precommitted: 'pre-committed', committed: 'committed', aborted: 'aborted' };
@@ -212,6 +252,8 @@ async function main() {
   const failing = [];
   let moments = 0;
   let probedLabels = 0;
+  let pointsDeclared = 0;
+  let pointsVisited = 0;
   let shots = 0;
   const started = Date.now();
   for (const cfg of CONFIGS) {
@@ -228,10 +270,17 @@ async function main() {
       const run = engineRun(lesson);
       await choose(page, lesson);
       let last = null;
+      // Simulated times PageDown stopped at, and those of the declared points.
+      // (A point may be named by the moment that says the same: a crash for a
+      // failed task.)
+      const stops = new Set();
+      const pointTimes = new Set(run.points.map((p) => p.t).filter((t) => t !== null));
+      const atPoint = () => page.$eval('.stage', (s) => +s.dataset.now).then((t) => pointTimes.has(t));
       for (let i = 0; i <= MOMENTS; i++) {
         if (i === MOMENTS) {
           // Past the first MOMENTS: on to the lesson's last key moment (where a
-          // tour's last step often is), checked too.
+          // tour's last step often is), checked too — stopping on the way at
+          // each declared point, which is audited as well.
           let step = await page.$eval('#clock', (c) => c.dataset.step);
           for (let k = 0; k < 60; k++) {
             await page.keyboard.press('PageDown');
@@ -239,6 +288,7 @@ async function main() {
             const now = await page.$eval('#clock', (c) => c.dataset.step);
             if (now === step) break;
             step = now;
+            if (await atPoint()) break;
           }
         } else {
           await page.keyboard.press('PageDown');
@@ -250,6 +300,7 @@ async function main() {
         if (key === last) break; // no further key moment
         last = key;
         moments++;
+        stops.add(+seen.now);
         probedLabels += seen.probed || 0;
         const defects = [...seen.issues, ...valueDefects(run, seen)];
         if (process.env.SHOTS_ALL) {
@@ -268,6 +319,17 @@ async function main() {
             shots++;
           }
         }
+        // Past the first MOMENTS the loop goes on from a point to the next one.
+        if (i === MOMENTS && (await atPoint())) i--;
+      }
+      for (const p of run.points) {
+        pointsDeclared++;
+        if (p.t !== null && stops.has(p.t)) {
+          pointsVisited++;
+        } else {
+          found.set('point', (found.get('point') || 0) + 1);
+          failing.push({ where, lesson, now: p.t, defects: [`point: ${p.label} (${p.t === null ? 'never happens' : `${p.t} ms`}) is not a moment PageDown stops at`] });
+        }
       }
     }
     if (errors.length) failing.push({ where, lesson: '(page)', now: 0, defects: errors.map((e) => `page error: ${e}`) });
@@ -283,6 +345,7 @@ async function main() {
   const kinds = [...found.entries()].map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
   console.log(`key moments: ${moments} checked in ${CONFIGS.length} sizes and languages ` +
     `(${probedLabels} canvas labels confirmed by a pixel probe), ` +
+    `${pointsVisited} of ${pointsDeclared} declared points visited, ` +
     `${failing.length} with a defect (${total} defects: ${kinds}) in ${Math.round((Date.now() - started) / 1000)} s` +
     (failing.length ? `; screenshots in ${SHOTS}` : ''));
   if (moments < 100 && !process.env.LESSONS && !process.env.CONFIGS) {

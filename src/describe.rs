@@ -302,10 +302,15 @@ pub fn caption_sentence(
     lang: Lang,
 ) -> Option<String> {
     let of_moment = moment.and_then(|m| {
-        recent.iter().rev().filter(|e| e.step == m.step).find(|e| {
-            crate::playback::MomentKind::of(&e.event.event, e.event.t)
-                .is_some_and(|(kind, _)| kind == m.kind)
-        })
+        recent
+            .iter()
+            .rev()
+            .filter(|e| e.step == m.step)
+            .find(|e| match m.kind {
+                crate::playback::MomentKind::Point(point) => point.matches(&e.event.event),
+                kind => crate::playback::MomentKind::of(&e.event.event, e.event.t)
+                    .is_some_and(|(k, _)| k == kind),
+            })
     });
     match of_moment {
         Some(e) => Some(sentence(&e.event.event, lang).0),

@@ -15,6 +15,7 @@
 //!   stylesheet all take from it.
 
 pub mod braces;
+pub mod chips;
 pub mod flow;
 pub mod geometry;
 pub mod layout;
@@ -22,6 +23,7 @@ pub mod palette;
 pub mod placement;
 pub mod state_line;
 pub mod tokens;
+pub mod txn_badge;
 
 use engine::view::TxnStatus;
 use engine::view::{Handling, JobView, WorldView};
@@ -273,12 +275,7 @@ fn lane(
         aligning: channels_of(Handling::Aligning),
         unaligned: channels_of(Handling::Unaligned),
         last_checkpoint: task.last_checkpoint.map(|c| c.0),
-        txn: lane_txns(view, &boxed.name)
-            .filter(|x| x.status != TxnStatus::Open)
-            // The latest change, not the highest id: a restore aborts the
-            // pre-committed transaction after the open one was aborted.
-            .max_by_key(|x| (x.changed, x.id))
-            .map(|x| (x.id, x.status)),
+        txn: txn_badge::lane_badge(lane_txns(view, &boxed.name)),
     }
 }
 

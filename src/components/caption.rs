@@ -14,6 +14,7 @@ use crate::describe::caption_sentence;
 use crate::hooks::{use_lang, use_touch};
 use crate::i18n::{Lang, Msg};
 use crate::playback::{KeyMoment, LoggedEvent, MomentKind};
+use engine::scenario::points::PointEvent;
 
 /// Properties of [`CaptionBar`].
 #[derive(Properties, PartialEq)]
@@ -43,6 +44,25 @@ pub fn moment_label(lang: Lang, kind: MomentKind) -> &'static str {
         MomentKind::Crash => Msg::MomentCrash,
         MomentKind::Restore => Msg::MomentRestore,
         MomentKind::Commit => Msg::MomentCommit,
+        MomentKind::Point(event) => match event {
+            PointEvent::CheckpointCompleted => Msg::MomentPointCheckpointCompleted,
+            PointEvent::CheckpointExpired => Msg::MomentPointCheckpointExpired,
+            PointEvent::CheckpointAborted => Msg::MomentPointCheckpointAborted,
+            PointEvent::AlignmentTimedOut => Msg::MomentPointAlignmentTimedOut,
+            PointEvent::BarrierOvertook => Msg::MomentPointBarrierOvertook,
+            PointEvent::TaskFailed => Msg::MomentPointTaskFailed,
+            PointEvent::Failover => Msg::MomentPointFailover,
+            PointEvent::JobFailed => Msg::MomentPointJobFailed,
+            PointEvent::JobCanceled => Msg::MomentPointJobCanceled,
+            PointEvent::JobFinished => Msg::MomentPointJobFinished,
+            PointEvent::JobmanagerFailed => Msg::MomentPointJobmanagerFailed,
+            PointEvent::StateRestored => Msg::MomentPointStateRestored,
+            PointEvent::TransactionCommitted => Msg::MomentPointTransactionCommitted,
+            PointEvent::TransactionAborted => Msg::MomentPointTransactionAborted,
+            PointEvent::TransactionCommitFailed => Msg::MomentPointTransactionCommitFailed,
+            PointEvent::ClaimedSnapshotDeleted => Msg::MomentPointClaimedSnapshotDeleted,
+            PointEvent::CheckpointsDiscarded => Msg::MomentPointCheckpointsDiscarded,
+        },
     })
 }
 

@@ -8,6 +8,7 @@
 
 use std::collections::BTreeSet;
 
+use engine::scenario::points::PointEvent;
 use engine::scenario::{Scenario, ScriptStep, SinkKind, StorageKind};
 use engine::verdict::SinkVerdicts;
 use engine::view::CheckpointStatus;
@@ -166,6 +167,30 @@ fn breaks_exactly_once(s: &Scenario) -> bool {
     jm_lost || short_txn_timeout
 }
 
+/// Words the caption says at a declared point's moment (zh, en).
+fn point_words(point: PointEvent) -> (&'static [&'static str], &'static [&'static str]) {
+    match point {
+        PointEvent::CheckpointCompleted => (&["完成"], &["complete"]),
+        PointEvent::CheckpointExpired => (&["过期", "過期"], &["expired"]),
+        PointEvent::CheckpointAborted => (&["中止", "过期", "過期"], &["aborted", "expired"]),
+        PointEvent::AlignmentTimedOut => (&["非对齐", "非對齊"], &["switched it to unaligned"]),
+        PointEvent::BarrierOvertook => (&["越过", "越過"], &["overtook"]),
+        PointEvent::TaskFailed => (&["故障", "失败", "失敗"], &["fail"]),
+        PointEvent::Failover => (&["重启", "重啟"], &["restart"]),
+        PointEvent::JobFailed => (&["作业失败", "作業失敗"], &["the job failed"]),
+        PointEvent::JobCanceled => (&["取消"], &["canceled"]),
+        PointEvent::JobFinished => (&["完成"], &["finished"]),
+        PointEvent::JobmanagerFailed => (&["jobmanager"], &["jobmanager"]),
+        PointEvent::StateRestored => (&["恢复", "状态", "恢復", "狀態"], &["restored", "no state"]),
+        PointEvent::TransactionCommitted => (&["提交"], &["committed"]),
+        PointEvent::TransactionAborted => (&["中止"], &["aborted"]),
+        PointEvent::TransactionCommitFailed => (&["丢失", "遺失", "丟失"], &["lost"]),
+        PointEvent::ClaimedSnapshotDeleted | PointEvent::CheckpointsDiscarded => {
+            (&["删除", "刪除"], &["deleted"])
+        }
+    }
+}
+
 /// What is wrong with the caption at key moment `m` (both languages).
 fn caption_problems(run: &Run, m: &KeyMoment, at: &str) -> Vec<String> {
     let world = run.seek(m.step);
@@ -190,6 +215,7 @@ fn caption_problems(run: &Run, m: &KeyMoment, at: &str) -> Vec<String> {
                 &["提交事务", "提交了事务", "提交事務", "提交了事務"],
                 &["committed"],
             ),
+            MomentKind::Point(point) => point_words(point),
         };
         let words = if lang == Lang::En { en_words } else { words };
         if !words.iter().any(|w| caption.to_lowercase().contains(w)) {

@@ -13,6 +13,7 @@
 use std::collections::BTreeSet;
 
 use engine::runner::DEFAULT_LIMIT_MS;
+use engine::scenario::points::{Point, PointEvent, PointTracker};
 use engine::scenario::Scenario;
 use engine::trace::{Event, TraceEvent};
 use engine::verdict::Reference;
@@ -87,6 +88,9 @@ pub enum MomentKind {
     Restore,
     /// A two-phase-commit sink committed.
     Commit,
+    /// One of the lesson's declared points (the scenario's `points`), found by
+    /// the engine's [`PointTracker`].
+    Point(PointEvent),
 }
 
 impl MomentKind {
@@ -107,6 +111,26 @@ impl MomentKind {
         })
     }
 
+    /// Whether a moment of this kind already says what the declared point
+    /// `event` is (a crash moment is a `task_failed` point).
+    pub fn covers(self, event: PointEvent) -> bool {
+        match self {
+            MomentKind::Point(p) => p == event,
+            MomentKind::Completed => event == PointEvent::CheckpointCompleted,
+            // The crash's step is where the job fails over, or fails for good.
+            MomentKind::Crash => matches!(
+                event,
+                PointEvent::TaskFailed
+                    | PointEvent::JobmanagerFailed
+                    | PointEvent::Failover
+                    | PointEvent::JobFailed
+            ),
+            MomentKind::Restore => event == PointEvent::StateRestored,
+            MomentKind::Commit => event == PointEvent::TransactionCommitted,
+            MomentKind::Blocked | MomentKind::Snapshot => false,
+        }
+    }
+
     /// A stable key (ui.json's `moment_<key>`, `data-moment`).
     pub fn key(self) -> &'static str {
         match self {
@@ -116,6 +140,7 @@ impl MomentKind {
             MomentKind::Crash => "crash",
             MomentKind::Restore => "restore",
             MomentKind::Commit => "commit",
+            MomentKind::Point(event) => event.key(),
         }
     }
 }
@@ -185,6 +210,10 @@ struct Journal {
     seen: BTreeSet<(MomentKind, u64)>,
     /// `(step, time)` of the steps with an [`is_highlight`] event.
     highlights: Vec<(u64, u64)>,
+    /// The lesson's points expected in the run's mode, and how far the log has
+    /// come towards each.
+    points: Vec<Point>,
+    tracker: PointTracker,
 }
 
 impl Journal {
@@ -217,13 +246,22 @@ impl Journal {
                 });
             }
             if let Some((kind, group)) = MomentKind::of(&event.event, event.t) {
-                if self.seen.insert((kind, group)) {
+                // After a declared point in this step the page stops on the
+                // point: the step's later events make no moment of their own.
+                let after_point = self
+                    .moments
+                    .last()
+                    .is_some_and(|m| m.step == step && matches!(m.kind, MomentKind::Point(_)));
+                if self.seen.insert((kind, group)) && !after_point {
                     self.moments.push(KeyMoment {
                         kind,
                         step,
                         at: event.t,
                     });
                 }
+            }
+            for i in self.tracker.observe(&self.points, &event) {
+                self.point_reached(step, event.t, self.points[i].event);
             }
             if is_highlight(&event.event) && self.highlights.last().map(|h| h.0) != Some(step) {
                 self.highlights.push((step, event.t));
@@ -234,6 +272,39 @@ impl Journal {
                 event,
             });
             self.next_seq += 1;
+        }
+    }
+
+    /// A journal that finds `points` as key moments.
+    fn with_points(points: Vec<Point>) -> Journal {
+        Journal {
+            tracker: PointTracker::new(&points),
+            points,
+            ..Journal::default()
+        }
+    }
+
+    /// Makes the declared point `event`, reached at `step`, a key moment. The
+    /// page stops once per step: a moment already found there that says the
+    /// same (a crash for a failed task) or is another point stays; any other
+    /// takes the point's name, the one the lesson is about; else a new one.
+    fn point_reached(&mut self, step: u64, at: u64, event: PointEvent) {
+        let kind = MomentKind::Point(event);
+        let first = self.moments.partition_point(|m| m.step < step);
+        let here = &mut self.moments[first..];
+        if here
+            .iter()
+            .any(|m| m.kind.covers(event) || matches!(m.kind, MomentKind::Point(_)))
+        {
+            return;
+        }
+        match here.first_mut() {
+            // The one the caption shows at this step.
+            Some(m) => {
+                m.kind = kind;
+                m.at = at;
+            }
+            None => self.moments.push(KeyMoment { kind, step, at }),
         }
     }
 
@@ -248,6 +319,10 @@ impl Journal {
             .iter()
             .filter_map(|e| MomentKind::of(&e.event.event, e.event.t))
             .collect();
+        self.tracker = PointTracker::new(&self.points);
+        for e in &self.log {
+            self.tracker.observe(&self.points, &e.event);
+        }
     }
 }
 
@@ -297,6 +372,11 @@ impl Run {
         let bound_ms = scenario.until_ms.unwrap_or(DEFAULT_LIMIT_MS);
         let start_ms = world.now();
         let reference = Reference::failure_free(&scenario, seed).ok().map(Rc::new);
+        let points = scenario
+            .points_expected()
+            .into_iter()
+            .map(|(_, p)| p.clone())
+            .collect();
         Ok(Run {
             start_ms,
             reference,
@@ -310,7 +390,7 @@ impl Run {
                 timeline: Timeline::new(world, KEYFRAME_EVERY, MAX_KEYFRAMES),
             }],
             step_times: Vec::new(),
-            journal: Journal::default(),
+            journal: Journal::with_points(points),
             ended: false,
             saved: Vec::new(),
         })
@@ -489,7 +569,93 @@ impl Run {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::playback::cursor::Cursor;
+    use crate::playback::Mode;
     use engine::runner::load;
+
+    /// What is wrong with `run`'s declared points (run to its end): one never
+    /// reached, or reached at a step where the page does not stop on it. Also
+    /// how many are reached at a step with none of the six computed kinds of
+    /// moment (where the page stopped before points were declared).
+    fn point_faults(run: &Run, at: &str) -> (Vec<String>, usize, usize) {
+        let expected = run.scenario.points_expected();
+        let points: Vec<Point> = expected.iter().map(|(_, p)| (*p).clone()).collect();
+        let mut tracker = PointTracker::new(&points);
+        let mut reached = vec![None; points.len()];
+        let mut seen = BTreeSet::new();
+        let mut computed_steps = BTreeSet::new();
+        for e in run.log() {
+            for i in tracker.observe(&points, &e.event) {
+                reached[i] = Some((e.step, e.event.t));
+            }
+            if let Some(kind) = MomentKind::of(&e.event.event, e.event.t) {
+                if seen.insert(kind) {
+                    computed_steps.insert(e.step);
+                }
+            }
+        }
+        let mut faults = Vec::new();
+        let mut missed_by_computed = 0;
+        for (((index, point), reached), p) in expected.iter().zip(reached).zip(&points) {
+            let what = format!(
+                "{at}: points[{index}] {}",
+                serde_json::to_string(p).expect("a point serializes")
+            );
+            let Some((step, t)) = reached else {
+                faults.push(format!("{what} is never reached"));
+                continue;
+            };
+            if !computed_steps.contains(&step) {
+                missed_by_computed += 1;
+            }
+            // The page stops once per step: the point is a moment there, or a
+            // moment there says the same (a crash for a failed task), or
+            // another point of the same step is.
+            let here: Vec<MomentKind> = run
+                .moments()
+                .iter()
+                .filter(|m| m.step == step)
+                .map(|m| m.kind)
+                .collect();
+            if !here
+                .iter()
+                .any(|k| k.covers(point.event) || matches!(k, MomentKind::Point(_)))
+            {
+                faults.push(format!(
+                    "{what}, reached at {t} ms (step {step}), is not a key moment (there: {here:?})"
+                ));
+            }
+        }
+        (faults, points.len(), missed_by_computed)
+    }
+
+    /// Every lesson in every mode: each declared point expected in that mode is
+    /// reached by the run, and auto-pause and PageDown stop there (the key
+    /// moment at its step is a point).
+    #[test]
+    fn every_declared_point_is_a_key_moment() {
+        let (mut faults, mut points, mut missed, mut runs) = (Vec::new(), 0, 0, 0);
+        for (name, _) in engine::runner::BUILTINS {
+            for mode in Mode::CHOICES {
+                let mut cursor = Cursor::load(name, None, Some(mode))
+                    .unwrap_or_else(|e| panic!("{name} {}: {e}", mode.key()));
+                while cursor.run.advance_head() {}
+                let (f, n, m) = point_faults(&cursor.run, &format!("{name} {}", mode.key()));
+                faults.extend(f);
+                points += n;
+                missed += m;
+                runs += 1;
+            }
+        }
+        eprintln!(
+            "{points} declared points over {runs} runs; {missed} of them at a step with no computed key moment"
+        );
+        assert!(
+            points >= 200,
+            "only {points} points expected over {runs} runs"
+        );
+        assert!(faults.is_empty(), "{}", faults.join("\n"));
+    }
 
     fn run(name: &str) -> Run {
         let s = load(name).unwrap();

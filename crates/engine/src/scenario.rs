@@ -25,6 +25,7 @@
 //! every error it finds, not just the first.
 
 pub mod generate;
+pub mod points;
 mod repr;
 pub mod validate;
 
@@ -83,6 +84,10 @@ pub struct Scenario {
     /// `flink run -s <path> [-n]` does. Absent: a fresh start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restore: Option<RestoreSpec>,
+    /// Lab extension: the events the lesson is about ([`points`]), where the
+    /// page's auto-pause stops. Not part of the job: the engine never reads them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub points: Vec<points::Point>,
 }
 
 /// Where a job's initial state comes from (lab extension of contract v1).

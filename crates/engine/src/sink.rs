@@ -132,6 +132,13 @@ pub struct Transaction {
     /// sink's `transaction_timeout_ms`; a later write fails, a later commit is dropped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timed_out: Option<u64>,
+    /// Simulated time of its last status change (`None`: still as begun).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changed_at: Option<u64>,
+    /// When a commit of it failed because the broker had aborted it: its
+    /// records were lost then (`transaction_commit_failed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lost_at: Option<u64>,
 }
 
 /// The external system one sink operator writes to (one per sink `uid`).
@@ -253,6 +260,7 @@ impl ExternalTopic {
         t.status = status;
         self.changes += 1;
         t.changed = self.changes;
+        t.changed_at = Some(trace.now);
         let (task, checkpoint) = (t.task.clone(), t.checkpoint);
         match status {
             TxnStatus::Committed => {
@@ -297,8 +305,9 @@ impl ExternalTopic {
     /// aborted for its timeout cannot be committed: Flink's `KafkaCommitter` logs
     /// that and drops it (`transaction_commit_failed`), its records lost.
     pub fn commit(&mut self, txn: u64, trace: &mut Trace) {
-        if let Some(t) = self.txns.get(&txn) {
+        if let Some(t) = self.txns.get_mut(&txn) {
             if let Some(timeout_ms) = t.timed_out {
+                t.lost_at.get_or_insert(trace.now);
                 let (task, checkpoint) = (t.task.clone(), t.checkpoint);
                 trace.push(|| Event::TransactionCommitFailed {
                     task,

@@ -76,6 +76,8 @@ fn begin_transaction(
             changed: ext.changes,
             first_write_at: None,
             timed_out: None,
+            changed_at: None,
+            lost_at: None,
         },
     );
     trace.push(|| Event::TransactionBegun {

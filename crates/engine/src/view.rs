@@ -409,6 +409,13 @@ pub struct TxnView {
     /// Order of its last status change among its topic's transactions (higher is
     /// later): the sink's badge shows the transaction that changed last.
     pub changed: u64,
+    /// Simulated time of its last status change (`None`: still as begun).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changed_at: Option<u64>,
+    /// When its commit failed because the broker had aborted it for the
+    /// transaction timeout, and its records were lost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lost_at: Option<u64>,
 }
 
 /// A sink's external system.
@@ -900,6 +907,8 @@ impl World {
                     checkpoint: t.checkpoint,
                     records: t.records.iter().map(|(_, r)| self.record_view(r)).collect(),
                     changed: t.changed,
+                    changed_at: t.changed_at,
+                    lost_at: t.lost_at,
                 })
                 .collect(),
             committed: ext.committed.iter().map(|r| self.record_view(r)).collect(),

@@ -11,6 +11,7 @@
 //! Validation never panics, whatever the values: it is the guard in front of the
 //! engine, fed straight from a text box on the page.
 
+use super::points::PointMode;
 use super::MAX_RESTORE_DEPTH;
 use super::{
     parse_task_name, CheckpointingConfig, CheckpointingMode, EdgeSpec, FieldError, FnName, Job,
@@ -67,6 +68,7 @@ impl Scenario {
         if let Some(restore) = &self.restore {
             check_restore(&mut check, restore, depth + 1);
         }
+        check_points(&mut check, self);
         if check.errors.is_empty() {
             Ok(check.warnings)
         } else {
@@ -901,6 +903,23 @@ fn check_script(check: &mut Checker, scenario: &Scenario) {
                     step.at_ms()
                 ),
             );
+        }
+    }
+}
+
+/// The declared points: each one's fields fit its event, and its `absent` modes
+/// are modes the lesson runs. A point's task is not looked up in the job: a
+/// lesson's variant (the drill rescales operators) keeps the lesson's points,
+/// which then simply match nothing.
+fn check_points(check: &mut Checker, scenario: &Scenario) {
+    let modes: &[PointMode] = if scenario.checkpointing.is_some() {
+        &PointMode::ALL
+    } else {
+        &[]
+    };
+    for (i, point) in scenario.points.iter().enumerate() {
+        for (field, message) in point.errors(&format!("points[{i}]"), modes) {
+            check.error(field, message);
         }
     }
 }

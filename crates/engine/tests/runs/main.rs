@@ -5,6 +5,7 @@
 //! - [`snapshots`]: every lesson in three modes, the savepoint chains and seeded
 //!   random pipelines, frozen byte for byte (`UPDATE_SNAPSHOTS=1` regenerates).
 //! - [`lessons`]: the facts each built-in lesson tells the class.
+//! - [`points`]: each lesson's declared points happen in the modes it expects them.
 //! - [`world_builtins`]: every built-in runs to its end, the same twice.
 //! - [`world_properties`]: invariants of the World over many seeds.
 //! - [`drill`]: the interview drill's exercises over many variants, against independent facts.
@@ -29,6 +30,7 @@ mod drill_state;
 mod exactly_once;
 mod golden;
 mod lessons;
+mod points;
 mod snapshots;
 mod timeline;
 mod views;
