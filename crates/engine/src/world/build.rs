@@ -16,6 +16,7 @@ use super::observed::Restored;
 use super::schedule::{Item, Schedule};
 use super::{failover::JobLifecycle, upgrade, Task, TaskStatus, World};
 use crate::barrier::{BarrierHandler, EndOfPartition};
+use crate::cause::{FailureReason, JobFailure};
 use crate::channel::Element;
 use crate::coordinator::{CheckpointCoordinator, CompletedCheckpoint, CoordinatorConfig};
 use crate::event::{Event, Trace};
@@ -40,6 +41,15 @@ use std::sync::Arc;
 
 /// Error building a [`World`].
 pub type BuildError = ScenarioError;
+
+/// Which tasks a deploy (re)creates.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    /// Every task of the job: the start, or a failover of the whole job.
+    Job,
+    /// The tasks of one pipelined region; the other tasks run on.
+    Region,
+}
 
 /// State assigned to the subtasks of a new attempt (Flink: the
 /// `JobManagerTaskRestore`s that `StateAssignmentOperation` hands out).
@@ -210,10 +220,38 @@ impl World {
         Ok(plan)
     }
 
+    /// The restore plan for `latest`, the job's latest completed checkpoint
+    /// (nothing to restore before the first). The job's own checkpoint fits the
+    /// job, so assignment cannot fail; if it ever did, the job fails with the
+    /// reason (`Err`) rather than the lab panicking.
+    pub(super) fn plan_latest(
+        &mut self,
+        latest: Option<&CompletedCheckpoint>,
+    ) -> Result<Option<Restore>, ()> {
+        let Some(c) = latest else {
+            return Ok(None);
+        };
+        match self.plan_restore(
+            &restore::from_completed(c, &self.graph),
+            restore::NonRestoredState::Refuse,
+        ) {
+            Ok(plan) => Ok(Some(plan)),
+            Err(err) => {
+                self.fail_job(FailureReason {
+                    failure: JobFailure::RestoreFailed {
+                        message: err.to_string(),
+                    },
+                    last_failure: None,
+                });
+                Err(())
+            }
+        }
+    }
+
     /// (Re)create every task, restoring what `restore` assigns, and start them.
     pub(super) fn deploy(&mut self, restore: Option<Restore>) {
         let all: Vec<TaskId> = self.graph.tasks.ids().collect();
-        self.deploy_tasks(restore, &all, true);
+        self.deploy_tasks(restore, &all, Scope::Job);
     }
 
     /// (Re)create the tasks of a pipelined region that failed over, restoring what
@@ -223,11 +261,13 @@ impl World {
     /// `CheckpointCoordinator.startCheckpointScheduler` when no execution is
     /// pending).
     pub(super) fn deploy_region(&mut self, restore: Option<Restore>, region: &[TaskId]) {
-        self.deploy_tasks(restore, region, false);
+        self.deploy_tasks(restore, region, Scope::Region);
     }
 
-    /// Deploy `ids` (every task when `whole`), restoring what `restore` assigns.
-    fn deploy_tasks(&mut self, restore: Option<Restore>, ids: &[TaskId], whole: bool) {
+    /// Deploy `ids` (every task of the job, or one region's), restoring what
+    /// `restore` assigns.
+    fn deploy_tasks(&mut self, restore: Option<Restore>, ids: &[TaskId], scope: Scope) {
+        let whole = scope == Scope::Job;
         let mut tasks = Vec::with_capacity(ids.len());
         // Whether the snapshot restored is a savepoint: one look-up per deploy.
         let from_savepoint = restore.as_ref().is_some_and(|r| {

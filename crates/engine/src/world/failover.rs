@@ -25,7 +25,6 @@ use crate::ids::{ChannelId, CheckpointId, TaskId};
 use crate::operators::OpState;
 use crate::scenario::FailoverStrategy;
 use crate::restart::RestartStrategy;
-use crate::restore;
 use crate::scenario::StorageKind;
 use crate::status::{JobStatus, TaskStatus};
 use serde::{Deserialize, Serialize};
@@ -405,23 +404,8 @@ impl World {
         let latest = self.coordinator.latest_completed().cloned();
         self.job
             .region_restarted(self.now, failure as usize, latest.as_ref().map(|c| c.id));
-        let plan = match latest.map(|c| {
-            self.plan_restore(
-                &restore::from_completed(&c, &self.graph),
-                restore::NonRestoredState::Refuse,
-            )
-        }) {
-            None => None,
-            Some(Ok(plan)) => Some(plan),
-            Some(Err(err)) => {
-                self.fail_job(FailureReason {
-                    failure: JobFailure::RestoreFailed {
-                        message: err.to_string(),
-                    },
-                    last_failure: None,
-                });
-                return;
-            }
+        let Ok(plan) = self.plan_latest(latest.as_deref()) else {
+            return;
         };
         self.deploy_region(plan, &region);
     }
@@ -468,25 +452,8 @@ impl World {
         if !self.job.restarted(self.now, latest.as_ref().map(|c| c.id)) {
             return;
         }
-        // The job's own checkpoint fits the job: assignment cannot fail, but if it
-        // ever did, the job fails with the reason rather than the lab panicking.
-        let plan = match latest
-            .map(|c| self.plan_restore(
-                    &restore::from_completed(&c, &self.graph),
-                    restore::NonRestoredState::Refuse,
-                ))
-        {
-            None => None,
-            Some(Ok(plan)) => Some(plan),
-            Some(Err(err)) => {
-                self.fail_job(FailureReason {
-                    failure: JobFailure::RestoreFailed {
-                        message: err.to_string(),
-                    },
-                    last_failure: None,
-                });
-                return;
-            }
+        let Ok(plan) = self.plan_latest(latest.as_deref()) else {
+            return;
         };
         self.deploy(plan);
     }
