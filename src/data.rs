@@ -16,7 +16,7 @@
 //! render ([`prefetch`]), and the Java when the Flink code tab first opens
 //! ([`java_files`]). Each file goes to the table that serves it
 //! ([`engine::runner::provide`], [`crate::lessons::tour::provide`],
-//! [`engine::export::flink::provide_fragment`], [`crate::i18n::provide`]), so
+//! [`engine::export::flink::provide_fragment`], [`provide_wording`]), so
 //! everything else reads it as if it were compiled in.
 //!
 //! A failed fetch (offline without the cache, HTTP 404, a malformed file) becomes
@@ -94,7 +94,7 @@ pub fn all_lesson_files() -> Vec<String> {
     // The drill's questions too, so the drill works offline once prefetched,
     // and the wording not inlined in index.html (the inlined is already here).
     let drill = std::iter::once(crate::drill::FILE.to_string());
-    let wording = crate::i18n::files().into_iter().map(str::to_string);
+    let wording = wording_files().into_iter().map(str::to_string);
     scenarios.chain(tours).chain(drill).chain(wording).collect()
 }
 
@@ -134,7 +134,7 @@ pub fn available(file: &str) -> bool {
         Some(("tours", name)) => tour::available(name),
         Some(("java", name)) => !engine::export::flink::missing_fragments().contains(&name),
         Some(("drill", "questions")) => crate::drill::available(),
-        Some(("i18n", _)) => crate::i18n::available(file),
+        Some(("i18n", _)) => wording_available(file),
         _ => false,
     }
 }
@@ -152,7 +152,7 @@ pub fn supply(file: &str, text: String) -> Result<(), String> {
             engine::export::flink::provide_fragment(name, text).map_err(|e| e.to_string())
         }
         Some(("drill", "questions")) => crate::drill::provide(&text).map_err(|e| e.to_string()),
-        Some(("i18n", _)) => crate::i18n::provide(file, &text).map_err(|e| e.to_string()),
+        Some(("i18n", _)) => provide_wording(file, &text).map_err(|e| e.to_string()),
         _ => Err(format!("{file}: not a lesson data file")),
     }
 }
@@ -360,6 +360,69 @@ async fn receive(url: &str, promise: js_sys::Promise) -> Result<String, String> 
         .ok_or_else(|| format!("{url}: unreadable body"))
 }
 
+// ── The page's wording files (the tables live with their readers) ──────────
+
+/// A wording file's entry points: its name in the data manifest, [`crate::i18n::Book::provide`]
+/// and [`crate::i18n::Book::available`].
+type BookFns = (
+    &'static str,
+    fn(&str) -> Result<(), crate::i18n::WordingError>,
+    fn() -> bool,
+);
+
+/// The page's wording files.
+fn books() -> [BookFns; 7] {
+    use crate::describe::NARRATION;
+    use crate::drill::WORDS;
+    use crate::i18n::extras::EXTRAS;
+    use crate::i18n::flink::FLINK;
+    use crate::i18n::UI;
+    use crate::lessons::glossary::GLOSSARY;
+    use crate::lessons::wording::LESSONS;
+    [
+        (UI.file(), |t| UI.provide(t), || UI.available()),
+        (
+            NARRATION.file(),
+            |t| NARRATION.provide(t),
+            || NARRATION.available(),
+        ),
+        (
+            LESSONS.file(),
+            |t| LESSONS.provide(t),
+            || LESSONS.available(),
+        ),
+        (FLINK.file(), |t| FLINK.provide(t), || FLINK.available()),
+        (EXTRAS.file(), |t| EXTRAS.provide(t), || EXTRAS.available()),
+        (WORDS.file(), |t| WORDS.provide(t), || WORDS.available()),
+        (
+            GLOSSARY.file(),
+            |t| GLOSSARY.provide(t),
+            || GLOSSARY.available(),
+        ),
+    ]
+}
+
+/// Every wording file the page reads, by its name in the data manifest
+/// (`i18n/ui.json`; the glossary is `i18n/glossary.json`).
+pub fn wording_files() -> Vec<&'static str> {
+    books().iter().map(|b| b.0).collect()
+}
+
+/// Hands the text of the wording file `file` to its table, checked as the tests
+/// check the compiled-in file.
+pub fn provide_wording(file: &str, text: &str) -> Result<(), crate::i18n::WordingError> {
+    let (_, provide, _) = books()
+        .into_iter()
+        .find(|b| b.0 == file)
+        .ok_or_else(|| crate::i18n::WordingError::UnknownFile { file: file.into() })?;
+    provide(text)
+}
+
+/// Whether the wording file `file` is here (compiled in, inlined or fetched).
+pub fn wording_available(file: &str) -> bool {
+    books().iter().any(|b| b.0 == file && (b.2)())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -431,7 +494,7 @@ mod tests {
         }
         let manifest_script =
             std::fs::read_to_string(format!("{root}/scripts/data-manifest.cjs")).unwrap();
-        for file in crate::i18n::files() {
+        for file in wording_files() {
             let name = file.strip_prefix("i18n/").unwrap();
             assert!(
                 manifest_script.contains(&format!("'{name}'")),

@@ -405,66 +405,6 @@ impl<T: Send + Sync> Book<T> {
     }
 }
 
-/// A wording file's entry points: its name in the data manifest, [`Book::provide`]
-/// and [`Book::available`].
-type BookFns = (
-    &'static str,
-    fn(&str) -> Result<(), WordingError>,
-    fn() -> bool,
-);
-
-/// The page's wording files.
-fn books() -> [BookFns; 7] {
-    use crate::describe::NARRATION;
-    use crate::drill::WORDS;
-    use crate::lessons::glossary::GLOSSARY;
-    use crate::lessons::wording::LESSONS;
-    use extras::EXTRAS;
-    use flink::FLINK;
-    [
-        (UI.file(), |t| UI.provide(t), || UI.available()),
-        (
-            NARRATION.file(),
-            |t| NARRATION.provide(t),
-            || NARRATION.available(),
-        ),
-        (
-            LESSONS.file(),
-            |t| LESSONS.provide(t),
-            || LESSONS.available(),
-        ),
-        (FLINK.file(), |t| FLINK.provide(t), || FLINK.available()),
-        (EXTRAS.file(), |t| EXTRAS.provide(t), || EXTRAS.available()),
-        (WORDS.file(), |t| WORDS.provide(t), || WORDS.available()),
-        (
-            GLOSSARY.file(),
-            |t| GLOSSARY.provide(t),
-            || GLOSSARY.available(),
-        ),
-    ]
-}
-
-/// Every wording file the page reads, by its name in the data manifest
-/// (`i18n/ui.json`; the glossary is `i18n/glossary.json`).
-pub fn files() -> Vec<&'static str> {
-    books().iter().map(|b| b.0).collect()
-}
-
-/// Hands the text of the wording file `file` to its table, checked as the tests
-/// check the compiled-in file.
-pub fn provide(file: &str, text: &str) -> Result<(), WordingError> {
-    let (_, provide, _) = books()
-        .into_iter()
-        .find(|b| b.0 == file)
-        .ok_or_else(|| WordingError::UnknownFile { file: file.into() })?;
-    provide(text)
-}
-
-/// Whether the wording file `file` is here (compiled in, inlined or fetched).
-pub fn available(file: &str) -> bool {
-    books().iter().any(|b| b.0 == file && (b.2)())
-}
-
 pub mod flink;
 
 messages! {

@@ -607,7 +607,7 @@ fn ask_view(
 #[component]
 pub fn Glossary() -> Html {
     let lang = use_lang().lang;
-    let terms = glossary::use_terms();
+    let terms = use_terms();
     // The Chinese name beside the English one: in the reader's script when that
     // is Traditional.
     let chinese = if lang == crate::i18n::Lang::ZhHant {
@@ -660,4 +660,28 @@ pub fn NotesBlock(props: &NotesBlockProps) -> Html {
             </p>
         </aside>
     }
+}
+
+/// The glossary for a view: at once when it is here, otherwise fetched (the view
+/// redraws when it arrives; a failure is logged with the file's name and the
+/// list stays empty).
+#[hook]
+pub fn use_terms() -> Rc<Vec<glossary::Term>> {
+    let terms = use_state(|| Rc::new(glossary::terms()));
+    {
+        let terms = terms.clone();
+        use_effect_with((), move |_| {
+            if !glossary::GLOSSARY.available() {
+                wasm_bindgen_futures::spawn_local(async move {
+                    match crate::data::ensure(vec![glossary::GLOSSARY.file().to_string()]).await {
+                        Ok(()) => terms.set(Rc::new(glossary::terms())),
+                        Err(e) => {
+                            web_sys::console::warn_1(&crate::data::failure(&e).into());
+                        }
+                    }
+                });
+            }
+        });
+    }
+    (*terms).clone()
 }

@@ -2,11 +2,8 @@
 //! The page fetches it when the glossary first opens, or in idle time before
 //! ([`use_terms`], `src/data.rs`); native code and the tests compile it in.
 
-use std::rc::Rc;
-
 use engine::scenario::Localized;
 use serde::Deserialize;
-use yew::prelude::*;
 
 use crate::i18n::{Book, WordingError};
 use crate::lessons::notes::NotesCallout;
@@ -73,30 +70,6 @@ pub fn parse(json: &str) -> Result<Vec<Term>, WordingError> {
 /// rules out).
 pub fn terms() -> Vec<Term> {
     GLOSSARY.get().cloned().unwrap_or_default()
-}
-
-/// The glossary for a view: at once when it is here, otherwise fetched (the view
-/// redraws when it arrives; a failure is logged with the file's name and the
-/// list stays empty).
-#[hook]
-pub fn use_terms() -> Rc<Vec<Term>> {
-    let terms = use_state(|| Rc::new(terms()));
-    {
-        let terms = terms.clone();
-        use_effect_with((), move |_| {
-            if !GLOSSARY.available() {
-                wasm_bindgen_futures::spawn_local(async move {
-                    match crate::data::ensure(vec![GLOSSARY.file().to_string()]).await {
-                        Ok(()) => terms.set(Rc::new(self::terms())),
-                        Err(e) => {
-                            web_sys::console::warn_1(&crate::data::failure(&e).into());
-                        }
-                    }
-                });
-            }
-        });
-    }
-    (*terms).clone()
 }
 
 #[cfg(test)]

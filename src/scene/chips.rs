@@ -8,27 +8,26 @@
 use engine::view::WorldView;
 use engine::{JobStatus, TaskStatus};
 
-use super::flow::Chip;
-
-/// Whether the values `chip` carries still have a subject in `view`.
-fn has_subject(chip: &Chip, view: &WorldView) -> bool {
+/// Whether values of subtask `task` still have a subject in `view`.
+fn has_subject(task: usize, view: &WorldView) -> bool {
     let job_on = !matches!(
         view.status,
         JobStatus::Restarting | JobStatus::Failed | JobStatus::Canceled
     );
     let task_on = view
         .tasks
-        .get(chip.task)
+        .get(task)
         .is_some_and(|t| !matches!(t.status, TaskStatus::Failed | TaskStatus::Canceled));
     job_on && task_on
 }
 
 /// Keeps the chips of `view` that have a subject and belong to the newest
-/// checkpoint among them.
-pub fn retain_current(chips: &mut Vec<Chip>, view: &WorldView) {
-    chips.retain(|c| has_subject(c, view));
-    if let Some(newest) = chips.iter().map(|c| c.checkpoint).max() {
-        chips.retain(|c| c.checkpoint == newest);
+/// checkpoint among them; `of` reads a chip's subtask (lane index) and
+/// checkpoint (the chips are [`super::flow`]'s, which calls this).
+pub fn retain_current<C>(chips: &mut Vec<C>, view: &WorldView, of: impl Fn(&C) -> (usize, u64)) {
+    chips.retain(|c| has_subject(of(c).0, view));
+    if let Some(newest) = chips.iter().map(|c| of(c).1).max() {
+        chips.retain(|c| of(c).1 == newest);
     }
 }
 

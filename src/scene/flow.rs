@@ -216,7 +216,7 @@ pub fn flows(job: &JobView, view: &WorldView, frame: &Frame, t: f64, lang: Lang)
                 h.id.0 == c.checkpoint && h.status == engine::view::CheckpointStatus::Aborted
             })
     });
-    super::chips::retain_current(&mut chips, view);
+    super::chips::retain_current(&mut chips, view, |c| (c.task, c.checkpoint));
     let Some(checkpoint) = chips.iter().map(|c| c.checkpoint).max() else {
         return Flows::default();
     };

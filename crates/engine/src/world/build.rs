@@ -350,32 +350,8 @@ impl World {
             }
         }
 
-        // Unaligned channel state is re-injected ahead of any new data.
         if let Some(r) = &restore {
-            for (t, snap) in r.tasks.iter().filter(|(t, _)| whole || ids.contains(t)) {
-                for (input, recs) in &snap.input_channels {
-                    let ch = self.graph.tasks[*t].inputs[*input];
-                    for r in recs {
-                        self.enqueue(ch, Element::Record { record: *r });
-                    }
-                }
-                for (output, recs) in &snap.output_channels {
-                    let ch = self.graph.outputs(*t).nth(*output as usize);
-                    if let Some(ch) = ch {
-                        let c = &mut self.channels[ch];
-                        c.out_queue
-                            .extend(recs.iter().map(|r| Element::Record { record: *r }));
-                    }
-                }
-            }
-            let channels: Vec<_> = self
-                .channels
-                .ids()
-                .filter(|c| whole || ids.contains(&self.channels[*c].from))
-                .collect();
-            for c in channels {
-                self.flush_out_queue(c);
-            }
+            self.reinject_channel_state(r, ids, whole);
         }
 
         for &t in ids {
@@ -398,6 +374,35 @@ impl World {
             if let Some((at, generation)) = self.coordinator.start_periodic(self.now) {
                 self.schedule(at, Item::PeriodicTrigger(generation));
             }
+        }
+    }
+
+    /// Unaligned checkpoints' channel state, re-injected into the deployed tasks'
+    /// channels ahead of any new data (all of them when `whole`).
+    fn reinject_channel_state(&mut self, r: &Restore, ids: &[TaskId], whole: bool) {
+        for (t, snap) in r.tasks.iter().filter(|(t, _)| whole || ids.contains(t)) {
+            for (input, recs) in &snap.input_channels {
+                let ch = self.graph.tasks[*t].inputs[*input];
+                for r in recs {
+                    self.enqueue(ch, Element::Record { record: *r });
+                }
+            }
+            for (output, recs) in &snap.output_channels {
+                let ch = self.graph.outputs(*t).nth(*output as usize);
+                if let Some(ch) = ch {
+                    let c = &mut self.channels[ch];
+                    c.out_queue
+                        .extend(recs.iter().map(|r| Element::Record { record: *r }));
+                }
+            }
+        }
+        let channels: Vec<_> = self
+            .channels
+            .ids()
+            .filter(|c| whole || ids.contains(&self.channels[*c].from))
+            .collect();
+        for c in channels {
+            self.flush_out_queue(c);
         }
     }
 
