@@ -11,7 +11,9 @@
 //! - the `e - c` outputs still missing are **lost** when this run will commit
 //!   nothing more (the job finished, failed or was canceled), else **not
 //!   committed yet** (they may still come: a two-phase-commit sink commits at the
-//!   next completed checkpoint).
+//!   next completed checkpoint) — except those written in a transaction whose
+//!   commit failed because the broker had aborted it (`KafkaCommitter` drops it,
+//!   [`crate::view::TxnView::lost_at`]): they are lost from that moment on.
 //!
 //! So the committed outputs are partitioned into committed and duplicates, and the
 //! failure-free run's outputs into committed, not committed yet and lost — "not
@@ -203,18 +205,29 @@ impl Reference {
                         outputs.push(Verdict::Duplicate { copy: *n });
                     }
                 }
-                let missing: u32 = reference.map_or(0, |r| {
-                    r.expected
-                        .iter()
-                        .map(|(o, e)| e.saturating_sub(seen.get(o).copied().unwrap_or(0)))
-                        .sum()
-                });
+                // Outputs whose transaction's commit failed (the broker had
+                // aborted it): lost at that moment, whether or not the run goes on.
+                let mut in_lost_txns: BTreeMap<Origin, u32> = BTreeMap::new();
+                for t in sink.txns.iter().filter(|t| t.lost_at.is_some()) {
+                    for r in &t.records {
+                        *in_lost_txns.entry(r.origin).or_insert(0) += 1;
+                    }
+                }
+                let (mut lost_now, mut missing) = (0u32, 0u32);
+                if let Some(r) = reference {
+                    for (o, e) in &r.expected {
+                        let m = e.saturating_sub(seen.get(o).copied().unwrap_or(0));
+                        let gone = m.min(in_lost_txns.get(o).copied().unwrap_or(0));
+                        lost_now += gone;
+                        missing += m - gone;
+                    }
+                }
                 let (lost, not_yet) = match (ended, timing) {
-                    (false, _) => (0, missing),
-                    (true, None) => (missing, 0),
+                    (false, _) => (lost_now, missing),
+                    (true, None) => (lost_now + missing, 0),
                     (true, Some(_)) => {
                         differs += missing;
-                        (0, 0)
+                        (lost_now, 0)
                     }
                 };
                 SinkVerdicts {
@@ -342,6 +355,38 @@ mod tests {
             "{end:?}"
         );
         assert_eq!(end.committed, reference.expected_total("kafka-out"));
+    }
+
+    /// The broker aborts a transaction that stayed open past its timeout; when the
+    /// sink then tries to commit it, its records are lost at once — mid-run, not
+    /// "not committed yet" — and before that moment nothing is lost.
+    #[test]
+    fn a_failed_commit_loses_its_records_at_that_moment() {
+        let s = load("kafka-transaction-timeout").unwrap();
+        let reference = Reference::failure_free(&s, s.seed).unwrap();
+        let mut w = World::new(&s, s.seed).unwrap();
+        let lost_at = |w: &World| {
+            w.view().sinks[0]
+                .txns
+                .iter()
+                .find_map(|t| t.lost_at.map(|at| (at, t.records.len() as u32)))
+        };
+        let mut before = None;
+        while lost_at(&w).is_none() {
+            before = Some(reference.judge(&w.view())[0].counts);
+            assert!(w.now() < 10_000, "no commit failed");
+            let next = w.now() + 1;
+            w.run_until(next, |_| {});
+        }
+        assert_eq!(before.map(|c| c.lost), Some(0), "{before:?}");
+        let (at, records) = lost_at(&w).unwrap();
+        assert!(records > 0);
+        assert!(
+            w.view().status == JobStatus::Running,
+            "lost at {at} mid-run"
+        );
+        let c = reference.judge(&w.view())[0].counts;
+        assert_eq!(c.lost, records, "{c:?}");
     }
 
     /// A job that gives up never commits what the failure-free run commits after
