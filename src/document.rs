@@ -55,6 +55,41 @@ pub fn apply_lang(lang: Lang) {
     }
 }
 
+/// After a lesson switch: the address bar names the new lesson (`?scenario=`,
+/// a built-in's name; the old lesson's moment, seed, mode and run recipe go), so a
+/// copied link or a reload opens it, and the page shows it from the top (a phone
+/// had scrolled the old lesson's graph). `replaceState`: no history entry.
+pub fn show_lesson(name: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    window.scroll_to_with_x_and_y(0.0, 0.0);
+    let Ok(href) = window.location().href() else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::new(&href) else {
+        return;
+    };
+    let params = url.search_params();
+    for stale in ["t", "step", "seed", "mode"] {
+        params.delete(stale);
+    }
+    if crate::data::lesson_titles().iter().any(|(n, _)| *n == name) {
+        params.set("scenario", name);
+    } else {
+        params.delete("scenario");
+    }
+    if url.hash().starts_with(crate::share::PREFIX) {
+        url.set_hash("");
+    }
+    let new_href = url.href();
+    if new_href != href {
+        if let Ok(history) = window.history() {
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&new_href));
+        }
+    }
+}
+
 /// The value of `name` in the address bar's query string, if present.
 pub fn query_param(name: &str) -> Option<String> {
     let search = web_sys::window()?.location().search().ok()?;

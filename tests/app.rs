@@ -178,6 +178,17 @@ async fn switching_language_keeps_other_query_parameters() {
     assert_eq!(search(), "?scenario=aligned&seed=7&lang=en");
 }
 
+/// A lesson switch rewrites the address to the new lesson: a copied link or a
+/// reload opens it, not the old lesson's moment.
+#[wasm_bindgen_test]
+async fn choosing_a_lesson_puts_it_in_the_address() {
+    let lab = Driven::with_query("?scenario=odd-even-sum&t=700&seed=7&lang=en").await;
+    assert_eq!(search(), "?scenario=odd-even-sum&t=700&seed=7&lang=en");
+    lab.choose("#scenario-select", "pv-count").await;
+    assert!(lab.exists("[data-op=pv]"));
+    assert_eq!(search(), "?scenario=pv-count&lang=en");
+}
+
 /// The sink tab names the sink's kind — a plain sink is never called
 /// two-phase commit — and marks its duplicates, as many as its meter counts.
 #[wasm_bindgen_test]

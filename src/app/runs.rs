@@ -109,6 +109,15 @@ pub fn use_runs(on_ready: Option<Callback<UseReducerDispatcher<State>>>) -> Runs
         let on_frame = use_callback((), move |dt: f64, _: &()| d.emit(Action::Tick(dt)));
         use_frame_loop(main.is_playing, on_frame);
     }
+    // A lesson switch (not the first lesson: its address may name a moment).
+    {
+        let first = use_mut_ref(|| true);
+        use_effect_with(main.scenario.clone(), move |name| {
+            if !std::mem::replace(&mut *first.borrow_mut(), false) {
+                document::show_lesson(name);
+            }
+        });
+    }
     let link_error = link_error.borrow().clone();
     Runs {
         main,

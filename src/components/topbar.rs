@@ -120,6 +120,12 @@ pub fn TopBar(props: &TopBarProps) -> Html {
                     </button>
                     <div class={classes!("menu__list", menu.open.then_some("menu__list--open"))} id="more-menu"
                          role="menu" aria-label={lang.t(Msg::MoreTools)} onclick={menu.on_click.clone()}>
+                        // Shown where the menu is a sheet at the foot (phones):
+                        // a way to close it other than tapping above it.
+                        <button type="button" class="menu__close icon-button" aria-label={lang.t(Msg::Close)}
+                                title={lang.t(Msg::Close)}>
+                            { "✕" }
+                        </button>
                         <div class="menu__row">
                             <span class="toolbar__label">{ lang.t(Msg::SeedLabel) }</span>
                             <output class="toolbar__seed" id="seed">{ p.seed }</output>
