@@ -20,8 +20,8 @@
 //     JobManager-crash pair after the crash: the strip says chk-3 is lost with
 //     jobmanager storage, completed with filesystem storage;
 //   - kafka-transaction-timeout when checkpoint 4 completes (2135 ms): T3's
-//     commit fails, so the Kafka sink's lane names T3 aborted, not ✓T4 (the
-//     meter's count is reported); with the long timeout the lane shows ✓T4;
+//     commit fails, so the Kafka sink's lane names T3 aborted, not ✓T4, and the
+//     meter counts its records lost; with the long timeout the lane shows ✓T4;
 //     the page stops there (the caption's moment is the declared point
 //     `transaction_commit_failed`);
 //   - the phase timeline of a checkpoint (the coordinator tab, a history row
@@ -385,9 +385,8 @@ async function kafkaTimeout(page, base, lang, w, h) {
   if (k.now !== 2135) fail(`${k.where}: PageDown stopped at ${k.now} ms, not at the failed commit`);
   if (k.moment !== 'transaction_commit_failed') fail(`${k.where}: the caption's moment is "${k.moment}", not the failed commit`);
   if (!k.badge || !/T3\b/.test(k.badge.text) || k.badge.status !== 'aborted') fail(`${k.where}: the lane says ${JSON.stringify(k.badge)}, not T3 aborted`);
-  // The meter counts T3's records as "not committed yet" until the job ends
-  // (the verdict calls a record lost only when the run commits nothing more):
-  // reported, not asserted.
+  // The meter counts T3's records lost from the failed commit on.
+  if (!k.lost.length || !k.lost.some((n) => n > 0)) fail(`${k.where}: the meter counts ${JSON.stringify(k.lost)} lost, not T3's records`);
   await shot(page, 'kafka-commit-failed', w, h, lang);
   const l = await kafkaLane(page, base, lang, w, h, 'kafka-transaction-timeout-long', 2135, 'commit');
   if (!l.badge || !/T4\b/.test(l.badge.text) || l.badge.status !== 'committed') fail(`${l.where}: the lane says ${JSON.stringify(l.badge)}, not T4 committed`);
