@@ -93,7 +93,7 @@ impl FirstMoment {
         let (w, h) = PROJECTOR_BOX;
         let size = if phone { (PHONE_BOX_W, h) } else { (w, h) };
         // `stage_fit` subtracts the box's padding from what it is given.
-        let fit = stage::stage_fit(
+        let fit = scene::text_fit::stage_fit(
             Some(((size.0 + 12.0) as u32, (size.1 + 10.0) as u32)),
             1.0,
             lang,

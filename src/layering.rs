@@ -9,7 +9,8 @@
 //! The rules, highest first: `app` (the root) → `components` → `hooks` → the pure
 //! modules (`scene`, `playback`, `labels`, `describe`, the tools' models). The
 //! pure modules are tested natively and never see the browser; the view side
-//! sees the engine only through its views, never a `World`.
+//! sees the engine only through its views, never a `World`, and measures no
+//! text: the scene fits what the stage writes.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -501,6 +502,30 @@ fn page_modules_import_only_below_them() {
     // The scan sees the rules' subjects at all.
     assert!(graph["app"].contains_key("components"));
     assert!(graph["components::stage"].contains_key("scene"));
+}
+
+/// What the stage writes is placed by the scene, never by a component: only
+/// `scene` measures text (`text_width`), so a lane's rows, badges and labels are
+/// fitted where the layout that sizes the lanes can see them.
+#[test]
+fn only_the_scene_measures_text() {
+    let files = page();
+    let measuring: Vec<String> = files
+        .iter()
+        // This file names it only to look for it.
+        .filter(|f| !under(&f.module, "scene") && f.module != "layering")
+        .filter(|f| f.code.contains("text_width"))
+        .map(name)
+        .collect();
+    assert!(
+        measuring.is_empty(),
+        "text measured outside the scene (move the fitting into scene::text_fit):\n{}",
+        measuring.join("\n")
+    );
+    // The scan sees the scene's own measuring.
+    assert!(files
+        .iter()
+        .any(|f| f.module == "scene::text_fit" && f.code.contains("text_width")));
 }
 
 /// The longest a function outside tests may be, in lines from `fn` to its
