@@ -7,7 +7,9 @@
 //! tokens waiting there, and whether it is blocked or persisting. Pure (no yew, no
 //! `web_sys`), so it is unit-tested natively.
 
-use engine::bench::{self, Arrival, BenchConfig, BenchOutput};
+use std::fmt;
+
+use engine::bench::{self, Arrival, BenchConfig, BenchError, BenchOutput};
 use engine::view::ChannelIndex;
 use engine::view::HandlerMode;
 
@@ -105,24 +107,60 @@ pub struct BenchRun {
     pub output: BenchOutput,
 }
 
+/// Why the form cannot run: its field, or the engine's bench error (which
+/// names the token).
+#[derive(Debug)]
+pub enum FormError {
+    /// `channels` outside 1 to [`MAX_CHANNELS`].
+    Channels {
+        /// What the form holds.
+        channels: u32,
+    },
+    /// `arrivals` holds no token.
+    EmptyArrivals,
+    /// The engine refused the sequence or the configuration.
+    Bench(BenchError),
+}
+
+impl fmt::Display for FormError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FormError::Channels { channels } => write!(
+                f,
+                "channels: {channels} is out of range (1 to {MAX_CHANNELS})"
+            ),
+            FormError::EmptyArrivals => f.write_str("arrivals: the sequence is empty"),
+            FormError::Bench(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for FormError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FormError::Bench(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 /// Runs the form. An error names the field (`channels`) or the token, as the
 /// engine's messages do; it never panics.
-pub fn run(form: &BenchForm) -> Result<BenchRun, String> {
+pub fn run(form: &BenchForm) -> Result<BenchRun, FormError> {
     if form.channels == 0 || form.channels > MAX_CHANNELS {
-        return Err(format!(
-            "channels: {} is out of range (1 to {MAX_CHANNELS})",
-            form.channels
-        ));
+        return Err(FormError::Channels {
+            channels: form.channels,
+        });
     }
-    let arrivals = bench::parse_arrivals(&form.arrivals).map_err(|e| e.to_string())?;
+    let arrivals = bench::parse_arrivals(&form.arrivals).map_err(FormError::Bench)?;
     if arrivals.is_empty() {
-        return Err("arrivals: the sequence is empty".to_string());
+        return Err(FormError::EmptyArrivals);
     }
     let mut config = BenchConfig::new(form.mode, form.channels);
     if form.mode == HandlerMode::Unaligned {
         config.aligned_timeout_ms = form.aligned_timeout_ms;
     }
-    let output = bench::run(&config, &arrivals).map_err(|e| e.to_string())?;
+    let output = bench::run(&config, &arrivals).map_err(FormError::Bench)?;
     Ok(BenchRun { arrivals, output })
 }
 
@@ -252,7 +290,9 @@ mod tests {
         assert_eq!(waiting(3), vec!["r1", "r2"], "the barrier overtook");
         assert!(out.output.lines[3].triggered[0].unaligned);
         assert!(waiting(4).is_empty());
-        let e = run(&form(HandlerMode::Aligned, 2, "r0@1 [r1 r2")).unwrap_err();
+        let e = run(&form(HandlerMode::Aligned, 2, "r0@1 [r1 r2"))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("\"[r1\" (token 1)") && e.contains("never closed"),
             "{e}"
@@ -262,15 +302,25 @@ mod tests {
     /// Bad input: a message naming the field or the token, never a panic.
     #[test]
     fn bad_input_names_the_field_or_token() {
-        let e = run(&form(HandlerMode::Aligned, 0, "r1@0")).unwrap_err();
+        let e = run(&form(HandlerMode::Aligned, 0, "r1@0"))
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("channels:"), "{e}");
-        let e = run(&form(HandlerMode::Aligned, 9, "r1@0")).unwrap_err();
+        let e = run(&form(HandlerMode::Aligned, 9, "r1@0"))
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("channels:"), "{e}");
-        let e = run(&form(HandlerMode::Aligned, 2, "r1@0 Q7@1")).unwrap_err();
+        let e = run(&form(HandlerMode::Aligned, 2, "r1@0 Q7@1"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("Q7@1"), "{e}");
-        let e = run(&form(HandlerMode::Aligned, 2, "r1@5")).unwrap_err();
+        let e = run(&form(HandlerMode::Aligned, 2, "r1@5"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("r1@5"), "{e}");
-        let e = run(&form(HandlerMode::Aligned, 2, "   ")).unwrap_err();
+        let e = run(&form(HandlerMode::Aligned, 2, "   "))
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("arrivals:"), "{e}");
     }
 }

@@ -26,9 +26,11 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::fmt;
 use std::rc::Rc;
 
 use engine::scenario::{Localized, Scenario};
+use engine::ScenarioError;
 use serde::Deserialize;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -39,6 +41,74 @@ use crate::playback::Action;
 
 /// The id of the manifest's `<script type="application/json">` in index.html.
 pub const MANIFEST_ID: &str = "lab-data";
+
+/// Why lesson data could not be had. Each names the file (or the manifest)
+/// and, from a table that refuses a file, the field.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DataError {
+    /// index.html has no manifest (a build without `scripts/data-manifest.cjs`).
+    NoManifest,
+    /// The manifest is not one: the parser's message, naming the field.
+    BadManifest(String),
+    /// A file the manifest does not list.
+    NotInManifest(String),
+    /// A file of no kind the page serves.
+    NotADataFile(String),
+    /// A scenario file that is not a valid scenario.
+    Scenario {
+        /// The file.
+        file: String,
+        /// The engine's errors, naming the field.
+        error: ScenarioError,
+    },
+    /// A wording file refused by its table.
+    Wording(crate::i18n::WordingError),
+    /// A file the table that serves it refused: its message, which names the file.
+    Refused(String),
+    /// No browser window to fetch with.
+    NoWindow,
+    /// A fetch that gave no text: why (no answer, not HTTP, a status, an
+    /// unreadable body).
+    Fetch {
+        /// The URL fetched.
+        url: String,
+        /// What went wrong.
+        why: String,
+    },
+    /// A fetched file refused when supplied.
+    Fetched {
+        /// The URL it came from.
+        url: String,
+        /// Why it was refused.
+        error: Box<DataError>,
+    },
+}
+
+impl fmt::Display for DataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DataError::NoManifest => write!(
+                f,
+                "index.html has no <script id=\"{MANIFEST_ID}\"> (built without scripts/data-manifest.cjs?)"
+            ),
+            DataError::BadManifest(e) => {
+                write!(f, "index.html, <script id=\"{MANIFEST_ID}\">: {e}")
+            }
+            DataError::NotInManifest(file) => {
+                write!(f, "{file}: not in this build's data manifest")
+            }
+            DataError::NotADataFile(file) => write!(f, "{file}: not a lesson data file"),
+            DataError::Scenario { file, error } => write!(f, "{file}: {error}"),
+            DataError::Wording(e) => write!(f, "{e}"),
+            DataError::Refused(message) => f.write_str(message),
+            DataError::NoWindow => f.write_str("no window"),
+            DataError::Fetch { url, why } => write!(f, "{url}: {why}"),
+            DataError::Fetched { url, error } => write!(f, "{url}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for DataError {}
 
 /// What index.html says about the build's data files.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
@@ -57,17 +127,16 @@ pub struct Manifest {
 
 impl Manifest {
     /// Parses the manifest; the error names it and the field.
-    pub fn parse(json: &str) -> Result<Manifest, String> {
-        serde_json::from_str(json)
-            .map_err(|e| format!("index.html, <script id=\"{MANIFEST_ID}\">: {e}"))
+    pub fn parse(json: &str) -> Result<Manifest, DataError> {
+        serde_json::from_str(json).map_err(|e| DataError::BadManifest(e.to_string()))
     }
 
     /// The versioned URL of `file`.
-    pub fn url(&self, file: &str) -> Result<&str, String> {
+    pub fn url(&self, file: &str) -> Result<&str, DataError> {
         self.files
             .get(file)
             .map(String::as_str)
-            .ok_or_else(|| format!("{file}: not in this build's data manifest"))
+            .ok_or_else(|| DataError::NotInManifest(file.to_string()))
     }
 }
 
@@ -141,24 +210,28 @@ pub fn available(file: &str) -> bool {
 
 /// Hands the text of `file` to the table that serves it, after checking it as
 /// the tests check the compiled-in files. The error names the file and the field.
-pub fn supply(file: &str, text: String) -> Result<(), String> {
+pub fn supply(file: &str, text: String) -> Result<(), DataError> {
+    let refused = |e: &dyn fmt::Display| DataError::Refused(e.to_string());
     match split(file) {
         Some(("scenarios", name)) => {
-            Scenario::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
-            engine::runner::provide(name, text).map_err(|e| e.to_string())
+            Scenario::from_json(&text).map_err(|error| DataError::Scenario {
+                file: file.to_string(),
+                error,
+            })?;
+            engine::runner::provide(name, text).map_err(|e| refused(&e))
         }
-        Some(("tours", name)) => tour::provide(name, &text),
+        Some(("tours", name)) => tour::provide(name, &text).map_err(|e| refused(&e)),
         Some(("java", name)) => {
-            engine::export::flink::provide_fragment(name, text).map_err(|e| e.to_string())
+            engine::export::flink::provide_fragment(name, text).map_err(|e| refused(&e))
         }
-        Some(("drill", "questions")) => crate::drill::provide(&text).map_err(|e| e.to_string()),
-        Some(("i18n", _)) => provide_wording(file, &text).map_err(|e| e.to_string()),
-        _ => Err(format!("{file}: not a lesson data file")),
+        Some(("drill", "questions")) => crate::drill::provide(&text).map_err(DataError::Wording),
+        Some(("i18n", _)) => provide_wording(file, &text).map_err(DataError::Wording),
+        _ => Err(DataError::NotADataFile(file.to_string())),
     }
 }
 
 /// The message the stage shows for a failed load: which file and why.
-pub fn failure(detail: &str) -> String {
+pub fn failure(detail: impl fmt::Display) -> String {
     format!("课程数据加载失败 · Could not load the lesson data: {detail}")
 }
 
@@ -168,16 +241,14 @@ thread_local! {
 }
 
 /// The manifest in index.html, read once.
-pub fn manifest() -> Result<Rc<Manifest>, String> {
+pub fn manifest() -> Result<Rc<Manifest>, DataError> {
     if let Some(m) = MANIFEST.with(|m| m.borrow().clone()) {
         return Ok(m);
     }
     let text = gloo::utils::document()
         .get_element_by_id(MANIFEST_ID)
         .and_then(|e| e.text_content())
-        .ok_or_else(|| {
-            format!("index.html has no <script id=\"{MANIFEST_ID}\"> (built without scripts/data-manifest.cjs?)")
-        })?;
+        .ok_or(DataError::NoManifest)?;
     let m = Rc::new(Manifest::parse(&text)?);
     MANIFEST.with(|cell| *cell.borrow_mut() = Some(m.clone()));
     Ok(m)
@@ -242,7 +313,7 @@ pub fn boot(render: impl FnOnce() + 'static) {
     }
     let first = first_lesson();
     let files = lesson_files(&first);
-    let keep = |e: Option<String>| {
+    let keep = |e: Option<DataError>| {
         if let Some(e) = e {
             BOOT_ERROR.with(|b| *b.borrow_mut() = Some(failure(&e)));
         }
@@ -309,7 +380,7 @@ pub fn open_lesson(lesson: String, dispatch: Callback<Action>) {
 
 /// Makes every file of `files` available, fetching those that are not (all at
 /// once); the error names the first file that failed and why.
-pub async fn ensure(files: Vec<String>) -> Result<(), String> {
+pub async fn ensure(files: Vec<String>) -> Result<(), DataError> {
     let missing: Vec<String> = with_companions(files)
         .into_iter()
         .filter(|f| !available(f))
@@ -318,7 +389,7 @@ pub async fn ensure(files: Vec<String>) -> Result<(), String> {
         return Ok(());
     }
     let manifest = manifest()?;
-    let window = web_sys::window().ok_or("no window")?;
+    let window = web_sys::window().ok_or(DataError::NoWindow)?;
     // Start every request before awaiting any.
     let mut started = Vec::new();
     for file in &missing {
@@ -329,7 +400,10 @@ pub async fn ensure(files: Vec<String>) -> Result<(), String> {
     let mut first_error = None;
     for (file, url, promise) in started {
         let result = match receive(&url, promise).await {
-            Ok(text) => supply(file, text).map_err(|e| format!("{url}: {e}")),
+            Ok(text) => supply(file, text).map_err(|e| DataError::Fetched {
+                url: url.clone(),
+                error: Box::new(e),
+            }),
             Err(e) => Err(e),
         };
         if let Err(e) = result {
@@ -340,24 +414,28 @@ pub async fn ensure(files: Vec<String>) -> Result<(), String> {
 }
 
 /// The body of a fetch of `url`, or why there is none.
-async fn receive(url: &str, promise: js_sys::Promise) -> Result<String, String> {
+async fn receive(url: &str, promise: js_sys::Promise) -> Result<String, DataError> {
+    let fetch = |why: String| DataError::Fetch {
+        url: url.to_string(),
+        why,
+    };
     let response = JsFuture::from(promise)
         .await
-        .map_err(|_| format!("{url}: no answer (offline, and not in the offline cache?)"))?;
+        .map_err(|_| fetch("no answer (offline, and not in the offline cache?)".into()))?;
     let response: web_sys::Response = response
         .dyn_into()
-        .map_err(|_| format!("{url}: not an HTTP response"))?;
+        .map_err(|_| fetch("not an HTTP response".into()))?;
     if !response.ok() {
-        return Err(format!("{url}: HTTP {}", response.status()));
+        return Err(fetch(format!("HTTP {}", response.status())));
     }
     let text = response
         .text()
-        .map_err(|_| format!("{url}: unreadable body"))?;
+        .map_err(|_| fetch("unreadable body".into()))?;
     JsFuture::from(text)
         .await
         .ok()
         .and_then(|t| t.as_string())
-        .ok_or_else(|| format!("{url}: unreadable body"))
+        .ok_or_else(|| fetch("unreadable body".into()))
 }
 
 // ── The page's wording files (the tables live with their readers) ──────────
@@ -441,15 +519,19 @@ mod tests {
             "data/scenarios/pv-count.0123abcd.json"
         );
         assert_eq!(m.titles["pv-count"].en, "Count");
-        let err = m.url("tours/nope.json").unwrap_err();
+        let err = m.url("tours/nope.json").unwrap_err().to_string();
         assert!(err.contains("tours/nope.json"), "{err}");
     }
 
     #[test]
     fn a_malformed_manifest_is_refused_naming_it_and_the_field() {
-        let err = Manifest::parse(r#"{"files": {}, "extra": 1}"#).unwrap_err();
+        let err = Manifest::parse(r#"{"files": {}, "extra": 1}"#)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("lab-data") && err.contains("extra"), "{err}");
-        let err = Manifest::parse(r#"{"files": {"a": 1}}"#).unwrap_err();
+        let err = Manifest::parse(r#"{"files": {"a": 1}}"#)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("lab-data"), "{err}");
     }
 
@@ -519,26 +601,37 @@ mod tests {
 
     #[test]
     fn a_bad_file_is_refused_naming_it_and_the_field() {
-        let err = supply("scenarios/pv-count.json", "{\"name\": 3}".into()).unwrap_err();
+        let err = supply("scenarios/pv-count.json", "{\"name\": 3}".into())
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("scenarios/pv-count.json: "), "{err}");
-        let err = supply("tours/pv-count.json", "[]".into()).unwrap_err();
+        let err = supply("tours/pv-count.json", "[]".into())
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("tours/pv-count.json: "), "{err}");
         // A wording file names itself and the key (or the parser's line).
         let err = supply(
             "i18n/ui.json",
             r#"{"app_titel": {"zh": "x", "en": "y"}}"#.into(),
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(
             err.contains("ui.json") && err.contains("app_titel"),
             "{err}"
         );
-        let err = supply("i18n/glossary.json", "{".into()).unwrap_err();
+        let err = supply("i18n/glossary.json", "{".into())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("glossary.json is not valid JSON"), "{err}");
-        let err = supply("i18n/nope.json", "{}".into()).unwrap_err();
+        let err = supply("i18n/nope.json", "{}".into())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("i18n/nope.json"), "{err}");
         assert!(!available("i18n/nope.json"));
-        let err = supply("fonts/x.woff", String::new()).unwrap_err();
+        let err = supply("fonts/x.woff", String::new())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("fonts/x.woff"), "{err}");
         assert!(!available("fonts/x.woff"));
     }

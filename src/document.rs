@@ -299,10 +299,22 @@ pub fn copy_text(text: &str, done: Callback<bool>) {
     rejected.forget();
 }
 
+/// A chosen file the browser could not hand over as text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotText;
+
+impl std::fmt::Display for NotText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the file could not be read as text")
+    }
+}
+
+impl std::error::Error for NotText {}
+
 /// Reads the file chosen in the `<input type="file">` of a `change` event as
 /// text, then clears the input (so choosing the same file again is a change):
 /// `on_text` hears the file's name and text, or the browser's error.
-pub fn read_chosen_file(e: &web_sys::Event, on_text: Callback<(String, Result<String, String>)>) {
+pub fn read_chosen_file(e: &web_sys::Event, on_text: Callback<(String, Result<String, NotText>)>) {
     let Some(input) = e
         .target()
         .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
@@ -318,11 +330,7 @@ pub fn read_chosen_file(e: &web_sys::Event, on_text: Callback<(String, Result<St
     let name = file.name();
     let r = reader.clone();
     let onload = Closure::once_into_js(move || {
-        let text = r
-            .result()
-            .ok()
-            .and_then(|v| v.as_string())
-            .ok_or_else(|| "the file could not be read as text".to_string());
+        let text = r.result().ok().and_then(|v| v.as_string()).ok_or(NotText);
         on_text.emit((name, text));
     });
     reader.set_onload(Some(onload.unchecked_ref()));

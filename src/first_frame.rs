@@ -65,15 +65,35 @@ pub struct FirstMoment {
     pub speed: usize,
 }
 
+/// Why the default lesson has no first frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FirstFrameError {
+    /// The default lesson does not load: the message the page would show.
+    Load(String),
+    /// It loads but gives no run to draw.
+    NoRun,
+}
+
+impl std::fmt::Display for FirstFrameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FirstFrameError::Load(message) => f.write_str(message),
+            FirstFrameError::NoRun => write!(f, "{DEFAULT_SCENARIO}: no run"),
+        }
+    }
+}
+
+impl std::error::Error for FirstFrameError {}
+
 impl FirstMoment {
     /// The app's initial state for the default lesson (no address-bar choices).
-    pub fn default_lesson() -> Result<FirstMoment, String> {
+    pub fn default_lesson() -> Result<FirstMoment, FirstFrameError> {
         let state = State::new(None, None);
         if let Some(e) = &state.error {
-            return Err(e.clone());
+            return Err(FirstFrameError::Load(e.clone()));
         }
         let (Some(job), Some(view)) = (state.job.clone(), state.view.clone()) else {
-            return Err(format!("{DEFAULT_SCENARIO}: no run"));
+            return Err(FirstFrameError::NoRun);
         };
         Ok(FirstMoment {
             scenario: state.scenario.clone(),
@@ -93,7 +113,7 @@ impl FirstMoment {
         let (w, h) = PROJECTOR_BOX;
         let size = if phone { (PHONE_BOX_W, h) } else { (w, h) };
         // `stage_fit` subtracts the box's padding from what it is given.
-        let fit = stage::stage_fit(
+        let fit = scene::text_fit::stage_fit(
             Some(((size.0 + 12.0) as u32, (size.1 + 10.0) as u32)),
             1.0,
             lang,

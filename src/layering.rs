@@ -9,7 +9,8 @@
 //! The rules, highest first: `app` (the root) → `components` → `hooks` → the pure
 //! modules (`scene`, `playback`, `labels`, `describe`, the tools' models). The
 //! pure modules are tested natively and never see the browser; the view side
-//! sees the engine only through its views, never a `World`.
+//! sees the engine only through its views, never a `World`, and measures no
+//! text: the scene fits what the stage writes.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -501,6 +502,140 @@ fn page_modules_import_only_below_them() {
     // The scan sees the rules' subjects at all.
     assert!(graph["app"].contains_key("components"));
     assert!(graph["components::stage"].contains_key("scene"));
+}
+
+/// What the stage writes is placed by the scene, never by a component: only
+/// `scene` measures text (`text_width`), so a lane's rows, badges and labels are
+/// fitted where the layout that sizes the lanes can see them.
+#[test]
+fn only_the_scene_measures_text() {
+    let files = page();
+    let measuring: Vec<String> = files
+        .iter()
+        // This file names it only to look for it.
+        .filter(|f| !under(&f.module, "scene") && f.module != "layering")
+        .filter(|f| f.code.contains("text_width"))
+        .map(name)
+        .collect();
+    assert!(
+        measuring.is_empty(),
+        "text measured outside the scene (move the fitting into scene::text_fit):\n{}",
+        measuring.join("\n")
+    );
+    // The scan sees the scene's own measuring.
+    assert!(files
+        .iter()
+        .any(|f| f.module == "scene::text_fit" && f.code.contains("text_width")));
+}
+
+/// Files whose public functions may still answer `Result<_, String>`: the
+/// guided tours' loader, whose errors are being typed on their own.
+const RESULT_STRING_KEPT: [&str; 1] = ["src/lessons/tour.rs"];
+
+/// The signatures (from `fn` to the body or the `;`) of the public functions in
+/// `code`: `pub fn`, `pub async fn`, `pub const fn`; not `pub(crate)` and the like.
+fn public_signatures(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("pub ") {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = &code[at + 4..];
+        let rest = rest.trim_start();
+        let rest = ["async ", "const ", "unsafe "]
+            .iter()
+            .fold(rest, |r, q| r.strip_prefix(q).unwrap_or(r).trim_start());
+        let Some(sig) = rest.strip_prefix("fn ") else {
+            continue;
+        };
+        let mut depth = 0i32;
+        let end = sig
+            .char_indices()
+            .find(|&(_, c)| {
+                match c {
+                    '(' | '[' => depth += 1,
+                    ')' | ']' => depth -= 1,
+                    _ => {}
+                }
+                depth == 0 && (c == '{' || c == ';')
+            })
+            .map_or(sig.len(), |(i, _)| i);
+        out.push(sig[..end].split_whitespace().collect::<Vec<_>>().join(" "));
+    }
+    out
+}
+
+/// Whether `sig` names a `Result` whose error type is `String`.
+fn has_string_error(sig: &str) -> bool {
+    // `->` is no closing bracket.
+    let sig = sig.replace("->", "→");
+    sig.match_indices("Result<").any(|(at, m)| {
+        let mut depth = 0;
+        let mut last = String::new();
+        for c in sig[at + m.len()..].chars() {
+            match c {
+                '<' | '(' | '[' => depth += 1,
+                '>' | ')' | ']' if depth == 0 => return last.trim() == "String",
+                '>' | ')' | ']' => depth -= 1,
+                ',' if depth == 0 => {
+                    last.clear();
+                    continue;
+                }
+                _ => {}
+            }
+            last.push(c);
+        }
+        false
+    })
+}
+
+/// Every public boundary answers a typed error (an enum with its own `Display`,
+/// as the engine's), never a bare `String`; and no function takes so many
+/// arguments that clippy must be told to allow it.
+#[test]
+fn public_functions_have_typed_errors_and_few_arguments() {
+    let mut wrong = Vec::new();
+    let mut seen = 0;
+    // This file spells both only to look for them.
+    for f in page()
+        .iter()
+        .chain(engine().iter())
+        .filter(|f| f.module != "layering")
+    {
+        let file = name(f);
+        if f.code.contains("too_many_arguments") {
+            wrong.push(format!("{file}: allow(clippy::too_many_arguments)"));
+        }
+        for sig in public_signatures(&f.code) {
+            seen += 1;
+            if has_string_error(&sig) && !RESULT_STRING_KEPT.contains(&file.as_str()) {
+                wrong.push(format!("{file}: pub fn {sig}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "give these an error type of their own (Display + std::error::Error):\n{}",
+        wrong.join("\n")
+    );
+    assert!(seen > 500, "the scan sees the public functions ({seen})");
+}
+
+#[test]
+fn a_string_error_is_found_wherever_it_sits_in_a_signature() {
+    let sigs = public_signatures(
+        "pub fn a(x: u8) -> Result<(), String> { }\n\
+         pub(crate) fn b() -> Result<(), String> { }\n\
+         pub async fn c() -> Result<Option<Vec<u8>>, String> { }\n\
+         pub fn d(f: Callback<(String, Result<String, String>)>) { }\n\
+         pub fn e() -> Result<String, MyError> { }\n\
+         pub fn g<F: Fn() -> u8>(f: F) -> Result<Box<dyn Fn() -> u8>, Error> { }\n\
+         pub fn h() -> Option<Result<Recipe, String>>;\n",
+    );
+    let flagged: Vec<bool> = sigs.iter().map(|s| has_string_error(s)).collect();
+    assert_eq!(sigs.len(), 6, "{sigs:?}");
+    assert_eq!(flagged, [true, true, true, false, false, true], "{sigs:?}");
 }
 
 /// The longest a function outside tests may be, in lines from `fn` to its

@@ -22,6 +22,7 @@ pub mod layout;
 pub mod palette;
 pub mod placement;
 pub mod state_line;
+pub mod text_fit;
 pub mod tokens;
 pub mod txn_badge;
 

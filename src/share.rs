@@ -13,11 +13,12 @@
 //! natively; a damaged link yields an error naming what is wrong, never a panic.
 
 use std::cell::RefCell;
+use std::fmt;
 use std::rc::Rc;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use engine::{Intervention, Scenario};
+use engine::{Intervention, Scenario, ScenarioError};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -58,6 +59,88 @@ pub struct Recipe {
     pub step: u64,
 }
 
+/// Why a share link does not open: what of the link is damaged, or which part
+/// of its recipe does not fit (an invalid scenario names its field).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShareError {
+    /// No `<version>.` after `#lab=`.
+    NoVersion,
+    /// A format version this page does not read.
+    UnsupportedVersion(u32),
+    /// A version that is not a number, as written.
+    VersionNotANumber(String),
+    /// The data is not URL-safe base64 (the decoder's message).
+    NotBase64(String),
+    /// The data does not inflate (the inflater's status).
+    NotDeflated(String),
+    /// The inflated data is not a recipe (the parser's message).
+    BadRecipe(String),
+    /// The recipe's scenario is not valid.
+    BadScenario(ScenarioError),
+    /// The recipe's scenario is valid but cannot run (the page's message).
+    CannotRun(String),
+    /// An intervention the run refuses (the page's message).
+    Intervention {
+        /// Its index in the recipe's `interventions`.
+        index: usize,
+        /// Why.
+        message: String,
+    },
+    /// A step past the run's end: an intervention's (`Some(index)`) or the
+    /// recipe's own position (`None`).
+    BeyondEnd {
+        /// The intervention's index, if it is one's step.
+        index: Option<usize>,
+        /// The step asked for.
+        step: u64,
+        /// The run's last step.
+        end: u64,
+    },
+}
+
+impl fmt::Display for ShareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShareError::NoVersion => {
+                f.write_str("the link has no version (it should start with #lab=1.)")
+            }
+            ShareError::UnsupportedVersion(v) => write!(
+                f,
+                "the link's format version {v} is not supported (this page reads version {VERSION})"
+            ),
+            ShareError::VersionNotANumber(v) => {
+                write!(f, "the link's format version {v:?} is not a number")
+            }
+            ShareError::NotBase64(e) => write!(
+                f,
+                "the link's data is damaged or cut short (not URL-safe base64: {e})"
+            ),
+            ShareError::NotDeflated(status) => write!(
+                f,
+                "the link's data is damaged or cut short (cannot be decompressed: {status})"
+            ),
+            ShareError::BadRecipe(e) => write!(f, "the link's recipe is not valid: {e}"),
+            ShareError::BadScenario(e) => write!(f, "the link's scenario is not valid: {e}"),
+            ShareError::CannotRun(e) => write!(f, "the link's scenario cannot run: {e}"),
+            ShareError::Intervention { index, message } => {
+                write!(f, "interventions[{index}]: {message}")
+            }
+            ShareError::BeyondEnd { index, step, end } => {
+                match index {
+                    Some(i) => write!(f, "interventions[{i}].step: ")?,
+                    None => f.write_str("step: ")?,
+                }
+                write!(
+                    f,
+                    "{step} is beyond the end of the run (it ends at step {end})"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ShareError {}
+
 /// Encodes `recipe` as a URL fragment (`#lab=1.…`).
 pub fn encode(recipe: &Recipe) -> String {
     let json = serde_json::to_vec(recipe).expect("a recipe always serializes");
@@ -67,40 +150,23 @@ pub fn encode(recipe: &Recipe) -> String {
 
 /// Decodes a URL fragment written by [`encode`]. `Ok(None)`: the fragment is not
 /// a share link at all (so the page starts as usual). Errors say what is wrong.
-pub fn decode(fragment: &str) -> Result<Option<Recipe>, String> {
+pub fn decode(fragment: &str) -> Result<Option<Recipe>, ShareError> {
     let Some(rest) = fragment.strip_prefix(PREFIX) else {
         return Ok(None);
     };
-    let (version, data) = rest
-        .split_once('.')
-        .ok_or_else(|| "the link has no version (it should start with #lab=1.)".to_string())?;
+    let (version, data) = rest.split_once('.').ok_or(ShareError::NoVersion)?;
     match version.parse::<u32>() {
         Ok(VERSION) => {}
-        Ok(v) => {
-            return Err(format!(
-            "the link's format version {v} is not supported (this page reads version {VERSION})"
-        ))
-        }
-        Err(_) => {
-            return Err(format!(
-                "the link's format version {version:?} is not a number"
-            ))
-        }
+        Ok(v) => return Err(ShareError::UnsupportedVersion(v)),
+        Err(_) => return Err(ShareError::VersionNotANumber(version.to_string())),
     }
     let packed = URL_SAFE_NO_PAD
         .decode(data.trim_end_matches('='))
-        .map_err(|e| {
-            format!("the link's data is damaged or cut short (not URL-safe base64: {e})")
-        })?;
+        .map_err(|e| ShareError::NotBase64(e.to_string()))?;
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_RECIPE_BYTES)
-        .map_err(|e| {
-            format!(
-                "the link's data is damaged or cut short (cannot be decompressed: {:?})",
-                e.status
-            )
-        })?;
-    let recipe: Recipe = serde_json::from_slice(&json)
-        .map_err(|e| format!("the link's recipe is not valid: {e}"))?;
+        .map_err(|e| ShareError::NotDeflated(format!("{:?}", e.status)))?;
+    let recipe: Recipe =
+        serde_json::from_slice(&json).map_err(|e| ShareError::BadRecipe(e.to_string()))?;
     Ok(Some(recipe))
 }
 
@@ -119,32 +185,35 @@ pub fn recipe_of(state: &State, interventions: &[Timed]) -> Option<Recipe> {
 /// Rebuilds the moment a recipe describes: the scenario, then each intervention at
 /// its step, then the position. The error names the part of the recipe that does
 /// not fit (an invalid scenario names its field).
-pub fn restore(recipe: &Recipe) -> Result<State, String> {
+pub fn restore(recipe: &Recipe) -> Result<State, ShareError> {
     let json = recipe.scenario.to_string();
-    Scenario::from_json(&json).map_err(|e| format!("the link's scenario is not valid: {e}"))?;
+    Scenario::from_json(&json).map_err(ShareError::BadScenario)?;
     let mut state = State::new(Some(&json), Some(recipe.seed));
     if let Some(e) = state.error.take() {
-        return Err(format!("the link's scenario cannot run: {e}"));
+        return Err(ShareError::CannotRun(e));
     }
     for (i, t) in recipe.interventions.iter().enumerate() {
-        state = seek(state, t.step).map_err(|e| format!("interventions[{i}].step: {e}"))?;
+        state = seek(state, t.step, Some(i))?;
         state = state.apply(Action::Intervene(t.intervention.clone()));
-        if let Some(e) = state.error.take() {
-            return Err(format!("interventions[{i}]: {e}"));
+        if let Some(message) = state.error.take() {
+            return Err(ShareError::Intervention { index: i, message });
         }
     }
-    seek(state, recipe.step).map_err(|e| format!("step: {e}"))
+    seek(state, recipe.step, None)
 }
 
-fn seek(state: State, step: u64) -> Result<State, String> {
+/// `state` at `step`; past the run's end, an error naming the intervention
+/// whose step it is (`index`), or the recipe's own.
+fn seek(state: State, step: u64, index: Option<usize>) -> Result<State, ShareError> {
     let state = state.apply(Action::SeekStep(step));
     if state.step() == step {
         Ok(state)
     } else {
-        Err(format!(
-            "{step} is beyond the end of the run (it ends at step {})",
-            state.step()
-        ))
+        Err(ShareError::BeyondEnd {
+            index,
+            step,
+            end: state.step(),
+        })
     }
 }
 
@@ -185,7 +254,7 @@ impl Log {
 
 /// The recipe in the address bar's fragment: `None` when there is none,
 /// `Some(Err(why))` when it is damaged.
-pub fn location_recipe() -> Option<Result<Recipe, String>> {
+pub fn location_recipe() -> Option<Result<Recipe, ShareError>> {
     let hash = web_sys::window()?.location().hash().ok()?;
     decode(&hash).transpose()
 }
@@ -297,7 +366,7 @@ mod tests {
     #[test]
     fn damaged_links_say_what_is_wrong() {
         let good = encode(&recipe_of(&State::new(Some("pv-count"), None), &[]).unwrap());
-        let err = |s: &str| decode(s).unwrap_err();
+        let err = |s: &str| decode(s).unwrap_err().to_string();
         assert!(err("#lab=").contains("version"));
         assert!(err("#lab=7.abc").contains("version 7"));
         assert!(err("#lab=x.abc").contains("not a number"));
@@ -320,7 +389,7 @@ mod tests {
         let s = State::new(Some("odd-even-sum"), None);
         let mut r = recipe_of(&s, &[]).unwrap();
         r.scenario["checkpointing"]["interval_ms"] = Value::from(3);
-        let e = restore(&r).err().unwrap();
+        let e = restore(&r).err().unwrap().to_string();
         assert!(e.contains("interval_ms"), "{e}");
         let mut r = recipe_of(&s, &[]).unwrap();
         r.interventions.push(Timed {
@@ -329,14 +398,14 @@ mod tests {
                 task: "nope#1".into(),
             },
         });
-        let e = restore(&r).err().unwrap();
+        let e = restore(&r).err().unwrap().to_string();
         assert!(
             e.contains("interventions[0]") && e.contains("nope#1"),
             "{e}"
         );
         let mut r = recipe_of(&s, &[]).unwrap();
         r.step = 10_000_000;
-        let e = restore(&r).err().unwrap();
+        let e = restore(&r).err().unwrap().to_string();
         assert!(e.starts_with("step:"), "{e}");
     }
 }

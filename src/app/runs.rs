@@ -61,7 +61,7 @@ fn initial_state(log: &share::Log, link_error: &mut Option<String>) -> State {
             log.reset(recipe.interventions);
             return state;
         }
-        Some(Err(why)) => *link_error = Some(why),
+        Some(Err(why)) => *link_error = Some(why.to_string()),
         None => {}
     }
     let scenario = document::query_param("scenario");

@@ -170,7 +170,7 @@ pub fn BenchPanel() -> Html {
     });
 
     let body = match &*result {
-        Err(e) => html! { <p class="bench__error" role="alert">{ e.clone() }</p> },
+        Err(e) => html! { <p class="bench__error" role="alert">{ e.to_string() }</p> },
         Ok(run) => bench_run(run, (form.channels, form.mode), &line, lang),
     };
 

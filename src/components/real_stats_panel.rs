@@ -336,8 +336,11 @@ pub fn RealStatsSection(props: &RealStatsProps) -> Html {
             let read = read.clone();
             crate::document::read_chosen_file(
                 &e,
-                Callback::from(move |(name, text): (String, Result<String, String>)| {
-                    read.emit((Source::File(name), text))
+                Callback::from(move |(name, text): (String, Result<String, _>)| {
+                    read.emit((
+                        Source::File(name),
+                        text.map_err(|e: crate::document::NotText| e.to_string()),
+                    ))
                 }),
             );
         })

@@ -239,7 +239,7 @@ pub fn ExerciseCard(props: &ExerciseCardProps) -> Html {
             } else {
                 waiting.set(None);
                 wasm_bindgen_futures::spawn_local(async move {
-                    finish(crate::data::ensure(files).await);
+                    finish(crate::data::ensure(files).await.map_err(|e| e.to_string()));
                 });
             }
         });

@@ -84,7 +84,9 @@ fn use_questions() -> Option<Result<Rc<Questions>, String>> {
         use_effect_with((), move |_| {
             if loaded.is_none() {
                 wasm_bindgen_futures::spawn_local(async move {
-                    let got = crate::data::ensure(vec![super::FILE.to_string()]).await;
+                    let got = crate::data::ensure(vec![super::FILE.to_string()])
+                        .await
+                        .map_err(|e| e.to_string());
                     loaded.set(Some(got.and_then(|_| {
                         questions().ok_or_else(|| format!("{}: not loaded", super::FILE))
                     })));

@@ -568,7 +568,7 @@ fn use_scenario_files(playback: &UseReducerHandle<State>, d: &Callback<Action>) 
             let load_json = load_json.clone();
             crate::document::read_chosen_file(
                 &e,
-                Callback::from(move |(_, text): (String, Result<String, String>)| {
+                Callback::from(move |(_, text): (String, Result<String, _>)| {
                     if let Ok(text) = text {
                         load_json.emit(text);
                     }

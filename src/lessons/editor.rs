@@ -7,8 +7,79 @@
 //! (`job.edges[0].latency_ms: …`); a value that is not even a number names the
 //! form field instead.
 
-use engine::Scenario;
+use std::fmt;
+
+use engine::{Scenario, ScenarioError};
 use serde_json::{json, Map, Value};
+
+/// Why an edit is refused. A form field's own errors name it as
+/// [`describe`] does (`sum.parallelism`); the engine's name the document's field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EditError {
+    /// A count that is not a whole number of at least 0.
+    NotACount {
+        /// The field, as [`describe`] names it.
+        field: String,
+        /// What was typed.
+        raw: String,
+    },
+    /// A choice outside the field's spellings.
+    NotAChoice {
+        /// The field, as [`describe`] names it.
+        field: String,
+        /// What was chosen.
+        raw: String,
+        /// The spellings it takes.
+        choices: &'static [&'static str],
+    },
+    /// The field's place in the document is not there (`not an object`,
+    /// `no such element`).
+    NoPlace {
+        /// The field, as [`describe`] names it.
+        field: String,
+        /// What the path met instead.
+        detail: &'static str,
+    },
+    /// A crash not written `task@ms`.
+    NotACrash {
+        /// The item as typed.
+        item: String,
+    },
+    /// A crash whose time is not a number of ms.
+    NotATime {
+        /// The item as typed.
+        item: String,
+        /// Its time part.
+        at: String,
+    },
+    /// The edited document is not a valid scenario (the engine's message).
+    Scenario(ScenarioError),
+}
+
+impl fmt::Display for EditError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EditError::NotACount { field, raw } => {
+                write!(f, "{field}: {raw:?} is not a whole number ≥ 0")
+            }
+            EditError::NotAChoice {
+                field,
+                raw,
+                choices,
+            } => write!(f, "{field}: {raw:?} is not one of {choices:?}"),
+            EditError::NoPlace { field, detail } => write!(f, "{field}: {detail}"),
+            EditError::NotACrash { item } => {
+                write!(f, "script: {item:?} is not task@ms (for example sum#0@710)")
+            }
+            EditError::NotATime { item, at } => {
+                write!(f, "script: {item:?}: {at:?} is not a time in ms")
+            }
+            EditError::Scenario(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for EditError {}
 
 /// A step of a path into the scenario document.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -207,7 +278,7 @@ pub fn shown(doc: &Value, f: &Field) -> String {
     }
 }
 
-fn slot<'a>(doc: &'a mut Value, path: &[Seg]) -> Result<&'a mut Value, String> {
+fn slot<'a>(doc: &'a mut Value, path: &[Seg]) -> Result<&'a mut Value, &'static str> {
     let mut v = doc;
     for s in path {
         v = match s {
@@ -245,7 +316,7 @@ pub fn describe(f: &Field) -> String {
 
 /// Sets `f` to the form's `raw` text. A strategy change brings that strategy's
 /// parameters with Flink's defaults (and drops the old ones).
-pub fn set(doc: &mut Value, f: &Field, raw: &str) -> Result<(), String> {
+pub fn set(doc: &mut Value, f: &Field, raw: &str) -> Result<(), EditError> {
     let raw = raw.trim();
     let value = match f.kind {
         Kind::Count { nullable, .. } => {
@@ -254,15 +325,19 @@ pub fn set(doc: &mut Value, f: &Field, raw: &str) -> Result<(), String> {
             } else {
                 raw.parse::<u64>()
                     .map(Value::from)
-                    .map_err(|_| format!("{}: {raw:?} is not a whole number ≥ 0", describe(f)))?
+                    .map_err(|_| EditError::NotACount {
+                        field: describe(f),
+                        raw: raw.to_string(),
+                    })?
             }
         }
         Kind::Choice(choices) => {
             if !choices.contains(&raw) {
-                return Err(format!(
-                    "{}: {raw:?} is not one of {choices:?}",
-                    describe(f)
-                ));
+                return Err(EditError::NotAChoice {
+                    field: describe(f),
+                    raw: raw.to_string(),
+                    choices,
+                });
             }
             Value::from(raw)
         }
@@ -281,7 +356,10 @@ pub fn set(doc: &mut Value, f: &Field, raw: &str) -> Result<(), String> {
         };
         return Ok(());
     }
-    *slot(doc, &f.path).map_err(|e| format!("{}: {e}", describe(f)))? = value;
+    *slot(doc, &f.path).map_err(|detail| EditError::NoPlace {
+        field: describe(f),
+        detail,
+    })? = value;
     Ok(())
 }
 
@@ -301,19 +379,20 @@ pub fn crashes(doc: &Value) -> String {
 
 /// Replaces the script's crashes with those in `text` (`task@ms`, separated by
 /// commas or spaces), keeping its other actions.
-pub fn set_crashes(doc: &mut Value, text: &str) -> Result<(), String> {
+pub fn set_crashes(doc: &mut Value, text: &str) -> Result<(), EditError> {
     let mut new = Vec::new();
     for item in text
         .split([',', ' ', '\n'])
         .map(str::trim)
         .filter(|s| !s.is_empty())
     {
-        let (task, at) = item
-            .rsplit_once('@')
-            .ok_or_else(|| format!("script: {item:?} is not task@ms (for example sum#0@710)"))?;
-        let at: u64 = at
-            .parse()
-            .map_err(|_| format!("script: {item:?}: {at:?} is not a time in ms"))?;
+        let (task, at) = item.rsplit_once('@').ok_or_else(|| EditError::NotACrash {
+            item: item.to_string(),
+        })?;
+        let at: u64 = at.parse().map_err(|_| EditError::NotATime {
+            item: item.to_string(),
+            at: at.to_string(),
+        })?;
         new.push(json!({"at_ms": at, "action": "crash", "task": task}));
     }
     let mut script: Vec<Value> = doc["script"]
@@ -331,11 +410,11 @@ pub fn set_crashes(doc: &mut Value, text: &str) -> Result<(), String> {
 
 /// The document as scenario JSON if it is a valid scenario; else the engine's
 /// message, which names the field.
-pub fn validate(doc: &Value) -> Result<String, String> {
+pub fn validate(doc: &Value) -> Result<String, EditError> {
     let json = doc.to_string();
     Scenario::from_json(&json)
         .map(|_| json)
-        .map_err(|e| e.to_string())
+        .map_err(EditError::Scenario)
 }
 
 #[cfg(test)]
@@ -379,7 +458,7 @@ mod tests {
         let fs = fields(&d);
         set(&mut d, find(&fs, "editor_parallelism", "sum"), "2").unwrap();
         // A forward edge to a sink of parallelism 1 no longer fits: the engine says where.
-        let err = validate(&d).unwrap_err();
+        let err = validate(&d).unwrap_err().to_string();
         assert!(err.contains("job.edges[2].partitioning"), "{err}");
         set(
             &mut d,
@@ -394,10 +473,13 @@ mod tests {
         assert_eq!(s.checkpointing.as_ref().unwrap().interval_ms, Some(300));
 
         let err = set(&mut d, find(&fs, "editor_parallelism", "sum"), "two").unwrap_err();
-        assert!(err.contains("sum.parallelism"), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "sum.parallelism: \"two\" is not a whole number ≥ 0"
+        );
         // Parses, but the engine rejects it: the engine's message names the field.
         set(&mut d, find(&fs, "editor_interval_ms", ""), "5").unwrap();
-        let err = validate(&d).unwrap_err();
+        let err = validate(&d).unwrap_err().to_string();
         assert!(err.contains("interval"), "{err}");
     }
 
@@ -421,6 +503,7 @@ mod tests {
             "sometimes"
         )
         .unwrap_err()
+        .to_string()
         .contains("restart.strategy"));
     }
 
@@ -457,12 +540,14 @@ mod tests {
         assert_eq!(crashes(&d), "sum#0@300, parity#0@900");
         validate(&d).unwrap();
         set_crashes(&mut d, "nosuch#0@300").unwrap();
-        assert!(validate(&d).unwrap_err().contains("nosuch#0"));
+        assert!(validate(&d).unwrap_err().to_string().contains("nosuch#0"));
         assert!(set_crashes(&mut d, "sum#0")
             .unwrap_err()
+            .to_string()
             .contains("task@ms"));
         assert!(set_crashes(&mut d, "sum#0@soon")
             .unwrap_err()
+            .to_string()
             .contains("soon"));
         set_crashes(&mut d, "").unwrap();
         assert_eq!(crashes(&d), "");

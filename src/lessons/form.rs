@@ -20,7 +20,7 @@ pub struct ScenarioFormProps {
 }
 
 /// One field's change to the document, from the text typed or chosen.
-type Edit = std::rc::Rc<dyn Fn(&mut Value, &str) -> Result<(), String>>;
+type Edit = std::rc::Rc<dyn Fn(&mut Value, &str) -> Result<(), editor::EditError>>;
 
 /// See the module documentation.
 #[component]
@@ -41,7 +41,7 @@ pub fn ScenarioForm(props: &ScenarioFormProps) -> Html {
                     error.set(None);
                     on_apply.emit(json);
                 }
-                Err(why) => error.set(Some(why)),
+                Err(why) => error.set(Some(why.to_string())),
             }
         })
     };

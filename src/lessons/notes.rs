@@ -4,6 +4,8 @@
 //! or class decides it. Callouts sit in tour steps and glossary entries (`"notes"`
 //! in `assets/tours/*.json` and `assets/glossary.json`). Pure: no `web_sys`.
 
+use std::fmt;
+
 use engine::scenario::Localized;
 use serde::Deserialize;
 
@@ -20,20 +22,48 @@ pub struct NotesCallout {
     pub decided_by: String,
 }
 
+/// What an incomplete callout misses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotesError {
+    /// `claim` or `flink` without one of its languages.
+    MissingLanguage {
+        /// `claim` or `flink`.
+        field: &'static str,
+    },
+    /// `decided_by` names neither a Flink version nor a class.
+    UndecidedBy {
+        /// What it says.
+        decided_by: String,
+    },
+}
+
+impl fmt::Display for NotesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotesError::MissingLanguage { field } => write!(f, "notes.{field} needs both zh and en"),
+            NotesError::UndecidedBy { decided_by } => write!(
+                f,
+                "notes.decided_by: {decided_by:?} names neither a Flink version (\"Flink 1.19\") nor a class (\"CheckpointCoordinator\")"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NotesError {}
+
 impl NotesCallout {
     /// Checks that both languages are there and that `decided_by` names a Flink
     /// version or a Java class; the error says what is missing.
-    pub fn check(&self) -> Result<(), String> {
-        for (what, l) in [("claim", &self.claim), ("flink", &self.flink)] {
+    pub fn check(&self) -> Result<(), NotesError> {
+        for (field, l) in [("claim", &self.claim), ("flink", &self.flink)] {
             if l.zh.trim().is_empty() || l.en.trim().is_empty() {
-                return Err(format!("notes.{what} needs both zh and en"));
+                return Err(NotesError::MissingLanguage { field });
             }
         }
         if !names_version_or_class(&self.decided_by) {
-            return Err(format!(
-                "notes.decided_by: {:?} names neither a Flink version (\"Flink 1.19\") nor a class (\"CheckpointCoordinator\")",
-                self.decided_by
-            ));
+            return Err(NotesError::UndecidedBy {
+                decided_by: self.decided_by.clone(),
+            });
         }
         Ok(())
     }
@@ -97,13 +127,24 @@ mod tests {
             flink: loc("x", "y"),
             decided_by: "Flink 1.11".into(),
         };
-        assert!(c.check().unwrap_err().contains("notes.claim"));
+        assert_eq!(
+            c.check(),
+            Err(NotesError::MissingLanguage { field: "claim" })
+        );
+        assert_eq!(
+            c.check().unwrap_err().to_string(),
+            "notes.claim needs both zh and en"
+        );
         let c = NotesCallout {
             claim: loc("a", "b"),
             flink: loc("x", "y"),
             decided_by: "the docs".into(),
         };
-        assert!(c.check().unwrap_err().contains("notes.decided_by"));
+        assert!(c
+            .check()
+            .unwrap_err()
+            .to_string()
+            .starts_with("notes.decided_by: \"the docs\" names neither"));
     }
 
     /// Every callout shipped in a tour step or a glossary entry is complete in both

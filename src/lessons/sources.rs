@@ -16,6 +16,121 @@
 //! and options of Flink 2.3's jars (`scripts/flink-names.sh`), the Kafka
 //! connector's classes and the documentation pages. Pure: no `web_sys`.
 
+use std::fmt;
+
+/// Why a source is refused: the form it breaks, or what of it Flink 2.3 does
+/// not hold. Each names the source as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SourceError {
+    /// `option:` followed by something other than a lower-case key.
+    OptionForm(String),
+    /// `doc:` followed by something other than `docs/<path>/`.
+    DocForm(String),
+    /// Neither `none`, an option, a page nor a class.
+    NoClass(String),
+    /// More than one segment after the class.
+    MemberForm(String),
+    /// A class the fixture does not hold.
+    UnknownClass {
+        /// The source as written.
+        source: String,
+        /// The class it names.
+        class: String,
+    },
+    /// A member the class does not have.
+    UnknownMember {
+        /// The source as written.
+        source: String,
+        /// The class it names.
+        class: String,
+        /// The member it names.
+        member: String,
+    },
+    /// A configuration key Flink 2.3 deprecated.
+    DeprecatedOption {
+        /// The source as written.
+        source: String,
+        /// The key that replaced it.
+        replacement: String,
+    },
+    /// A configuration key Flink 2.3 does not have.
+    UnknownOption(String),
+    /// A documentation page that does not exist.
+    UnknownPage(String),
+}
+
+impl fmt::Display for SourceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SourceError::OptionForm(s) => {
+                write!(f, "{s:?}: an option key is lower case, dots and dashes")
+            }
+            SourceError::DocForm(s) => write!(
+                f,
+                "{s:?}: a documentation page is written doc:docs/<path>/ (doc:kafka:docs/<path>/ for the Kafka connector)"
+            ),
+            SourceError::NoClass(s) => {
+                write!(f, "{s:?}: names no class (ClassName or ClassName.member)")
+            }
+            SourceError::MemberForm(s) => write!(f, "{s:?}: at most one member follows the class"),
+            SourceError::UnknownClass { source, class } => write!(
+                f,
+                "{source:?}: no class {class} in Flink 2.3 (or the Kafka connector)"
+            ),
+            SourceError::UnknownMember {
+                source,
+                class,
+                member,
+            } => write!(f, "{source:?}: {class} has no member {member} in Flink 2.3"),
+            SourceError::DeprecatedOption {
+                source,
+                replacement,
+            } => write!(
+                f,
+                "{source:?}: deprecated in Flink 2.3; cite option:{replacement}"
+            ),
+            SourceError::UnknownOption(s) => {
+                write!(f, "{s:?}: no such configuration key in Flink 2.3")
+            }
+            SourceError::UnknownPage(s) => write!(f, "{s:?}: no such page in the documentation"),
+        }
+    }
+}
+
+impl std::error::Error for SourceError {}
+
+/// A line of a names fixture that is not one (see [`Names::add`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FixtureError {
+    /// `deprecated <old key>` without the key that replaced it.
+    DeprecatedWithoutReplacement {
+        /// The line's number, from 1.
+        line: usize,
+    },
+    /// A line of no known kind.
+    NotAFixtureLine {
+        /// The line's number, from 1.
+        line: usize,
+        /// The line.
+        text: String,
+    },
+}
+
+impl fmt::Display for FixtureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FixtureError::DeprecatedWithoutReplacement { line } => {
+                write!(f, "line {line}: deprecated needs the new key")
+            }
+            FixtureError::NotAFixtureLine { line, text } => {
+                write!(f, "line {line}: {text:?} is not a fixture line")
+            }
+        }
+    }
+}
+
+impl std::error::Error for FixtureError {}
+
 /// One parsed source.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Source<'a> {
@@ -50,7 +165,7 @@ fn is_class_segment(segment: &str) -> bool {
 }
 
 /// Parses one source; the error says what form it breaks.
-pub fn parse(s: &str) -> Result<Source<'_>, String> {
+pub fn parse(s: &str) -> Result<Source<'_>, SourceError> {
     if s == "none" {
         return Ok(Source::None);
     }
@@ -62,9 +177,7 @@ pub fn parse(s: &str) -> Result<Source<'_>, String> {
         return if ok {
             Ok(Source::Option(key))
         } else {
-            Err(format!(
-                "{s:?}: an option key is lower case, dots and dashes"
-            ))
+            Err(SourceError::OptionForm(s.to_string()))
         };
     }
     if let Some(rest) = s.strip_prefix("doc:") {
@@ -76,9 +189,7 @@ pub fn parse(s: &str) -> Result<Source<'_>, String> {
         return if page.starts_with("docs/") && page.ends_with('/') && !page.contains("..") {
             Ok(Source::Doc { kafka, page })
         } else {
-            Err(format!(
-                "{s:?}: a documentation page is written doc:docs/<path>/ (doc:kafka:docs/<path>/ for the Kafka connector)"
-            ))
+            Err(SourceError::DocForm(s.to_string()))
         };
     }
     let segments: Vec<&str> = s.split('.').collect();
@@ -86,16 +197,14 @@ pub fn parse(s: &str) -> Result<Source<'_>, String> {
     let first_class = segments
         .iter()
         .position(|seg| is_class_segment(seg))
-        .ok_or_else(|| format!("{s:?}: names no class (ClassName or ClassName.member)"))?;
+        .ok_or_else(|| SourceError::NoClass(s.to_string()))?;
     if segments[..first_class].iter().any(|seg| {
         seg.is_empty()
             || !seg
                 .chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
     }) {
-        return Err(format!(
-            "{s:?}: names no class (ClassName or ClassName.member)"
-        ));
+        return Err(SourceError::NoClass(s.to_string()));
     }
     let rest = &segments[first_class..];
     let classes = rest.iter().take_while(|seg| is_class_segment(seg)).count();
@@ -104,7 +213,7 @@ pub fn parse(s: &str) -> Result<Source<'_>, String> {
         [m] if !m.is_empty() && m.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
             Some(*m)
         }
-        _ => return Err(format!("{s:?}: at most one member follows the class")),
+        _ => return Err(SourceError::MemberForm(s.to_string())),
     };
     Ok(Source::Class {
         class: rest[..classes].join("."),
@@ -150,7 +259,7 @@ pub struct Names {
 impl Names {
     /// Adds a fixture file's lines: `class <Name> <member>…`, `option <key>`,
     /// `deprecated <old key> <new key>`, `doc <page>`; `#` starts a comment line.
-    pub fn add(&mut self, text: &str) -> Result<(), String> {
+    pub fn add(&mut self, text: &str) -> Result<(), FixtureError> {
         for (i, line) in text.lines().enumerate() {
             let mut words = line.split_whitespace();
             match (words.next(), words.next()) {
@@ -168,30 +277,40 @@ impl Names {
                 (Some("deprecated"), Some(old)) => {
                     let new = words
                         .next()
-                        .ok_or_else(|| format!("line {}: deprecated needs the new key", i + 1))?;
+                        .ok_or(FixtureError::DeprecatedWithoutReplacement { line: i + 1 })?;
                     self.deprecated.insert(old.to_string(), new.to_string());
                 }
                 (Some("doc"), Some(page)) => {
                     self.docs.insert(page.to_string());
                 }
-                _ => return Err(format!("line {}: {line:?} is not a fixture line", i + 1)),
+                _ => {
+                    return Err(FixtureError::NotAFixtureLine {
+                        line: i + 1,
+                        text: line.to_string(),
+                    })
+                }
             }
         }
         Ok(())
     }
 
     /// Checks that `s` is a well-formed source naming something these names hold.
-    pub fn check(&self, s: &str) -> Result<(), String> {
+    pub fn check(&self, s: &str) -> Result<(), SourceError> {
         match parse(s)? {
             Source::None => Ok(()),
             Source::Class { class, member } => {
-                let members = self.classes.get(&class).ok_or_else(|| {
-                    format!("{s:?}: no class {class} in Flink 2.3 (or the Kafka connector)")
-                })?;
+                let Some(members) = self.classes.get(&class) else {
+                    return Err(SourceError::UnknownClass {
+                        source: s.to_string(),
+                        class,
+                    });
+                };
                 match member {
-                    Some(m) if !members.contains(m) => {
-                        Err(format!("{s:?}: {class} has no member {m} in Flink 2.3"))
-                    }
+                    Some(m) if !members.contains(m) => Err(SourceError::UnknownMember {
+                        source: s.to_string(),
+                        class,
+                        member: m.to_string(),
+                    }),
                     _ => Ok(()),
                 }
             }
@@ -199,9 +318,12 @@ impl Names {
                 if self.options.contains(key) {
                     Ok(())
                 } else if let Some(new) = self.deprecated.get(key) {
-                    Err(format!("{s:?}: deprecated in Flink 2.3; cite option:{new}"))
+                    Err(SourceError::DeprecatedOption {
+                        source: s.to_string(),
+                        replacement: new.clone(),
+                    })
                 } else {
-                    Err(format!("{s:?}: no such configuration key in Flink 2.3"))
+                    Err(SourceError::UnknownOption(s.to_string()))
                 }
             }
             Source::Doc { kafka, page } => {
@@ -213,7 +335,7 @@ impl Names {
                 if known {
                     Ok(())
                 } else {
-                    Err(format!("{s:?}: no such page in the documentation"))
+                    Err(SourceError::UnknownPage(s.to_string()))
                 }
             }
         }
@@ -263,6 +385,7 @@ pub fn problems(names: &Names, sources: Option<&[String]>) -> Vec<String> {
     sources
         .iter()
         .filter_map(|s| names.check(s).err())
+        .map(|e| e.to_string())
         .collect()
 }
 

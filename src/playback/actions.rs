@@ -265,7 +265,7 @@ pub fn intervene(next: &mut State, c: &mut Cursor, intervention: Intervention) -
             c.world = world;
             next.error = None;
         }
-        Err(e) => next.error = Some(e),
+        Err(e) => next.error = Some(e.to_string()),
     }
     next.display_t = c.now() as f64;
     Refresh::Derived

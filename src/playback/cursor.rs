@@ -6,7 +6,7 @@
 use engine::runner;
 use engine::World;
 
-use super::run::{is_highlight, Run, HEAD_BUDGET};
+use super::run::{is_highlight, Run, RunError, HEAD_BUDGET};
 use super::Mode;
 
 /// The engine side of the playback state: mutated in place by the reducer,
@@ -22,14 +22,14 @@ pub struct Cursor {
 
 impl Cursor {
     /// A fresh cursor at step 0 of a built-in scenario name (or scenario JSON).
-    pub fn load(name: &str, seed: Option<u64>, mode: Option<Mode>) -> Result<Cursor, String> {
-        let mut scenario = runner::load(name).map_err(|e| e.to_string())?;
+    pub fn load(name: &str, seed: Option<u64>, mode: Option<Mode>) -> Result<Cursor, RunError> {
+        let mut scenario = runner::load(name).map_err(RunError::Scenario)?;
         if let Some(over) = mode.and_then(Mode::as_override) {
             let opts = runner::RunOptions {
                 mode: Some(over),
                 ..Default::default()
             };
-            runner::apply_options(&mut scenario, &opts).map_err(|e| e.to_string())?;
+            runner::apply_options(&mut scenario, &opts).map_err(RunError::Mode)?;
         }
         let seed = seed.unwrap_or(scenario.seed);
         let name = if runner::builtin(name).is_some() {

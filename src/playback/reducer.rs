@@ -92,7 +92,7 @@ impl State {
             }
             Err(e) => {
                 let mut next = self.clone();
-                next.error = Some(e);
+                next.error = Some(e.to_string());
                 next.is_playing = false;
                 next.revision += 1;
                 next

@@ -11,7 +11,9 @@
 //! its place, so a class can compare "with the crash" and "without it".
 
 use std::collections::BTreeSet;
+use std::fmt;
 
+use engine::runner::OptionError;
 use engine::runner::DEFAULT_LIMIT_MS;
 use engine::scenario::points::{Point, PointEvent, PointTracker};
 use engine::scenario::Scenario;
@@ -19,7 +21,7 @@ use engine::trace::{Event, TraceEvent};
 use engine::verdict::Reference;
 use engine::view::JobView;
 use engine::Timeline;
-use engine::{Intervention, World};
+use engine::{Intervention, InterventionError, ScenarioError, World};
 
 use std::rc::Rc;
 
@@ -363,10 +365,35 @@ pub struct Run {
     pub start_ms: u64,
 }
 
+/// Why a run cannot start or fork, in the engine's own words (which name the
+/// field, the option or the subtask).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunError {
+    /// The scenario (a built-in's name or a document) is not valid, or its
+    /// job cannot be built.
+    Scenario(ScenarioError),
+    /// The checkpointing mode chosen does not apply to the scenario.
+    Mode(OptionError),
+    /// The intervention does not apply to the world at the cursor.
+    Intervention(InterventionError),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Scenario(e) => write!(f, "{e}"),
+            RunError::Mode(e) => write!(f, "{e}"),
+            RunError::Intervention(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
 impl Run {
-    /// Builds a run of `scenario` with `seed`; an invalid scenario is an error message.
-    pub fn new(name: &str, scenario: Scenario, seed: u64) -> Result<Run, String> {
-        let mut world = World::new(&scenario, seed).map_err(|e| e.to_string())?;
+    /// Builds a run of `scenario` with `seed`; an invalid scenario is an error naming its field.
+    pub fn new(name: &str, scenario: Scenario, seed: u64) -> Result<Run, RunError> {
+        let mut world = World::new(&scenario, seed).map_err(RunError::Scenario)?;
         world.set_tracing(true);
         let job = Rc::new(world.job_view());
         let bound_ms = scenario.until_ms.unwrap_or(DEFAULT_LIMIT_MS);
@@ -529,11 +556,11 @@ impl Run {
 
     /// Applies `intervention` to `cursor`; the branch's future beyond it is kept
     /// as a branch of its own (up to [`MAX_BRANCHES`]).
-    pub fn fork(&mut self, cursor: &World, intervention: Intervention) -> Result<World, String> {
+    pub fn fork(&mut self, cursor: &World, intervention: Intervention) -> Result<World, RunError> {
         let mut world = cursor.clone();
         world
             .apply(intervention.clone())
-            .map_err(|e| e.to_string())?;
+            .map_err(RunError::Intervention)?;
         let step = world.steps();
         // Only a future is worth keeping: an intervention at the head replaces nothing.
         if self.head_steps() > cursor.steps() {
