@@ -545,6 +545,7 @@ messages! {
     FailedFailureRateOne = "failed_failure_rate_one",
     /// A checkpoint that outlived the checkpoint timeout (`CHECKPOINT_EXPIRED`).
     StatusExpired = "status_expired",
+    StripNotAcknowledged = "strip_not_acknowledged",
     /// The duplicates count for exactly one (`{n}`).
     VerdictDuplicatesOne = "verdict_duplicates_one",
     /// A timing-dependent sink's outputs that differ from the failure-free run (`{n}`; `_one` for 1).

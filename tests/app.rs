@@ -189,6 +189,28 @@ async fn choosing_a_lesson_puts_it_in_the_address() {
     assert_eq!(search(), "?scenario=pv-count&lang=en");
 }
 
+/// An expired checkpoint stays in the strip, naming the subtasks that never
+/// acknowledged it, until a later checkpoint completes.
+#[wasm_bindgen_test]
+async fn the_strip_names_an_expired_checkpoint_and_its_holders() {
+    let before = Driven::with_query("?scenario=backpressure-expired&t=850&lang=en").await;
+    assert!(!before.exists(".strip__last--expired"));
+    drop(before);
+    let lab = Driven::with_query("?scenario=backpressure-expired&t=905&lang=en").await;
+    let cell = lab.app.find(".strip__last--expired");
+    assert_eq!(cell.get_attribute("data-checkpoint").as_deref(), Some("1"));
+    let holders = cell.get_attribute("data-holders").unwrap_or_default();
+    assert!(!holders.is_empty(), "no holders named");
+    let text = cell.text_content().unwrap_or_default();
+    assert!(text.contains("chk-1") && text.contains("expired"), "{text}");
+    for holder in holders.split(' ') {
+        assert!(
+            text.contains(holder) || text.contains('+'),
+            "{holder} missing from {text}"
+        );
+    }
+}
+
 /// The sink tab names the sink's kind — a plain sink is never called
 /// two-phase commit — and marks its duplicates, as many as its meter counts.
 #[wasm_bindgen_test]

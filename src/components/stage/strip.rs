@@ -25,6 +25,15 @@ pub(super) fn coordinator_strip(
         .iter()
         .rev()
         .find(|h| h.status == engine::view::CheckpointStatus::Completed);
+    // The latest checkpoint to end, if it expired: the point of a lesson about
+    // timeouts, so the strip says so and names the subtasks that never
+    // acknowledged it, until a later checkpoint completes.
+    let expired = c
+        .history
+        .iter()
+        .filter(|h| h.end_at.is_some())
+        .max_by_key(|h| (h.end_at, h.id))
+        .filter(|h| h.cause == Some(engine::trace::AbortCause::Expired));
     let name = |t: &engine::view::TaskId| {
         job.tasks
             .get(t.0 as usize)
@@ -54,6 +63,9 @@ pub(super) fn coordinator_strip(
             if !view.failures.is_empty() {
                 <crate::components::restart_meter::RestartCount view={view.restarts.clone()} class="restart-count--strip" />
             }
+            if let Some(h) = expired {
+                { expired_cell(h, lang, &name) }
+            }
             if let Some(h) = last {
                 if h.lost {
                     // Completed, then lost with the JobManager: nothing can
@@ -69,6 +81,40 @@ pub(super) fn coordinator_strip(
                 }
             }
         </div>
+    }
+}
+
+/// An expired checkpoint in the strip: `✕ chk-1 · expired · not acknowledged by
+/// slow-sum#1, out#0` (the first three holders, then `+n`).
+fn expired_cell(
+    h: &engine::view::CheckpointStats,
+    lang: Lang,
+    name: &dyn Fn(&engine::view::TaskId) -> String,
+) -> Html {
+    const SHOWN: usize = 3;
+    let holders: Vec<String> = h
+        .subtasks
+        .iter()
+        .filter(|(_, s)| s.ack_at.is_none())
+        .map(|(t, _)| name(t))
+        .collect();
+    let mut list = holders
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if holders.len() > SHOWN {
+        list.push_str(&format!(" +{}", holders.len() - SHOWN));
+    }
+    html! {
+        <span class="strip__last strip__last--expired" data-checkpoint={h.id.to_string()}
+              data-holders={holders.join(" ")}>
+            { "✕ " }{ format!("chk-{}", h.id) }{ " · " }{ lang.t(Msg::StatusExpired) }
+            if !holders.is_empty() {
+                { " · " }{ lang.t(Msg::StripNotAcknowledged).replace("{tasks}", &list) }
+            }
+        </span>
     }
 }
 
