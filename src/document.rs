@@ -56,10 +56,11 @@ pub fn apply_lang(lang: Lang) {
 }
 
 /// After a lesson switch: the address bar names the new lesson (`?scenario=`,
-/// a built-in's name; the old lesson's moment, seed, mode and run recipe go), so a
-/// copied link or a reload opens it, and the page shows it from the top (a phone
-/// had scrolled the old lesson's graph). `replaceState`: no history entry.
-pub fn show_lesson(name: &str) {
+/// `builtin`'s name; none for an edited or imported scenario; the old lesson's
+/// moment, seed, mode and run recipe go), so a copied link or a reload opens it,
+/// and the page shows it from the top (a phone had scrolled the old lesson's
+/// graph). `replaceState`: no history entry.
+pub fn show_lesson(builtin: Option<&str>) {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -74,10 +75,9 @@ pub fn show_lesson(name: &str) {
     for stale in ["t", "step", "seed", "mode"] {
         params.delete(stale);
     }
-    if crate::data::lesson_titles().iter().any(|(n, _)| *n == name) {
-        params.set("scenario", name);
-    } else {
-        params.delete("scenario");
+    match builtin {
+        Some(name) => params.set("scenario", name),
+        None => params.delete("scenario"),
     }
     if url.hash().starts_with(crate::share::PREFIX) {
         url.set_hash("");

@@ -114,7 +114,9 @@ pub fn use_runs(on_ready: Option<Callback<UseReducerDispatcher<State>>>) -> Runs
         let first = use_mut_ref(|| true);
         use_effect_with(main.scenario.clone(), move |name| {
             if !std::mem::replace(&mut *first.borrow_mut(), false) {
-                document::show_lesson(name);
+                let titles = crate::data::lesson_titles();
+                let builtin = titles.iter().any(|(n, _)| n == name);
+                document::show_lesson(builtin.then_some(name.as_str()));
             }
         });
     }
