@@ -11,7 +11,7 @@
 
 use engine::view::{EntryView, JobView, TaskView, WorldView};
 
-use super::geometry::text_width;
+use super::geometry::{text_width, Face};
 use super::state_line::{self, StateLine};
 use super::{Lane, Text};
 use crate::i18n::Lang;
@@ -132,7 +132,7 @@ pub fn ease(p: f64) -> f64 {
 /// scene's top right corner when there is no room.
 pub fn store_at(checkpoint: u64, width: f64, gap: f64, size: f64) -> Store {
     let label = store_label(checkpoint);
-    let w = text_width(&label, size, true) + 2.0 * PAD + 22.0;
+    let w = text_width(&label, size, Face::Mono) + 2.0 * PAD + 22.0;
     let h = size * 1.7;
     let y = if gap >= h + 6.0 {
         -gap + h / 2.0 + 3.0
@@ -155,7 +155,7 @@ pub fn store_label(checkpoint: u64) -> String {
 
 /// A chip's size for `text` at `size`.
 fn chip_size(text: &str, size: f64) -> (f64, f64) {
-    (text_width(text, size, true) + 2.0 * PAD, size * 1.45)
+    (text_width(text, size, Face::Mono) + 2.0 * PAD, size * 1.45)
 }
 
 /// The centre of a chip `w` wide whose text starts at `left` on a state line
@@ -370,7 +370,7 @@ fn snapshot_chip(
         .state
         .as_ref()
         .and_then(|s| s.snapshot.as_deref())
-        .map_or(0.0, |m| text_width(&format!("{m} "), size, true));
+        .map_or(0.0, |m| text_width(&format!("{m} "), size, Face::Mono));
     let width = lane.boxed.w - 26.0 - mark;
     let line = state_line::state_line(&then, uid, t, width, size, lang)?;
     let text = values_text(&line, lang);
@@ -458,7 +458,7 @@ fn restore_chip(
 /// Where on `line` (from its start, scene units) its first rewound value's text
 /// begins; `None`: nothing on it is rewound.
 pub fn rewound_x(line: &StateLine, size: f64) -> Option<f64> {
-    let w = |s: &str| text_width(s, size, true);
+    let w = |s: &str| text_width(s, size, Face::Mono);
     let mut x = line
         .snapshot
         .as_deref()
@@ -716,7 +716,7 @@ mod tests {
         assert_eq!(src.text(Lang::En), "offset 7 ⟲ 5 (chk-1)");
         assert_eq!(
             rewound_x(src, 10.0),
-            Some(text_width("offset ", 10.0, true))
+            Some(text_width("offset ", 10.0, Face::Mono))
         );
         let late = scene_fit(&job, &view, at + FLOW_MS - 1.0, fit());
         for c in &late.flows.chips {
