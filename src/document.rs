@@ -139,8 +139,8 @@ pub fn install_text_measure() {
     // One cache per font, looked up by `&str`: the layout asks on every frame,
     // and a hit allocates nothing.
     let cache: std::cell::RefCell<[HashMap<String, f64>; 2]> = Default::default();
-    crate::scene::geometry::install_measure(Box::new(move |text: &str, is_mono: bool| {
-        let font = usize::from(is_mono);
+    crate::scene::geometry::install_measure(Box::new(move |text: &str, face| {
+        let font = usize::from(face == crate::scene::geometry::Face::Mono);
         if let Some(w) = cache.borrow()[font].get(text) {
             return Some(*w);
         }

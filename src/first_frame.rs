@@ -109,22 +109,19 @@ impl FirstMoment {
 
     /// What the stage fits the scene to in `lang`: a projector's stage, or a
     /// phone's (the graph running down).
-    pub fn fit(&self, lang: Lang, phone: bool) -> Fit {
+    pub fn fit(&self, lang: Lang, orientation: Orientation) -> Fit {
         let (w, h) = PROJECTOR_BOX;
-        let size = if phone { (PHONE_BOX_W, h) } else { (w, h) };
+        let size = match orientation {
+            Orientation::Across => (w, h),
+            Orientation::Down => (PHONE_BOX_W, h),
+        };
         // `stage_fit` subtracts the box's padding from what it is given.
-        let fit = scene::text_fit::stage_fit(
+        scene::text_fit::stage_fit(
             Some(((size.0 + 12.0) as u32, (size.1 + 10.0) as u32)),
             1.0,
             lang,
-            phone,
-        );
-        debug_assert_eq!(
-            fit.orientation == Orientation::Down,
-            phone,
-            "the phone's graph runs down"
-        );
-        fit
+            orientation,
+        )
     }
 }
 
@@ -158,8 +155,8 @@ pub fn Frame(props: &FrameProps) -> Html {
                 <main class="workspace">
                     <div class="show">
                         <div class="stages">
-                            <div class="first-frame__across">{ stage_of(&props.first, lang, false) }</div>
-                            <div class="first-frame__down">{ stage_of(&props.first, lang, true) }</div>
+                            <div class="first-frame__across">{ stage_of(&props.first, lang, Orientation::Across) }</div>
+                            <div class="first-frame__down">{ stage_of(&props.first, lang, Orientation::Down) }</div>
                         </div>
                         { caption(lang) }
                         { transport(&props.first, lang) }
@@ -172,11 +169,11 @@ pub fn Frame(props: &FrameProps) -> Html {
     }
 }
 
-fn stage_of(first: &FirstMoment, lang: Lang, phone: bool) -> Html {
+fn stage_of(first: &FirstMoment, lang: Lang, orientation: Orientation) -> Html {
     stage::still(
         &first.job,
         &first.view,
-        first.fit(lang, phone),
+        first.fit(lang, orientation),
         &first.scenario,
     )
 }
@@ -325,14 +322,14 @@ pub fn render(first: &Rc<FirstMoment>, lang: Lang) -> String {
 /// The scenes the first frame draws (across and down, in each language), for
 /// the checks: a first moment must have nothing in flight, since the canvas
 /// that paints records and barriers is the app's.
-pub fn scenes(first: &FirstMoment) -> Vec<(Lang, bool, scene::Scene)> {
+pub fn scenes(first: &FirstMoment) -> Vec<(Lang, Orientation, scene::Scene)> {
     let mut out = Vec::new();
     for lang in Lang::ALL {
-        for phone in [false, true] {
+        for orientation in [Orientation::Across, Orientation::Down] {
             out.push((
                 lang,
-                phone,
-                stage::still_scene(&first.job, &first.view, first.fit(lang, phone)),
+                orientation,
+                stage::still_scene(&first.job, &first.view, first.fit(lang, orientation)),
             ));
         }
     }
@@ -375,8 +372,9 @@ mod tests {
                 let lane = format!("data-lane=\"{}\"", t.name);
                 assert_eq!(html.matches(&lane).count(), 2, "{} in {lang:?}", t.name);
             }
-            for phone in [false, true] {
-                let scene = stage::still_scene(&first.job, &first.view, first.fit(lang, phone));
+            for orientation in [Orientation::Across, Orientation::Down] {
+                let scene =
+                    stage::still_scene(&first.job, &first.view, first.fit(lang, orientation));
                 let view_box = format!("viewBox=\"0 0 {:.1} {:.1}\"", scene.width, scene.height);
                 assert!(html.contains(&view_box), "{view_box} in {lang:?}");
             }
@@ -400,10 +398,10 @@ mod tests {
     /// would paint them is the app's.
     #[test]
     fn the_first_moment_has_nothing_in_flight() {
-        for (lang, phone, scene) in scenes(&first()) {
+        for (lang, orientation, scene) in scenes(&first()) {
             assert!(
                 scene.tokens.is_empty() && scene.overflows.is_empty(),
-                "{lang:?} phone {phone}"
+                "{lang:?} {orientation:?}"
             );
         }
     }
@@ -413,10 +411,10 @@ mod tests {
     #[test]
     fn the_frame_is_fitted_to_a_projector_and_a_phone() {
         let first = first();
-        let across = first.fit(Lang::Zh, false);
+        let across = first.fit(Lang::Zh, Orientation::Across);
         assert_eq!(across.orientation, Orientation::Across);
         assert_eq!(across.size, Some(PROJECTOR_BOX));
-        let down = first.fit(Lang::En, true);
+        let down = first.fit(Lang::En, Orientation::Down);
         assert_eq!(down.orientation, Orientation::Down);
         assert_eq!(down.size.map(|s| s.0), Some(PHONE_BOX_W));
         assert!(palette_style().starts_with("<style id=\"palette\">:root"));

@@ -15,6 +15,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+// The engine's layering test reads imports with the same parser.
+#[path = "../crates/engine/tests/rules/use_paths.rs"]
+mod use_paths;
+
+use use_paths::{code_of, imports_of, paths_after, without_tests};
+
 /// The crates that tie a module to the browser.
 const WEB_CRATES: [&str; 6] = [
     "yew",
@@ -164,144 +170,19 @@ fn files(src: &Path) -> Vec<File> {
         .collect()
 }
 
-/// `text` without the test module that ends a file.
-fn without_tests(text: &str) -> String {
-    let mut out = Vec::new();
-    let mut lines = text.lines().peekable();
-    while let Some(line) = lines.next() {
-        if line.trim() == "#[cfg(test)]"
-            && lines
-                .peek()
-                .is_some_and(|l| l.trim_start().starts_with("mod "))
-        {
-            break;
-        }
-        out.push(line);
-    }
-    out.join("\n")
-}
-
-/// `text` without comments and without the test module that ends a file.
-fn code_of(text: &str) -> String {
-    without_tests(text)
-        .lines()
-        .map(|l| l.split("//").next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// Every path a `use` tree starting at `rest` names (`{a::B, c::{D, E}}` →
-/// `a::B`, `c::D`, `c::E`), with `prefix` before each.
-fn expand(prefix: &str, rest: &str, out: &mut Vec<String>) {
-    let rest = rest.trim_start();
-    if let Some(group) = rest.strip_prefix('{') {
-        let mut depth = 0;
-        let mut item = String::new();
-        for c in group.chars() {
-            match c {
-                '{' => depth += 1,
-                '}' if depth == 0 => break,
-                '}' => depth -= 1,
-                ',' if depth == 0 => {
-                    expand(prefix, &std::mem::take(&mut item), out);
-                    continue;
-                }
-                _ => {}
-            }
-            item.push(c);
-        }
-        expand(prefix, &item, out);
-        return;
-    }
-    let head: String = rest
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
-        .collect();
-    let head = head.trim_end_matches(':');
-    if head.is_empty() {
-        return;
-    }
-    let after = &rest[head.len()..];
-    if let Some(tail) = after.strip_prefix("::").filter(|t| t.starts_with('{')) {
-        expand(&join(prefix, head), tail, out);
-    } else {
-        out.push(join(prefix, head));
-    }
-}
-
-fn join(base: &str, path: &str) -> String {
-    match (base.is_empty(), path.is_empty()) {
-        (true, _) => path.to_string(),
-        (_, true) => base.to_string(),
-        _ => format!("{base}::{path}"),
-    }
-}
-
-/// The paths a file's code names after `root::` (`crate`, `engine`, `yew` …),
-/// each with the line it sits on.
-fn paths_after(code: &str, root: &str) -> Vec<(String, String)> {
-    let needle = format!("{root}::");
-    let mut out = Vec::new();
-    let mut offset = 0;
-    for line in code.lines() {
-        let line_start = offset;
-        offset += line.len() + 1;
-        for (i, _) in line.match_indices(&needle) {
-            let before = line[..i].chars().next_back();
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
-                continue;
-            }
-            let mut found = Vec::new();
-            // A group may run over several lines: read on from here.
-            let start = line_start + i + needle.len();
-            expand("", &code[start..], &mut found);
-            out.extend(found.into_iter().map(|p| (p, line.trim().to_string())));
-        }
-    }
-    out
-}
-
 /// Whether `module` is `prefix` or one of its submodules.
 fn under(module: &str, prefix: &str) -> bool {
     module == prefix || module.starts_with(&format!("{prefix}::"))
-}
-
-/// The longest module of `mods` that `path` (`a::b::C`) names.
-fn resolve(path: &str, mods: &BTreeSet<String>) -> Option<String> {
-    let segs: Vec<&str> = path.split("::").collect();
-    (1..=segs.len())
-        .rev()
-        .map(|n| segs[..n].join("::"))
-        .find(|m| mods.contains(m))
 }
 
 /// Each module's imports of the crate's other modules, with the line each is on.
 /// A parent and its own submodules are one room and may refer to each other.
 fn imports(files: &[File]) -> BTreeMap<String, BTreeMap<String, String>> {
     let mods: BTreeSet<String> = files.iter().map(|f| f.module.clone()).collect();
-    let mut out = BTreeMap::new();
-    for f in files {
-        let parent = f.module.rsplit_once("::").map_or("", |(p, _)| p);
-        let mut deps = BTreeMap::new();
-        for (root, base) in [("crate", ""), ("super", parent)] {
-            for (path, line) in paths_after(&f.code, root) {
-                // `super::super::x`: one module up per `super`.
-                let (mut base, mut path) = (base, path.as_str());
-                while let Some(rest) = path.strip_prefix("super::") {
-                    base = base.rsplit_once("::").map_or("", |(p, _)| p);
-                    path = rest;
-                }
-                if let Some(t) = resolve(&join(base, path), &mods) {
-                    let related = under(&f.module, &t) || under(&t, &f.module);
-                    if !related && !t.is_empty() && !f.module.is_empty() {
-                        deps.entry(t).or_insert(line);
-                    }
-                }
-            }
-        }
-        out.insert(f.module.clone(), deps);
-    }
-    out
+    files
+        .iter()
+        .map(|f| (f.module.clone(), imports_of(&f.module, &f.code, &mods)))
+        .collect()
 }
 
 /// The circles among `graph`'s modules: each set of two or more modules that

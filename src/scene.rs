@@ -350,6 +350,16 @@ fn lane_state(
         .or(single)
 }
 
+/// The scene's tests' stage box: a projector's, 1100 × 900 scene units, the
+/// rest of the fit as [`Fit::default`].
+#[cfg(test)]
+pub(crate) fn test_fit() -> Fit {
+    Fit {
+        size: Some((1100.0, 900.0)),
+        ..Fit::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

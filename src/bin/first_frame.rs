@@ -10,6 +10,7 @@ fn main() {
 
     use checkpoint_lab::first_frame::{self, FirstMoment};
     use checkpoint_lab::i18n::Lang;
+    use checkpoint_lab::scene::Orientation;
 
     if std::env::args().nth(1).as_deref() == Some("--palette") {
         println!("{}", first_frame::palette_style());
@@ -22,14 +23,17 @@ fn main() {
             std::process::exit(1);
         }
     };
-    for (lang, phone, scene) in first_frame::scenes(&first) {
+    for (lang, orientation, scene) in first_frame::scenes(&first) {
         if !scene.tokens.is_empty() || !scene.overflows.is_empty() {
             eprintln!(
                 "first-frame: {} has {} tokens in flight at t = 0 ({}, {}); the static frame cannot paint them",
                 first.scenario,
                 scene.tokens.len(),
                 lang.code(),
-                if phone { "phone" } else { "projector" }
+                match orientation {
+                    Orientation::Across => "projector",
+                    Orientation::Down => "phone",
+                }
             );
             std::process::exit(1);
         }

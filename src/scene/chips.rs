@@ -33,16 +33,9 @@ pub fn retain_current<C>(chips: &mut Vec<C>, view: &WorldView, of: impl Fn(&C) -
 
 #[cfg(test)]
 mod tests {
-    use crate::scene::{scene_fit, Fit};
+    use crate::scene::{scene_fit, test_fit};
     use engine::runner::load;
     use engine::{JobStatus, TaskStatus, World};
-
-    fn fit() -> Fit {
-        Fit {
-            size: Some((1100.0, 900.0)),
-            ..Fit::default()
-        }
-    }
 
     /// Every lesson, every step of its first 6 s: no chip of a failed or
     /// canceled subtask, none while the job fails over, failed or was canceled,
@@ -63,7 +56,7 @@ mod tests {
                 if !travelling {
                     continue;
                 }
-                let scene = scene_fit(&w.job_view(), &view, w.now() as f64, fit());
+                let scene = scene_fit(&w.job_view(), &view, w.now() as f64, test_fit());
                 let chips = &scene.flows.chips;
                 if chips.is_empty() {
                     continue;
@@ -117,7 +110,7 @@ mod tests {
         let snapped = view.tasks.iter().filter(|t| t.snapshot.is_some()).count();
         assert!(snapped > 0, "the tasks snapshotted before the cancel");
         for dt in [0.0, 100.0, 400.0] {
-            let scene = scene_fit(&w.job_view(), &view, w.now() as f64 + dt, fit());
+            let scene = scene_fit(&w.job_view(), &view, w.now() as f64 + dt, test_fit());
             assert!(
                 scene.flows.chips.is_empty(),
                 "chips {dt} ms after the cancel"

@@ -11,7 +11,7 @@
 
 use engine::view::{EntryView, JobView, TaskView, WorldView};
 
-use super::geometry::text_width;
+use super::geometry::{text_width, Face};
 use super::state_line::{self, StateLine};
 use super::{Lane, Text};
 use crate::i18n::Lang;
@@ -132,7 +132,7 @@ pub fn ease(p: f64) -> f64 {
 /// scene's top right corner when there is no room.
 pub fn store_at(checkpoint: u64, width: f64, gap: f64, size: f64) -> Store {
     let label = store_label(checkpoint);
-    let w = text_width(&label, size, true) + 2.0 * PAD + 22.0;
+    let w = text_width(&label, size, Face::Mono) + 2.0 * PAD + 22.0;
     let h = size * 1.7;
     let y = if gap >= h + 6.0 {
         -gap + h / 2.0 + 3.0
@@ -155,7 +155,7 @@ pub fn store_label(checkpoint: u64) -> String {
 
 /// A chip's size for `text` at `size`.
 fn chip_size(text: &str, size: f64) -> (f64, f64) {
-    (text_width(text, size, true) + 2.0 * PAD, size * 1.45)
+    (text_width(text, size, Face::Mono) + 2.0 * PAD, size * 1.45)
 }
 
 /// The centre of a chip `w` wide whose text starts at `left` on a state line
@@ -370,7 +370,7 @@ fn snapshot_chip(
         .state
         .as_ref()
         .and_then(|s| s.snapshot.as_deref())
-        .map_or(0.0, |m| text_width(&format!("{m} "), size, true));
+        .map_or(0.0, |m| text_width(&format!("{m} "), size, Face::Mono));
     let width = lane.boxed.w - 26.0 - mark;
     let line = state_line::state_line(&then, uid, t, width, size, lang)?;
     let text = values_text(&line, lang);
@@ -458,7 +458,7 @@ fn restore_chip(
 /// Where on `line` (from its start, scene units) its first rewound value's text
 /// begins; `None`: nothing on it is rewound.
 pub fn rewound_x(line: &StateLine, size: f64) -> Option<f64> {
-    let w = |s: &str| text_width(s, size, true);
+    let w = |s: &str| text_width(s, size, Face::Mono);
     let mut x = line
         .snapshot
         .as_deref()
@@ -481,16 +481,9 @@ pub fn rewound_x(line: &StateLine, size: f64) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::{scene_fit, Fit};
+    use crate::scene::{scene_fit, test_fit};
     use engine::runner::load;
     use engine::World;
-
-    fn fit() -> Fit {
-        Fit {
-            size: Some((1100.0, 900.0)),
-            ..Fit::default()
-        }
-    }
 
     /// Runs odd-even-sum until `done` holds for the world.
     fn run_until(done: impl Fn(&World) -> bool) -> World {
@@ -531,7 +524,7 @@ mod tests {
                     .filter(|h| h.status == engine::view::CheckpointStatus::Aborted)
                     .map(|h| h.id.0)
                     .collect();
-                let scene = scene_fit(&w.job_view(), &view, w.now() as f64, fit());
+                let scene = scene_fit(&w.job_view(), &view, w.now() as f64, test_fit());
                 for c in &scene.flows.chips {
                     assert!(
                         c.direction == Direction::FromStorage || !aborted.contains(&c.checkpoint),
@@ -562,7 +555,7 @@ mod tests {
         let w = run_until(|w| w.view().tasks[src].snapshot.is_some());
         let (job, view) = (w.job_view(), w.view());
         let at = view.tasks[src].snapshot.as_ref().unwrap().at as f64;
-        let s0 = scene_fit(&job, &view, at, fit());
+        let s0 = scene_fit(&job, &view, at, test_fit());
         let chip = s0
             .flows
             .chips
@@ -600,14 +593,14 @@ mod tests {
         );
         // Halfway in time, halfway along the path (the easing is symmetric);
         // all the way it rises from its line, then goes across above the graph.
-        let mid = scene_fit(&job, &view, at + FLOW_MS / 2.0, fit());
+        let mid = scene_fit(&job, &view, at + FLOW_MS / 2.0, test_fit());
         let c = mid.flows.chips.iter().find(|c| c.task == src).unwrap();
         let (from, to) = (chip.from, chip.to);
         let length = (from.1 - to.1).abs() + (to.0 - from.0).abs();
         let travelled = (from.1 - c.y).abs() + (c.x - from.0).abs();
         assert!((travelled - length / 2.0).abs() < 1e-6);
         for k in 0..=20 {
-            let s = scene_fit(&job, &view, at + FLOW_MS * k as f64 / 21.0, fit());
+            let s = scene_fit(&job, &view, at + FLOW_MS * k as f64 / 21.0, test_fit());
             let c = s.flows.chips.iter().find(|c| c.task == src).unwrap();
             // Its trail is drawn along the store's row only, from the corner.
             let trail = c.trail();
@@ -634,7 +627,7 @@ mod tests {
                 (c.x, c.y)
             );
         }
-        let end = scene_fit(&job, &view, at + FLOW_MS, fit());
+        let end = scene_fit(&job, &view, at + FLOW_MS, test_fit());
         assert!(end.flows.chips.iter().all(|c| c.task != src), "arrived");
         for p in [0.0, 0.2, 0.5, 0.8, 1.0] {
             assert!(ease(p) <= ease((p + 0.1_f64).min(1.0)));
@@ -650,7 +643,7 @@ mod tests {
         let w = run_until(|w| w.view().tasks[sink].snapshot.is_some());
         let (job, view) = (w.job_view(), w.view());
         let at = view.tasks[sink].snapshot.as_ref().unwrap().at as f64;
-        let s = scene_fit(&job, &view, at, fit());
+        let s = scene_fit(&job, &view, at, test_fit());
         let chip = s
             .flows
             .chips
@@ -669,7 +662,7 @@ mod tests {
         let w = run_until(|w| w.view().tasks.iter().any(|t| t.rewind.is_some()));
         let (job, view) = (w.job_view(), w.view());
         let at = view.tasks[0].rewind.as_ref().unwrap().at as f64;
-        let s0 = scene_fit(&job, &view, at, fit());
+        let s0 = scene_fit(&job, &view, at, test_fit());
         let store = s0.flows.store.clone().expect("chk-1 shown");
         let texts: Vec<&str> = s0
             .flows
@@ -716,13 +709,13 @@ mod tests {
         assert_eq!(src.text(Lang::En), "offset 7 ⟲ 5 (chk-1)");
         assert_eq!(
             rewound_x(src, 10.0),
-            Some(text_width("offset ", 10.0, true))
+            Some(text_width("offset ", 10.0, Face::Mono))
         );
-        let late = scene_fit(&job, &view, at + FLOW_MS - 1.0, fit());
+        let late = scene_fit(&job, &view, at + FLOW_MS - 1.0, test_fit());
         for c in &late.flows.chips {
             assert!((c.x - c.to.0).abs() < 1.0 && (c.y - c.to.1).abs() < 1.0);
         }
-        assert!(scene_fit(&job, &view, at + FLOW_MS, fit())
+        assert!(scene_fit(&job, &view, at + FLOW_MS, test_fit())
             .flows
             .store
             .is_none());

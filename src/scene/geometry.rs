@@ -52,7 +52,16 @@ impl Rect {
 
 /// Measures a text in the page's real fonts: its width in em (at font size 1),
 /// bold sans or monospace; `None` where it cannot (then the estimate serves).
-pub type Measure = Box<dyn Fn(&str, bool) -> Option<f64>>;
+pub type Measure = Box<dyn Fn(&str, Face) -> Option<f64>>;
+
+/// Which of the page's two fonts a text is set in (both bold).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Face {
+    /// The sans-serif of names, statuses and notes.
+    Sans,
+    /// The monospace of subtask names, values and code.
+    Mono,
+}
 
 std::thread_local! {
     static MEASURE: std::cell::RefCell<Option<Measure>> = const { std::cell::RefCell::new(None) };
@@ -72,25 +81,25 @@ pub fn install_measure(measure: Measure) {
 /// page's fonts once the page installed its measure, else [`estimated_width`].
 /// Every box, lane and chip is sized from it, so a border never runs through
 /// the text it was sized for.
-pub fn text_width(text: &str, size: f64, mono: bool) -> f64 {
+pub fn text_width(text: &str, size: f64, face: Face) -> f64 {
     MEASURE
-        .with(|m| m.borrow().as_ref().and_then(|m| m(text, mono)))
+        .with(|m| m.borrow().as_ref().and_then(|m| m(text, face)))
         .map_or_else(
-            || estimated_width(text, size, mono),
+            || estimated_width(text, size, face),
             |em| em * size * MEASURED_MARGIN,
         )
 }
 
 /// Roughly how wide `text` is at `size` (bold sans, or monospace), by character
 /// class: enough to size a box where the real fonts cannot be measured.
-pub fn estimated_width(text: &str, size: f64, mono: bool) -> f64 {
+pub fn estimated_width(text: &str, size: f64, face: Face) -> f64 {
     text.chars()
         .map(|c| {
             let em = if ('\u{2e80}'..='\u{ffff}').contains(&c)
                 && !('\u{2190}'..='\u{27bf}').contains(&c)
             {
                 1.0
-            } else if mono {
+            } else if face == Face::Mono {
                 0.6
             } else if "iljI.,:;|!'".contains(c) {
                 0.3
@@ -118,9 +127,12 @@ mod tests {
 
     #[test]
     fn text_widths_are_plausible() {
-        let sum = text_width("sum", 28.0, false);
+        let sum = text_width("sum", 28.0, Face::Sans);
         assert!(sum > 40.0 && sum < 70.0, "{sum}");
-        assert_eq!(text_width("ab", 20.0, true), text_width("#1", 20.0, true));
-        assert!(text_width("运行", 20.0, false) > text_width("ab", 20.0, false));
+        assert_eq!(
+            text_width("ab", 20.0, Face::Mono),
+            text_width("#1", 20.0, Face::Mono)
+        );
+        assert!(text_width("运行", 20.0, Face::Sans) > text_width("ab", 20.0, Face::Sans));
     }
 }

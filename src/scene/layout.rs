@@ -21,7 +21,7 @@
 
 use engine::view::JobView;
 
-use super::geometry::{text_width, Rect};
+use super::geometry::{text_width, Face, Rect};
 
 /// Left and right margin.
 pub const MARGIN_X: f64 = 12.0;
@@ -197,7 +197,7 @@ fn state_room(o: &engine::view::OperatorView, size: f64) -> f64 {
         // Two short keys: a longer uid or keys show fewer, with "+n more".
         _ => "sum (even, 12) (odd, 9)".to_string(),
     };
-    text_width(&sample, size, true)
+    text_width(&sample, size, Face::Mono)
 }
 
 /// What the stage asks of the layout.
@@ -692,8 +692,8 @@ fn operator_kind_label(job: &JobView, i: usize) -> String {
 /// The width operator `i`'s header needs: its name and its kind.
 fn header_width(job: &JobView, i: usize, text: &Text) -> f64 {
     let o = &job.operators[i];
-    (text_width(&o.name, text.operator_name, false) + 24.0)
-        .max(text_width(&operator_kind_label(job, i), text.operator_kind, true) + 24.0)
+    (text_width(&o.name, text.operator_name, Face::Sans) + 24.0)
+        .max(text_width(&operator_kind_label(job, i), text.operator_kind, Face::Mono) + 24.0)
 }
 
 /// The width one lane of operator `i` needs for its texts: name, status,
@@ -704,7 +704,7 @@ fn lane_width(job: &JobView, i: usize, fit: Fit, text: &Text, state_room_at: Opt
         .tasks
         .iter()
         .filter(|t| t.op == i)
-        .map(|t| text_width(t.name.as_ref(), text.lane_name, true))
+        .map(|t| text_width(t.name.as_ref(), text.lane_name, Face::Mono))
         .fold(0.0, f64::max);
     (lane_name + 20.0)
         .max(fit.status_width * fit.zoom + 24.0)

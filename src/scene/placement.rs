@@ -10,7 +10,7 @@
 //!
 //! Pure geometry, unit-tested natively; the canvas paints what it decides.
 
-use super::geometry::text_width;
+use super::geometry::{text_width, Face};
 use super::palette::{BARRIER_BAR, BARRIER_TAG};
 use super::{Scene, TokenKind, TOKEN};
 
@@ -61,7 +61,7 @@ pub fn natural_tag(x: f64, y: f64, side: f64, down: bool) -> Rect {
 
 /// A "+N" counter's box (centred on `x`, baseline `y`).
 pub fn overflow_rect(x: f64, y: f64, count: usize) -> Rect {
-    let w = text_width(&format!("+{count}"), OVERFLOW_TEXT, true);
+    let w = text_width(&format!("+{count}"), OVERFLOW_TEXT, Face::Mono);
     Rect {
         x: x - w / 2.0,
         y: y - OVERFLOW_TEXT * 0.8,
@@ -72,7 +72,7 @@ pub fn overflow_rect(x: f64, y: f64, count: usize) -> Rect {
 
 /// A brace label's box (centred on `(x, y)`).
 pub fn brace_rect(x: f64, y: f64, epoch: u64) -> Rect {
-    let w = text_width(&format!("chk-{epoch}"), BRACE_TEXT, false);
+    let w = text_width(&format!("chk-{epoch}"), BRACE_TEXT, Face::Sans);
     Rect::centred(x, y, w, BRACE_TEXT + 2.0)
 }
 

@@ -17,7 +17,7 @@ use engine::view::{EntryView, RewindView, StateView, TaskView};
 
 use crate::i18n::{Lang, Msg};
 
-use super::geometry::text_width;
+use super::geometry::{text_width, Face};
 
 /// How much of the lane's margin for the real font (scene units) a source's
 /// line may use to keep its `offset` label.
@@ -192,7 +192,7 @@ fn fitted_value(key: &str, v: &serde_json::Value, width: f64, size: f64) -> Stri
     use crate::describe::readable;
     use serde_json::Value;
     let whole = readable(v);
-    let fits = |s: &str| text_width(&format!("({key}, {s})"), size, true) <= width;
+    let fits = |s: &str| text_width(&format!("({key}, {s})"), size, Face::Mono) <= width;
     if fits(&whole) {
         return whole;
     }
@@ -229,7 +229,7 @@ pub fn wrap(line: StateLine, rows: u32, width: f64, size: f64, lang: Lang) -> Op
     if line.squeeze.is_some() || rows < 2 {
         return None;
     }
-    let w = |s: &str| text_width(s, size, true);
+    let w = |s: &str| text_width(s, size, Face::Mono);
     let mut used = line
         .snapshot
         .as_deref()
@@ -564,7 +564,7 @@ struct LaneFit {
 impl LaneFit {
     /// The width of `s` in the line's monospace.
     fn w(&self, s: &str) -> f64 {
-        text_width(s, self.size, true)
+        text_width(s, self.size, Face::Mono)
     }
 
     /// How many of `entries` fit after a label `label_w` wide and the marks
@@ -777,9 +777,9 @@ mod tests {
                 for lane in &sc.lanes {
                     if let Some(l) = &lane.state {
                         for row in l.row_texts(lang) {
-                            let line = l
-                                .squeeze
-                                .unwrap_or_else(|| text_width(&row, sc.text.lane_state, true));
+                            let line = l.squeeze.unwrap_or_else(|| {
+                                text_width(&row, sc.text.lane_state, Face::Mono)
+                            });
                             assert!(
                                 line <= lane.boxed.w - 26.0 + SOURCE_SLACK,
                                 "{size:?} {lang:?}: {row:?} is {line:.0} wide in a lane of {:.0}",
@@ -836,7 +836,7 @@ mod tests {
                     let text = l.text(Lang::En);
                     if l.parts.len() > 1 {
                         assert!(
-                            text_width(&text, 17.0, true) <= width + 1e-6,
+                            text_width(&text, 17.0, Face::Mono) <= width + 1e-6,
                             "{name}: {text}"
                         );
                     }

@@ -8,7 +8,7 @@
 use engine::view::TxnStatus;
 use engine::TaskStatus;
 
-use super::geometry;
+use super::geometry::{self, Face};
 use super::{Fit, Lane, Orientation, Text};
 use crate::i18n::{Lang, Msg};
 use crate::labels;
@@ -23,7 +23,7 @@ pub fn room(lane_width: f64) -> f64 {
 /// operator's name).
 pub fn lane_name(name: &str, size: f64, room: f64) -> String {
     match name.rfind('#') {
-        Some(i) if geometry::text_width(name, size, true) > room => name[i..].to_string(),
+        Some(i) if geometry::text_width(name, size, Face::Mono) > room => name[i..].to_string(),
         _ => name.to_string(),
     }
 }
@@ -33,7 +33,7 @@ pub fn lane_name(name: &str, size: f64, room: f64) -> String {
 pub fn status_line(status: TaskStatus, lang: Lang, size: f64, room: f64) -> String {
     let glyph = labels::task_status_glyph(status);
     let line = format!("{glyph} {}", labels::task_status(lang, status));
-    if geometry::text_width(&line, size, false) > room {
+    if geometry::text_width(&line, size, Face::Sans) > room {
         glyph.to_string()
     } else {
         line
@@ -72,7 +72,7 @@ pub fn lane_notes(lane: &Lane, lang: Lang) -> Vec<String> {
 /// first row fitting (`⚠ back-` / `pressured`); a row still wider than the
 /// room is drawn narrower (its width for SVG `textLength`).
 pub fn note_rows(note: &str, text: &Text, room: f64) -> Vec<(String, Option<f64>)> {
-    let width = |s: &str| geometry::text_width(s, text.lane_note, false);
+    let width = |s: &str| geometry::text_width(s, text.lane_note, Face::Sans);
     let squeezed = |s: &str| {
         let w = width(s);
         (s.to_string(), (w > room).then_some(room))
@@ -100,7 +100,7 @@ pub fn note_rows(note: &str, text: &Text, room: f64) -> Vec<(String, Option<f64>
 /// room for both on the name's row), rather than at the right end of the note
 /// row.
 pub fn busy_beside(lane_width: f64, status_line: &str, text: &Text) -> bool {
-    room(lane_width) - geometry::text_width(status_line, text.lane_status, false)
+    room(lane_width) - geometry::text_width(status_line, text.lane_status, Face::Sans)
         >= super::layout::BUSY_W + 6.0
 }
 
@@ -112,7 +112,7 @@ pub fn txn_badge(lang: Lang, id: u64, status: TxnStatus) -> String {
 
 /// A transaction badge's width at text size `size`: its label and padding.
 pub fn txn_badge_width(label: &str, size: f64) -> f64 {
-    geometry::text_width(label, size, false) + 12.0
+    geometry::text_width(label, size, Face::Sans) + 12.0
 }
 
 /// A transaction badge inside a lane `lane_width` wide: its width, and the
@@ -136,7 +136,7 @@ fn status_width(lang: Lang) -> f64 {
                 labels::task_status_glyph(st),
                 labels::task_status(lang, st)
             );
-            geometry::text_width(&s, Text::at(1.0).lane_status, false)
+            geometry::text_width(&s, Text::at(1.0).lane_status, Face::Sans)
         })
         .fold(0.0, f64::max)
 }
@@ -152,7 +152,7 @@ fn note_width(lang: Lang) -> f64 {
         format!("↻ {}", lang.t(Msg::LaneRestarting)),
     ]
     .iter()
-    .map(|s| geometry::text_width(s, Text::at(1.0).lane_note, false))
+    .map(|s| geometry::text_width(s, Text::at(1.0).lane_note, Face::Sans))
     .fold(0.0, f64::max)
 }
 
@@ -168,14 +168,15 @@ fn txn_width(lang: Lang) -> f64 {
 
 /// What the stage's scene is fitted to: the scene box's size (if laid out
 /// yet), the zoom, the widest texts a lane shows in `lang`, and which way the
-/// graph runs (top to bottom on a `phone`, fitted to the box's width).
-pub fn stage_fit(box_size: Option<(u32, u32)>, zoom: f64, lang: Lang, phone: bool) -> Fit {
+/// graph runs (`Down` on a phone, fitted to the box's width).
+pub fn stage_fit(
+    box_size: Option<(u32, u32)>,
+    zoom: f64,
+    lang: Lang,
+    orientation: Orientation,
+) -> Fit {
     Fit {
-        orientation: if phone {
-            Orientation::Down
-        } else {
-            Orientation::Across
-        },
+        orientation,
         // The scene box's padding (0.3rem × 0.4rem) is not drawn into.
         size: box_size.map(|(w, h)| (f64::from(w) - 12.0, f64::from(h) - 10.0)),
         zoom,
@@ -189,7 +190,8 @@ pub fn stage_fit(box_size: Option<(u32, u32)>, zoom: f64, lang: Lang, phone: boo
 #[cfg(test)]
 mod tests {
     use super::{lane_name, note_rows};
-    use crate::scene::{geometry, Text};
+    use crate::scene::geometry::{self, Face};
+    use crate::scene::Text;
 
     /// A phone's narrow lane: the name drops its operator where the full one
     /// does not fit; a note too wide for one row breaks after a space or a
@@ -197,17 +199,17 @@ mod tests {
     #[test]
     fn narrow_lanes_fit_their_name_and_note() {
         let size = 22.0;
-        let full = geometry::text_width("clicks#3", size, true);
+        let full = geometry::text_width("clicks#3", size, Face::Mono);
         assert_eq!(lane_name("clicks#3", size, full + 1.0), "clicks#3");
         assert_eq!(lane_name("clicks#3", size, full - 1.0), "#3");
         let text = Text::at(1.0).with_note_rows(2);
         let note = "⚠ back-pressured";
-        let whole = geometry::text_width(note, text.lane_note, false);
+        let whole = geometry::text_width(note, text.lane_note, Face::Sans);
         assert_eq!(
             note_rows(note, &text, whole + 1.0),
             vec![(note.to_string(), None)]
         );
-        let room = geometry::text_width("pressured", text.lane_note, false) + 2.0;
+        let room = geometry::text_width("pressured", text.lane_note, Face::Sans) + 2.0;
         let rows = note_rows(note, &text, room);
         let words: Vec<&str> = rows.iter().map(|(r, _)| r.as_str()).collect();
         assert_eq!(words, ["⚠ back-", "pressured"]);
@@ -226,7 +228,7 @@ mod tests {
         let rows = note_rows(
             zh,
             &text,
-            geometry::text_width("⚠ 反压 ·", text.lane_note, false) + 1.0,
+            geometry::text_width("⚠ 反压 ·", text.lane_note, Face::Sans) + 1.0,
         );
         assert_eq!(rows.len(), 2, "{rows:?}");
         assert_eq!(format!("{} {}", rows[0].0, rows[1].0), zh);

@@ -140,7 +140,12 @@ pub fn Stage(props: &StageProps) -> Html {
     let phone = crate::document::is_phone_width();
     let body = match (&props.job, &props.view) {
         (Some(job), Some(view)) => {
-            let fit = text_fit::stage_fit(*box_size, props.zoom, lang, phone);
+            let orientation = if phone {
+                scene::Orientation::Down
+            } else {
+                scene::Orientation::Across
+            };
+            let fit = text_fit::stage_fit(*box_size, props.zoom, lang, orientation);
             let room = if phone { None } else { fit.size };
             let mut scene = scene::scene_fit(job, view, props.t, fit);
             if still {

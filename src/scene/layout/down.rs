@@ -15,8 +15,8 @@ use engine::view::JobView;
 
 use super::{
     columns_of, header_width, lane_width, operator_kind_label, port_offset_in, short_detail,
-    state_room, text_width, wide_gaps, ChannelPath, Fit, Geometry, LaneBox, OperatorBox, Text,
-    BOX_PAD, GAP_Y_DOWN, GAP_Y_DOWN_WIDE, LANE_GAP, MARGIN_BOTTOM, MARGIN_TOP, MARGIN_X,
+    state_room, text_width, wide_gaps, ChannelPath, Face, Fit, Geometry, LaneBox, OperatorBox,
+    Text, BOX_PAD, GAP_Y_DOWN, GAP_Y_DOWN_WIDE, LANE_GAP, MARGIN_BOTTOM, MARGIN_TOP, MARGIN_X,
     MAX_PHONE_SCALE, MIN_PHONE_PX, OP_GAP_Y, RUN_IN, RUN_OUT, STATE_PX,
 };
 
@@ -60,7 +60,7 @@ impl Geometry {
         // wider than the screen even at the least scale narrows each box only
         // down to its kind (drawn 11 px in, clear of the right border).
         let least = |i: usize| {
-            (text_width(&operator_kind_label(job, i), base.operator_kind, true) + 12.0)
+            (text_width(&operator_kind_label(job, i), base.operator_kind, Face::Mono) + 12.0)
                 .min(natural(i))
         };
         let mut lane_w = lane_need.clone();
@@ -334,8 +334,11 @@ mod tests {
                 // wider than its one lane).
                 for o in &g.operators {
                     let t = Text::at(1.0);
-                    let need =
-                        super::super::text_width(&o.kind_label(), t.operator_kind, true) + 12.0;
+                    let need = super::super::text_width(
+                        &o.kind_label(),
+                        t.operator_kind,
+                        super::super::Face::Mono,
+                    ) + 12.0;
                     assert!(
                         o.w + 1e-6 >= need,
                         "{name} at {screen} px: {} is {:.1} wide, its kind needs {need:.1}",

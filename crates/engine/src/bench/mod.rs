@@ -318,6 +318,18 @@ impl BenchOutput {
     }
 }
 
+/// Where a token is handled: in its channel's order, or as a priority event
+/// ahead of what is queued on its channel — a barrier so handled is unaligned
+/// (Flink: `PipelinedSubpartition.processPriorityBuffer` puts a priority event
+/// ahead of the queued buffers; `CheckpointBarrier.asUnaligned`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Order {
+    /// Behind what arrived before it on its channel.
+    InOrder,
+    /// Ahead of what is queued on its channel.
+    Priority,
+}
+
 /// Why the bench cannot run: the message names the flag or the token, as
 /// `lab barriers` prints it.
 #[derive(Debug)]
@@ -479,7 +491,7 @@ impl Bench<'_> {
         }
         match (&arrival.kind, arrival.channel()) {
             (ArrivalKind::Announcement { .. }, _) => {
-                self.handle(i, now, true);
+                self.handle(i, now, Order::Priority);
                 self.drain(now);
             }
             (ArrivalKind::Hold { channel }, _) => {
@@ -499,7 +511,7 @@ impl Bench<'_> {
                 self.waiting.push(i);
             }
             (_, Some(_)) => {
-                self.handle(i, now, false);
+                self.handle(i, now, Order::InOrder);
                 self.drain(now);
             }
         }
@@ -542,7 +554,7 @@ impl Bench<'_> {
         };
         let barrier = self.config.barrier(checkpoint, created_at, is_savepoint);
         if barrier.is_unaligned() {
-            self.handle(i, now, true);
+            self.handle(i, now, Order::Priority);
             self.drain(now);
             return;
         }
@@ -590,7 +602,7 @@ impl Bench<'_> {
                 .is_some_and(|c| !self.handler.is_blocked(c) && !self.held.contains(&c))
         }) {
             let w = self.waiting.remove(pos);
-            self.handle(w, now, false);
+            self.handle(w, now, Order::InOrder);
         }
     }
 
@@ -604,12 +616,12 @@ impl Bench<'_> {
             return;
         };
         let w = self.waiting.remove(pos);
-        self.handle(w, now, true);
+        self.handle(w, now, Order::Priority);
     }
 
-    /// Handles token `i` on its channel; `priority`: a barrier handled as a priority
-    /// event, ahead of what is queued on its channel (and so unaligned).
-    fn handle(&mut self, i: usize, now: u64, priority: bool) {
+    /// Handles token `i` on its channel, in its channel's order or as a priority
+    /// event ([`Order`]).
+    fn handle(&mut self, i: usize, now: u64, order: Order) {
         let arrival = &self.arrivals[i];
         self.line().handled.push(i);
         let mut out = Vec::new();
@@ -628,7 +640,7 @@ impl Bench<'_> {
                 is_savepoint,
             } => {
                 let mut barrier = self.config.barrier(*checkpoint, *created_at, *is_savepoint);
-                if priority && !barrier.is_unaligned() {
+                if order == Order::Priority && !barrier.is_unaligned() {
                     barrier = barrier.to_unaligned();
                 }
                 self.handler

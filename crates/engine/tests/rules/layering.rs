@@ -8,6 +8,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+// One parser of `use` lines for both crates' layering checks (the page's
+// `src/layering.rs` includes the same file).
+#[path = "use_paths.rs"]
+mod use_paths;
+
 /// Module path (`world::failover`, `` for the crate root) → file.
 fn modules() -> BTreeMap<String, PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -39,72 +44,17 @@ fn modules() -> BTreeMap<String, PathBuf> {
         .collect()
 }
 
-/// The longest module of `mods` that `path` (`a::b::c`) names.
-fn resolve(path: &str, mods: &BTreeMap<String, PathBuf>) -> Option<String> {
-    let segs: Vec<&str> = path.split("::").collect();
-    (1..=segs.len())
-        .rev()
-        .map(|n| segs[..n].join("::"))
-        .find(|m| mods.contains_key(m))
-}
-
-fn related(a: &str, b: &str) -> bool {
-    a == b
-        || a.starts_with(&format!("{b}::"))
-        || b.starts_with(&format!("{a}::"))
-        || a.is_empty()
-        || b.is_empty()
-}
-
-/// The modules each module's code refers to.
+/// The modules each module's code refers to (the code read as the page's
+/// layering check reads it: comments and the trailing test module aside).
 fn edges(mods: &BTreeMap<String, PathBuf>) -> BTreeMap<String, BTreeSet<String>> {
-    let mut out = BTreeMap::new();
-    for (m, p) in mods {
-        let code: String = std::fs::read_to_string(p)
-            .expect("readable")
-            .lines()
-            .map(|l| l.split("//").next().unwrap_or(""))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let parent = m.rsplit_once("::").map_or("", |(p, _)| p);
-        let mut deps = BTreeSet::new();
-        let mut add = |path: String| {
-            if let Some(t) = resolve(&path, mods) {
-                if !related(m, &t) {
-                    deps.insert(t);
-                }
-            }
-        };
-        for (prefix, base) in [("crate::", ""), ("super::", parent)] {
-            for (i, _) in code.match_indices(prefix) {
-                let rest = &code[i + prefix.len()..];
-                if rest.starts_with('{') {
-                    // `use crate::{a::B, c}`: each item of the group.
-                    let group = &rest[1..rest.find('}').unwrap_or(rest.len())];
-                    for item in group.split(',') {
-                        let item = item.trim().split("::{").next().unwrap_or("");
-                        add(join(base, item));
-                    }
-                } else {
-                    let path: String = rest
-                        .chars()
-                        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
-                        .collect();
-                    add(join(base, path.trim_end_matches(':')));
-                }
-            }
-        }
-        out.insert(m.clone(), deps);
-    }
-    out
-}
-
-fn join(base: &str, path: &str) -> String {
-    if base.is_empty() {
-        path.to_string()
-    } else {
-        format!("{base}::{path}")
-    }
+    let names: BTreeSet<String> = mods.keys().cloned().collect();
+    mods.iter()
+        .map(|(m, p)| {
+            let code = use_paths::code_of(&std::fs::read_to_string(p).expect("readable"));
+            let deps = use_paths::imports_of(m, &code, &names);
+            (m.clone(), deps.into_keys().collect())
+        })
+        .collect()
 }
 
 #[test]
