@@ -1,5 +1,5 @@
 //! The command line: `classroom --dist DIR [--host ADDR | --lan] [--port N]
-//! [--state FILE] [--streams-per-ip N]`.
+//! [--state FILE] [--streams-per-ip N] [--devices-per-ip N]`.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
 use std::path::PathBuf;
@@ -21,6 +21,8 @@ pub struct Options {
     pub state: Option<PathBuf>,
     /// `--streams-per-ip`: open event streams per client address (default 16).
     pub streams_per_ip: usize,
+    /// `--devices-per-ip`: devices counted per client address and round (default 4).
+    pub devices_per_ip: usize,
 }
 
 /// Where the students reach the server.
@@ -33,7 +35,7 @@ pub enum Host {
 }
 
 /// The usage line.
-pub const USAGE: &str = "usage: classroom [--dist DIR] [--host ADDR | --lan] [--port N] [--state FILE] [--streams-per-ip N]";
+pub const USAGE: &str = "usage: classroom [--dist DIR] [--host ADDR | --lan] [--port N] [--state FILE] [--streams-per-ip N] [--devices-per-ip N]";
 
 /// Parses the arguments (without the program's name). Errors name the option.
 pub fn parse(args: &[String]) -> Result<Options, String> {
@@ -43,6 +45,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         port: 8080,
         state: None,
         streams_per_ip: 16,
+        devices_per_ip: 4,
     };
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -71,6 +74,12 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
                 let v = value()?;
                 o.streams_per_ip = v.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
                     format!("--streams-per-ip: must be a positive number, not {v:?}")
+                })?;
+            }
+            "--devices-per-ip" => {
+                let v = value()?;
+                o.devices_per_ip = v.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                    format!("--devices-per-ip: must be a positive number, not {v:?}")
                 })?;
             }
             "-h" | "--help" => return Err(USAGE.into()),
@@ -125,6 +134,7 @@ pub async fn start(o: &Options) -> Result<Started, String> {
         dist: o.dist.clone(),
         state: o.state.clone(),
         streams_per_ip: o.streams_per_ip,
+        devices_per_ip: o.devices_per_ip,
     };
     let running = server::start(&config, listeners).await?;
     let students_host = if host.is_unspecified() {

@@ -12,7 +12,7 @@
 //! - `POST /api/vote` ([`Ballot`]): a student's vote.
 //! - anything else: a file of the page.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -54,12 +54,18 @@ pub struct Config {
     pub state: Option<PathBuf>,
     /// Open event streams allowed per client address (a phone needs one per tab).
     pub streams_per_ip: usize,
+    /// Devices counted per client address in one round (a phone with a browser
+    /// or two; more from one address is one phone minting tokens).
+    pub devices_per_ip: usize,
 }
 
 struct Bucket {
     tokens: f64,
     at: Instant,
 }
+
+/// The device tokens one address voted as, by question and round.
+type Voters = HashMap<(String, u32), HashSet<String>>;
 
 /// The server's state, shared by every request.
 pub struct Shared {
@@ -73,6 +79,9 @@ pub struct Shared {
     buckets: Mutex<HashMap<IpAddr, Bucket>>,
     streams: Mutex<HashMap<IpAddr, usize>>,
     streams_per_ip: usize,
+    /// The devices each address voted as, per question and round.
+    voters: Mutex<HashMap<IpAddr, Voters>>,
+    devices_per_ip: usize,
 }
 
 impl Shared {
@@ -118,6 +127,8 @@ impl Shared {
             buckets: Mutex::new(HashMap::new()),
             streams: Mutex::new(HashMap::new()),
             streams_per_ip: config.streams_per_ip,
+            voters: Mutex::new(HashMap::new()),
+            devices_per_ip: config.devices_per_ip,
         }))
     }
 
@@ -324,10 +335,36 @@ async fn vote(
             "too many votes: wait a second",
         );
     }
-    match parse::<Ballot>(&body) {
-        Ok(b) => s.change(|c| c.cast(b)),
-        Err(r) => r,
+    let b = match parse::<Ballot>(&body) {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let (ip, key) = (a.ip(), (b.question.clone(), b.round));
+    let device = b.device.clone();
+    {
+        let voters = s.voters.lock().unwrap_or_else(|e| e.into_inner());
+        let known = voters.get(&ip).and_then(|rounds| rounds.get(&key));
+        if known.is_some_and(|d| !d.contains(&device) && d.len() >= s.devices_per_ip) {
+            return refuse(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "device: this address already voted as {} devices in this round",
+                    s.devices_per_ip
+                ),
+            );
+        }
     }
+    let r = s.change(|c| c.cast(b));
+    if r.status().is_success() {
+        let mut voters = s.voters.lock().unwrap_or_else(|e| e.into_inner());
+        voters
+            .entry(ip)
+            .or_default()
+            .entry(key)
+            .or_default()
+            .insert(device);
+    }
+    r
 }
 
 /// Gives back a stream's slot for its address when the stream ends.
@@ -414,8 +451,9 @@ async fn static_file(
     }
     let asset = match s.site.lookup(uri.path()) {
         Ok(a) => a,
+        // 404 as for any missing file: a probe learns nothing about what lies outside.
         Err(Refusal::BadPath) => {
-            return refuse(StatusCode::BAD_REQUEST, "path: not a file of the page")
+            return refuse(StatusCode::NOT_FOUND, "not found: not a path of the page")
         }
         Err(Refusal::NotFound) => return refuse(StatusCode::NOT_FOUND, "not found"),
     };
