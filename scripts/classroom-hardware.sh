@@ -4,7 +4,7 @@
 # and JSON in $OUT. Not part of CI (timings are noisy). Usage:
 #   [DIST=<dir>] [BASELINE=<an older dist>] [QUICK=1] [LOADS=3] [OUT=<json>] \
 #     bash scripts/classroom-hardware.sh
-# Each build is served twice, by scripts/classroom-server.cjs (brotli/gzip) and by
+# Each build is served twice, by scripts/classroom-server.sh (brotli/gzip) and by
 # python's static server (uncompressed). About 9 minutes with a baseline; QUICK=1 about 4.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,7 +28,7 @@ trap 'kill "${SERVERS[@]}" 2>/dev/null; rm -rf "$SNAP"' EXIT
 # serve_classroom VAR DIR: the classroom server on a free port; VAR gets its URL.
 serve_classroom() {
   local out="$SNAP/$1.log" url=""
-  node "$ROOT/scripts/classroom-server.cjs" "$2" --host 127.0.0.1 --port 0 >"$out" 2>&1 &
+  bash "$ROOT/scripts/classroom-server.sh" "$2" --host 127.0.0.1 --port 0 >"$out" 2>&1 &
   SERVERS+=($!)
   # It precompresses the whole build first (a few seconds at brotli's best quality).
   for _ in $(seq 120); do

@@ -6,7 +6,8 @@
 # point on the graph, every key moment of every lesson (scripts/key-moments.sh),
 # every tour step's evidence on screen (scripts/tour-evidence.sh), the page on a
 # phone (scripts/phone.sh: the graph top to bottom, and under a thumb), an axe-core
-# audit, the offline cache and the classroom server.
+# audit, the offline cache and the classroom server (its Rust tests run with the
+# native ones, and a short load run follows them).
 # Installs whatever is missing first. CI runs exactly this (.ci/run).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -25,6 +26,9 @@ cargo clippy -p checkpoint-lab --target wasm32-unknown-unknown --all-targets -- 
 
 log "native tests (optimized: the seeded loops run over hundreds of seeds)"
 cargo test --profile ci --workspace
+
+log "the classroom server under load: 100 simulated phones on loopback (scripts/classroom-load.sh --short)"
+bash scripts/classroom-load.sh --short
 
 log "differential tests: the lab against real Flink $FLINK_VERSION (fails if Java or Flink's jars are missing)"
 ensure_flink

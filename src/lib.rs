@@ -14,6 +14,7 @@
 //! - [`lessons`]: guided tours, the glossary, import/export (the teaching aids).
 //! - [`drill`]: the interview drill (面试题): the notes' questions with moments, model answers, callouts, and exercises the engine answers on fresh variants.
 //! - [`share`]: share links — the run recipe in the URL fragment.
+//! - [`classroom`]: a live class's messages (the lecturer's moment as a share link, the votes), pure.
 //! - [`barrier_bench`]: the barrier bench's form, run and per-line channel pictures (pure).
 //! - [`describe`]: narration sentences (`assets/i18n/narration.json`) and the storage one-liners.
 //! - [`flink_code`]: the run on stage as `lab export flink` writes it, for the Flink code tab (pure).
@@ -25,6 +26,7 @@
 
 pub mod app;
 pub mod barrier_bench;
+pub mod classroom;
 pub mod compare;
 pub mod components;
 pub mod data;

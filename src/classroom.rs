@@ -1,0 +1,205 @@
+//! A live class (the classroom server, `crates/classroom`; docs/classroom.md): the
+//! messages the page exchanges with it, pure and tested natively. The lecturer's
+//! moment travels as the page's own share link ([`share::encode`]), so a phone
+//! applies it with [`share::restore`] and computes the frames itself.
+//!
+//! The presenter's secret arrives in the URL fragment (`#presenter=<hex>`), which
+//! a browser never sends in a request; [`presenter_secret`] reads it so the page
+//! can keep it out of the address bar.
+
+use serde::{Deserialize, Serialize};
+
+use crate::playback::{State, SPEEDS};
+use crate::share::{self, Recipe, Timed};
+
+/// What starts the presenter link's fragment.
+pub const SECRET_PREFIX: &str = "#presenter=";
+
+/// The lecturer's moment, as `POST /api/moment` takes it and every phone receives it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Moment {
+    /// The share link fragment (`#lab=1.…`): scenario as run, seed, interventions, cursor.
+    pub link: String,
+    /// The lesson's name.
+    pub lesson: String,
+    /// The checkpointing mode's key (`aligned`, `unaligned`, `at-least-once`).
+    #[serde(default)]
+    pub mode: Option<String>,
+    /// The tour's step, when a tour runs.
+    #[serde(default)]
+    pub tour_step: Option<u32>,
+    /// Playing or paused.
+    pub playing: bool,
+    /// The speed multiplier.
+    pub speed: f64,
+}
+
+/// One event of the class's stream (`event: class`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Class {
+    /// Bumped on every change.
+    pub version: u64,
+    /// The lecturer's moment, once sent.
+    pub moment: Option<Moment>,
+    /// The question being voted on.
+    pub vote: Option<Vote>,
+}
+
+/// A question and its rounds, as the phones see them.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Vote {
+    /// The question's id.
+    pub question: String,
+    /// Its rounds, oldest first.
+    pub rounds: Vec<Round>,
+}
+
+/// One round of a vote.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Round {
+    /// Its number.
+    pub round: u32,
+    /// How many choices.
+    pub choices: u8,
+    /// Votes are taken.
+    pub open: bool,
+    /// How many devices answered.
+    pub answered: u32,
+    /// Votes per choice, once revealed.
+    pub tally: Option<Vec<u32>>,
+    /// The right choice, once revealed.
+    pub right: Option<u8>,
+}
+
+/// A student's vote (`POST /api/vote`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ballot {
+    /// This browser's random token.
+    pub device: String,
+    /// The question.
+    pub question: String,
+    /// The round.
+    pub round: u32,
+    /// The choice, from 0.
+    pub choice: u8,
+}
+
+/// The secret in a presenter link's fragment: at least 32 hex digits (128 bits).
+pub fn presenter_secret(fragment: &str) -> Option<String> {
+    let secret = fragment.strip_prefix(SECRET_PREFIX)?;
+    (secret.len() >= 32 && secret.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| secret.to_string())
+}
+
+/// The moment `state` shows, with the interventions of its branch and the tour's step.
+pub fn moment_of(state: &State, interventions: &[Timed], tour_step: Option<u32>) -> Option<Moment> {
+    let recipe = share::recipe_of(state, interventions)?;
+    Some(Moment {
+        link: share::encode(&recipe),
+        lesson: state.scenario.clone(),
+        mode: Some(state.mode.key().to_string()),
+        tour_step,
+        playing: state.is_playing,
+        speed: SPEEDS[state.speed.min(SPEEDS.len() - 1)],
+    })
+}
+
+/// Reads one event's data. The error says what is wrong.
+pub fn parse_event(data: &str) -> Result<Class, String> {
+    serde_json::from_str(data).map_err(|e| format!("the class's event is not valid: {e}"))
+}
+
+/// The recipe a moment carries, for [`share::restore`].
+pub fn recipe(moment: &Moment) -> Result<Recipe, String> {
+    share::decode(&moment.link)?.ok_or_else(|| "link: not a share link".to_string())
+}
+
+/// The speed index closest to a moment's multiplier (the page's speeds are a list).
+pub fn speed_index(speed: f64) -> usize {
+    (0..SPEEDS.len())
+        .min_by(|&a, &b| {
+            (SPEEDS[a] - speed)
+                .abs()
+                .total_cmp(&(SPEEDS[b] - speed).abs())
+        })
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playback::{Action, Mode};
+    use engine::Intervention;
+
+    #[test]
+    fn the_presenter_secret_is_read_from_the_fragment_only_when_whole() {
+        let hex = "a748c0ea9de44ab013473746086b5390a5b2f7e005872c88526c389fc1958df1";
+        assert_eq!(
+            presenter_secret(&format!("#presenter={hex}")).as_deref(),
+            Some(hex)
+        );
+        assert_eq!(
+            presenter_secret(&format!("#presenter={}", &hex[..31])),
+            None
+        );
+        assert_eq!(
+            presenter_secret("#presenter=zz000000000000000000000000000000000"),
+            None
+        );
+        assert_eq!(presenter_secret(&format!("#lab=1.{hex}")), None);
+    }
+
+    /// The lecturer's branch — a mode, a crash, the cursor — reaches a phone as the
+    /// same world: moment → JSON (as the server relays it) → recipe → restore.
+    #[test]
+    fn a_phone_restores_the_lecturers_moment() {
+        let log = share::Log::default();
+        let mut s = State::new(Some("odd-even-sum"), None);
+        for a in [
+            Action::SetMode(Mode::Unaligned),
+            Action::SeekTime(400),
+            Action::Intervene(Intervention::Crash {
+                task: "sum#0".into(),
+            }),
+            Action::SeekTime(1_500),
+            Action::SetSpeed(4),
+        ] {
+            log.note(&a, s.step());
+            s = s.apply(a);
+        }
+        assert!(s.error.is_none(), "{:?}", s.error);
+        let m = moment_of(&s, &log.get(), Some(3)).unwrap();
+        assert_eq!(
+            (m.lesson.as_str(), m.mode.as_deref(), m.speed),
+            ("odd-even-sum", Some("unaligned"), 4.0)
+        );
+        let event = format!(
+            r#"{{"version":5,"moment":{},"vote":{{"question":"q1","rounds":[{{"round":1,"choices":3,"open":true,"answered":2,"tally":null,"right":null}}]}}}}"#,
+            serde_json::to_string(&m).unwrap()
+        );
+        let class = parse_event(&event).unwrap();
+        assert_eq!(class.vote.unwrap().rounds[0].answered, 2);
+        let back = share::restore(&recipe(&class.moment.unwrap()).unwrap()).unwrap();
+        let view = |s: &State| serde_json::to_string(&**s.view.as_ref().unwrap()).unwrap();
+        assert_eq!((back.mode, back.step()), (Mode::Unaligned, s.step()));
+        assert_eq!(view(&back), view(&s));
+        assert_eq!(speed_index(m.speed), 4);
+    }
+
+    #[test]
+    fn a_damaged_event_or_link_says_what_is_wrong() {
+        assert!(parse_event("{")
+            .unwrap_err()
+            .starts_with("the class's event"));
+        let m = Moment {
+            link: "#nope".into(),
+            lesson: "pv-count".into(),
+            mode: None,
+            tour_step: None,
+            playing: false,
+            speed: 1.0,
+        };
+        assert_eq!(recipe(&m).unwrap_err(), "link: not a share link");
+        assert_eq!(speed_index(2.5), 3, "2× is nearer than 4×");
+    }
+}
