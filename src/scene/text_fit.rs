@@ -189,9 +189,13 @@ pub fn stage_fit(
 
 #[cfg(test)]
 mod tests {
-    use super::{lane_name, note_rows};
+    use super::{busy_beside, lane_name, note_rows, status_line, txn_badge, txn_badge_fit};
+    use crate::i18n::Lang;
     use crate::scene::geometry::{self, Face};
+    use crate::scene::layout::BUSY_W;
     use crate::scene::Text;
+    use engine::view::TxnStatus;
+    use engine::TaskStatus;
 
     /// A phone's narrow lane: the name drops its operator where the full one
     /// does not fit; a note too wide for one row breaks after a space or a
@@ -232,5 +236,37 @@ mod tests {
         );
         assert_eq!(rows.len(), 2, "{rows:?}");
         assert_eq!(format!("{} {}", rows[0].0, rows[1].0), zh);
+    }
+
+    /// A lane too narrow for its state's word shows the glyph alone; a badge
+    /// wider than its lane is drawn narrower, inside it; the busy record sits
+    /// beside the state only where both fit on the row.
+    #[test]
+    fn narrow_lanes_shorten_their_state_and_squeeze_their_badge() {
+        let text = Text::at(1.0);
+        let full = status_line(TaskStatus::Running, Lang::En, text.lane_status, 1e3);
+        assert!(full.ends_with("running"), "{full}");
+        let w = geometry::text_width(&full, text.lane_status, Face::Sans);
+        assert_eq!(
+            status_line(TaskStatus::Running, Lang::En, text.lane_status, w),
+            full
+        );
+        let glyph = status_line(TaskStatus::Running, Lang::En, text.lane_status, w - 1.0);
+        assert!(!glyph.is_empty() && !glyph.contains("running"), "{glyph}");
+
+        let label = txn_badge(Lang::En, 3, TxnStatus::Precommitted);
+        let natural = geometry::text_width(&label, text.lane_note, Face::Sans) + 12.0;
+        assert_eq!(
+            txn_badge_fit(&label, text.lane_note, natural + 20.0),
+            (natural, None)
+        );
+        let (w, squeeze) = txn_badge_fit(&label, text.lane_note, natural);
+        assert!((w - (natural - 14.0)).abs() < 1e-9, "{w} {natural}");
+        assert!(squeeze.is_some_and(|s| (s - (w - 12.0)).abs() < 1e-9));
+
+        let state_w = geometry::text_width(&full, text.lane_status, Face::Sans);
+        let lane = 18.0 + state_w + BUSY_W + 6.0;
+        assert!(busy_beside(lane + 0.01, &full, &text));
+        assert!(!busy_beside(lane - 1.0, &full, &text));
     }
 }
