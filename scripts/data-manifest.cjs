@@ -7,7 +7,8 @@
 //   files:  "scenarios/pv-count.json" -> "data/scenarios/pv-count.<hash>.json"
 //           (also tours/<lesson>.json, java/<Fragment>.java, the interview
 //           drill's drill/questions.json and the wording, i18n/<file>.json,
-//           the glossary as i18n/glossary.json)
+//           the glossary as i18n/glossary.json, the exporter's wording as
+//           i18n/export.json)
 //   titles: every lesson's title (the lesson menu lists them all at once)
 //   inline: the first lesson's scenario and tour and the wording the first
 //           screen reads (FIRST_SCREEN below), so the first render waits for
@@ -50,6 +51,8 @@ const i18n = path.join(root, 'assets', 'i18n');
 const WORDING = [
   ['ui.json', i18n], ['narration.json', i18n], ['lessons.json', i18n], ['flink.json', i18n],
   ['extras.json', i18n], ['drill.json', i18n], ['glossary.json', path.join(root, 'assets')],
+  // The exported Java's comments, fetched with the Java fragments (src/data.rs, java_files).
+  ['export.json', path.join(root, 'crates', 'engine', 'src', 'export', 'flink')],
 ];
 const FIRST_SCREEN = new Set(['ui.json', 'narration.json', 'lessons.json', 'flink.json', 'extras.json']);
 

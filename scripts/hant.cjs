@@ -2,8 +2,8 @@
 // Generates the page's Traditional Chinese (zh-Hant) from its Simplified Chinese.
 //
 //   node scripts/hant.cjs          writes a "zh-Hant" member beside every "zh"
-//                                  member of the text files, and the exporter's
-//                                  Traditional wording (see FILES below)
+//                                  member of the text files and a `//@zh-Hant`
+//                                  line after every `//@zh` line of the Java
 //   node scripts/hant.cjs --check  changes nothing; exits 1 and names each text
 //                                  whose zh-Hant is missing or stale
 //
@@ -48,6 +48,8 @@ function jsonFiles() {
     ...dir('assets/drill'),
     'assets/glossary.json',
     ...dir('crates/engine/scenarios'),
+    // The exporter's wording (the comments of the exported Java).
+    'crates/engine/src/export/flink/export.json',
   ];
 }
 
@@ -56,16 +58,6 @@ function javaFiles() {
   const d = 'crates/engine/src/export/java';
   return fs.readdirSync(path.join(ROOT, d)).filter((f) => f.endsWith('.java')).sort().map((f) => `${d}/${f}`);
 }
-
-/** The exporter's wording: `zh.rs` converted whole into `zh_hant.rs`. */
-const RUST_FROM = 'crates/engine/src/export/flink/wording/zh.rs';
-const RUST_TO = 'crates/engine/src/export/flink/wording/zh_hant.rs';
-const RUST_HEADER = [
-  "//! The exporter's words in Traditional Chinese. GENERATED from `zh.rs` by",
-  '//! `node scripts/hant.cjs` (OpenCC cn → tw with Taiwan phrases, and the term list',
-  '//! `assets/i18n/hant-terms.json`); `--check` fails when it is stale. Do not edit:',
-  '//! edit `zh.rs` and regenerate.',
-].join('\n');
 
 // ---------------------------------------------------------------- conversion
 
@@ -273,14 +265,6 @@ function regenerateJava(src, file) {
   return { out: result, problems };
 }
 
-function regenerateRust(zhSrc) {
-  // Drop zh.rs's own module doc (its first `//!` lines): the header replaces it.
-  const lines = zhSrc.split('\n');
-  let start = 0;
-  while (start < lines.length && lines[start].startsWith('//!')) start++;
-  return `${RUST_HEADER}\n${convert(lines.slice(start).join('\n'))}`;
-}
-
 // ---------------------------------------------------------------- main
 
 function main() {
@@ -298,12 +282,6 @@ function main() {
   for (const file of javaFiles()) {
     const src = fs.readFileSync(path.join(ROOT, file), 'utf8');
     results.push({ file, src, ...regenerateJava(src, file) });
-  }
-  {
-    const target = path.join(ROOT, RUST_TO);
-    const src = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : '';
-    const out = regenerateRust(fs.readFileSync(path.join(ROOT, RUST_FROM), 'utf8'));
-    results.push({ file: RUST_TO, src, out, problems: out === src ? [] : [`${RUST_TO}: stale (generated from ${RUST_FROM})`] });
   }
   const changed = results.filter((r) => r.out !== r.src);
   if (check) {
@@ -323,4 +301,4 @@ function main() {
 
 if (require.main === module) main();
 
-module.exports = { convert, regenerateJson, regenerateJava, regenerateRust };
+module.exports = { convert, regenerateJson, regenerateJava };

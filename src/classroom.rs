@@ -104,14 +104,39 @@ pub fn moment_of(state: &State, interventions: &[Timed], tour_step: Option<u32>)
     })
 }
 
+/// Why a class event or its moment cannot be followed.
+#[derive(Debug, PartialEq)]
+pub enum ClassError {
+    /// The event's data is not a class state (the parser's message).
+    BadEvent(String),
+    /// The moment's `link` is not a share link.
+    NotAShareLink,
+    /// The moment's `link` is a damaged share link.
+    BadLink(share::ShareError),
+}
+
+impl std::fmt::Display for ClassError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClassError::BadEvent(e) => write!(f, "the class's event is not valid: {e}"),
+            ClassError::NotAShareLink => f.write_str("link: not a share link"),
+            ClassError::BadLink(e) => write!(f, "link: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ClassError {}
+
 /// Reads one event's data. The error says what is wrong.
-pub fn parse_event(data: &str) -> Result<Class, String> {
-    serde_json::from_str(data).map_err(|e| format!("the class's event is not valid: {e}"))
+pub fn parse_event(data: &str) -> Result<Class, ClassError> {
+    serde_json::from_str(data).map_err(|e| ClassError::BadEvent(e.to_string()))
 }
 
 /// The recipe a moment carries, for [`share::restore`].
-pub fn recipe(moment: &Moment) -> Result<Recipe, String> {
-    share::decode(&moment.link)?.ok_or_else(|| "link: not a share link".to_string())
+pub fn recipe(moment: &Moment) -> Result<Recipe, ClassError> {
+    share::decode(&moment.link)
+        .map_err(ClassError::BadLink)?
+        .ok_or(ClassError::NotAShareLink)
 }
 
 /// The speed index closest to a moment's multiplier (the page's speeds are a list).
@@ -190,6 +215,7 @@ mod tests {
     fn a_damaged_event_or_link_says_what_is_wrong() {
         assert!(parse_event("{")
             .unwrap_err()
+            .to_string()
             .starts_with("the class's event"));
         let m = Moment {
             link: "#nope".into(),
@@ -199,7 +225,7 @@ mod tests {
             playing: false,
             speed: 1.0,
         };
-        assert_eq!(recipe(&m).unwrap_err(), "link: not a share link");
+        assert_eq!(recipe(&m).unwrap_err().to_string(), "link: not a share link");
         assert_eq!(speed_index(2.5), 3, "2× is nearer than 4×");
     }
 }

@@ -13,10 +13,11 @@
 //! ([`open_lesson`]: its scenario and tour, and its pair partners' scenarios for
 //! the twin view and the charts), when the drill opens (its questions with their
 //! wording, `drill.json`) or the glossary, prefetched in idle time after the first
-//! render ([`prefetch`]), and the Java when the Flink code tab first opens
-//! ([`java_files`]). Each file goes to the table that serves it
+//! render ([`prefetch`]), and the Java with the exporter's wording when the Flink
+//! code tab first opens ([`java_files`]). Each file goes to the table that serves it
 //! ([`engine::runner::provide`], [`crate::lessons::tour::provide`],
-//! [`engine::export::flink::provide_fragment`], [`provide_wording`]), so
+//! [`engine::export::flink::provide_fragment`],
+//! [`engine::export::flink::provide_wording`], [`provide_wording`]), so
 //! everything else reads it as if it were compiled in.
 //!
 //! A failed fetch (offline without the cache, HTTP 404, a malformed file) becomes
@@ -177,11 +178,12 @@ fn with_companions(mut files: Vec<String>) -> Vec<String> {
     files
 }
 
-/// The exporter's Java fragments (the Flink code tab).
+/// The exporter's files (the Flink code tab): its Java fragments and its wording.
 pub fn java_files() -> Vec<String> {
     engine::export::flink::FRAGMENTS
         .iter()
         .map(|n| format!("java/{n}.java"))
+        .chain([engine::export::flink::WORDING_FILE.to_string()])
         .collect()
 }
 
@@ -203,6 +205,7 @@ pub fn available(file: &str) -> bool {
         Some(("tours", name)) => tour::available(name),
         Some(("java", name)) => !engine::export::flink::missing_fragments().contains(&name),
         Some(("drill", "questions")) => crate::drill::available(),
+        Some(("i18n", "export")) => engine::export::flink::wording_available(),
         Some(("i18n", _)) => wording_available(file),
         _ => false,
     }
@@ -225,6 +228,9 @@ pub fn supply(file: &str, text: String) -> Result<(), DataError> {
             engine::export::flink::provide_fragment(name, text).map_err(|e| refused(&e))
         }
         Some(("drill", "questions")) => crate::drill::provide(&text).map_err(DataError::Wording),
+        Some(("i18n", "export")) => {
+            engine::export::flink::provide_wording(&text).map_err(|e| refused(&e))
+        }
         Some(("i18n", _)) => provide_wording(file, &text).map_err(DataError::Wording),
         _ => Err(DataError::NotADataFile(file.to_string())),
     }
@@ -569,6 +575,7 @@ mod tests {
             let dir = dirs.iter().find(|(k, _)| *k == kind).unwrap().1;
             let path = match file.as_str() {
                 "i18n/glossary.json" => format!("{root}/assets/glossary.json"),
+                "i18n/export.json" => format!("{root}/crates/engine/src/export/flink/export.json"),
                 _ => format!("{root}/{dir}/{rest}"),
             };
             assert!(std::path::Path::new(&path).is_file(), "{path}");

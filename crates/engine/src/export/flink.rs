@@ -33,6 +33,9 @@ mod wording;
 
 pub use crate::provided::UnknownFile;
 pub use java::{missing as missing_fragments, provide as provide_fragment, NAMES as FRAGMENTS};
+pub use wording::{
+    available as wording_available, provide as provide_wording, WordingError, FILE as WORDING_FILE,
+};
 pub mod script;
 
 use crate::scenario::{
@@ -146,6 +149,14 @@ pub fn export(scenario: &Scenario, opts: &Options) -> Result<Export, ScenarioErr
             }],
         });
     }
+    let Some(words) = wording::of(opts.lang) else {
+        return Err(ScenarioError {
+            errors: vec![FieldError {
+                field: "wording".into(),
+                message: format!("the exporter's wording ({WORDING_FILE}) is not loaded"),
+            }],
+        });
+    };
     scenario.validate()?;
     refuse_unmappable(scenario)?;
     if !(opts.time_scale.is_finite() && opts.time_scale >= 0.1 && opts.time_scale <= 100.0) {
@@ -202,6 +213,7 @@ pub fn export(scenario: &Scenario, opts: &Options) -> Result<Export, ScenarioErr
     };
     let mut g = Generator {
         lang: opts.lang,
+        words,
         scale: opts.time_scale,
         observe: opts.observe,
         chain: &chain,
@@ -249,6 +261,8 @@ fn refuse_unmappable(scenario: &Scenario) -> Result<(), ScenarioError> {
 
 struct Generator<'a> {
     lang: Lang,
+    /// The comments' words in `lang`.
+    words: &'static Wording,
     scale: f64,
     observe: bool,
     chain: &'a [&'a Scenario],
@@ -308,7 +322,7 @@ fn wrap(s: &str, width: usize) -> Vec<String> {
 impl Generator<'_> {
     /// The exporter's words in the chosen language.
     fn w(&self) -> &'static Wording {
-        wording::of(self.lang)
+        self.words
     }
 
     /// A lab duration in wall-clock ms.
@@ -480,7 +494,7 @@ impl Generator<'_> {
     }
 
     fn note_common(&mut self) {
-        self.approx((self.w().approx_time_scale)(self.scale));
+        self.approx(self.w().approx_time_scale(self.scale));
         self.approx(self.w().approx_sources);
         self.approx(self.w().approx_channels);
         self.approx(self.w().approx_chaining);

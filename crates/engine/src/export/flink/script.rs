@@ -104,20 +104,6 @@ pub enum IgnoredBecause {
     NoSuchFailure,
 }
 
-impl IgnoredBecause {
-    /// In English (`the job is restarting`, `the job is failed since 500 ms`).
-    pub fn en(&self) -> String {
-        match self {
-            IgnoredBecause::Lab(cause) => cause.to_string(),
-            IgnoredBecause::Ended { status, end_ms } => {
-                format!("the job is {} since {end_ms} ms", status.as_str())
-            }
-            IgnoredBecause::NoSuchFailure => "the lab's run shows no such failure".into(),
-        }
-    }
-    // In Chinese: `wording/zh.rs` (the Traditional text is generated from it).
-}
-
 /// The lab's run of one job of the lesson, and the script placed on it.
 #[derive(Clone, Debug)]
 pub struct JobPlan {
@@ -340,7 +326,7 @@ impl super::Generator<'_> {
         let mut calls = Vec::new();
         for p in plan.iter().flat_map(|p| &p.placed) {
             match p {
-                Placed::Crash(cr) => self.approx((self.w().approx_crash)(cr)),
+                Placed::Crash(cr) => self.approx(self.w().approx_crash(cr)),
                 Placed::Hold(h) => {
                     let kind = if h.stop {
                         "stopWithSavepoint"
@@ -363,7 +349,7 @@ impl super::Generator<'_> {
                     } else {
                         "savepoint"
                     };
-                    self.approx((self.w().approx_held_savepoint)(action, h));
+                    self.approx(self.w().approx_held_savepoint(action, h));
                 }
                 Placed::Timed { action, at_ms } => {
                     let call = if *action == "cancel" {
@@ -372,7 +358,7 @@ impl super::Generator<'_> {
                         "triggerCheckpoint"
                     };
                     calls.push(format!(".{call}({at_ms})"));
-                    self.approx((self.w().approx_timed)(action, *at_ms));
+                    self.approx(self.w().approx_timed(action, *at_ms));
                 }
                 Placed::Unheld { action, at_ms } => {
                     let call = if *action == "savepoint" {
@@ -381,13 +367,13 @@ impl super::Generator<'_> {
                         "stopWithSavepoint"
                     };
                     calls.push(format!(".{call}({at_ms}, -1)"));
-                    self.approx((self.w().approx_unheld_savepoint)(action, *at_ms));
+                    self.approx(self.w().approx_unheld_savepoint(action, *at_ms));
                 }
                 Placed::Ignored {
                     action,
                     at_ms,
                     reason,
-                } => self.approx((self.w().approx_ignored)(action, *at_ms, reason)),
+                } => self.approx(self.w().approx_ignored(action, *at_ms, reason)),
             }
         }
         if let Some(until) = s.until_ms {
