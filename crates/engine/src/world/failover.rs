@@ -394,8 +394,9 @@ impl World {
     /// two-phase-commit sink commits what it pre-committed and aborts the rest — and
     /// run again. Flink: `SchedulerBase.restoreState` →
     /// `CheckpointCoordinator.restoreLatestCheckpointedStateToSubtasks` for the
-    /// region's vertices only; the checkpoint scheduler starts again once every
-    /// task runs (`ExecutionTrackingCheckpointCoordinatorDeActivator`).
+    /// region's vertices only. The lab starts the checkpoint scheduler again once
+    /// every task runs (simplified: Flink 2.3's
+    /// `ExecutionTrackingCheckpointCoordinatorDeActivator` does not, §1.3).
     pub(super) fn restart_region(&mut self, first: TaskId, failure: u32) {
         if !self.job.is_running() {
             return;
@@ -578,7 +579,7 @@ mod tests {
                 {"uid": "out", "kind": "sink", "sink": "two_phase_commit", "parallelism": 2}],
              "edges": [{"from": "src", "to": "double", "partitioning": "forward", "latency_ms": 10},
                        {"from": "double", "to": "out", "partitioning": partitioning, "latency_ms": 10}]},
-            "checkpointing": {"interval_ms": 500, "async_ms": 300, "storage": "filesystem"},
+            "checkpointing": {"interval_ms": 500, "first_trigger_ms": 500, "async_ms": 300, "storage": "filesystem"},
             "restart": {"strategy": "fixed_delay", "attempts": 3, "delay_ms": 300},
             "script": [{"at_ms": 1230, "action": "crash", "task": "double#1"}],
         });
