@@ -49,6 +49,19 @@ pub struct FailureRecord {
     pub restarted_ms: Option<u64>,
 }
 
+impl FailureRecord {
+    /// A failure at `at_ms`, not (yet) restarted.
+    fn new(at_ms: u64, task: Option<TaskName>, reason: FailureCause) -> FailureRecord {
+        FailureRecord {
+            at_ms,
+            task,
+            reason,
+            restored_from: None,
+            restarted_ms: None,
+        }
+    }
+}
+
 /// What the restart strategy says about a failure (`JobLifecycle::fail_over`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Recovery {
@@ -152,13 +165,7 @@ impl JobLifecycle {
         let delay_ms = self.restart.backoff_ms(now);
         self.status = JobStatus::Restarting;
         self.restart_at = Some(now + delay_ms);
-        self.failures.push(FailureRecord {
-            at_ms: now,
-            task,
-            reason,
-            restored_from: None,
-            restarted_ms: None,
-        });
+        self.failures.push(FailureRecord::new(now, task, reason));
         Recovery::Restart { delay_ms }
     }
 
@@ -175,13 +182,7 @@ impl JobLifecycle {
             return self.fail_over_suppressed(now, Some(task), reason);
         }
         let delay_ms = self.restart.backoff_ms(now);
-        self.failures.push(FailureRecord {
-            at_ms: now,
-            task: Some(task),
-            reason,
-            restored_from: None,
-            restarted_ms: None,
-        });
+        self.failures.push(FailureRecord::new(now, Some(task), reason));
         Recovery::Restart { delay_ms }
     }
 
@@ -203,13 +204,7 @@ impl JobLifecycle {
                 last_failure: Some(reason.clone()),
             },
         );
-        self.failures.push(FailureRecord {
-            at_ms: now,
-            task,
-            reason,
-            restored_from: None,
-            restarted_ms: None,
-        });
+        self.failures.push(FailureRecord::new(now, task, reason));
         Recovery::Suppressed { failure }
     }
 
@@ -228,13 +223,8 @@ impl JobLifecycle {
         self.restart = restart;
         self.status = JobStatus::Restarting;
         self.restart_at = Some(now + delay_ms);
-        self.failures.push(FailureRecord {
-            at_ms: now,
-            task: None,
-            reason: FailureCause::JobManagerLost,
-            restored_from: None,
-            restarted_ms: None,
-        });
+        self.failures
+            .push(FailureRecord::new(now, None, FailureCause::JobManagerLost));
     }
 
     /// The restart is due at `now`: the job runs again, restored from `restored_from`
