@@ -259,7 +259,7 @@ impl World {
     /// task runs again the lab starts the checkpoint scheduler one interval later
     /// (simplified: Flink 2.3's `ExecutionTrackingCheckpointCoordinatorDeActivator`
     /// keeps the failed and canceled attempts pending and does not start it again,
-    /// docs/flink-semantics.md §1.3).
+    /// yet checkpoints come again, docs/flink-semantics.md §1.3).
     pub(super) fn deploy_region(&mut self, restore: Option<Restore>, region: &[TaskId]) {
         self.deploy_tasks(restore, region, Scope::Region);
     }

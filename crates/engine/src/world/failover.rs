@@ -386,7 +386,8 @@ impl World {
     /// `CheckpointCoordinator.restoreLatestCheckpointedStateToSubtasks` for the
     /// region's vertices only. The lab starts the checkpoint scheduler again once
     /// every task runs (simplified: Flink 2.3's
-    /// `ExecutionTrackingCheckpointCoordinatorDeActivator` does not, §1.3).
+    /// `ExecutionTrackingCheckpointCoordinatorDeActivator` does not, yet checkpoints
+    /// come again, §1.3).
     pub(super) fn restart_region(&mut self, first: TaskId, failure: u32) {
         if !self.job.is_running() {
             return;
