@@ -823,6 +823,10 @@ pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, D
     }
     if let (Some(ms), Some(cfg)) = (params.get("interval_ms"), scenario.checkpointing.as_mut()) {
         cfg.interval_ms = Some(*ms);
+        // A lesson that fixes its first trigger at one interval keeps doing so.
+        if cfg.first_trigger_ms.is_some() {
+            cfg.first_trigger_ms = Some(*ms);
+        }
     }
     let (question, moment_ms, blanks) = match kind {
         Kind::StoredOffset => stored_offset(&scenario, p("checkpoint"))?,

@@ -657,6 +657,13 @@ pub struct CheckpointingConfig {
     /// Flink: `execution.checkpointing.interval`.
     #[serde(default)]
     pub interval_ms: Option<u64>,
+    /// When the first periodic checkpoint is triggered, in ms after the job's
+    /// first start (every task running); later triggers follow every interval.
+    /// Default: `min_pause_ms`, the delay Flink 2.3 applies then
+    /// (`CheckpointCoordinator.startCheckpointScheduler`, docs/flink-semantics.md
+    /// §1.3). Requires `interval_ms`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_trigger_ms: Option<u64>,
     /// A pending checkpoint not acknowledged within this is aborted (`expired`), at
     /// least 10. Default 600000. Flink: `execution.checkpointing.timeout`.
     #[serde(default = "default_timeout_ms")]
@@ -777,6 +784,7 @@ impl Default for CheckpointingConfig {
             unaligned: false,
             aligned_checkpoint_timeout_ms: None,
             interval_ms: None,
+            first_trigger_ms: None,
             timeout_ms: default_timeout_ms(),
             min_pause_ms: 0,
             max_concurrent: 1,

@@ -716,6 +716,12 @@ fn find_cycle<'a>(edges: &[(usize, &'a str, &'a str)]) -> Option<(usize, Vec<&'a
 
 fn check_checkpointing(check: &mut Checker, config: &CheckpointingConfig) {
     let min = MINIMAL_CHECKPOINT_TIME_MS;
+    if config.first_trigger_ms.is_some() && config.interval_ms.is_none() {
+        check.error(
+            "checkpointing.first_trigger_ms",
+            "needs a periodic interval: interval_ms is null (manual checkpoints only)".to_string(),
+        );
+    }
     if let Some(interval) = config.interval_ms {
         if interval < min {
             check.error(

@@ -256,10 +256,10 @@ impl World {
 
     /// (Re)create the tasks of a pipelined region that failed over, restoring what
     /// `restore` assigns them, and start them; the other tasks run on. Once every
-    /// task runs again the checkpoint scheduler starts (Flink 2.3:
-    /// `ExecutionTrackingCheckpointCoordinatorDeActivator` calls
-    /// `CheckpointCoordinator.startCheckpointScheduler` when no execution is
-    /// pending).
+    /// task runs again the lab starts the checkpoint scheduler one interval later
+    /// (simplified: Flink 2.3's `ExecutionTrackingCheckpointCoordinatorDeActivator`
+    /// keeps the failed and canceled attempts pending and does not start it again,
+    /// yet checkpoints come again, docs/flink-semantics.md §1.3).
     pub(super) fn deploy_region(&mut self, restore: Option<Restore>, region: &[TaskId]) {
         self.deploy_tasks(restore, region, Scope::Region);
     }
@@ -539,7 +539,7 @@ mod tests {
                 {"uid": "out", "kind": "sink", "sink": "two_phase_commit", "parallelism": 1}],
              "edges": [{"from": "src", "to": "sum", "partitioning": "hash"},
                        {"from": "sum", "to": "out"}]},
-            "checkpointing": {"interval_ms": 100},
+            "checkpointing": {"interval_ms": 100, "first_trigger_ms": 100},
         })
     }
 

@@ -607,8 +607,9 @@ impl World {
     }
 
     pub(super) fn periodic_trigger(&mut self, generation: u32) {
-        // A region failing over stops the scheduler until every task runs again
-        // (Flink 2.3: ExecutionTrackingCheckpointCoordinatorDeActivator).
+        // A region failing over stops the scheduler (Flink 2.3:
+        // ExecutionTrackingCheckpointCoordinatorDeActivator); the lab starts it
+        // again once every task runs.
         if !self.job.is_running() || self.region_restarting() {
             return;
         }

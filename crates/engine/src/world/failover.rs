@@ -49,6 +49,19 @@ pub struct FailureRecord {
     pub restarted_ms: Option<u64>,
 }
 
+impl FailureRecord {
+    /// A failure at `at_ms`, not (yet) restarted.
+    fn new(at_ms: u64, task: Option<TaskName>, reason: FailureCause) -> FailureRecord {
+        FailureRecord {
+            at_ms,
+            task,
+            reason,
+            restored_from: None,
+            restarted_ms: None,
+        }
+    }
+}
+
 /// What the restart strategy says about a failure (`JobLifecycle::fail_over`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Recovery {
@@ -152,13 +165,7 @@ impl JobLifecycle {
         let delay_ms = self.restart.backoff_ms(now);
         self.status = JobStatus::Restarting;
         self.restart_at = Some(now + delay_ms);
-        self.failures.push(FailureRecord {
-            at_ms: now,
-            task,
-            reason,
-            restored_from: None,
-            restarted_ms: None,
-        });
+        self.failures.push(FailureRecord::new(now, task, reason));
         Recovery::Restart { delay_ms }
     }
 
@@ -175,13 +182,7 @@ impl JobLifecycle {
             return self.fail_over_suppressed(now, Some(task), reason);
         }
         let delay_ms = self.restart.backoff_ms(now);
-        self.failures.push(FailureRecord {
-            at_ms: now,
-            task: Some(task),
-            reason,
-            restored_from: None,
-            restarted_ms: None,
-        });
+        self.failures.push(FailureRecord::new(now, Some(task), reason));
         Recovery::Restart { delay_ms }
     }
 
@@ -203,13 +204,7 @@ impl JobLifecycle {
                 last_failure: Some(reason.clone()),
             },
         );
-        self.failures.push(FailureRecord {
-            at_ms: now,
-            task,
-            reason,
-            restored_from: None,
-            restarted_ms: None,
-        });
+        self.failures.push(FailureRecord::new(now, task, reason));
         Recovery::Suppressed { failure }
     }
 
@@ -228,13 +223,8 @@ impl JobLifecycle {
         self.restart = restart;
         self.status = JobStatus::Restarting;
         self.restart_at = Some(now + delay_ms);
-        self.failures.push(FailureRecord {
-            at_ms: now,
-            task: None,
-            reason: FailureCause::JobManagerLost,
-            restored_from: None,
-            restarted_ms: None,
-        });
+        self.failures
+            .push(FailureRecord::new(now, None, FailureCause::JobManagerLost));
     }
 
     /// The restart is due at `now`: the job runs again, restored from `restored_from`
@@ -394,8 +384,10 @@ impl World {
     /// two-phase-commit sink commits what it pre-committed and aborts the rest — and
     /// run again. Flink: `SchedulerBase.restoreState` →
     /// `CheckpointCoordinator.restoreLatestCheckpointedStateToSubtasks` for the
-    /// region's vertices only; the checkpoint scheduler starts again once every
-    /// task runs (`ExecutionTrackingCheckpointCoordinatorDeActivator`).
+    /// region's vertices only. The lab starts the checkpoint scheduler again once
+    /// every task runs (simplified: Flink 2.3's
+    /// `ExecutionTrackingCheckpointCoordinatorDeActivator` does not, yet checkpoints
+    /// come again, §1.3).
     pub(super) fn restart_region(&mut self, first: TaskId, failure: u32) {
         if !self.job.is_running() {
             return;
@@ -578,7 +570,7 @@ mod tests {
                 {"uid": "out", "kind": "sink", "sink": "two_phase_commit", "parallelism": 2}],
              "edges": [{"from": "src", "to": "double", "partitioning": "forward", "latency_ms": 10},
                        {"from": "double", "to": "out", "partitioning": partitioning, "latency_ms": 10}]},
-            "checkpointing": {"interval_ms": 500, "async_ms": 300, "storage": "filesystem"},
+            "checkpointing": {"interval_ms": 500, "first_trigger_ms": 500, "async_ms": 300, "storage": "filesystem"},
             "restart": {"strategy": "fixed_delay", "attempts": 3, "delay_ms": 300},
             "script": [{"at_ms": 1230, "action": "crash", "task": "double#1"}],
         });

@@ -30,7 +30,7 @@ fn earlier(interval_ms: u64, cancel_ms: u64) -> Value {
                 {"from": "pv", "to": "out", "partitioning": "forward", "latency_ms": 5}
             ]
         },
-        "checkpointing": {"interval_ms": interval_ms, "externalized": "retain_on_cancellation"},
+        "checkpointing": {"interval_ms": interval_ms, "first_trigger_ms": interval_ms, "externalized": "retain_on_cancellation"},
         "script": [{"at_ms": cancel_ms, "action": "cancel"}]
     })
 }
@@ -40,7 +40,7 @@ fn restored(from: Value, mode: &str, interval_ms: u64, retained: u32, until_ms: 
     json!({
         "version": 1, "name": "v2", "seed": 7,
         "job": from["job"].clone(),
-        "checkpointing": {"interval_ms": interval_ms, "retained": retained},
+        "checkpointing": {"interval_ms": interval_ms, "first_trigger_ms": interval_ms, "retained": retained},
         "restore": {"from": from, "snapshot": "latest_checkpoint", "claim_mode": mode},
         "until_ms": until_ms
     })

@@ -22,7 +22,7 @@ fn doc(storage: &str, restart: Value) -> Value {
                 {"from": "pv", "to": "out", "partitioning": "rebalance", "latency_ms": 2}
             ]
         },
-        "checkpointing": {"interval_ms": 100, "storage": storage},
+        "checkpointing": {"interval_ms": 100, "first_trigger_ms": 100, "storage": storage},
         "restart": restart,
         "script": [{"at_ms": 450, "action": "crash_jobmanager"}]
     })

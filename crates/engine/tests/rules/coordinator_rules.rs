@@ -140,16 +140,19 @@ fn ids(v: &[Value]) -> Vec<u64> {
 
 // ----- §1.3 periodic triggering ----------------------------------------------------------
 
-/// Mirrors Flink's `CheckpointCoordinator.ScheduledTrigger` /
-/// `startCheckpointScheduler` (fixed rate; the lab's initial delay is the interval,
-/// contract Simplifications): checkpoints at interval, 2×interval, … from job start;
-/// after a failover the scheduler restarts from the restart time (`CheckpointCoordinatorDeActivator`).
+/// Mirrors Flink's `CheckpointCoordinator.ScheduledTrigger` (fixed rate): with the
+/// first trigger fixed at one interval, checkpoints at interval, 2×interval, … from
+/// the job's start; after a failover the lab starts the schedule again one interval
+/// after the restart (a simplification: Flink 2.3's
+/// `ExecutionTrackingCheckpointCoordinatorDeActivator` does not start it again,
+/// and measured, the next trigger came one interval after the restart with min
+/// pause 0 but the min pause after it otherwise, docs/flink-semantics.md §1.3).
 #[test]
 fn periodic_trigger_every_interval_from_start_and_from_the_restart() {
     let doc = odd_even(
         200,
         10,
-        json!({"interval_ms": 200}),
+        json!({"interval_ms": 200, "first_trigger_ms": 200}),
         json!({"strategy": "fixed_delay", "attempts": 1, "delay_ms": 150}),
         json!([{"at_ms": 500, "action": "crash", "task": "sum#0"}]),
     );
@@ -160,6 +163,82 @@ fn periodic_trigger_every_interval_from_start_and_from_the_restart() {
     // 200, 400 before the crash; the one due at 600 died with the old attempt;
     // after the restart at 650: 850, 1050, 1250.
     assert_eq!(run.triggers(), vec![200, 400, 850, 1050, 1250]);
+}
+
+/// Mirrors Flink 2.3's first start of the checkpoint scheduler
+/// (`ExecutionTrackingCheckpointCoordinatorDeActivator`, `startCheckpointScheduler`:
+/// the random initial delay is spent by a start that is stopped before it fires, and
+/// the start that lasts waits the min pause): over seeded intervals, min pauses and
+/// `first_trigger_ms`, the first checkpoint is triggered at `first_trigger_ms` (by
+/// default the min pause), never before the min pause (an earlier trigger is dropped
+/// and rescheduled to it, as after any completion), and the fixed rate follows.
+#[test]
+fn the_first_periodic_trigger_comes_the_min_pause_after_the_start() {
+    use rand::{Rng, SeedableRng};
+    let (mut defaulted, mut fixed, mut raised) = (0, 0, 0);
+    for seed in 0..48u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let interval = rng.random_range(10..=1000u64);
+        let min_pause = if rng.random_bool(0.3) {
+            0
+        } else {
+            rng.random_range(0..=1000u64)
+        };
+        let first = rng.random_bool(0.5).then(|| rng.random_range(0..=1500u64));
+        let mut cfg = json!({"interval_ms": interval, "min_pause_ms": min_pause});
+        if let Some(f) = first {
+            cfg["first_trigger_ms"] = json!(f);
+        }
+        let mut doc = odd_even(400, 10, cfg, json!({"strategy": "none"}), json!([]));
+        doc["until_ms"] = json!(3500);
+        let run = Run::of(&doc);
+        let expected = first.unwrap_or(min_pause).max(min_pause);
+        match first {
+            None => defaulted += 1,
+            Some(f) if f < min_pause => raised += 1,
+            Some(_) => fixed += 1,
+        }
+        let cps = run.checkpoints();
+        let what =
+            format!("seed {seed}: interval {interval}, min pause {min_pause}, first {first:?}");
+        assert_eq!(cps[0]["trigger_ms"], expected, "{what}: {}", run.summary);
+        if let Some(second) = cps.get(1) {
+            let end0 = cps[0]["end_ms"].as_u64().expect("the first completed");
+            assert_eq!(
+                second["trigger_ms"].as_u64().unwrap(),
+                (expected + interval.max(min_pause)).max(end0 + min_pause),
+                "{what}: fixed rate from the first trigger, or completion + min pause"
+            );
+        }
+    }
+    assert!(defaulted > 0, "no case left first_trigger_ms out");
+    assert!(
+        fixed > 0,
+        "no case fixed first_trigger_ms at or above the min pause"
+    );
+    assert!(
+        raised > 0,
+        "no case fixed first_trigger_ms below the min pause"
+    );
+}
+
+/// `first_trigger_ms` without a periodic interval is refused, naming the field.
+#[test]
+fn first_trigger_without_an_interval_is_refused() {
+    let doc = odd_even(
+        10,
+        10,
+        json!({"interval_ms": null, "first_trigger_ms": 100}),
+        json!({"strategy": "none"}),
+        json!([]),
+    );
+    let err = Scenario::from_json(&doc.to_string())
+        .expect_err("no interval")
+        .to_string();
+    assert!(
+        err.contains("checkpointing.first_trigger_ms") && err.contains("interval_ms is null"),
+        "{err}"
+    );
 }
 
 /// Mirrors Flink's `CheckpointRequestDeciderTest` / `CheckpointCoordinatorTest#testMinCheckpointPause`:
@@ -278,7 +357,7 @@ fn max_concurrent_queues_requests_until_one_completes() {
         let mut doc = odd_even(
             100,
             10,
-            json!({"interval_ms": 100, "max_concurrent": max, "async_ms": 250}),
+            json!({"interval_ms": 100, "first_trigger_ms": 100, "max_concurrent": max, "async_ms": 250}),
             json!({"strategy": "none"}),
             json!([]),
         );
@@ -326,7 +405,7 @@ fn timeout_aborts_a_checkpoint_as_expired() {
     let mut doc = odd_even(
         100,
         10,
-        json!({"interval_ms": 100, "timeout_ms": 20, "async_ms": 50, "tolerable_failures": 100}),
+        json!({"interval_ms": 100, "first_trigger_ms": 100, "timeout_ms": 20, "async_ms": 50, "tolerable_failures": 100}),
         json!({"strategy": "none"}),
         json!([]),
     );
@@ -578,7 +657,7 @@ fn a_completed_checkpoint_subsumes_an_older_pending_one_in_the_world() {
                 {"from": "merge", "to": "out", "latency_ms": 1}
             ]
         },
-        "checkpointing": {"interval_ms": 100, "mode": "at_least_once", "max_concurrent": 2},
+        "checkpointing": {"interval_ms": 100, "first_trigger_ms": 100, "mode": "at_least_once", "max_concurrent": 2},
         "restart": {"strategy": "none"}
     }));
     let (c1, c2) = (run.checkpoint(1), run.checkpoint(2));
@@ -647,7 +726,7 @@ fn store_retains_the_latest_checkpoints_and_restore_uses_the_latest() {
     let doc = odd_even(
         100,
         10,
-        json!({"interval_ms": 100, "retained": 2}),
+        json!({"interval_ms": 100, "first_trigger_ms": 100, "retained": 2}),
         json!({"strategy": "fixed_delay", "attempts": 1, "delay_ms": 10}),
         json!([{"at_ms": 550, "action": "crash", "task": "parity#0"}]),
     );
@@ -670,7 +749,7 @@ fn savepoint_is_not_in_the_store_and_not_restored() {
     let run = Run::of(&odd_even(
         100,
         10,
-        json!({"interval_ms": 200}),
+        json!({"interval_ms": 200, "first_trigger_ms": 200}),
         json!({"strategy": "fixed_delay", "attempts": 1, "delay_ms": 10}),
         json!([
             {"at_ms": 300, "action": "savepoint"},
@@ -870,7 +949,7 @@ fn cancel_ends_the_job_canceled_and_aborts_the_open_transaction() {
         &odd_even(
             100,
             10,
-            json!({"interval_ms": 200}),
+            json!({"interval_ms": 200, "first_trigger_ms": 200}),
             json!({"strategy": "fixed_delay", "attempts": 3, "delay_ms": 10}),
             json!([{"at_ms": 455, "action": "cancel"}, {"at_ms": 600, "action": "crash", "task": "sum#0"}]),
         ),
@@ -918,7 +997,7 @@ fn jobmanager_storage_declines_a_too_large_snapshot_and_counts_it() {
     let run = Run::of(&odd_even(
         100,
         10,
-        json!({"interval_ms": 100, "storage": "jobmanager", "max_state_bytes": 35, "tolerable_failures": 1}),
+        json!({"interval_ms": 100, "first_trigger_ms": 100, "storage": "jobmanager", "max_state_bytes": 35, "tolerable_failures": 1}),
         json!({"strategy": "none"}),
         json!([]),
     ));
@@ -1012,7 +1091,7 @@ fn declines_of_one_checkpoint_by_two_subtasks_count_once() {
                 {"from": "sum", "to": "out", "partitioning": "rebalance", "latency_ms": 1}
             ]
         },
-        "checkpointing": {"interval_ms": 100, "storage": "jobmanager", "max_state_bytes": 30, "tolerable_failures": 1},
+        "checkpointing": {"interval_ms": 100, "first_trigger_ms": 100, "storage": "jobmanager", "max_state_bytes": 30, "tolerable_failures": 1},
         "restart": {"strategy": "none"}
     }));
     let declined: Vec<&Value> = run
@@ -1048,7 +1127,7 @@ fn checkpoint_ids_are_never_reset_on_failover() {
     let mut doc = odd_even(
         200,
         10,
-        json!({"interval_ms": 100}),
+        json!({"interval_ms": 100, "first_trigger_ms": 100}),
         json!({"strategy": "fixed_delay", "attempts": 2, "delay_ms": 20}),
         json!([{"at_ms": 450, "action": "crash", "task": "sum#0"}, {"at_ms": 850, "action": "crash", "task": "numbers#0"}]),
     );
@@ -1085,7 +1164,7 @@ fn failover_aborts_pending_checkpoints_uncounted() {
     let run = Run::of(&odd_even(
         60,
         10,
-        json!({"interval_ms": 100, "async_ms": 80, "tolerable_failures": 0}),
+        json!({"interval_ms": 100, "first_trigger_ms": 100, "async_ms": 80, "tolerable_failures": 0}),
         json!({"strategy": "fixed_delay", "attempts": 1, "delay_ms": 10}),
         json!([{"at_ms": 250, "action": "crash", "task": "sum#0"}]),
     ));
@@ -1109,7 +1188,7 @@ fn crash_before_any_checkpoint_restarts_from_offset_zero() {
     let run = Run::of(&odd_even(
         30,
         10,
-        json!({"interval_ms": 1000}),
+        json!({"interval_ms": 1000, "first_trigger_ms": 1000}),
         json!({"strategy": "fixed_delay", "attempts": 1, "delay_ms": 50}),
         json!([{"at_ms": 155, "action": "crash", "task": "sum#0"}]),
     ));
@@ -1386,7 +1465,7 @@ fn two_phase_commit_notify_aborted_is_a_noop_and_the_next_completion_commits_all
                 {"from": "slow", "to": "log", "latency_ms": 1}
             ]
         },
-        "checkpointing": {"interval_ms": 100, "timeout_ms": 150, "tolerable_failures": 10},
+        "checkpointing": {"interval_ms": 100, "first_trigger_ms": 100, "timeout_ms": 150, "tolerable_failures": 10},
         "restart": {"strategy": "none"},
         "until_ms": 1500
     });
@@ -1552,7 +1631,7 @@ fn restore_from_an_older_checkpoint_aborts_a_savepoints_transaction() {
     let run = Run::of(&odd_even(
         60,
         10,
-        json!({"interval_ms": 200}),
+        json!({"interval_ms": 200, "first_trigger_ms": 200}),
         json!({"strategy": "fixed_delay", "attempts": 1, "delay_ms": 10}),
         json!([
             {"at_ms": 305, "action": "savepoint"},
@@ -1622,7 +1701,8 @@ fn early_finish(after_tasks_finish: bool) -> Value {
                 {"from": "merge", "to": "out", "latency_ms": 1}
             ]
         },
-        "checkpointing": {"interval_ms": 100, "checkpoints_after_tasks_finish": after_tasks_finish,
+        "checkpointing": {"interval_ms": 100, "first_trigger_ms": 100,
+                          "checkpoints_after_tasks_finish": after_tasks_finish,
                           "tolerable_failures": 10},
         "restart": {"strategy": "none"}
     })

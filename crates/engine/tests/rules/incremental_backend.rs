@@ -41,7 +41,7 @@ fn scenario(backend: &str, retained: u32) -> Scenario {
                 {"from": "sum", "to": "out", "latency_ms": 1}
             ]
         },
-        "checkpointing": {"interval_ms": 100, "backend": backend, "retained": retained},
+        "checkpointing": {"interval_ms": 100, "first_trigger_ms": 100, "backend": backend, "retained": retained},
         "until_ms": 1000
     });
     Scenario::from_json(&doc.to_string()).expect("scenario")

@@ -31,7 +31,7 @@ fn scenario(agg: Value, records: Value, extra: Value) -> Scenario {
                 {"from": "agg", "to": "out", "partitioning": "forward", "latency_ms": 1}
             ]
         },
-        "checkpointing": {"interval_ms": 100}
+        "checkpointing": {"interval_ms": 100, "first_trigger_ms": 100}
     });
     if let (Some(d), Some(e)) = (doc.as_object_mut(), extra.as_object()) {
         for (k, v) in e {
