@@ -225,7 +225,10 @@ mod tests {
             playing: false,
             speed: 1.0,
         };
-        assert_eq!(recipe(&m).unwrap_err().to_string(), "link: not a share link");
+        assert_eq!(
+            recipe(&m).unwrap_err().to_string(),
+            "link: not a share link"
+        );
         assert_eq!(speed_index(2.5), 3, "2× is nearer than 4×");
     }
 }

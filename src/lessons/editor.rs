@@ -356,6 +356,18 @@ pub fn set(doc: &mut Value, f: &Field, raw: &str) -> Result<(), EditError> {
         };
         return Ok(());
     }
+    // A lesson that fixes its first checkpoint at one interval (the built-ins'
+    // round numbers) keeps that relation when the interval changes; without an
+    // interval there is no periodic first checkpoint to fix.
+    if f.label == "editor_interval_ms" {
+        if let Some(c) = doc["checkpointing"].as_object_mut() {
+            if value.is_null() {
+                c.remove("first_trigger_ms");
+            } else if c.get("first_trigger_ms") == c.get("interval_ms") {
+                c.insert("first_trigger_ms".into(), value.clone());
+            }
+        }
+    }
     *slot(doc, &f.path).map_err(|detail| EditError::NoPlace {
         field: describe(f),
         detail,
@@ -471,6 +483,11 @@ mod tests {
         let s = Scenario::from_json(&validate(&d).unwrap()).unwrap();
         assert_eq!(s.job.operators[2].parallelism, 2);
         assert_eq!(s.checkpointing.as_ref().unwrap().interval_ms, Some(300));
+        // The lesson's first checkpoint was one interval in: it still is.
+        assert_eq!(
+            s.checkpointing.as_ref().unwrap().first_trigger_ms,
+            Some(300)
+        );
 
         let err = set(&mut d, find(&fs, "editor_parallelism", "sum"), "two").unwrap_err();
         assert_eq!(
