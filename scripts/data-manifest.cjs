@@ -50,8 +50,12 @@ const i18n = path.join(root, 'assets', 'i18n');
 const WORDING = [
   ['ui.json', i18n], ['narration.json', i18n], ['lessons.json', i18n], ['flink.json', i18n],
   ['extras.json', i18n], ['drill.json', i18n], ['glossary.json', path.join(root, 'assets')],
+  // The presenter window's labels (inlined: the top bar's button names itself
+  // with them) and every lesson's teaching notes.
+  ['presenter.json', path.join(root, 'assets', 'presenter')],
+  ['notes.json', path.join(root, 'assets', 'presenter')],
 ];
-const FIRST_SCREEN = new Set(['ui.json', 'narration.json', 'lessons.json', 'flink.json', 'extras.json']);
+const FIRST_SCREEN = new Set(['ui.json', 'narration.json', 'lessons.json', 'flink.json', 'extras.json', 'presenter.json']);
 
 const out = path.join(dir, 'data');
 fs.rmSync(out, { recursive: true, force: true });

@@ -47,6 +47,7 @@ function jsonFiles() {
     ...dir('assets/tours'),
     ...dir('assets/drill'),
     'assets/glossary.json',
+    ...dir('assets/presenter'),
     ...dir('crates/engine/scenarios'),
   ];
 }

@@ -371,7 +371,7 @@ type BookFns = (
 );
 
 /// The page's wording files.
-fn books() -> [BookFns; 7] {
+fn books() -> [BookFns; 9] {
     use crate::describe::NARRATION;
     use crate::drill::WORDS;
     use crate::i18n::extras::EXTRAS;
@@ -379,6 +379,7 @@ fn books() -> [BookFns; 7] {
     use crate::i18n::UI;
     use crate::lessons::glossary::GLOSSARY;
     use crate::lessons::wording::LESSONS;
+    use crate::presenter::notes::{LABELS, NOTES};
     [
         (UI.file(), |t| UI.provide(t), || UI.available()),
         (
@@ -399,6 +400,8 @@ fn books() -> [BookFns; 7] {
             |t| GLOSSARY.provide(t),
             || GLOSSARY.available(),
         ),
+        (LABELS.file(), |t| LABELS.provide(t), || LABELS.available()),
+        (NOTES.file(), |t| NOTES.provide(t), || NOTES.available()),
     ]
 }
 
@@ -487,6 +490,9 @@ mod tests {
             let dir = dirs.iter().find(|(k, _)| *k == kind).unwrap().1;
             let path = match file.as_str() {
                 "i18n/glossary.json" => format!("{root}/assets/glossary.json"),
+                "i18n/presenter.json" | "i18n/notes.json" => {
+                    format!("{root}/assets/presenter/{}", &rest)
+                }
                 _ => format!("{root}/{dir}/{rest}"),
             };
             assert!(std::path::Path::new(&path).is_file(), "{path}");
