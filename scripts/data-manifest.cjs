@@ -51,9 +51,10 @@ const WORDING = [
   ['ui.json', i18n], ['narration.json', i18n], ['lessons.json', i18n], ['flink.json', i18n],
   ['extras.json', i18n], ['drill.json', i18n], ['glossary.json', path.join(root, 'assets')],
   // The presenter window's labels (inlined: the top bar's button names itself
-  // with them) and every lesson's teaching notes.
+  // with them), every lesson's teaching notes and the ready-made class plans.
   ['presenter.json', path.join(root, 'assets', 'presenter')],
   ['notes.json', path.join(root, 'assets', 'presenter')],
+  ['plans.json', path.join(root, 'assets', 'presenter')],
 ];
 const FIRST_SCREEN = new Set(['ui.json', 'narration.json', 'lessons.json', 'flink.json', 'extras.json', 'presenter.json']);
 

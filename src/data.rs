@@ -371,7 +371,7 @@ type BookFns = (
 );
 
 /// The page's wording files.
-fn books() -> [BookFns; 9] {
+fn books() -> [BookFns; 10] {
     use crate::describe::NARRATION;
     use crate::drill::WORDS;
     use crate::i18n::extras::EXTRAS;
@@ -380,6 +380,7 @@ fn books() -> [BookFns; 9] {
     use crate::lessons::glossary::GLOSSARY;
     use crate::lessons::wording::LESSONS;
     use crate::presenter::notes::{LABELS, NOTES};
+    use crate::presenter::plan::PLANS;
     [
         (UI.file(), |t| UI.provide(t), || UI.available()),
         (
@@ -402,6 +403,7 @@ fn books() -> [BookFns; 9] {
         ),
         (LABELS.file(), |t| LABELS.provide(t), || LABELS.available()),
         (NOTES.file(), |t| NOTES.provide(t), || NOTES.available()),
+        (PLANS.file(), |t| PLANS.provide(t), || PLANS.available()),
     ]
 }
 
@@ -490,7 +492,7 @@ mod tests {
             let dir = dirs.iter().find(|(k, _)| *k == kind).unwrap().1;
             let path = match file.as_str() {
                 "i18n/glossary.json" => format!("{root}/assets/glossary.json"),
-                "i18n/presenter.json" | "i18n/notes.json" => {
+                "i18n/presenter.json" | "i18n/notes.json" | "i18n/plans.json" => {
                     format!("{root}/assets/presenter/{}", &rest)
                 }
                 _ => format!("{root}/{dir}/{rest}"),

@@ -355,6 +355,7 @@ mod tests {
             ("drill.json", crate::drill::WORDS_JSON),
             ("presenter.json", crate::presenter::notes::LABELS_JSON),
             ("presenter/notes.json", crate::presenter::notes::NOTES_JSON),
+            ("presenter/plans.json", crate::presenter::plan::PLANS_JSON),
         ]
         .into_iter()
         .map(|(n, j)| (n.to_string(), j))

@@ -13,9 +13,13 @@
 //! - [`projector`]: what the projector's window hides and its step counter.
 //! - [`notes`]: the presenter's wording and every lesson's teaching notes (data
 //!   the page fetches).
+//! - [`plan`], [`plan_view`]: class plans — lessons in order with their tour
+//!   steps and minutes, ready-made or the lecturer's own, as a file or a link.
 
 pub mod channel;
 pub mod notes;
+pub mod plan;
+pub mod plan_view;
 pub mod projector;
 pub mod sync;
 pub mod view;
