@@ -147,12 +147,12 @@ pub fn Lab(props: &LabProps) -> Html {
                 <main class={classes!("workspace", show_twin.then_some("workspace--twin"))}>
                     <div class="show">
                         { stages(&runs, &view, &drawer, lang_now, StagePick::for_stage(&pick, &runs.main.scenario)) }
-                        if let Some((step, of)) = counter {
-                            <presenter::projector::StepCounter {step} {of} />
-                        }
                         <CaptionBar recent={playback.recent.clone()} moment={playback.moment}
                                     is_auto_paused={playback.paused_at.is_some()} is_hurrying={playback.is_hurrying && playback.is_playing}>
                             <LessonNotices lessons={lessons.clone()} />
+                            if let Some((step, of)) = counter {
+                                <presenter::projector::StepCounter {step} {of} />
+                            }
                             { comparison(&runs, &view, (*scenario.rescale).clone(), lang_now) }
                         </CaptionBar>
                         <Transport playback={playback.clone()} dispatch={dispatch.clone()} {auto_pause} {on_auto_pause} />

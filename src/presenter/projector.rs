@@ -1,6 +1,7 @@
 //! The projector's window while a presenter window is open: the stage at full
 //! size with its caption and a small step counter ("3/7"), no tour card, no
-//! answers and as little chrome as the class needs. The side panel leaves its
+//! answers and as little chrome as the class needs; the step counter sits at the
+//! caption's end, clear of the stage's drawing. The side panel leaves its
 //! tour card out (its `hide_tour` flag), so no question or answer is even in
 //! the document; the stylesheet (`.app--projecting`) hides the rest.
 
@@ -18,7 +19,7 @@ pub struct StepCounterProps {
     pub of: usize,
 }
 
-/// The tour's step as "3/7", in a corner of the projected stage.
+/// The tour's step as "3/7", at the end of the projected caption.
 #[component]
 pub fn StepCounter(props: &StepCounterProps) -> Html {
     html! {
