@@ -53,8 +53,13 @@ const WORDING = [
   ['extras.json', i18n], ['drill.json', i18n], ['glossary.json', path.join(root, 'assets')],
   // The exported Java's comments, fetched with the Java fragments (src/data.rs, java_files).
   ['export.json', path.join(root, 'crates', 'engine', 'src', 'export', 'flink')],
+  // The presenter window's labels (inlined: the top bar's button names itself
+  // with them), every lesson's teaching notes and the ready-made class plans.
+  ['presenter.json', path.join(root, 'assets', 'presenter')],
+  ['notes.json', path.join(root, 'assets', 'presenter')],
+  ['plans.json', path.join(root, 'assets', 'presenter')],
 ];
-const FIRST_SCREEN = new Set(['ui.json', 'narration.json', 'lessons.json', 'flink.json', 'extras.json']);
+const FIRST_SCREEN = new Set(['ui.json', 'narration.json', 'lessons.json', 'flink.json', 'extras.json', 'presenter.json']);
 
 const out = path.join(dir, 'data');
 fs.rmSync(out, { recursive: true, force: true });

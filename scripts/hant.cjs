@@ -47,6 +47,7 @@ function jsonFiles() {
     ...dir('assets/tours'),
     ...dir('assets/drill'),
     'assets/glossary.json',
+    ...dir('assets/presenter'),
     ...dir('crates/engine/scenarios'),
     // The exporter's wording (the comments of the exported Java).
     'crates/engine/src/export/flink/export.json',

@@ -47,6 +47,7 @@ use crate::i18n::Lang;
 use crate::labels;
 use crate::lessons::{LessonNotices, PairDiff};
 use crate::playback::State;
+use crate::presenter;
 use crate::scene::layout::PROJECTOR_ZOOM;
 use crate::share;
 
@@ -90,6 +91,17 @@ pub fn Lab(props: &LabProps) -> Html {
         show_glossary: drawer.show(Drawer::Glossary),
         show_editor: drawer.show(Drawer::Editor),
     });
+    // Presenter hook: this window as the presenter window, or the projector's
+    // view while one is open (src/presenter/).
+    let is_presenter = *use_state(presenter::is_presenter_window);
+    let link = presenter::sync::use_presenter_sync(
+        is_presenter,
+        &runs.main,
+        &runs.dispatch,
+        &runs.log,
+        &lessons,
+    );
+    let projecting = !link.presenter && link.connected;
     let (auto_pause, on_auto_pause) =
         use_auto_pause(runs.dispatch.clone(), lessons.showing.is_some());
     use_key_map(runs.dispatch.clone(), view.help.clone(), runs.main.speed);
@@ -101,15 +113,30 @@ pub fn Lab(props: &LabProps) -> Html {
     let playback = &runs.main;
     let dispatch = &runs.dispatch;
     let show_twin = runs.show_twin();
-    let drawer_open = drawer.open.is_some() || drawer.drill || lessons.showing.is_some();
+    let drawer_open =
+        drawer.open.is_some() || drawer.drill || (lessons.showing.is_some() && !projecting);
     let qr = view
         .qr_open
         .then(|| QrLinks::of(playback, &runs.log, context.lang));
     let lang_now = context.lang;
+    if link.presenter {
+        return presenter_page(
+            context,
+            &runs,
+            &view,
+            &drawer,
+            &lessons,
+            link,
+            (auto_pause, on_auto_pause),
+        );
+    }
+    let counter = projecting
+        .then(|| lessons.showing.map(|s| (s.step, lessons.steps())))
+        .flatten();
     html! {
         <ContextProvider<LangContext> {context}>
           <ContextProvider<PickSlot> context={pick.clone()}>
-            <div class={classes!("app", drawer_open.then_some("app--drawer"), show_twin.then_some("app--twin"))}>
+            <div class={classes!("app", drawer_open.then_some("app--drawer"), show_twin.then_some("app--twin"), projecting.then_some(presenter::projector::CLASS))}>
                 <TopBar playback={playback.clone()} dispatch={dispatch.clone()} lessons={lessons.clone()}
                         comparing={show_twin.then(|| runs.partner.clone()).flatten()} on_compare={runs.on_compare.clone()}
                         is_twin={runs.is_twin} on_twin={runs.toggle_twin.clone()}
@@ -123,6 +150,9 @@ pub fn Lab(props: &LabProps) -> Html {
                         <CaptionBar recent={playback.recent.clone()} moment={playback.moment}
                                     is_auto_paused={playback.paused_at.is_some()} is_hurrying={playback.is_hurrying && playback.is_playing}>
                             <LessonNotices lessons={lessons.clone()} />
+                            if let Some((step, of)) = counter {
+                                <presenter::projector::StepCounter {step} {of} />
+                            }
                             { comparison(&runs, &view, (*scenario.rescale).clone(), lang_now) }
                         </CaptionBar>
                         <Transport playback={playback.clone()} dispatch={dispatch.clone()} {auto_pause} {on_auto_pause} />
@@ -138,7 +168,8 @@ pub fn Lab(props: &LabProps) -> Html {
                                lessons={lessons.clone()} doc={(*scenario.doc).clone()}
                                show_legend={!show_twin && drawer_open}
                                seed={playback.seed} scenario={AttrValue::from(playback.scenario.clone())}
-                               mode={AttrValue::from(labels::mode(lang_now, playback.mode))} />
+                               mode={AttrValue::from(labels::mode(lang_now, playback.mode))}
+                               hide_tour={projecting} />
                 </main>
                 if *view.help {
                     <ShortcutsOverlay on_close={view.close_help.clone()} />
@@ -149,6 +180,34 @@ pub fn Lab(props: &LabProps) -> Html {
                 }
             </div>
           </ContextProvider<PickSlot>>
+        </ContextProvider<LangContext>>
+    }
+}
+
+/// The presenter window's page: the presenter view around the page's own
+/// stage, caption and transport.
+fn presenter_page(
+    context: LangContext,
+    runs: &Runs,
+    view: &ViewOptions,
+    drawer: &view_options::DrawerState,
+    lessons: &crate::hooks::lessons::Lessons,
+    link: presenter::sync::Link,
+    (auto_pause, on_auto_pause): (bool, Callback<bool>),
+) -> Html {
+    let playback = &runs.main;
+    let stage = stages(runs, view, drawer, context.lang, None);
+    let caption = html! {
+        <CaptionBar recent={playback.recent.clone()} moment={playback.moment}
+                    is_auto_paused={playback.paused_at.is_some()} is_hurrying={playback.is_hurrying && playback.is_playing} />
+    };
+    let transport = html! {
+        <Transport playback={playback.clone()} dispatch={runs.dispatch.clone()} {auto_pause} {on_auto_pause} />
+    };
+    html! {
+        <ContextProvider<LangContext> {context}>
+            <presenter::view::PresenterView lessons={lessons.clone()} lesson={AttrValue::from(playback.scenario.clone())}
+                                            dispatch={runs.dispatch.clone()} {stage} {caption} {transport} {link} />
         </ContextProvider<LangContext>>
     }
 }

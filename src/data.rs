@@ -455,7 +455,7 @@ type BookFns = (
 );
 
 /// The page's wording files.
-fn books() -> [BookFns; 7] {
+fn books() -> [BookFns; 10] {
     use crate::describe::NARRATION;
     use crate::drill::WORDS;
     use crate::i18n::extras::EXTRAS;
@@ -463,6 +463,8 @@ fn books() -> [BookFns; 7] {
     use crate::i18n::UI;
     use crate::lessons::glossary::GLOSSARY;
     use crate::lessons::wording::LESSONS;
+    use crate::presenter::notes::{LABELS, NOTES};
+    use crate::presenter::plan::PLANS;
     [
         (UI.file(), |t| UI.provide(t), || UI.available()),
         (
@@ -483,6 +485,9 @@ fn books() -> [BookFns; 7] {
             |t| GLOSSARY.provide(t),
             || GLOSSARY.available(),
         ),
+        (LABELS.file(), |t| LABELS.provide(t), || LABELS.available()),
+        (NOTES.file(), |t| NOTES.provide(t), || NOTES.available()),
+        (PLANS.file(), |t| PLANS.provide(t), || PLANS.available()),
     ]
 }
 
@@ -576,6 +581,9 @@ mod tests {
             let path = match file.as_str() {
                 "i18n/glossary.json" => format!("{root}/assets/glossary.json"),
                 "i18n/export.json" => format!("{root}/crates/engine/src/export/flink/export.json"),
+                "i18n/presenter.json" | "i18n/notes.json" | "i18n/plans.json" => {
+                    format!("{root}/assets/presenter/{}", &rest)
+                }
                 _ => format!("{root}/{dir}/{rest}"),
             };
             assert!(std::path::Path::new(&path).is_file(), "{path}");

@@ -13,6 +13,7 @@
 //! - [`compare`]: the lesson pairs' and the twin view's comparison charts (SVG from engine views).
 //! - [`lessons`]: guided tours, the glossary, import/export (the teaching aids).
 //! - [`drill`]: the interview drill (面试题): the notes' questions with moments, model answers, callouts, and exercises the engine answers on fresh variants.
+//! - [`presenter`]: teaching with two windows: the presenter window (answers, notes, time) in step with the projector's clean stage.
 //! - [`share`]: share links — the run recipe in the URL fragment.
 //! - [`classroom`]: a live class's messages (the lecturer's moment as a share link, the votes), pure.
 //! - [`barrier_bench`]: the barrier bench's form, run and per-line channel pictures (pure).
@@ -46,6 +47,7 @@ mod layering;
 pub mod lessons;
 pub mod panic;
 pub mod playback;
+pub mod presenter;
 pub mod scene;
 pub mod share;
 

@@ -3,7 +3,8 @@
 //!
 //! The key map is one `keydown` listener on the document. Space plays, ← / →
 //! step, PageDown / PageUp jump between key moments, `.` and `b` pause, `-` / `+`
-//! change the speed, `c` triggers a checkpoint, `?` toggles the key map — inside
+//! change the speed, `c` triggers a checkpoint, `p` opens the presenter window,
+//! `?` toggles the key map — inside
 //! a tour the tour's own listener turns its steps instead. Its actions go through
 //! the same dispatch as the buttons', so `c` checkpoints both runs of a twin view
 //! as the toolbar's button does.
@@ -45,6 +46,8 @@ enum KeyCommand {
     ToggleHelp,
     /// Closes the key map's overlay.
     CloseHelp,
+    /// Opens the presenter window (this window becomes the projector's view).
+    Presenter,
 }
 
 /// The command for `key` at the speed index `speed`, or `None` for a key the
@@ -63,6 +66,7 @@ fn key_command(key: &str, speed: usize) -> Option<KeyCommand> {
         "c" => Action::Intervene(engine::Intervention::TriggerCheckpoint),
         "?" => return Some(KeyCommand::ToggleHelp),
         "Escape" => return Some(KeyCommand::CloseHelp),
+        "p" | "P" => return Some(KeyCommand::Presenter),
         _ => return None,
     };
     Some(KeyCommand::Play(action))
@@ -101,6 +105,7 @@ pub fn use_key_map(dispatch: Callback<Action>, help: UseStateHandle<bool>, speed
                         KeyCommand::Play(a) => dispatch.emit(a),
                         KeyCommand::ToggleHelp => help.set(!help_now.get()),
                         KeyCommand::CloseHelp => help.set(false),
+                        KeyCommand::Presenter => crate::presenter::open_presenter_window(),
                     }
                 },
             )
@@ -167,6 +172,7 @@ mod tests {
             )))
         );
         assert_eq!(key_command("?", 2), Some(KeyCommand::ToggleHelp));
+        assert_eq!(key_command("P", 2), Some(KeyCommand::Presenter));
         assert_eq!(key_command("x", 2), None);
     }
 }

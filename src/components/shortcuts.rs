@@ -1,6 +1,6 @@
 //! The `?` overlay: the page's one key map, for keyboards and presentation
 //! clickers (which send PageDown / PageUp and `.` / `b`), in the current
-//! language. The keys themselves are handled in `app.rs` (and, inside a tour,
+//! language; `P` opens the presenter window (src/presenter/). The keys themselves are handled in `app.rs` (and, inside a tour,
 //! by the tour's listener in `hooks/lessons.rs`).
 
 use yew::prelude::*;
@@ -29,16 +29,17 @@ pub fn ShortcutsOverlay(props: &ShortcutsProps) -> Html {
         let cb = props.on_close.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))
     };
-    let rows: [(&[&str], Msg); 9] = [
-        (&["Space"], Msg::ShortcutPlay),
-        (&["→"], Msg::ShortcutStepForward),
-        (&["←"], Msg::ShortcutStepBack),
-        (&["PageDown"], Msg::ShortcutNextMoment),
-        (&["PageUp"], Msg::ShortcutPrevMoment),
-        (&[".", "B"], Msg::ShortcutPause),
-        (&["−", "+"], Msg::ShortcutSpeed),
-        (&["C"], Msg::ShortcutCheckpoint),
-        (&["?", "Esc"], Msg::ShortcutHelp),
+    let rows: [(&[&str], String); 10] = [
+        (&["Space"], lang.t(Msg::ShortcutPlay).to_string()),
+        (&["→"], lang.t(Msg::ShortcutStepForward).to_string()),
+        (&["←"], lang.t(Msg::ShortcutStepBack).to_string()),
+        (&["PageDown"], lang.t(Msg::ShortcutNextMoment).to_string()),
+        (&["PageUp"], lang.t(Msg::ShortcutPrevMoment).to_string()),
+        (&[".", "B"], lang.t(Msg::ShortcutPause).to_string()),
+        (&["−", "+"], lang.t(Msg::ShortcutSpeed).to_string()),
+        (&["C"], lang.t(Msg::ShortcutCheckpoint).to_string()),
+        (&["P"], crate::presenter::notes::label("shortcut", lang)),
+        (&["?", "Esc"], lang.t(Msg::ShortcutHelp).to_string()),
     ];
     html! {
         <div class="overlay" id="shortcuts" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title">
@@ -51,7 +52,7 @@ pub fn ShortcutsOverlay(props: &ShortcutsProps) -> Html {
                     { for rows.iter().map(|(keys, m)| html! {
                         <>
                             <dt>{ for keys.iter().map(|k| html! { <kbd>{ *k }</kbd> }) }</dt>
-                            <dd>{ lang.t(*m) }</dd>
+                            <dd>{ m.clone() }</dd>
                         </>
                     }) }
                 </dl>

@@ -85,6 +85,10 @@ pub struct SidePanelProps {
     pub scenario: AttrValue,
     #[prop_or_default]
     pub mode: AttrValue,
+    /// The projector's view (a presenter window is open): no tour card, so no
+    /// question or answer reaches the projected page.
+    #[prop_or_default]
+    pub hide_tour: bool,
 }
 
 /// A tab of the side panel.
@@ -199,7 +203,7 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
             }
         });
     }
-    let touring = props.lessons.showing.is_some();
+    let touring = props.lessons.showing.is_some() && !props.hide_tour;
     let is_open = props.drawer.is_some() || touring || props.drill;
     // The drawer's own column (a tab, the tour, a subtask…) beside the drill's.
     let drawer_shown = props.drawer.is_some() || touring;
@@ -277,7 +281,9 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                         </div>
                     }
                     <div class="side-panel__body" hidden={!drawer_shown && !props.show_legend}>
-                        <TourCard lessons={props.lessons.clone()} />
+                        if !props.hide_tour {
+                            <TourCard lessons={props.lessons.clone()} />
+                        }
                         { extra.unwrap_or_default() }
                         { panel(props, tab, panel_hidden, &panel_ref, lang, &flink) }
                         if props.show_legend {

@@ -151,6 +151,12 @@ pub fn TopBar(props: &TopBarProps) -> Html {
                         onclick={props.on_projector.reform(|_: MouseEvent| ())}>
                     { "A⁺" }
                 </button>
+                <button type="button" class="icon-button icon-button--text" id="presenter-button"
+                        aria-label={format!("P {}", crate::presenter::notes::label("open_hint", lang))}
+                        title={crate::presenter::notes::label("open_hint", lang)}
+                        onclick={Callback::from(|_: MouseEvent| crate::presenter::open_presenter_window())}>
+                    { "P" }
+                </button>
                 <button type="button" class="icon-button" id="fullscreen-button"
                         aria-pressed={if fullscreen { "true" } else { "false" }}
                         aria-label={fullscreen_label} title={fullscreen_label}

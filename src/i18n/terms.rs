@@ -354,6 +354,9 @@ mod tests {
             ("extras.json", crate::i18n::extras::EXTRAS_JSON),
             ("glossary.json", crate::lessons::glossary::GLOSSARY_JSON),
             ("drill.json", crate::drill::WORDS_JSON),
+            ("presenter.json", crate::presenter::notes::LABELS_JSON),
+            ("presenter/notes.json", crate::presenter::notes::NOTES_JSON),
+            ("presenter/plans.json", crate::presenter::plan::PLANS_JSON),
         ]
         .into_iter()
         .map(|(n, j)| (n.to_string(), j))

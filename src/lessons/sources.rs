@@ -1,5 +1,5 @@
 //! Where the page's statements about Flink come from. Every tour (for its title)
-//! and tour step, drill question and glossary term carries `"sources"`, a list of:
+//! and tour step, drill question, glossary term and lesson's teaching notes carries `"sources"`, a list of:
 //!
 //! - `"ClassName"` or `"ClassName.member"` — a Flink class by its simple name
 //!   (nested as `Outer.Inner`; a fully qualified name is accepted too) and,
@@ -365,6 +365,7 @@ pub fn entries(file: &str, json: &serde_json::Value) -> Vec<(String, Option<Vec<
     }
     each("questions", "questions", &mut out);
     each("terms", "terms", &mut out);
+    each("notes", "notes", &mut out);
     out
 }
 
@@ -419,6 +420,10 @@ pub(crate) mod tests {
         out.push((
             "drill/questions.json".into(),
             include_str!("../../assets/drill/questions.json"),
+        ));
+        out.push((
+            "presenter/notes.json".into(),
+            crate::presenter::notes::NOTES_JSON,
         ));
         out.into_iter()
             .map(|(n, j)| (n, serde_json::from_str(j).expect("valid JSON")))
