@@ -34,7 +34,7 @@ const WEB_CRATES: [&str; 6] = [
 /// The modules that may import a web crate (a module and its submodules): the
 /// components and their root, the hooks, the browser page outside the app, the
 /// lesson data's fetching, and the tools' panels. Everything else is pure.
-const WEB_MODULES: [&str; 15] = [
+const WEB_MODULES: [&str; 16] = [
     "main",
     "app",
     "components",
@@ -53,6 +53,9 @@ const WEB_MODULES: [&str; 15] = [
     "share",
     // The reducer's `yew::Reducible` glue; nothing else of yew (see below).
     "playback::reducer",
+    // The presenter window, the projector's view and the channel between them
+    // (a `BroadcastChannel`).
+    "presenter",
 ];
 
 /// What of the engine's face the view side (`app`, `components`, `hooks`) may

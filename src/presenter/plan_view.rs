@@ -85,31 +85,14 @@ pub struct PlanProps {
     pub connected: bool,
 }
 
-/// The class-plan panel; see the module documentation.
-#[component]
-pub fn PlanPanel(props: &PlanProps) -> Html {
-    let lang = use_lang().lang;
-    let link_error = use_state_eq(|| {
-        crate::document::query_param(PARAM).and_then(|v| plan::decode_link(&v).err())
-    });
-    // A plan link wins over the kept plan (and replaces it once anything moves).
-    let saved =
-        use_state_eq(
-            || match crate::document::query_param(PARAM).map(|v| plan::decode_link(&v)) {
-                Some(Ok(plan)) => Some(Saved {
-                    plan,
-                    at: 0,
-                    tour_step: None,
-                }),
-                _ => load_saved(),
-            },
-        );
-    // A lesson to open and the tour step to show there once its run is here.
-    let want = use_mut_ref(|| {
-        saved
-            .as_ref()
-            .and_then(|s| Some((s.plan.items.get(s.at)?.lesson.clone(), s.tour_step, false)))
-    });
+/// What the plan wants on stage: a lesson, the tour step to show there, and
+/// whether that lesson was asked for already.
+type Wanted = Rc<RefCell<Option<(String, Option<usize>, bool)>>>;
+
+/// Opens the lesson the plan wants once the windows are linked (or the page has
+/// settled), then shows its tour step once its run is here.
+#[hook]
+fn use_open_wanted(want: &Wanted, props: &PlanProps) {
     let mounted = use_state(js_sys::Date::now);
     {
         let want = want.clone();
@@ -136,7 +119,11 @@ pub fn PlanPanel(props: &PlanProps) -> Html {
             }
         });
     }
-    // Where the class is, kept as it moves.
+}
+
+/// Keeps where the class is (the plan's lesson and its tour step) as it moves.
+#[hook]
+fn use_keep_place(saved: &UseStateHandle<Option<Saved>>, props: &PlanProps) {
     {
         let saved = saved.clone();
         let tour_step = props.lessons.showing.map(|s| s.step);
@@ -155,6 +142,116 @@ pub fn PlanPanel(props: &PlanProps) -> Html {
             },
         );
     }
+}
+
+/// A chosen plan file read and set: the input's handler, and why the last file
+/// chosen was refused (naming the field).
+#[hook]
+fn use_import(set_plan: &Callback<Plan>) -> (Callback<Event>, Option<String>) {
+    let import_error = use_state_eq(|| None::<String>);
+    let import = {
+        let (set_plan, import_error) = (set_plan.clone(), import_error.clone());
+        Callback::from(move |e: Event| {
+            let (set_plan, import_error) = (set_plan.clone(), import_error.clone());
+            crate::document::read_chosen_file(
+                &e,
+                Callback::from(
+                    move |(_, text): (String, Result<String, crate::document::NotText>)| match text
+                        .map_err(|e| e.to_string())
+                        .and_then(|t| Plan::parse(&t).map_err(|e| e.to_string()))
+                    {
+                        Ok(p) => {
+                            import_error.set(None);
+                            set_plan.emit(p);
+                        }
+                        Err(e) => import_error.set(Some(e)),
+                    },
+                ),
+            );
+        })
+    };
+    (import, (*import_error).clone())
+}
+
+/// Downloads the plan as `class-plan.json`.
+fn export_plan(saved: &UseStateHandle<Option<Saved>>) -> Callback<MouseEvent> {
+    let saved = saved.clone();
+    Callback::from(move |_: MouseEvent| {
+        if let Some(s) = &*saved {
+            let _ =
+                crate::document::download("class-plan.json", &s.plan.to_json(), "application/json");
+        }
+    })
+}
+
+/// Picking a ready-made plan (or the lecturer's own, empty) in the chooser.
+fn choose_ready(
+    set_plan: &Callback<Plan>,
+    ready: &[plan::ReadyPlan],
+    lang: Lang,
+) -> Callback<Event> {
+    let (set_plan, ready) = (set_plan.clone(), ready.to_vec());
+    Callback::from(move |e: Event| {
+        let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        match select.value().as_str() {
+            "" => {}
+            "own" => set_plan.emit(Plan {
+                title: String::new(),
+                items: Vec::new(),
+            }),
+            id => {
+                if let Some(p) = ready.iter().find(|p| p.id == id) {
+                    set_plan.emit(p.plan(lang));
+                }
+            }
+        }
+    })
+}
+
+/// Adds the lesson on stage to the plan, five minutes for it.
+fn add_lesson(edit: &Callback<Edit>, lesson: &AttrValue) -> Callback<MouseEvent> {
+    let (edit, lesson) = (edit.clone(), lesson.to_string());
+    Callback::from(move |_: MouseEvent| {
+        let lesson = lesson.clone();
+        edit.emit(Box::new(move |p: &mut Plan| {
+            if p.items.len() < plan::MAX_ITEMS {
+                p.items.push(Item {
+                    lesson: lesson.clone(),
+                    minutes: 5,
+                    steps: Vec::new(),
+                });
+            }
+        }));
+    })
+}
+
+/// The class-plan panel; see the module documentation.
+#[component]
+pub fn PlanPanel(props: &PlanProps) -> Html {
+    let lang = use_lang().lang;
+    let link_error = use_state_eq(|| {
+        crate::document::query_param(PARAM).and_then(|v| plan::decode_link(&v).err())
+    });
+    // A plan link wins over the kept plan (and replaces it once anything moves).
+    let saved =
+        use_state_eq(
+            || match crate::document::query_param(PARAM).map(|v| plan::decode_link(&v)) {
+                Some(Ok(plan)) => Some(Saved {
+                    plan,
+                    at: 0,
+                    tour_step: None,
+                }),
+                _ => load_saved(),
+            },
+        );
+    // A lesson to open and the tour step to show there once its run is here.
+    let want = use_mut_ref(|| {
+        saved
+            .as_ref()
+            .and_then(|s| Some((s.plan.items.get(s.at)?.lesson.clone(), s.tour_step, false)))
+    });
+    use_open_wanted(&want, props);
+    use_keep_place(&saved, props);
     let go_to = {
         let (saved, want) = (saved.clone(), want.clone());
         Callback::from(move |at: usize| {
@@ -186,24 +283,7 @@ pub fn PlanPanel(props: &PlanProps) -> Html {
         })
     };
     let ready: Vec<plan::ReadyPlan> = PLANS.get().cloned().unwrap_or_default();
-    let on_choose = {
-        let (set_plan, ready) = (set_plan.clone(), ready.clone());
-        Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            match select.value().as_str() {
-                "" => {}
-                "own" => set_plan.emit(Plan {
-                    title: String::new(),
-                    items: Vec::new(),
-                }),
-                id => {
-                    if let Some(p) = ready.iter().find(|p| p.id == id) {
-                        set_plan.emit(p.plan(lang));
-                    }
-                }
-            }
-        })
-    };
+    let on_choose = choose_ready(&set_plan, &ready, lang);
     let edit = {
         let saved = saved.clone();
         Callback::from(move |f: Edit| {
@@ -215,55 +295,9 @@ pub fn PlanPanel(props: &PlanProps) -> Html {
             saved.set(Some(s));
         })
     };
-    let add_current = {
-        let (edit, lesson) = (edit.clone(), props.lesson.to_string());
-        Callback::from(move |_: MouseEvent| {
-            let lesson = lesson.clone();
-            edit.emit(Box::new(move |p: &mut Plan| {
-                if p.items.len() < plan::MAX_ITEMS {
-                    p.items.push(Item {
-                        lesson: lesson.clone(),
-                        minutes: 5,
-                        steps: Vec::new(),
-                    });
-                }
-            }));
-        })
-    };
-    let export = {
-        let saved = saved.clone();
-        Callback::from(move |_: MouseEvent| {
-            if let Some(s) = &*saved {
-                let _ = crate::document::download(
-                    "class-plan.json",
-                    &s.plan.to_json(),
-                    "application/json",
-                );
-            }
-        })
-    };
-    let import_error = use_state_eq(|| None::<String>);
-    let import = {
-        let (set_plan, import_error) = (set_plan.clone(), import_error.clone());
-        Callback::from(move |e: Event| {
-            let (set_plan, import_error) = (set_plan.clone(), import_error.clone());
-            crate::document::read_chosen_file(
-                &e,
-                Callback::from(
-                    move |(_, text): (String, Result<String, crate::document::NotText>)| match text
-                        .map_err(|e| e.to_string())
-                        .and_then(|t| Plan::parse(&t).map_err(|e| e.to_string()))
-                    {
-                        Ok(p) => {
-                            import_error.set(None);
-                            set_plan.emit(p);
-                        }
-                        Err(e) => import_error.set(Some(e)),
-                    },
-                ),
-            );
-        })
-    };
+    let add_current = add_lesson(&edit, &props.lesson);
+    let export = export_plan(&saved);
+    let (import, import_error) = use_import(&set_plan);
     let link = saved.as_ref().and_then(|s| {
         (!s.plan.items.is_empty()).then(|| {
             let base = crate::components::qr_dialog::page_base();
@@ -285,7 +319,7 @@ pub fn PlanPanel(props: &PlanProps) -> Html {
             if let Some(e) = &*link_error {
                 <p class="plan__error" role="alert" id="plan-link-error">{ e.to_string() }</p>
             }
-            if let Some(e) = &*import_error {
+            if let Some(e) = &import_error {
                 <p class="plan__error" role="alert" id="plan-import-error">{ e.clone() }</p>
             }
             if let Some(s) = &*saved {
