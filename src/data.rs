@@ -147,7 +147,7 @@ pub fn supply(file: &str, text: String) -> Result<(), String> {
             Scenario::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
             engine::runner::provide(name, text).map_err(|e| e.to_string())
         }
-        Some(("tours", name)) => tour::provide(name, &text),
+        Some(("tours", name)) => tour::provide(name, &text).map_err(|e| e.to_string()),
         Some(("java", name)) => {
             engine::export::flink::provide_fragment(name, text).map_err(|e| e.to_string())
         }
