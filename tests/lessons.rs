@@ -103,10 +103,19 @@ async fn a_pick_is_marked_right_or_wrong_before_the_answer_shows() {
         "{}",
         app.text("#tour-answer")
     );
-    assert!(
-        app.find(&choice(right)).has_attribute("disabled"),
-        "answered: no second pick"
+    assert_eq!(
+        app.attr(&choice(right), "aria-disabled"),
+        "true",
+        "answered"
     );
+    // A second pick changes nothing: the first one stands.
+    let other = (right + 1) % n;
+    app.click(&choice(other)).await;
+    assert_eq!(
+        (pressed(&app, right), pressed(&app, other)),
+        ("true".into(), "false".into())
+    );
+    assert_eq!(app.text("#tour-verdict"), "✓ Right!");
 
     // Step 3, a wrong one.
     app.click("#tour-next").await;

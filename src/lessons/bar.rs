@@ -591,7 +591,8 @@ fn letter(i: usize) -> char {
 
 /// A step's choices as buttons: one picked is pressed and reveals the answer;
 /// once revealed, the right one and a wrong pick say so in words and a mark,
-/// not by colour alone.
+/// not by colour alone. Answered, they are `aria-disabled` rather than
+/// `disabled`, so the keyboard's focus stays on the pick that was made.
 fn choices_view(l: &Lessons, s: &tour::Step, pick: &Pick, lang: crate::i18n::Lang) -> Html {
     let right = s.right_choice();
     let picked = pick
@@ -623,15 +624,19 @@ fn choices_view(l: &Lessons, s: &tour::Step, pick: &Pick, lang: crate::i18n::Lan
                 };
                 let onclick = {
                     let (set, reveal, step) = (pick.picked.clone(), l.reveal.clone(), pick.step);
+                    let answered = pick.revealed;
                     Callback::from(move |_: MouseEvent| {
-                        set.set(Some((step, i)));
-                        reveal.emit(());
+                        if !answered {
+                            set.set(Some((step, i)));
+                            reveal.emit(());
+                        }
                     })
                 };
                 html! {
                     <button type="button" id={format!("tour-choice-{}", i + 1)}
                             class={classes!("tour-card__choice", mark.as_ref().map(|m| m.0))}
-                            aria-pressed={mine.to_string()} disabled={pick.revealed}
+                            aria-pressed={mine.to_string()}
+                            aria-disabled={pick.revealed.then_some("true")}
                             data-right={(pick.revealed && is_right).then_some("true")}
                             {onclick}>
                         <span class="tour-card__choice-letter" aria-hidden="true">{ letter(i) }</span>
