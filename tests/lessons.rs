@@ -558,9 +558,9 @@ async fn the_savepoint_tour_walks_the_restored_run() {
         app.clock()
     );
     assert!(
-        app.text(".tour-card__ask").contains("app2"),
+        app.text(".tour-card__question").contains("app2"),
         "{}",
-        app.text(".tour-card__ask")
+        app.text(".tour-card__question")
     );
     app.click("#tour-reveal").await;
     assert!(

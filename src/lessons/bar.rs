@@ -599,19 +599,7 @@ fn choices_view(l: &Lessons, s: &tour::Step, pick: &Pick, lang: crate::i18n::Lan
         .picked
         .filter(|(at, _)| *at == pick.step)
         .map(|(_, c)| c);
-    let verdict = match (pick.revealed, picked) {
-        (true, Some(p)) if Some(p) == right => html! {
-            <p class="tour-card__verdict tour-card__verdict--right" id="tour-verdict" role="status">
-                { t("tour_verdict_right", lang) }</p>
-        },
-        (true, Some(_)) => html! {
-            <p class="tour-card__verdict tour-card__verdict--wrong" id="tour-verdict" role="status">
-                { t("tour_verdict_wrong", lang).replace("{letter}", &right.map(letter).unwrap_or('?').to_string()) }</p>
-        },
-        _ => html! {},
-    };
     html! {
-        <>
         <div class="tour-card__choices" id="tour-choices" role="group"
              aria-label={t("tour_choices_label", lang)}>
             { for s.choice_texts(lang).into_iter().enumerate().map(|(i, text)| {
@@ -648,8 +636,27 @@ fn choices_view(l: &Lessons, s: &tour::Step, pick: &Pick, lang: crate::i18n::Lan
                 }
             }) }
         </div>
-        { verdict }
-        </>
+    }
+}
+
+/// Whether the pick was right, in words, once the answer is shown (nothing
+/// without a pick).
+fn verdict_view(s: &tour::Step, pick: &Pick, lang: crate::i18n::Lang) -> Html {
+    let right = s.right_choice();
+    let picked = pick
+        .picked
+        .filter(|(at, _)| *at == pick.step)
+        .map(|(_, c)| c);
+    match (pick.revealed, picked) {
+        (true, Some(p)) if Some(p) == right => html! {
+            <p class="tour-card__verdict tour-card__verdict--right" id="tour-verdict" role="status">
+                { t("tour_verdict_right", lang) }</p>
+        },
+        (true, Some(_)) => html! {
+            <p class="tour-card__verdict tour-card__verdict--wrong" id="tour-verdict" role="status">
+                { t("tour_verdict_wrong", lang).replace("{letter}", &right.map(letter).unwrap_or('?').to_string()) }</p>
+        },
+        _ => html! {},
     }
 }
 
@@ -668,19 +675,25 @@ fn ask_view(
     let revealed = pick.revealed;
     let text = |loc: &engine::scenario::Localized| tour::text(loc, lang).to_string();
     html! {
-        // The question and its button stay in view at the drawer's bottom
-        // while a long step's text scrolls; once answered, the block
-        // takes its place in the card and is scrolled into view.
-        <div class={classes!("tour-card__ask", revealed.then_some("tour-card__ask--answered"))}>
+        <>
+        // The question and its choices follow the step's text; the button that
+        // reveals the answer stays in view at the drawer's bottom while they
+        // scroll; once answered, the verdict and the answer take its place
+        // and are scrolled into view.
+        <div class="tour-card__question">
             <p><strong>{ t("tour_predict", lang) }</strong>{ " " }{ text(q) }</p>
             { choices_view(l, s, &pick, lang) }
+        </div>
+        <div class={classes!("tour-card__ask", revealed.then_some("tour-card__ask--answered"))}>
             if revealed {
+                { verdict_view(s, &pick, lang) }
                 <p class="tour-card__answer" id="tour-answer" ref={answer_ref.clone()}>{ text(a) }</p>
             } else {
                 <button type="button" class="text-button" id="tour-reveal"
                         onclick={l.reveal.reform(|_: MouseEvent| ())}>{ t("tour_reveal", lang) }</button>
             }
         </div>
+        </>
     }
 }
 
