@@ -10,6 +10,7 @@
 //! (`yew::scheduler::flush().await`), each test in a fresh `<div>`, and the URL
 //! (query and fragment) put back when a test ends.
 
+use checkpoint_lab::i18n::Lang;
 use checkpoint_lab::lessons::tour;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -54,6 +55,97 @@ fn tour_steps() -> Vec<u64> {
     let t = tour::tour_for("odd-even-sum").expect("odd-even-sum has a tour");
     let s = engine::runner::load("odd-even-sum").unwrap();
     tour::positions(&t, &s, s.seed).unwrap()
+}
+
+/// A question's choices on the single page: nothing is revealed before a pick;
+/// a right pick is pressed and marked ✓ with words, a wrong one ✗ with the right
+/// one named and marked; the answer appears after the pick; the next question
+/// starts unpicked.
+#[wasm_bindgen_test]
+async fn a_pick_is_marked_right_or_wrong_before_the_answer_shows() {
+    let t = tour::tour_for("odd-even-sum").unwrap();
+    let app = Mounted::at("?lang=en&scenario=odd-even-sum").await;
+    app.click("#tour-start").await;
+    app.click("#tour-next").await;
+    let asked: Vec<usize> = t
+        .steps
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.ask.is_some())
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(asked[..2], [1, 2], "steps 2 and 3 ask");
+    let choice = |i: usize| format!("#tour-choice-{}", i + 1);
+    let pressed = |app: &Mounted, i: usize| app.attr(&choice(i), "aria-pressed");
+
+    // Step 2, the right one.
+    let step = &t.steps[1];
+    let right = step.right_choice().unwrap();
+    let n = step.choice_texts(Lang::En).len();
+    assert!(app.query("#tour-answer").is_none());
+    assert!(app.query("#tour-verdict").is_none());
+    for i in 0..n {
+        assert_eq!(pressed(&app, i), "false");
+        assert!(app
+            .text(&choice(i))
+            .contains(step.choice_texts(Lang::En)[i]));
+    }
+    app.click(&choice(right)).await;
+    assert_eq!(pressed(&app, right), "true");
+    assert_eq!(app.text("#tour-verdict"), "✓ Right!");
+    assert!(
+        app.text(&choice(right)).contains("✓ the right answer"),
+        "{}",
+        app.text(&choice(right))
+    );
+    assert!(
+        app.text("#tour-answer").starts_with("5."),
+        "{}",
+        app.text("#tour-answer")
+    );
+    assert_eq!(
+        app.attr(&choice(right), "aria-disabled"),
+        "true",
+        "answered"
+    );
+    // A second pick changes nothing: the first one stands.
+    let other = (right + 1) % n;
+    app.click(&choice(other)).await;
+    assert_eq!(
+        (pressed(&app, right), pressed(&app, other)),
+        ("true".into(), "false".into())
+    );
+    assert_eq!(app.text("#tour-verdict"), "✓ Right!");
+
+    // Step 3, a wrong one.
+    app.click("#tour-next").await;
+    let step = &t.steps[2];
+    let right = step.right_choice().unwrap();
+    let wrong = (right + 1) % step.choices.len();
+    assert!(
+        app.query("#tour-answer").is_none(),
+        "a new step starts unanswered"
+    );
+    assert_eq!(pressed(&app, wrong), "false");
+    app.click(&choice(wrong)).await;
+    assert_eq!(pressed(&app, wrong), "true");
+    assert_eq!(pressed(&app, right), "false");
+    let letter = (b'A' + right as u8) as char;
+    assert_eq!(
+        app.text("#tour-verdict"),
+        format!("✗ Not this one: the right answer is {letter}.")
+    );
+    assert!(
+        app.text(&choice(wrong)).contains("✗ your pick"),
+        "{}",
+        app.text(&choice(wrong))
+    );
+    assert!(app.text(&choice(right)).contains("✓ the right answer"));
+    assert!(
+        app.text("#tour-answer").starts_with("Even 6"),
+        "{}",
+        app.text("#tour-answer")
+    );
 }
 
 /// Next / previous, by button and by ← / →, move the same playback the page
@@ -466,9 +558,9 @@ async fn the_savepoint_tour_walks_the_restored_run() {
         app.clock()
     );
     assert!(
-        app.text(".tour-card__ask").contains("app2"),
+        app.text(".tour-card__question").contains("app2"),
         "{}",
-        app.text(".tour-card__ask")
+        app.text(".tour-card__question")
     );
     app.click("#tour-reveal").await;
     assert!(

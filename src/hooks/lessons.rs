@@ -272,7 +272,12 @@ fn use_tour(playback: &UseReducerHandle<State>, d: &Callback<Action>, run_id: us
             let tour = tour.as_ref().as_ref()?;
             let each = playback.with_scenario(|s| tour::positions_each(tour, s, playback.seed))?;
             // A scenario that does not run has no step anywhere.
-            Some(each.unwrap_or_else(|e| vec![Err(e); tour.steps.len()]))
+            let each = each.unwrap_or_else(|e| vec![Err(e); tour.steps.len()]);
+            Some(
+                each.into_iter()
+                    .map(|p| p.map_err(|e| e.to_string()))
+                    .collect::<Vec<_>>(),
+            )
         })
     };
     let showing = use_state_eq(|| None::<Showing>);

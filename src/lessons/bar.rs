@@ -467,6 +467,8 @@ pub fn TourCard(props: &LessonProps) -> Html {
     let answer_ref = use_node_ref();
     let card_ref = use_node_ref();
     let folded = use_state_eq(|| false);
+    // The choice picked at a step, as (step, choice): another step starts unpicked.
+    let picked = use_state_eq(|| None::<(usize, usize)>);
     let swipe_start = use_mut_ref(|| None::<(f64, f64)>);
     {
         let answer_ref = answer_ref.clone();
@@ -568,38 +570,130 @@ pub fn TourCard(props: &LessonProps) -> Html {
             if let Some(e) = unreachable {
                 <p class="lesson-bar__error" role="alert">{ t("tour_unreachable", lang) }{ " " }{ e }</p>
             }
-            { ask_view(l, s, revealed, &answer_ref, lang) }
+            { ask_view(l, s, Pick { step, picked: &picked, revealed }, &answer_ref, lang) }
             <p class="tour-card__keys" id="tour-keys">{ t(if touch { "tour_keys_touch" } else { "tour_keys" }, lang) }</p>
         </div>
     }
 }
 
-/// A step's question and, once revealed, its answer (nothing for a step
-/// without one).
+/// Where a step's question stands: the step, the choice picked (any step's) and
+/// whether the answer is shown.
+struct Pick<'a> {
+    step: usize,
+    picked: &'a UseStateHandle<Option<(usize, usize)>>,
+    revealed: bool,
+}
+
+/// The letter a choice is called by (A, B, C, D).
+fn letter(i: usize) -> char {
+    (b'A' + i as u8) as char
+}
+
+/// A step's choices as buttons: one picked is pressed and reveals the answer;
+/// once revealed, the right one and a wrong pick say so in words and a mark,
+/// not by colour alone. Answered, they are `aria-disabled` rather than
+/// `disabled`, so the keyboard's focus stays on the pick that was made.
+fn choices_view(l: &Lessons, s: &tour::Step, pick: &Pick, lang: crate::i18n::Lang) -> Html {
+    let right = s.right_choice();
+    let picked = pick
+        .picked
+        .filter(|(at, _)| *at == pick.step)
+        .map(|(_, c)| c);
+    html! {
+        <div class="tour-card__choices" id="tour-choices" role="group"
+             aria-label={t("tour_choices_label", lang)}>
+            { for s.choice_texts(lang).into_iter().enumerate().map(|(i, text)| {
+                let is_right = Some(i) == right;
+                let mine = picked == Some(i);
+                let mark = match (pick.revealed, is_right, mine) {
+                    (true, true, _) => Some(("tour-card__choice--right", t("tour_choice_right", lang))),
+                    (true, false, true) => Some(("tour-card__choice--wrong", t("tour_choice_wrong", lang))),
+                    _ => None,
+                };
+                let onclick = {
+                    let (set, reveal, step) = (pick.picked.clone(), l.reveal.clone(), pick.step);
+                    let answered = pick.revealed;
+                    Callback::from(move |_: MouseEvent| {
+                        if !answered {
+                            set.set(Some((step, i)));
+                            reveal.emit(());
+                        }
+                    })
+                };
+                html! {
+                    <button type="button" id={format!("tour-choice-{}", i + 1)}
+                            class={classes!("tour-card__choice", mark.as_ref().map(|m| m.0))}
+                            aria-pressed={mine.to_string()}
+                            aria-disabled={pick.revealed.then_some("true")}
+                            data-right={(pick.revealed && is_right).then_some("true")}
+                            {onclick}>
+                        <span class="tour-card__choice-letter" aria-hidden="true">{ letter(i) }</span>
+                        <span class="tour-card__choice-text">{ text.to_string() }</span>
+                        if let Some((_, words)) = mark {
+                            <span class="tour-card__choice-mark">{ words }</span>
+                        }
+                    </button>
+                }
+            }) }
+        </div>
+    }
+}
+
+/// Whether the pick was right, in words, once the answer is shown (nothing
+/// without a pick).
+fn verdict_view(s: &tour::Step, pick: &Pick, lang: crate::i18n::Lang) -> Html {
+    let right = s.right_choice();
+    let picked = pick
+        .picked
+        .filter(|(at, _)| *at == pick.step)
+        .map(|(_, c)| c);
+    match (pick.revealed, picked) {
+        (true, Some(p)) if Some(p) == right => html! {
+            <p class="tour-card__verdict tour-card__verdict--right" id="tour-verdict" role="status">
+                { t("tour_verdict_right", lang) }</p>
+        },
+        (true, Some(_)) => html! {
+            <p class="tour-card__verdict tour-card__verdict--wrong" id="tour-verdict" role="status">
+                { t("tour_verdict_wrong", lang).replace("{letter}", &right.map(letter).unwrap_or('?').to_string()) }</p>
+        },
+        _ => html! {},
+    }
+}
+
+/// A step's question, its choices and, once revealed, its answer (nothing for a
+/// step without one).
 fn ask_view(
     l: &Lessons,
     s: &tour::Step,
-    revealed: bool,
+    pick: Pick,
     answer_ref: &NodeRef,
     lang: crate::i18n::Lang,
 ) -> Html {
     let (Some(q), Some(a)) = (&s.ask, &s.answer) else {
         return html! {};
     };
+    let revealed = pick.revealed;
     let text = |loc: &engine::scenario::Localized| tour::text(loc, lang).to_string();
     html! {
-        // The question and its button stay in view at the drawer's bottom
-        // while a long step's text scrolls; once answered, the block
-        // takes its place in the card and is scrolled into view.
-        <div class={classes!("tour-card__ask", revealed.then_some("tour-card__ask--answered"))}>
+        <>
+        // The question and its choices follow the step's text; the button that
+        // reveals the answer stays in view at the drawer's bottom while they
+        // scroll; once answered, the verdict and the answer take its place
+        // and are scrolled into view.
+        <div class="tour-card__question">
             <p><strong>{ t("tour_predict", lang) }</strong>{ " " }{ text(q) }</p>
+            { choices_view(l, s, &pick, lang) }
+        </div>
+        <div class={classes!("tour-card__ask", revealed.then_some("tour-card__ask--answered"))}>
             if revealed {
+                { verdict_view(s, &pick, lang) }
                 <p class="tour-card__answer" id="tour-answer" ref={answer_ref.clone()}>{ text(a) }</p>
             } else {
                 <button type="button" class="text-button" id="tour-reveal"
                         onclick={l.reveal.reform(|_: MouseEvent| ())}>{ t("tour_reveal", lang) }</button>
             }
         </div>
+        </>
     }
 }
 

@@ -11,7 +11,9 @@
 //!    {"goto": {"event": {"type": "checkpoint_completed", "checkpoint": 1}},
 //!     "highlight": {"panel": "storage"},
 //!     "text": {"zh": "…", "en": "…"},
-//!     "ask": {"zh": "…", "en": "…"}, "answer": {"zh": "…", "en": "…"}}]}
+//!     "ask": {"zh": "…", "en": "…"}, "answer": {"zh": "…", "en": "…"},
+//!     "choices": [{"zh": "…", "zh-Hant": "…", "en": "…", "right": true},
+//!                 {"zh": "…", "zh-Hant": "…", "en": "…"}, …]}]}
 //! ```
 //!
 //! `goto` is a moment of the run: `{"at_ms": 700}` (the last step at or before that
@@ -21,6 +23,13 @@
 //! channel (`{"channel": "numbers#0->parity#0"}`) or a side-panel tab
 //! (`{"panel": "storage"}`; coordinator, storage, sink, narration). A step with
 //! `ask` pauses for the class to predict; `answer` is revealed on click.
+//!
+//! Every `ask` comes with `choices`: 3 or 4 short answers to pick from (large
+//! buttons on a phone, a class's vote), each in every language (`zh`, `zh-Hant`,
+//! `en`), all different, exactly one with `"right": true`. The right one says
+//! what the `answer` says; the others are the misconceptions a class brings.
+//! What a choice says about Flink is covered by its step's `sources`.
+//! [`Step::choice_texts`] and [`Step::right_choice`] give them to any view.
 //!
 //! A step that sends the class to the same job under another checkpointing mode,
 //! or to another lesson, says so with `invites`: `{"mode": "aligned"}` or
@@ -119,11 +128,16 @@ pub fn available(lesson: &str) -> bool {
 
 /// Supplies the tour of `lesson` (the fetched `tours/<lesson>.json`): checked as
 /// the tests check the compiled-in ones; the error names the file and the field.
-pub fn provide(lesson: &str, json: &str) -> Result<(), String> {
+pub fn provide(lesson: &str, json: &str) -> Result<(), TourError> {
     if !NAMES.contains(&lesson) {
-        return Err(format!("tours/{lesson}.json: {lesson:?} has no tour"));
+        return Err(TourError::NoTour {
+            lesson: lesson.to_string(),
+        });
     }
-    let tour = Tour::parse(json).map_err(|e| format!("tours/{lesson}.json: {e}"))?;
+    let tour = Tour::parse(json).map_err(|e| TourError::InFile {
+        lesson: lesson.to_string(),
+        error: Box::new(e),
+    })?;
     PROVIDED.with(|p| p.borrow_mut().insert(lesson.to_string(), tour));
     Ok(())
 }
@@ -170,6 +184,9 @@ pub struct Step {
     /// The answer, revealed on click.
     #[serde(default)]
     pub answer: Option<Localized>,
+    /// The answers to pick from before the reveal (with `ask`; one is right).
+    #[serde(default)]
+    pub choices: Vec<Choice>,
     /// Where the step meets an outdated claim of the learners' notes: the claim
     /// and what Flink does.
     #[serde(default)]
@@ -178,6 +195,106 @@ pub struct Step {
     #[serde(default)]
     pub invites: Option<Invite>,
 }
+
+/// One answer to a step's question, in every language.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Choice {
+    /// Simplified Chinese.
+    pub zh: String,
+    /// Traditional Chinese (generated from `zh` by `scripts/hant.cjs`).
+    #[serde(rename = "zh-Hant", default)]
+    pub zh_hant: Option<String>,
+    /// English.
+    pub en: String,
+    /// Whether it is the right answer (exactly one of a step's is).
+    #[serde(default)]
+    pub right: bool,
+}
+
+impl Choice {
+    /// Its text in `lang`.
+    pub fn text(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Zh => &self.zh,
+            Lang::ZhHant => self.zh_hant.as_deref().unwrap_or(&self.zh),
+            Lang::En => &self.en,
+        }
+    }
+}
+
+impl Step {
+    /// The texts of the step's choices in `lang`, in their order (empty for a
+    /// step without a question).
+    pub fn choice_texts(&self, lang: Lang) -> Vec<&str> {
+        self.choices.iter().map(|c| c.text(lang)).collect()
+    }
+
+    /// Which of [`Step::choice_texts`] is the right answer (`None` without
+    /// choices).
+    pub fn right_choice(&self) -> Option<usize> {
+        self.choices.iter().position(|c| c.right)
+    }
+}
+
+/// Why a tour file, or a target it names, is not usable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TourError {
+    /// A file supplied for a lesson that has no tour.
+    NoTour {
+        /// The lesson.
+        lesson: String,
+    },
+    /// A supplied file that does not check: the file's lesson and why.
+    InFile {
+        /// The lesson whose `tours/<lesson>.json` it is.
+        lesson: String,
+        /// What is wrong in it.
+        error: Box<TourError>,
+    },
+    /// Not JSON of a tour's shape (serde's message names the field).
+    Json(String),
+    /// A field that breaks a rule: the tour's scenario and the message, which
+    /// names the step (from 1) and the field.
+    Field {
+        /// The tour's scenario.
+        tour: String,
+        /// What is wrong, naming where (`steps[2].choices[3].en: …`).
+        message: String,
+    },
+    /// A highlight that names nothing in the job: the field and why.
+    Target(String),
+    /// The lesson's scenario does not run (the engine's message).
+    Run(String),
+    /// A step's `goto` names a moment this run never reaches (its index from 1).
+    NeverHappens {
+        /// The tour's scenario.
+        tour: String,
+        /// The step, from 1.
+        step: usize,
+    },
+}
+
+impl std::fmt::Display for TourError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TourError::NoTour { lesson } => {
+                write!(f, "tours/{lesson}.json: {lesson:?} has no tour")
+            }
+            TourError::InFile { lesson, error } => write!(f, "tours/{lesson}.json: {error}"),
+            TourError::Json(e) => write!(f, "tour: {e}"),
+            TourError::Field { tour, message } => write!(f, "tour {tour}: {message}"),
+            TourError::Target(e) => f.write_str(e),
+            TourError::Run(e) => f.write_str(e),
+            TourError::NeverHappens { tour, step } => write!(
+                f,
+                "tour {tour}: steps[{step}].goto: that moment never happens in this run"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TourError {}
 
 /// A change a step asks for: exactly one of `mode` or `lesson`.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -233,24 +350,27 @@ pub fn text(l: &Localized, lang: Lang) -> &str {
 impl Tour {
     /// Parses and checks a tour file; the error names the file's scenario, the step
     /// (from 1) and the field.
-    pub fn parse(json: &str) -> Result<Tour, String> {
-        let tour: Tour = serde_json::from_str(json).map_err(|e| format!("tour: {e}"))?;
-        tour.check()?;
+    pub fn parse(json: &str) -> Result<Tour, TourError> {
+        let tour: Tour = serde_json::from_str(json).map_err(|e| TourError::Json(e.to_string()))?;
+        tour.check().map_err(|message| TourError::Field {
+            tour: tour.scenario.clone(),
+            message,
+        })?;
         Ok(tour)
     }
 
+    /// The first broken rule, naming the step and the field.
     fn check(&self) -> Result<(), String> {
-        let name = &self.scenario;
         let both = |l: &Localized, what: &str| {
             if l.zh.trim().is_empty() || l.en.trim().is_empty() {
-                Err(format!("tour {name}: {what} needs both zh and en"))
+                Err(format!("{what} needs both zh and en"))
             } else {
                 Ok(())
             }
         };
         both(&self.title, "title")?;
         if self.steps.is_empty() {
-            return Err(format!("tour {name}: steps is empty"));
+            return Err("steps is empty".into());
         }
         for (i, s) in self.steps.iter().enumerate() {
             let at = format!("steps[{}]", i + 1);
@@ -259,24 +379,28 @@ impl Tour {
                 (Some(q), Some(a)) => {
                     both(q, &format!("{at}.ask"))?;
                     both(a, &format!("{at}.answer"))?;
+                    check_choices(&s.choices, &at)?;
                 }
-                (None, None) => {}
-                _ => return Err(format!("tour {name}: {at}: ask and answer come together")),
+                (None, None) if s.choices.is_empty() => {}
+                (None, None) => {
+                    return Err(format!("{at}.choices: only a step with ask has choices"))
+                }
+                _ => return Err(format!("{at}: ask and answer come together")),
             }
             match (&s.goto.at_ms, &s.goto.event) {
                 (Some(_), None) if s.goto.nth.is_none() => {}
                 (None, Some(e)) if !e.is_empty() && s.goto.nth != Some(0) => {}
                 _ => {
                     return Err(format!(
-                        "tour {name}: {at}.goto needs exactly one of at_ms or a non-empty event (nth from 1, only with event)"
+                        "{at}.goto needs exactly one of at_ms or a non-empty event (nth from 1, only with event)"
                     ))
                 }
             }
             if let Some(c) = &s.notes {
-                c.check().map_err(|e| format!("tour {name}: {at}.{e}"))?;
+                c.check().map_err(|e| format!("{at}.{e}"))?;
             }
             if let Some(inv) = &s.invites {
-                check_invite(inv, name, &at)?;
+                check_invite(inv, &at)?;
                 if let Some(then) = &inv.then {
                     both(then, &format!("{at}.invites.then"))?;
                 }
@@ -288,7 +412,7 @@ impl Tour {
                     .count();
                 if n != 1 {
                     return Err(format!(
-                        "tour {name}: {at}.highlight needs exactly one of task, channel or panel"
+                        "{at}.highlight needs exactly one of task, channel or panel"
                     ));
                 }
             }
@@ -298,29 +422,71 @@ impl Tour {
 }
 
 /// Checks a step's `invites`: exactly one of a known mode or a lesson with a tour.
-fn check_invite(inv: &Invite, name: &str, at: &str) -> Result<(), String> {
+fn check_invite(inv: &Invite, at: &str) -> Result<(), String> {
     match (&inv.mode, &inv.lesson) {
         (Some(m), None) => {
             if !MODES.contains(&m.as_str()) {
-                return Err(format!(
-                    "tour {name}: {at}.invites.mode: {m:?} is not one of {MODES:?}"
-                ));
+                return Err(format!("{at}.invites.mode: {m:?} is not one of {MODES:?}"));
             }
         }
         (None, Some(l)) => {
             if !NAMES.contains(&l.as_str()) {
                 return Err(format!(
-                    "tour {name}: {at}.invites.lesson: {l:?} is not a lesson with a tour"
+                    "{at}.invites.lesson: {l:?} is not a lesson with a tour"
                 ));
             }
         }
-        _ => {
-            return Err(format!(
-                "tour {name}: {at}.invites needs exactly one of mode or lesson"
-            ))
-        }
+        _ => return Err(format!("{at}.invites needs exactly one of mode or lesson")),
     }
     Ok(())
+}
+
+/// How many choices a question offers: enough to make the class think, few
+/// enough to be large buttons on a phone.
+pub const CHOICES: std::ops::RangeInclusive<usize> = 3..=4;
+
+/// Checks a question's `choices`: 3 or 4, each non-empty in every language and
+/// different from the others, exactly one right.
+fn check_choices(choices: &[Choice], at: &str) -> Result<(), String> {
+    if !CHOICES.contains(&choices.len()) {
+        return Err(format!(
+            "{at}.choices: a question needs 3 or 4 choices, not {}",
+            choices.len()
+        ));
+    }
+    for (j, c) in choices.iter().enumerate() {
+        let here = format!("{at}.choices[{}]", j + 1);
+        let langs = [
+            ("zh", Some(&c.zh)),
+            ("zh-Hant", c.zh_hant.as_ref()),
+            ("en", Some(&c.en)),
+        ];
+        for (lang, text) in langs {
+            let Some(text) = text.filter(|t| !t.trim().is_empty()) else {
+                return Err(format!("{here}.{lang} is missing or empty"));
+            };
+            let same = choices[..j].iter().position(|o| {
+                let other = match lang {
+                    "zh" => Some(&o.zh),
+                    "zh-Hant" => o.zh_hant.as_ref(),
+                    _ => Some(&o.en),
+                };
+                other.is_some_and(|o| o.trim() == text.trim())
+            });
+            if let Some(k) = same {
+                return Err(format!(
+                    "{here}.{lang} says the same as choices[{}]: {text:?}",
+                    k + 1
+                ));
+            }
+        }
+    }
+    match choices.iter().filter(|c| c.right).count() {
+        1 => Ok(()),
+        n => Err(format!(
+            "{at}.choices: exactly one needs \"right\": true, not {n}"
+        )),
+    }
 }
 
 /// The checkpointing modes a step may invite (the mode picker's keys).
@@ -384,7 +550,7 @@ pub fn matches(event: &Value, pattern: &Map<String, Value>) -> bool {
 
 /// The engine step each of `tour`'s steps goes to, for `scenario` run with `seed`:
 /// one pass of the engine. Errors name the step whose moment never happens.
-pub fn positions(tour: &Tour, scenario: &Scenario, seed: u64) -> Result<Vec<u64>, String> {
+pub fn positions(tour: &Tour, scenario: &Scenario, seed: u64) -> Result<Vec<u64>, TourError> {
     positions_each(tour, scenario, seed)?.into_iter().collect()
 }
 
@@ -396,8 +562,8 @@ pub fn positions_each(
     tour: &Tour,
     scenario: &Scenario,
     seed: u64,
-) -> Result<Vec<Result<u64, String>>, String> {
-    let mut world = World::new(scenario, seed).map_err(|e| e.to_string())?;
+) -> Result<Vec<Result<u64, TourError>>, TourError> {
+    let mut world = World::new(scenario, seed).map_err(|e| TourError::Run(e.to_string()))?;
     world.set_tracing(true);
     let n = tour.steps.len();
     let mut found: Vec<Option<u64>> = tour
@@ -436,12 +602,9 @@ pub fn positions_each(
         .into_iter()
         .enumerate()
         .map(|(i, f)| {
-            f.ok_or_else(|| {
-                format!(
-                    "tour {}: steps[{}].goto: that moment never happens in this run",
-                    tour.scenario,
-                    i + 1
-                )
+            f.ok_or_else(|| TourError::NeverHappens {
+                tour: tour.scenario.clone(),
+                step: i + 1,
             })
         })
         .collect())
@@ -450,7 +613,11 @@ pub fn positions_each(
 /// The CSS selector of the page element `target` names, or an error naming what
 /// does not exist in `job`. Only names found in the job are returned, so the
 /// selector never carries arbitrary text.
-pub fn selector(target: &Target, job: &JobView) -> Result<String, String> {
+pub fn selector(target: &Target, job: &JobView) -> Result<String, TourError> {
+    selector_text(target, job).map_err(TourError::Target)
+}
+
+fn selector_text(target: &Target, job: &JobView) -> Result<String, String> {
     if let Some(task) = &target.task {
         return job
             .tasks
@@ -715,18 +882,113 @@ mod tests {
         let err = Tour::parse(&tour(
             r#"{"goto": {"at_ms": 0}, "text": {"zh": "", "en": "y"}}"#,
         ))
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("steps[2].text") && err.contains("zh"), "{err}");
-        let err =
-            Tour::parse(&tour(r#"{"goto": {}, "text": {"zh": "x", "en": "y"}}"#)).unwrap_err();
+        let err = Tour::parse(&tour(r#"{"goto": {}, "text": {"zh": "x", "en": "y"}}"#))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("steps[2].goto"), "{err}");
-        let err = Tour::parse(&tour(r#"{"goto": {"at_ms": 1}, "text": {"zh": "x", "en": "y"}, "ask": {"zh": "q", "en": "q"}}"#)).unwrap_err();
+        let err = Tour::parse(&tour(r#"{"goto": {"at_ms": 1}, "text": {"zh": "x", "en": "y"}, "ask": {"zh": "q", "en": "q"}}"#)).unwrap_err().to_string();
         assert!(err.contains("ask and answer"), "{err}");
         let err = Tour::parse(&tour(
             r#"{"goto": {"at_ms": 1}, "txt": {"zh": "x", "en": "y"}}"#,
         ))
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("txt"), "{err}");
+    }
+
+    /// A question's choices: 3 or 4, every language, all different, exactly one
+    /// right; a question without them and choices without a question are errors
+    /// naming the step and the field.
+    #[test]
+    fn a_bad_choice_names_the_step_and_field() {
+        let c = |zh: &str, en: &str, right: bool| {
+            format!(r#"{{"zh": "{zh}", "zh-Hant": "{zh}", "en": "{en}", "right": {right}}}"#)
+        };
+        let tour = |choices: &[String]| {
+            format!(
+                r#"{{"scenario": "s", "title": {{"zh": "t", "en": "t"}}, "steps": [{{"goto": {{"at_ms": 0}}, "text": {{"zh": "x", "en": "y"}}}}, {{"goto": {{"at_ms": 1}}, "text": {{"zh": "x", "en": "y"}}, "ask": {{"zh": "q", "en": "q"}}, "answer": {{"zh": "a", "en": "a"}}, "choices": [{}]}}]}}"#,
+                choices.join(", ")
+            )
+        };
+        let good = [c("甲", "a", false), c("乙", "b", true), c("丙", "c", false)];
+        let parsed = Tour::parse(&tour(&good)).unwrap();
+        let step = &parsed.steps[1];
+        assert_eq!(step.choice_texts(Lang::En), ["a", "b", "c"]);
+        assert_eq!(step.choice_texts(Lang::ZhHant), ["甲", "乙", "丙"]);
+        assert_eq!(step.right_choice(), Some(1));
+        assert_eq!(parsed.steps[0].right_choice(), None);
+
+        let err = |choices: &[String]| Tour::parse(&tour(choices)).unwrap_err().to_string();
+        let e = err(&good[..2]);
+        assert!(
+            e.contains("tour s: steps[2].choices") && e.contains("not 2"),
+            "{e}"
+        );
+        let five: Vec<String> = (0..5)
+            .map(|i| c(&format!("{i}"), &format!("{i}"), i == 0))
+            .collect();
+        assert!(err(&five).contains("not 5"));
+        let e = err(&[c("甲", "a", true), c("乙", "b", true), c("丙", "c", false)]);
+        assert!(
+            e.contains("steps[2].choices: exactly one") && e.contains("not 2"),
+            "{e}"
+        );
+        let e = err(&[
+            c("甲", "a", false),
+            c("乙", "b", false),
+            c("丙", "c", false),
+        ]);
+        assert!(e.contains("not 0"), "{e}");
+        let e = err(&[c("甲", "a", true), c("乙", " ", false), c("丙", "c", false)]);
+        assert!(e.contains("steps[2].choices[2].en"), "{e}");
+        let e = err(&[c("甲", "a", true), c("乙", "a", false), c("丙", "c", false)]);
+        assert!(
+            e.contains("steps[2].choices[2].en says the same as choices[1]"),
+            "{e}"
+        );
+        let e = err(&[c("甲", "a", true), c("甲", "b", false), c("丙", "c", false)]);
+        assert!(e.contains("steps[2].choices[2].zh says the same"), "{e}");
+        let no_hant = r#"{"zh": "丁", "en": "d"}"#.to_string();
+        let e = err(&[good[0].clone(), good[1].clone(), no_hant]);
+        assert!(e.contains("steps[2].choices[3].zh-Hant"), "{e}");
+        let e = Tour::parse(&tour(&[]).replace(r#", "choices": []"#, ""))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("steps[2].choices") && e.contains("not 0"), "{e}");
+        let e = Tour::parse(&tour(&good).replace(
+            r#""ask": {"zh": "q", "en": "q"}, "answer": {"zh": "a", "en": "a"}, "#,
+            "",
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("steps[2].choices: only a step with ask"), "{e}");
+    }
+
+    /// Every question of every tour offers its choices (the parse requires them),
+    /// and the right one is not always in the same place, so a class cannot
+    /// learn the position instead of the answer.
+    #[test]
+    fn every_question_of_the_tours_has_choices() {
+        let mut asked = 0;
+        let mut at = [0usize; 4];
+        for (name, json) in TOURS {
+            let tour = Tour::parse(json).unwrap_or_else(|e| panic!("{name}.json: {e}"));
+            for s in tour.steps.iter().filter(|s| s.ask.is_some()) {
+                asked += 1;
+                at[s.right_choice().expect("a right choice")] += 1;
+                for lang in [Lang::Zh, Lang::ZhHant, Lang::En] {
+                    assert!(CHOICES.contains(&s.choice_texts(lang).len()));
+                }
+            }
+        }
+        assert!(asked >= 54, "{asked} questions");
+        assert!(
+            at.iter().all(|&n| n * 2 < asked),
+            "the right one's places: {at:?}"
+        );
     }
 
     /// The steps that ask for a change of mode or lesson: the tour goes on in
@@ -800,7 +1062,11 @@ mod tests {
         };
         runner::apply_options(&mut s, &opts).unwrap();
         let each = positions_each(&unaligned, &s, s.seed).unwrap();
-        assert!(each[1].as_ref().unwrap_err().contains("steps[2]"));
+        assert!(each[1]
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .contains("steps[2]"));
         assert!(each[2].is_ok());
         assert!(positions(&unaligned, &s, s.seed).is_err());
     }
@@ -812,17 +1078,23 @@ mod tests {
                 r#"{{"scenario": "s", "title": {{"zh": "t", "en": "t"}}, "steps": [{{"goto": {{"at_ms": 0}}, "text": {{"zh": "x", "en": "y"}}, "invites": {invite}}}]}}"#
             )
         };
-        let err = Tour::parse(&tour(r#"{"mode": "exactly"}"#)).unwrap_err();
+        let err = Tour::parse(&tour(r#"{"mode": "exactly"}"#))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("steps[1].invites.mode"), "{err}");
-        let err = Tour::parse(&tour(r#"{"lesson": "nope"}"#)).unwrap_err();
+        let err = Tour::parse(&tour(r#"{"lesson": "nope"}"#))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("steps[1].invites.lesson"), "{err}");
-        let err =
-            Tour::parse(&tour(r#"{"mode": "aligned", "lesson": "odd-even-sum"}"#)).unwrap_err();
+        let err = Tour::parse(&tour(r#"{"mode": "aligned", "lesson": "odd-even-sum"}"#))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("exactly one of mode or lesson"), "{err}");
         let err = Tour::parse(&tour(
             r#"{"mode": "aligned", "then": {"zh": "", "en": "y"}}"#,
         ))
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("steps[1].invites.then"), "{err}");
         assert!(Tour::parse(&tour(r#"{"mode": "aligned"}"#)).is_ok());
     }
@@ -836,7 +1108,7 @@ mod tests {
             {"goto": {"event": {"type": "record_emitted"}, "nth": 7}, "text": {"zh": "x", "en": "y"}},
             {"goto": {"event": {"type": "checkpoint_completed", "checkpoint": 99}}, "text": {"zh": "x", "en": "y"}}]}"#;
         let mut tour = Tour::parse(json).unwrap();
-        let err = positions(&tour, &scenario, 7).unwrap_err();
+        let err = positions(&tour, &scenario, 7).unwrap_err().to_string();
         assert!(err.contains("steps[4]"), "{err}");
         tour.steps.pop();
         let pos = positions(&tour, &scenario, 7).unwrap();
@@ -884,6 +1156,7 @@ mod tests {
         );
         assert!(selector(&t(Some("sum#9"), None, None), &job)
             .unwrap_err()
+            .to_string()
             .contains("sum#9"));
         assert!(selector(&t(None, Some("sum#0->numbers#0"), None), &job).is_err());
         assert!(selector(&t(None, Some("nonsense"), None), &job).is_err());

@@ -1837,3 +1837,647 @@ fn every_other_lesson_is_one_pipelined_region() {
         assert_eq!(regions, want, "{name}");
     }
 }
+
+/// The choices of step `step` (from 1) of `lesson`'s tour
+/// (`assets/tours/<lesson>.json`), in English: (text, whether it is the right one).
+fn tour_choices(lesson: &str, step: usize) -> Vec<(String, bool)> {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../../assets/tours/{lesson}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let tour: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let s = &tour["steps"][step - 1];
+    assert!(s["ask"].is_object(), "{lesson} step {step} asks nothing");
+    s["choices"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{lesson} step {step} has no choices"))
+        .iter()
+        .map(|c| (c["en"].as_str().unwrap().to_string(), c["right"] == true))
+        .collect()
+}
+
+/// The words of `text`, lower case: runs of letters, digits, `#` and `-`
+/// (`src#1`, `chk-5`, `in-flight`), so that "20" is not found in "120".
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '#' || c == '-'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Whether `text` says every word of `fact`.
+fn says(text: &str, fact: &[String]) -> bool {
+    let have = words(text);
+    fact.iter().all(|f| have.contains(&f.to_lowercase()))
+}
+
+/// The run decides the question of `lesson`'s step `step`: the right choice says
+/// every word of `fact` (what the run did), and no wrong choice says them all.
+fn decided(
+    checked: &mut Vec<(&'static str, usize)>,
+    lesson: &'static str,
+    step: usize,
+    fact: Vec<String>,
+) {
+    let choices = tour_choices(lesson, step);
+    let (right, _) = choices.iter().find(|(_, r)| *r).expect("a right choice");
+    assert!(
+        says(right, &fact),
+        "{lesson} step {step}: the run says {fact:?}, the right choice says {right:?}"
+    );
+    for (wrong, _) in choices.iter().filter(|(_, r)| !r) {
+        assert!(
+            !says(wrong, &fact),
+            "{lesson} step {step}: the wrong choice {wrong:?} also says {fact:?}"
+        );
+    }
+    checked.push((lesson, step));
+}
+
+/// Words for a fact: each item's `to_string()`.
+macro_rules! fact {
+    ($($w:expr),* $(,)?) => { vec![$($w.to_string()),*] };
+}
+
+/// The questions whose answer is not a figure or an event of a lesson's run:
+/// why Flink does what it does, or what it would do outside the lesson (a
+/// broker's defaults, another state layout, the uid rule). Their choices are
+/// checked by their sources, not here.
+const CONCEPTUAL: &[(&str, usize)] = &[
+    ("broadcast-rules", 3),
+    ("kafka-transaction-timeout", 4),
+    ("kafka-transaction-timeout", 5),
+    ("savepoint-rescale", 3),
+    ("savepoint-upgrade", 1),
+    ("savepoint-upgrade", 2),
+];
+
+/// Every multiple-choice question the tours ask whose answer the engine decides
+/// (a figure, a checkpoint, a transaction, a subtask, whether the job fails): the
+/// right choice says what the lesson's run did and no wrong one does. The rest
+/// are listed in [`CONCEPTUAL`]; a new question must be one or the other.
+#[test]
+fn the_runs_decide_the_tours_choices() {
+    let mut checked = Vec::new();
+    let c = &mut checked;
+    let md = |run: &Run, id: u64| run.checkpoint(id)["metadata"].clone();
+    let restored_tasks = |run: &Run| -> Vec<String> {
+        run.of_type("state_restored")
+            .map(|(_, e)| e["task"].as_str().unwrap().to_string())
+            .collect()
+    };
+
+    let pv = Run::builtin("pv-count");
+    let m = md(&pv, 1);
+    let sum =
+        m["pv"]["keyed"]["app1"].as_i64().unwrap() + m["pv"]["keyed"]["app2"].as_i64().unwrap();
+    assert_eq!(
+        m["kafka"]["offsets"]["0"], sum,
+        "the counts add up to the offset"
+    );
+    decided(c, "pv-count", 2, fact![sum, "offset"]);
+
+    let oes = Run::builtin("odd-even-sum");
+    let m = md(&oes, 1);
+    decided(c, "odd-even-sum", 2, fact![m["numbers"]["offsets"]["0"]]);
+    let (even, odd) = (
+        m["sum"]["keyed"]["even"].as_i64().unwrap(),
+        m["sum"]["keyed"]["odd"].as_i64().unwrap(),
+    );
+    decided(c, "odd-even-sum", 3, fact!["even", even, "odd", odd]);
+    let restored = oes.index(|e| e["type"] == "state_restored" && e["task"] == "sum#0");
+    let reread: Vec<i64> = oes.events[restored..]
+        .iter()
+        .filter(|e| e["type"] == "record_emitted")
+        .take(2)
+        .map(|e| e["value"].as_i64().unwrap())
+        .collect();
+    let written: Vec<i64> = oes.events[restored..]
+        .iter()
+        .filter(|e| e["type"] == "record_written")
+        .take(2)
+        .map(|e| e["value"].as_i64().unwrap())
+        .collect();
+    // Each re-read number added once to the restored sums.
+    let once = written == [even + reread[0], odd + reread[1]];
+    decided(
+        c,
+        "odd-even-sum",
+        5,
+        if once {
+            fact!["both", "exactly", "once"]
+        } else {
+            fact!["twice"]
+        },
+    );
+    decided(c, "odd-even-sum", 7, fact![reread[0]]);
+
+    let alo = Run::builtin("alignment-isolated-at-least-once");
+    let m = md(&alo, 1);
+    let (app1, app2) = (
+        m["count"]["keyed"]["app1"].as_i64().unwrap(),
+        m["count"]["keyed"]["app2"].as_i64().unwrap(),
+    );
+    let offsets =
+        m["web"]["offsets"]["0"].as_i64().unwrap() + m["app"]["offsets"]["0"].as_i64().unwrap();
+    let agree = if app1 + app2 == offsets { "yes" } else { "no" };
+    decided(
+        c,
+        "alignment-isolated-at-least-once",
+        3,
+        fact![agree, app1, app2],
+    );
+    let aligned = Run::builtin("alignment-isolated");
+    let queued = aligned
+        .of_type("record_buffered")
+        .filter(|(_, e)| e["task"] == "count#0")
+        .count();
+    assert_eq!(
+        md(&aligned, 1)["web"]["offsets"]["0"],
+        16,
+        "the queued records are after offset 16"
+    );
+    decided(
+        c,
+        "alignment-isolated",
+        3,
+        if queued > 0 {
+            fact!["queued", "count", "not"]
+        } else {
+            fact!["counted"]
+        },
+    );
+
+    let dup = Run::builtin("at-least-once-duplicates");
+    let sinks = dup.summary["sinks"].as_object().unwrap();
+    let duplicated = sinks.keys().any(|uid| {
+        let w = dup.sink(uid, "committed");
+        counts(&w).values().any(|n| *n > 1)
+    });
+    decided(
+        c,
+        "at-least-once-duplicates",
+        3,
+        if duplicated {
+            fact!["again", "duplicates"]
+        } else {
+            fact!["lost"]
+        },
+    );
+
+    let duration = |c: &Value| c["end_ms"].as_u64().unwrap() - c["trigger_ms"].as_u64().unwrap();
+    let bat = Run::builtin("backpressure-aligned-timeout");
+    decided(
+        c,
+        "backpressure-aligned-timeout",
+        1,
+        fact![duration(bat.checkpoint(1))],
+    );
+
+    let bpe = Run::builtin("backpressure-expired");
+    let c1 = bpe.checkpoint(1);
+    let slow = t_of(
+        &bpe,
+        "barrier_received",
+        &[("task", "slow-sum#0".into()), ("checkpoint", 1.into())],
+    );
+    let in_time = if slow <= c1["end_ms"].as_u64().unwrap() && c1["status"] == "completed" {
+        "yes"
+    } else {
+        "no"
+    };
+    decided(c, "backpressure-expired", 2, fact![in_time, slow]);
+    let f = &bpe.failures()[0];
+    assert_eq!(bpe.checkpoint(2)["reason"], "expired");
+    assert_eq!(
+        f["at_ms"],
+        bpe.checkpoint(2)["end_ms"],
+        "the second expiry fails the job over"
+    );
+    assert!(
+        f["reason"]
+            .as_str()
+            .unwrap()
+            .contains("tolerable failure threshold"),
+        "{f}"
+    );
+    decided(c, "backpressure-expired", 3, fact!["fails", "over"]);
+
+    let ba = Run::builtin("barrier-alignment");
+    let snap = ba
+        .index(|e| e["type"] == "snapshot_taken" && e["task"] == "merge#0" && e["checkpoint"] == 1);
+    let held = ba
+        .of_type("record_buffered")
+        .filter(|(_, e)| e["task"] == "merge#0" && e["channel"] == 0)
+        .count();
+    decided(
+        c,
+        "barrier-alignment",
+        2,
+        if held == 3 {
+            fact!["hold", "blocked"]
+        } else {
+            fact!["process", "now"]
+        },
+    );
+    let after = [1, 2, 3].iter().all(|v| {
+        ba.index(|e| e["type"] == "record_processed" && e["task"] == "merge#0" && e["value"] == *v)
+            > snap
+    });
+    decided(
+        c,
+        "barrier-alignment",
+        4,
+        if after {
+            fact!["after", "snapshot", "not"]
+        } else {
+            fact!["before"]
+        },
+    );
+
+    let br = Run::builtin("broadcast-rules");
+    let restored = first(&br, "state_restored", &[("task", "gate#2".into())]);
+    let id = restored["checkpoint"].as_u64().unwrap();
+    let rules = md(&br, id)["gate"]["operator"].as_array().unwrap()[2]["rules"].clone();
+    decided(
+        c,
+        "broadcast-rules",
+        4,
+        fact![
+            "yes",
+            "min",
+            rules["min"],
+            "max",
+            rules["max"],
+            "checkpoint",
+            id
+        ],
+    );
+
+    let cc = Run::builtin("checkpoint-config");
+    decided(
+        c,
+        "checkpoint-config",
+        2,
+        fact![cc.checkpoint(3)["trigger_ms"]],
+    );
+    assert_eq!(cc.checkpoint(3)["reason"], "expired");
+    decided(
+        c,
+        "checkpoint-config",
+        3,
+        fact![if cc.failures().is_empty() {
+            "no"
+        } else {
+            "yes"
+        }],
+    );
+    let strict = Run::builtin("checkpoint-config-strict");
+    decided(
+        c,
+        "checkpoint-config-strict",
+        1,
+        fact!["whole", "restores", strict.failures()[0]["restored_from"]],
+    );
+
+    let cvs = Run::builtin("checkpoint-vs-savepoint");
+    let cvs_lesson = lesson("checkpoint-vs-savepoint");
+    let mut world = engine::World::new(&cvs_lesson, cvs_lesson.seed).unwrap();
+    let mut chk1_gone_at = None;
+    let mut listed = false;
+    while world.step().is_some() {
+        let view = world.view();
+        let chk1 = view.coordinator.storage.iter().find(|s| s.id.0 == 1);
+        listed |= chk1.is_some();
+        if listed && chk1.is_none_or(|s| s.discarded) {
+            chk1_gone_at = Some(world.now());
+            break;
+        }
+    }
+    assert_eq!(
+        chk1_gone_at,
+        cvs.checkpoint(2)["end_ms"].as_u64(),
+        "chk-1 goes when chk-2 completes"
+    );
+    decided(c, "checkpoint-vs-savepoint", 2, fact!["deletes", "chk-2"]);
+    assert_eq!(cvs.summary["job_status"], "canceled");
+    assert_eq!(
+        cvs.of_type("checkpoints_discarded").count(),
+        0,
+        "the cancel deletes nothing"
+    );
+    let last = |kind: &str| {
+        cvs.completed()
+            .filter(|c| c["kind"] == kind)
+            .map(|c| c["id"].as_u64().unwrap())
+            .max()
+            .unwrap()
+    };
+    decided(
+        c,
+        "checkpoint-vs-savepoint",
+        5,
+        fact![
+            format!("chk-{}", last("checkpoint")),
+            format!("savepoint-{}", last("savepoint"))
+        ],
+    );
+
+    let plain = Run::builtin("exactly-once-kafka-plain");
+    let written_twice = plain.summary["sinks"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .any(|uid| {
+            counts(&plain.sink(uid, "committed"))
+                .values()
+                .any(|n| *n > 1)
+        });
+    decided(
+        c,
+        "exactly-once-kafka-plain",
+        2,
+        fact![if written_twice { "no" } else { "yes" }, "again"],
+    );
+    let eo = Run::builtin("exactly-once-kafka");
+    let commit = first(&eo, "transaction_committed", &[("txn", 1.into())]);
+    let chk = commit["checkpoint"].as_u64().unwrap();
+    assert_eq!(
+        commit["t"],
+        eo.checkpoint(chk)["end_ms"],
+        "committed when the checkpoint completes"
+    );
+    decided(
+        c,
+        "exactly-once-kafka",
+        2,
+        fact!["checkpoint", chk, "completes"],
+    );
+    assert_eq!(
+        eo.checkpoint(2)["status"],
+        "aborted",
+        "the crash comes first"
+    );
+    first(&eo, "transaction_aborted", &[("txn", 2.into())]);
+    decided(
+        c,
+        "exactly-once-kafka",
+        4,
+        fact![
+            "aborted",
+            "restores",
+            "checkpoint",
+            eo.failures()[0]["restored_from"]
+        ],
+    );
+
+    let restored_from = |run: &Run| {
+        first(run, "state_restored", &[("task", "kafka#0".into())])["checkpoint"].as_u64()
+    };
+    let fs = Run::builtin("jobmanager-crash-filesystem");
+    decided(
+        c,
+        "jobmanager-crash-filesystem",
+        1,
+        fact!["checkpoint", restored_from(&fs).unwrap()],
+    );
+    let jm = Run::builtin("jobmanager-crash-jobmanager");
+    assert_eq!(restored_from(&jm), None);
+    decided(c, "jobmanager-crash-jobmanager", 1, fact!["nothing"]);
+    let twice = committed_values(&jm, "out", "app1").len()
+        > counts_of(&committed_values(&jm, "out", "app1"));
+    decided(
+        c,
+        "jobmanager-crash-jobmanager",
+        3,
+        fact![if twice { "second" } else { "skipped" }],
+    );
+
+    let lim = Run::builtin("jobmanager-storage-limit");
+    let at = lim.failures()[0]["at_ms"].clone();
+    let failed = lim
+        .checkpoints()
+        .iter()
+        .find(|c| c["end_ms"] == at && c["status"] == "aborted")
+        .unwrap();
+    let id = failed["id"].as_u64().unwrap();
+    let in_a_row = (1..=id)
+        .rev()
+        .take_while(|i| lim.checkpoint(*i)["status"] == "aborted")
+        .count();
+    let nth = ["first", "second", "third", "fourth"][in_a_row - 1];
+    decided(
+        c,
+        "jobmanager-storage-limit",
+        2,
+        fact!["checkpoint", id, nth],
+    );
+
+    let kt = Run::builtin("kafka-transaction-timeout");
+    first(&kt, "transaction_commit_failed", &[("txn", 3.into())]);
+    decided(
+        c,
+        "kafka-transaction-timeout",
+        2,
+        fact!["commit", "t3", "fails"],
+    );
+    let long = Run::builtin("kafka-transaction-timeout-long");
+    let t = t_of(&long, "transaction_committed", &[("txn", 3.into())]);
+    let by = long.completed().find(|c| c["end_ms"] == t).unwrap()["id"].clone();
+    decided(
+        c,
+        "kafka-transaction-timeout-long",
+        1,
+        fact!["yes", "checkpoint", by],
+    );
+
+    let fwd = Run::builtin("region-failover-forward");
+    decided(c, "region-failover-forward", 1, restored_tasks(&fwd));
+    let late = first(
+        &fwd,
+        "transaction_committed",
+        &[("task", "out#0".into()), ("checkpoint", 2.into())],
+    );
+    let by = fwd.completed().find(|c| c["end_ms"] == late["t"]).unwrap()["id"].clone();
+    decided(
+        c,
+        "region-failover-forward",
+        3,
+        fact!["checkpoint", by, "completes"],
+    );
+    let reb = Run::builtin("region-failover-rebalance");
+    let all = restored_tasks(&reb).len();
+    assert_eq!(all, 6, "every subtask of the job");
+    decided(c, "region-failover-rebalance", 1, fact!["all", "six"]);
+
+    let delays = |run: &Run| -> Vec<u64> {
+        run.failures()
+            .iter()
+            .filter_map(|f| Some(f["restarted_ms"].as_u64()? - f["at_ms"].as_u64()?))
+            .collect()
+    };
+    let exp = Run::builtin("restart-exponential-delay");
+    assert_eq!(exp.failures()[1]["at_ms"], 2300);
+    decided(c, "restart-exponential-delay", 2, fact![delays(&exp)[1]]);
+    decided(
+        c,
+        "restart-exponential-delay",
+        4,
+        fact![delays(&exp).iter().max().unwrap()],
+    );
+    let rate = Run::builtin("restart-failure-rate");
+    let at: Vec<u64> = rate
+        .failures()
+        .iter()
+        .map(|f| f["at_ms"].as_u64().unwrap())
+        .collect();
+    let end = *at.last().unwrap();
+    assert_eq!(
+        (end, rate.summary["job_status"].as_str()),
+        (3300, Some("failed"))
+    );
+    let within = at.iter().filter(|t| end - **t < 1500).count();
+    decided(c, "restart-failure-rate", 2, fact!["fails", within]);
+    let fixed = Run::builtin("restart-fixed-delay");
+    assert_eq!(fixed.failures().last().unwrap()["at_ms"], 2800);
+    assert_eq!(fixed.summary["job_status"], "failed");
+    decided(c, "restart-fixed-delay", 3, fact!["fails"]);
+    let none = Run::builtin("restart-none");
+    assert_eq!(
+        (
+            none.failures()[0]["at_ms"].as_u64(),
+            none.summary["job_status"].as_str()
+        ),
+        (Some(500), Some("failed"))
+    );
+    assert_eq!(none.of_type("state_restored").count(), 0);
+    decided(c, "restart-none", 1, fact!["fails"]);
+
+    for name in ["restore-claim", "restore-no-claim"] {
+        let run = Run::builtin(name);
+        let deleted = run.of_type("claimed_snapshot_deleted").count() > 0;
+        let said = if deleted {
+            fact!["deletes", "claimed"]
+        } else {
+            fact!["nothing"]
+        };
+        decided(c, name, 2, said);
+    }
+
+    let rescale = Run::builtin("savepoint-rescale");
+    let app2 = keys_by_task(&rescale, "pv")
+        .into_iter()
+        .find(|(_, keys)| keys.contains(&"app2".to_string()))
+        .unwrap()
+        .0;
+    decided(c, "savepoint-rescale", 2, fact![app2]);
+
+    let uploaded = |name: &str, id: u64| {
+        Run::builtin(name).checkpoint(id)["uploaded_bytes"]
+            .as_u64()
+            .unwrap()
+    };
+    decided(
+        c,
+        "state-backend-hashmap",
+        2,
+        fact![uploaded("state-backend-hashmap", 6)],
+    );
+    decided(
+        c,
+        "state-backend-rocksdb",
+        2,
+        fact![uploaded("state-backend-rocksdb", 6)],
+    );
+    decided(c, "state-types", 3, fact![uploaded("state-types", 2)]);
+    let st = Run::builtin("state-types");
+    let from = st.failures()[0]["restored_from"].as_u64().unwrap();
+    let lists = &md(&st, from)["window"]["states"]["contents"];
+    let mut words_of_lists = vec!["checkpoint".to_string(), from.to_string()];
+    for key in ["app1", "app3"] {
+        for v in lists[key].as_array().unwrap_or_else(|| panic!("{lists}")) {
+            words_of_lists.push(v.to_string());
+        }
+    }
+    decided(c, "state-types", 4, words_of_lists);
+
+    let sra = Run::builtin("state-reduce-aggregate");
+    let acc = &md(&sra, 1)["avg"]["states"]["average"]["app3"];
+    decided(
+        c,
+        "state-reduce-aggregate",
+        2,
+        fact!["no", "sum", acc["sum"], "count", acc["count"]],
+    );
+    let emitted = sra
+        .of_type("record_written")
+        .find(|(_, e)| {
+            e["key"] == "app3"
+                && e["t"].as_u64() >= Some(1515)
+                && e["task"].as_str().unwrap().starts_with("maxima")
+        })
+        .unwrap()
+        .1["value"]
+        .clone();
+    decided(c, "state-reduce-aggregate", 4, fact![emitted]);
+
+    let tpc = Run::builtin("two-phase-commit");
+    let aborted = |txn: u64| first(&tpc, "transaction_aborted", &[("txn", txn.into())]);
+    assert!(!tpc
+        .of_type("transaction_committed")
+        .any(|(_, e)| e["txn"] == 3));
+    aborted(3);
+    aborted(4);
+    decided(c, "two-phase-commit", 4, fact!["no", "t3", "t4", "aborted"]);
+    aborted(9);
+    aborted(10);
+    decided(
+        c,
+        "two-phase-commit",
+        6,
+        fact![
+            "restores",
+            "checkpoint",
+            tpc.failures()[1]["restored_from"],
+            "aborts",
+            "t9",
+            "t10"
+        ],
+    );
+
+    let ub = Run::builtin("unaligned-backpressure");
+    assert!(ub.checkpoint(1)["persisted_in_flight_records"].as_u64() > Some(0));
+    decided(c, "unaligned-backpressure", 2, fact!["larger", "in-flight"]);
+
+    // Every question is decided by a run here or listed as conceptual.
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/tours");
+    let mut asked = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let tour: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        for (i, s) in tour["steps"].as_array().unwrap().iter().enumerate() {
+            if s["ask"].is_object() {
+                asked.push((tour["scenario"].as_str().unwrap().to_string(), i + 1));
+            }
+        }
+    }
+    for (lesson, step) in &asked {
+        let here = checked
+            .iter()
+            .chain(CONCEPTUAL)
+            .any(|(l, s)| l == lesson && s == step);
+        assert!(
+            here,
+            "{lesson} step {step}: decided by no run and not listed as conceptual"
+        );
+    }
+    assert_eq!(
+        checked.len() + CONCEPTUAL.len(),
+        asked.len(),
+        "each question once"
+    );
+    println!(
+        "{} of {} questions decided by the runs",
+        checked.len(),
+        asked.len()
+    );
+}
