@@ -151,6 +151,32 @@ pub fn install_text_measure() {
     }));
 }
 
+/// Scrolls the element `id` to the top of the window when the page is one column
+/// (a phone, where the drill or the glossary comes after the graph and the side
+/// panel) and its top is not in the upper half of the screen.
+pub fn bring_on_screen_when_narrow(id: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let narrow = window
+        .inner_width()
+        .ok()
+        .and_then(|w| w.as_f64())
+        .is_some_and(|w| w <= 900.0);
+    let Some(element) = window.document().and_then(|d| d.get_element_by_id(id)) else {
+        return;
+    };
+    let top = element.get_bounding_client_rect().top();
+    let height = window
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    if narrow && (top < 0.0 || top > height * 0.5) {
+        element.scroll_into_view();
+    }
+}
+
 /// Scrolls the main stage to the top of the window when it is not on screen
 /// at all (a phone, where the page runs down past the graph to the panels).
 pub fn bring_stage_on_screen() {

@@ -1,7 +1,8 @@
 //! "Flink: CheckpointCoordinator.restoreSavepoint · execution.checkpointing.timeout":
 //! one small line under a tour step, drill answer or glossary entry naming where
 //! what it says about Flink comes from (its `"sources"`, see
-//! [`crate::lessons::sources`]). Entries marked `["none"]` show nothing.
+//! [`crate::lessons::sources`]). Entries marked `["none"]` show nothing. A long
+//! name breaks at its dots and word boundaries ([`crate::drill::breakable`]).
 
 use yew::prelude::*;
 
@@ -30,7 +31,7 @@ pub fn SourcesLine(props: &SourcesLineProps) -> Html {
             { for shown.iter().enumerate().map(|(i, s)| html! {
                 <>
                     if i > 0 { { " · " } }
-                    <code>{ s.clone() }</code>
+                    <code>{ crate::drill::breakable(s) }</code>
                 </>
             }) }
         </p>

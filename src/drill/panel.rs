@@ -50,31 +50,6 @@ pub fn open_moment(dispatch: &Callback<Action>, q: &Question) {
     });
 }
 
-/// Scrolls the drill to the top of the window when the page is one column (a
-/// phone, where the drill comes after the graph) and it is not on screen.
-fn bring_drill_on_screen() {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let narrow = window
-        .inner_width()
-        .ok()
-        .and_then(|w| w.as_f64())
-        .is_some_and(|w| w <= 900.0);
-    let Some(drill) = window.document().and_then(|d| d.get_element_by_id("drill")) else {
-        return;
-    };
-    let top = drill.get_bounding_client_rect().top();
-    let height = window
-        .inner_height()
-        .ok()
-        .and_then(|h| h.as_f64())
-        .unwrap_or(0.0);
-    if narrow && (top < 0.0 || top > height * 0.5) {
-        drill.scroll_into_view();
-    }
-}
-
 /// The questions, fetched first when they are not here yet.
 #[hook]
 fn use_questions() -> Option<Result<Rc<Questions>, String>> {
@@ -128,7 +103,7 @@ pub fn DrillPanel(props: &DrillPanelProps) -> Html {
         let ready = matches!(loaded, Some(Ok(_)));
         use_effect_with(ready, |ready| {
             if *ready {
-                bring_drill_on_screen();
+                crate::document::bring_on_screen_when_narrow("drill");
             }
         });
     }

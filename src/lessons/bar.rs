@@ -4,6 +4,7 @@
 //! pair's difference in committed output. Their state is
 //! [`crate::hooks::lessons`]'s.
 
+use crate::drill::breakable;
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -561,7 +562,7 @@ pub fn TourCard(props: &LessonProps) -> Html {
                         onclick={nav(step + 1)}>{ t("tour_next", lang) }{ " →" }</button>
                 <span class="tour-card__counter" id="tour-counter" aria-live="polite">{ counter }</span>
             </div>
-            <p class="tour-card__text" id="tour-text">{ text(&s.text) }</p>
+            <p class="tour-card__text" id="tour-text">{ breakable(&text(&s.text)) }</p>
             { invite_view(l, s, revealed, lang) }
             if let Some(c) = &s.notes {
                 <NotesBlock callout={c.clone()} />
@@ -681,13 +682,13 @@ fn ask_view(
         // scroll; once answered, the verdict and the answer take its place
         // and are scrolled into view.
         <div class="tour-card__question">
-            <p><strong>{ t("tour_predict", lang) }</strong>{ " " }{ text(q) }</p>
+            <p><strong>{ t("tour_predict", lang) }</strong>{ " " }{ breakable(&text(q)) }</p>
             { choices_view(l, s, &pick, lang) }
         </div>
         <div class={classes!("tour-card__ask", revealed.then_some("tour-card__ask--answered"))}>
             if revealed {
                 { verdict_view(s, &pick, lang) }
-                <p class="tour-card__answer" id="tour-answer" ref={answer_ref.clone()}>{ text(a) }</p>
+                <p class="tour-card__answer" id="tour-answer" ref={answer_ref.clone()}>{ breakable(&text(a)) }</p>
             } else {
                 <button type="button" class="text-button" id="tour-reveal"
                         onclick={l.reveal.reform(|_: MouseEvent| ())}>{ t("tour_reveal", lang) }</button>
@@ -702,6 +703,10 @@ fn ask_view(
 pub fn Glossary() -> Html {
     let lang = use_lang().lang;
     let terms = use_terms();
+    // Opened from the ⋯ sheet on a phone, it would start far below the screen.
+    use_effect_with((), |_| {
+        crate::document::bring_on_screen_when_narrow("glossary")
+    });
     // The Chinese name beside the English one: in the reader's script when that
     // is Traditional.
     let chinese = if lang == crate::i18n::Lang::ZhHant {
