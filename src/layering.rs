@@ -525,13 +525,6 @@ fn a_string_error_is_found_wherever_it_sits_in_a_signature() {
 /// closing brace: past it, a function holds more than one reader can keep in mind.
 const MAX_FN_LINES: usize = 120;
 
-/// Functions over the bound that are kept for now, by file and name: the
-/// drill's exercise card and the coordinator panel.
-const LONG_FNS: [(&str, &str); 2] = [
-    ("src/components/coordinator_panel.rs", "CoordinatorPanel"),
-    ("src/drill/exercise.rs", "ExerciseBody"),
-];
-
 /// Each function of `code` with a body: its name, first line (1-based) and
 /// length in lines. Braces inside string and character literals are skipped.
 fn functions(code: &str) -> Vec<(String, usize, usize)> {
@@ -619,8 +612,7 @@ fn no_function_outside_tests_is_over_the_bound() {
     for f in page().iter().chain(engine().iter()) {
         for (fun, line, lines) in functions(&f.text) {
             seen += 1;
-            let kept = LONG_FNS.contains(&(name(f).as_str(), fun.as_str()));
-            if lines > MAX_FN_LINES && !kept {
+            if lines > MAX_FN_LINES {
                 long.push(format!("{}:{line}: fn {fun} is {lines} lines", name(f)));
             }
         }
