@@ -298,40 +298,13 @@ pub fn ExerciseBody(props: &ExerciseBodyProps) -> Html {
         use_reducer_eq(move || Entries(vec![Entry::default(); n]))
     };
     let result = use_state(|| None::<Result<Vec<Marked>, String>>);
-    // The stage's pick, when this card armed it (see `super::pick`).
-    let slot = use_context::<PickSlot>();
-    let armed = slot
-        .as_ref()
-        .and_then(|s| s.as_ref())
-        .is_some_and(|p| p.owner == kind.key());
-    {
-        // Gone or disarmed: the stage's records stop being choices.
-        let slot = slot.clone();
-        use_effect_with(armed, move |armed| {
-            let armed = *armed;
-            move || disarm(&slot, armed)
-        });
-    }
     // The blank a tap on the stage edits, and the chosen values the stage
     // shows pressed (kept in step with the chips).
     let pick_blank = ex
         .ask_ms
         .and(ex.blanks.iter().position(|b| Form::of(b) == Form::Values));
-    {
-        let slot = slot.clone();
-        let chosen = pick_blank.and_then(|i| entries.0.get(i).map(|e| e.chosen.clone()));
-        use_effect_with((armed, chosen), move |(armed, chosen)| {
-            let (Some(slot), true, Some(chosen)) = (slot, *armed, chosen) else {
-                return;
-            };
-            if let Some(p) = (*slot).clone().filter(|p| *p.chosen != *chosen) {
-                slot.set(Some(StagePick {
-                    chosen: Rc::new(chosen.clone()),
-                    ..p
-                }));
-            }
-        });
-    }
+    let chosen = pick_blank.and_then(|i| entries.0.get(i).map(|e| e.chosen.clone()));
+    let (slot, armed) = use_pick(kind.key(), chosen);
     let on_check = {
         let (ex, entries, result) = (ex.clone(), entries.clone(), result.clone());
         let (dispatch, on_mark, slot) =
@@ -422,6 +395,41 @@ pub fn ExerciseBody(props: &ExerciseBodyProps) -> Html {
             { result_view(&ex, &result, lang, replay) }
         </section>
     }
+}
+
+/// The stage's pick as the card of `owner` sees it: the slot, and whether this
+/// card armed it (see `super::pick`). Keeps the stage in step with the card:
+/// once the card is gone or disarmed the stage's records stop being choices,
+/// and the values `chosen` on the chips show pressed on the stage.
+#[hook]
+fn use_pick(owner: &'static str, chosen: Option<BTreeSet<i64>>) -> (Option<PickSlot>, bool) {
+    let slot = use_context::<PickSlot>();
+    let armed = slot
+        .as_ref()
+        .and_then(|s| s.as_ref())
+        .is_some_and(|p| p.owner == owner);
+    {
+        let slot = slot.clone();
+        use_effect_with(armed, move |armed| {
+            let armed = *armed;
+            move || disarm(&slot, armed)
+        });
+    }
+    {
+        let slot = slot.clone();
+        use_effect_with((armed, chosen), move |(armed, chosen)| {
+            let (Some(slot), true, Some(chosen)) = (slot, *armed, chosen) else {
+                return;
+            };
+            if let Some(p) = (*slot).clone().filter(|p| *p.chosen != *chosen) {
+                slot.set(Some(StagePick {
+                    chosen: Rc::new(chosen.clone()),
+                    ..p
+                }));
+            }
+        });
+    }
+    (slot, armed)
 }
 
 /// One blank, by its answer's form ([`Form`]): a text field, or its choices

@@ -36,6 +36,7 @@ mod checkpoint_phases;
 mod claim_mode_snapshot;
 mod incremental_upload;
 mod last_ack;
+mod ranges;
 mod read_committed_after_crash;
 mod rescale_assignment;
 mod restart_delays;
@@ -208,377 +209,26 @@ impl Kind {
     /// still shows its effect.
     pub fn ranges(self) -> &'static [Range] {
         match self {
-            // 60 records every 50 ms: chk-1 and chk-2 both fall while reading.
-            Kind::StoredOffset => &[
-                Range {
-                    name: "seed",
-                    min: 1,
-                    max: 9_999,
-                },
-                Range {
-                    name: "interval_ms",
-                    min: 600,
-                    max: 1_400,
-                },
-                Range {
-                    name: "checkpoint",
-                    min: 1,
-                    max: 2,
-                },
-            ],
-            // 12 numbers every 100 ms; the crash after chk-1, before the last number.
-            Kind::RestoredSums => &[
-                Range {
-                    name: "interval_ms",
-                    min: 350,
-                    max: 650,
-                },
-                Range {
-                    name: "crash_ms",
-                    min: 600,
-                    max: 1_150,
-                },
-            ],
-            // The numbers' barrier arrives 5 ms after injection, the letters'
-            // after `latency_ms`: 1 to 5 numbers wait.
-            Kind::AlignmentWaiting => &[
-                Range {
-                    name: "interval_ms",
-                    min: 470,
-                    max: 505,
-                },
-                Range {
-                    name: "latency_ms",
-                    min: 20,
-                    max: 250,
-                },
-            ],
-            Kind::AtLeastOnceDuplicates => &[
-                Range {
-                    name: "seed",
-                    min: 1,
-                    max: 9_999,
-                },
-                Range {
-                    name: "crash_ms",
-                    min: 700,
-                    max: 1_500,
-                },
-            ],
-            Kind::CommittedTransactions => &[
-                Range {
-                    name: "interval_ms",
-                    min: 350,
-                    max: 600,
-                },
-                Range {
-                    name: "at_ms",
-                    min: 800,
-                    max: 1_700,
-                },
-            ],
-            // Four crashes at 500, 2300, 2800 and 3300 ms: at most 3 restarts.
-            Kind::RestartsBeforeFailure => &[
-                Range {
-                    name: "attempts",
-                    min: 0,
-                    max: 3,
-                },
-                Range {
-                    name: "delay_ms",
-                    min: 100,
-                    max: 400,
-                },
-            ],
-            // 80 values in 1..=100 over three apps, 40 ms apart: most seeds repeat
-            // a value of one app before the crash at 1700 ms. The exercise takes a
-            // value whose second arrival comes 200 to 1399 ms after its first, so
-            // which side of it the drawn TTL falls on decides (the lesson's 800 ms
-            // lies in the middle).
-            Kind::TtlPasses => &[
-                Range {
-                    name: "seed",
-                    min: 1,
-                    max: 9_999,
-                },
-                Range {
-                    name: "ttl_ms",
-                    min: 200,
-                    max: 1_400,
-                },
-            ],
-            // Rules at 2000 and 5000 ms, a crash at 6500: chk-N may hold no rule
-            // yet (redrawn), one, or both, before or after the restore.
-            Kind::BroadcastCopies => &[
-                Range {
-                    name: "parallelism",
-                    min: 2,
-                    max: 5,
-                },
-                Range {
-                    name: "interval_ms",
-                    min: 700,
-                    max: 1_300,
-                },
-                Range {
-                    name: "checkpoint",
-                    min: 2,
-                    max: 8,
-                },
-            ],
-            // Crashes at 500, 2300, 2800 and 3300 ms, a reset after 1000 ms: the
-            // second failure resets the counter, the third and fourth grow it. A
-            // delay of 500 ms or more merges the fourth crash into the third's
-            // restart (redrawn). Multipliers 1.5 and 2.0 only (see restart_delays).
-            Kind::RestartDelays => &[
-                Range {
-                    name: "initial_ms",
-                    min: 50,
-                    max: 250,
-                },
-                Range {
-                    name: "max_ms",
-                    min: 150,
-                    max: 1_000,
-                },
-                Range {
-                    name: "multiplier_tenths",
-                    min: 15,
-                    max: 20,
-                },
-            ],
-            // 30 records every 50 ms, a checkpoint every 500 ms: the crash aborts
-            // the open transaction, and t falls once the restarted job committed.
-            Kind::ReadCommittedAfterCrash => &[
-                Range {
-                    name: "crash_ms",
-                    min: 700,
-                    max: 1_300,
-                },
-                Range {
-                    name: "after_ms",
-                    min: 300,
-                    max: 1_200,
-                },
-            ],
-            // The audit branch back-pressures the source: checkpoints expire under
-            // the checkpoint timeout, and the sink's transaction waits for the
-            // next one to complete, longer than the broker's timeout or not.
-            Kind::TxnTimeout => &[
-                Range {
-                    name: "timeout_ms",
-                    min: 300,
-                    max: 600,
-                },
-                Range {
-                    name: "transaction_timeout_ms",
-                    min: 300,
-                    max: 1_400,
-                },
-            ],
-            // Without the lesson's crash, count and kafka-out as two subtasks
-            // each, count busy `process_ms` a record: the seed's keys decide which
-            // count subtask's barrier waits behind more records, and so which
-            // kafka-out subtask acknowledges last.
-            Kind::LastAck => &[
-                Range {
-                    name: "seed",
-                    min: 1,
-                    max: 9_999,
-                },
-                Range {
-                    name: "process_ms",
-                    min: 30,
-                    max: 150,
-                },
-                Range {
-                    name: "interval_ms",
-                    min: 300,
-                    max: 700,
-                },
-                Range {
-                    name: "async_ms",
-                    min: 20,
-                    max: 300,
-                },
-                Range {
-                    name: "latency_ms",
-                    min: 5,
-                    max: 150,
-                },
-                Range {
-                    name: "checkpoint",
-                    min: 1,
-                    max: 3,
-                },
-            ],
-            // Numbers → parity → sum → out without the lesson's crash: the
-            // latency into sum and the asynchronous part place its phases, the
-            // latency out of it whether out#0 snapshots before sum#0 acknowledges.
-            Kind::CheckpointPhases => &[
-                Range {
-                    name: "interval_ms",
-                    min: 300,
-                    max: 650,
-                },
-                Range {
-                    name: "async_ms",
-                    min: 20,
-                    max: 300,
-                },
-                Range {
-                    name: "latency_ms",
-                    min: 5,
-                    max: 120,
-                },
-                Range {
-                    name: "out_latency_ms",
-                    min: 5,
-                    max: 300,
-                },
-                Range {
-                    name: "checkpoint",
-                    min: 1,
-                    max: 2,
-                },
-            ],
-            // Two random streams into a slow keyed sum behind buffers of
-            // `buffer_capacity` records: the seed and the buffers decide how many
-            // records queue on each channel.
-            Kind::UnalignedPersisted => &[
-                Range {
-                    name: "buffer_capacity",
-                    min: 3,
-                    max: 12,
-                },
-                Range {
-                    name: "seed",
-                    min: 1,
-                    max: 9_999,
-                },
-                Range {
-                    name: "interval_ms",
-                    min: 600,
-                    max: 1_400,
-                },
-                Range {
-                    name: "checkpoint",
-                    min: 1,
-                    max: 2,
-                },
-            ],
-            // The job reads offsets 30 to 89 every 50 ms and ends near 3000 ms:
-            // up to 8 own checkpoints complete, pushing the restored one out of
-            // 1 to 3 retained ones.
-            Kind::ClaimModeSnapshot => &[
-                Range {
-                    name: "interval_ms",
-                    min: 300,
-                    max: 800,
-                },
-                Range {
-                    name: "retained",
-                    min: 1,
-                    max: 3,
-                },
-                Range {
-                    name: "at_ms",
-                    min: 500,
-                    max: 2_900,
-                },
-            ],
-            // Which of version 1's kafka, pv and out (bits 0, 1, 2) version 2
-            // renames; version 1 reads 80 records a partition, 40 to 55 ms apart,
-            // and stops with a savepoint while reading.
-            Kind::UidRestore => &[
-                Range {
-                    name: "renamed",
-                    min: 0,
-                    max: 7,
-                },
-                Range {
-                    name: "savepoint_ms",
-                    min: 900,
-                    max: 2_800,
-                },
-            ],
-            // A burst of 40 records behind a 25 ms-per-record count: checkpoint 2
-            // needs 385 ms, the ones behind the backlog longer.
-            Kind::CheckpointExpiry => &[
-                Range {
-                    name: "timeout_ms",
-                    min: 150,
-                    max: 900,
-                },
-                Range {
-                    name: "tolerable_failures",
-                    min: 0,
-                    max: 2,
-                },
-            ],
-            // Four partitions and three apps, 1 to 4 subtasks before and after.
-            Kind::RescaleAssignment => &[
-                Range {
-                    name: "old_parallelism",
-                    min: 1,
-                    max: 4,
-                },
-                Range {
-                    name: "new_parallelism",
-                    min: 1,
-                    max: 4,
-                },
-                Range {
-                    name: "subtask",
-                    min: 0,
-                    max: 3,
-                },
-                Range {
-                    name: "app",
-                    min: 1,
-                    max: 3,
-                },
-            ],
-            // 160 records every 50 ms over a cycle of 46 keys (2300 ms): a
-            // checkpoint changes some keys and leaves others in older files.
-            Kind::IncrementalUpload => &[
-                Range {
-                    name: "interval_ms",
-                    min: 400,
-                    max: 1_500,
-                },
-                Range {
-                    name: "checkpoint",
-                    min: 2,
-                    max: 6,
-                },
-            ],
-            // Without the lesson's crash, chk-1 and chk-2 complete while the
-            // source reads. The first branch's keyed operator (window count,
-            // reduce, average) and which sinks are transactional (bit 0: counts,
-            // bit 1: unique) decide the states.
-            Kind::StateKinds => &[
-                Range {
-                    name: "interval_ms",
-                    min: 400,
-                    max: 800,
-                },
-                Range {
-                    name: "keyed_kind",
-                    min: 0,
-                    max: 2,
-                },
-                Range {
-                    name: "sinks",
-                    min: 0,
-                    max: 3,
-                },
-                Range {
-                    name: "checkpoint",
-                    min: 1,
-                    max: 2,
-                },
-            ],
+            Kind::StoredOffset => ranges::STORED_OFFSET,
+            Kind::RestoredSums => ranges::RESTORED_SUMS,
+            Kind::AlignmentWaiting => ranges::ALIGNMENT_WAITING,
+            Kind::AtLeastOnceDuplicates => ranges::AT_LEAST_ONCE_DUPLICATES,
+            Kind::CommittedTransactions => ranges::COMMITTED_TRANSACTIONS,
+            Kind::RestartsBeforeFailure => ranges::RESTARTS_BEFORE_FAILURE,
+            Kind::TtlPasses => ranges::TTL_PASSES,
+            Kind::BroadcastCopies => ranges::BROADCAST_COPIES,
+            Kind::RestartDelays => ranges::RESTART_DELAYS,
+            Kind::ReadCommittedAfterCrash => ranges::READ_COMMITTED_AFTER_CRASH,
+            Kind::TxnTimeout => ranges::TXN_TIMEOUT,
+            Kind::LastAck => ranges::LAST_ACK,
+            Kind::CheckpointPhases => ranges::CHECKPOINT_PHASES,
+            Kind::UnalignedPersisted => ranges::UNALIGNED_PERSISTED,
+            Kind::ClaimModeSnapshot => ranges::CLAIM_MODE_SNAPSHOT,
+            Kind::UidRestore => ranges::UID_RESTORE,
+            Kind::CheckpointExpiry => ranges::CHECKPOINT_EXPIRY,
+            Kind::RescaleAssignment => ranges::RESCALE_ASSIGNMENT,
+            Kind::IncrementalUpload => ranges::INCREMENTAL_UPLOAD,
+            Kind::StateKinds => ranges::STATE_KINDS,
         }
     }
 }
@@ -790,6 +440,26 @@ pub fn generate(kind: Kind, base: &Scenario, variant: u64) -> Result<Exercise, D
 /// unknown or out-of-range parameter, or one with which the run does not show
 /// the effect, is refused naming it.
 pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, DrillError> {
+    check_params(kind, base, params)?;
+    let mut scenario = variant(base, params);
+    let (question, moment_ms, blanks) = ask(kind, &mut scenario, params)?;
+    // The records waiting in the blocked channel are on the stage just before
+    // the last barrier releases them.
+    let ask_ms = (kind == Kind::AlignmentWaiting).then_some(moment_ms);
+    Ok(Exercise {
+        kind,
+        params: params.clone(),
+        question,
+        scenario,
+        moment_ms,
+        blanks,
+        ask_ms,
+    })
+}
+
+/// Refuses a base that is not the kind's lesson and parameters the kind does
+/// not take, misses or draws outside its ranges, before anything runs.
+fn check_params(kind: Kind, base: &Scenario, params: &Params) -> Result<(), DrillError> {
     if base.name != kind.lesson() {
         return Err(DrillError::WrongLesson {
             kind,
@@ -813,7 +483,13 @@ pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, D
             });
         }
     }
-    let p = |name: &str| params[name];
+    Ok(())
+}
+
+/// The lesson renamed as a variant (its own tour does not describe it), with
+/// the parameters every kind shares applied: the seed and the checkpoint
+/// interval.
+fn variant(base: &Scenario, params: &Params) -> Scenario {
     let mut scenario = base.clone();
     scenario.name = format!("{}-variant", base.name);
     scenario.title = None;
@@ -828,11 +504,18 @@ pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, D
             cfg.first_trigger_ms = Some(*ms);
         }
     }
-    let (question, moment_ms, blanks) = match kind {
-        Kind::StoredOffset => stored_offset(&scenario, p("checkpoint"))?,
+    scenario
+}
+
+/// Applies the kind's own parameters to the variant and computes its question,
+/// moment and blanks by running it.
+fn ask(kind: Kind, scenario: &mut Scenario, params: &Params) -> Result<Made, DrillError> {
+    let p = |name: &str| params[name];
+    Ok(match kind {
+        Kind::StoredOffset => stored_offset(scenario, p("checkpoint"))?,
         Kind::RestoredSums => {
-            set_crash(&mut scenario, p("crash_ms"));
-            restored_sums(&scenario, p("crash_ms"))?
+            set_crash(scenario, p("crash_ms"));
+            restored_sums(scenario, p("crash_ms"))?
         }
         Kind::AlignmentWaiting => {
             for e in &mut scenario.job.edges {
@@ -840,115 +523,98 @@ pub fn build(kind: Kind, base: &Scenario, params: &Params) -> Result<Exercise, D
                     e.latency_ms = p("latency_ms");
                 }
             }
-            alignment_waiting(&scenario)?
+            alignment_waiting(scenario)?
         }
         Kind::AtLeastOnceDuplicates => {
-            set_crash(&mut scenario, p("crash_ms"));
-            duplicates(&scenario, p("crash_ms"))?
+            set_crash(scenario, p("crash_ms"));
+            duplicates(scenario, p("crash_ms"))?
         }
-        Kind::CommittedTransactions => committed(&scenario, p("at_ms"))?,
+        Kind::CommittedTransactions => committed(scenario, p("at_ms"))?,
         Kind::RestartsBeforeFailure => {
             scenario.restart = Some(RestartConfig::FixedDelay {
                 attempts: p("attempts") as u32,
                 delay_ms: p("delay_ms"),
             });
-            restarts(&scenario)?
+            restarts(scenario)?
         }
         Kind::TtlPasses => {
-            state::set_ttl(&mut scenario, p("ttl_ms"))?;
-            state::ttl_passes(&scenario)?
+            state::set_ttl(scenario, p("ttl_ms"))?;
+            state::ttl_passes(scenario)?
         }
         Kind::BroadcastCopies => {
-            state::set_broadcast_parallelism(&mut scenario, p("parallelism"))?;
-            state::broadcast_copies(&scenario, p("checkpoint"))?
+            state::set_broadcast_parallelism(scenario, p("parallelism"))?;
+            state::broadcast_copies(scenario, p("checkpoint"))?
         }
         Kind::RestartDelays => {
             restart_delays::set_strategy(
-                &mut scenario,
+                scenario,
                 p("initial_ms"),
                 p("max_ms"),
                 p("multiplier_tenths"),
             )?;
-            restart_delays::restart_delays(&scenario)?
+            restart_delays::restart_delays(scenario)?
         }
         Kind::ReadCommittedAfterCrash => {
-            set_crash(&mut scenario, p("crash_ms"));
+            set_crash(scenario, p("crash_ms"));
             // Twice the lesson's input, so the job is still running when the
             // restarted job's first commit lands (the replay pauses there).
-            set_generated_count(&mut scenario, "kafka-in", 60);
+            set_generated_count(scenario, "kafka-in", 60);
             read_committed_after_crash::read_committed_after_crash(
-                &scenario,
+                scenario,
                 p("crash_ms"),
                 p("crash_ms") + p("after_ms"),
             )?
         }
         Kind::TxnTimeout => {
-            txn_timeout::set_timeouts(&mut scenario, p("timeout_ms"), p("transaction_timeout_ms"))?;
-            txn_timeout::txn_timeout(&scenario)?
+            txn_timeout::set_timeouts(scenario, p("timeout_ms"), p("transaction_timeout_ms"))?;
+            txn_timeout::txn_timeout(scenario)?
         }
         Kind::LastAck => {
-            last_ack::set_timing(
-                &mut scenario,
-                p("process_ms"),
-                p("async_ms"),
-                p("latency_ms"),
-            )?;
-            last_ack::last_ack(&scenario, p("checkpoint"))?
+            last_ack::set_timing(scenario, p("process_ms"), p("async_ms"), p("latency_ms"))?;
+            last_ack::last_ack(scenario, p("checkpoint"))?
         }
         Kind::CheckpointPhases => {
             checkpoint_phases::set_timing(
-                &mut scenario,
+                scenario,
                 p("async_ms"),
                 p("latency_ms"),
                 p("out_latency_ms"),
             )?;
-            checkpoint_phases::checkpoint_phases(&scenario, p("checkpoint"))?
+            checkpoint_phases::checkpoint_phases(scenario, p("checkpoint"))?
         }
         Kind::UnalignedPersisted => {
-            unaligned_persisted::set_buffers(&mut scenario, p("buffer_capacity"))?;
-            unaligned_persisted::unaligned_persisted(&scenario, p("checkpoint"))?
+            unaligned_persisted::set_buffers(scenario, p("buffer_capacity"))?;
+            unaligned_persisted::unaligned_persisted(scenario, p("checkpoint"))?
         }
         Kind::ClaimModeSnapshot => {
-            claim_mode_snapshot::set_retained(&mut scenario, p("retained"))?;
-            claim_mode_snapshot::claim_mode_snapshot(&scenario, p("at_ms"))?
+            claim_mode_snapshot::set_retained(scenario, p("retained"))?;
+            claim_mode_snapshot::claim_mode_snapshot(scenario, p("at_ms"))?
         }
         Kind::UidRestore => {
-            uid_restore::set_uids(&mut scenario, p("renamed"))?;
-            uid_restore::set_savepoint_at(&mut scenario, p("savepoint_ms"))?;
-            uid_restore::uid_restore(&scenario, p("renamed"))?
+            uid_restore::set_uids(scenario, p("renamed"))?;
+            uid_restore::set_savepoint_at(scenario, p("savepoint_ms"))?;
+            uid_restore::uid_restore(scenario, p("renamed"))?
         }
         Kind::CheckpointExpiry => {
-            checkpoint_expiry::set_limits(&mut scenario, p("timeout_ms"), p("tolerable_failures"))?;
-            checkpoint_expiry::checkpoint_expiry(&scenario)?
+            checkpoint_expiry::set_limits(scenario, p("timeout_ms"), p("tolerable_failures"))?;
+            checkpoint_expiry::checkpoint_expiry(scenario)?
         }
         Kind::RescaleAssignment => {
             rescale_assignment::set_parallelism(
-                &mut scenario,
+                scenario,
                 p("old_parallelism"),
                 p("new_parallelism"),
             )?;
-            rescale_assignment::rescale_assignment(&scenario, p("subtask"), p("app"))?
+            rescale_assignment::rescale_assignment(scenario, p("subtask"), p("app"))?
         }
         Kind::IncrementalUpload => {
-            incremental_upload::set_one_counter(&mut scenario)?;
-            incremental_upload::incremental_upload(&scenario, p("checkpoint"))?
+            incremental_upload::set_one_counter(scenario)?;
+            incremental_upload::incremental_upload(scenario, p("checkpoint"))?
         }
         Kind::StateKinds => {
-            state_kinds::set_job(&mut scenario, p("keyed_kind"), p("sinks"))?;
-            state_kinds::state_kinds(&scenario, p("checkpoint"))?
+            state_kinds::set_job(scenario, p("keyed_kind"), p("sinks"))?;
+            state_kinds::state_kinds(scenario, p("checkpoint"))?
         }
-    };
-    // The records waiting in the blocked channel are on the stage just before
-    // the last barrier releases them.
-    let ask_ms = (kind == Kind::AlignmentWaiting).then_some(moment_ms);
-    Ok(Exercise {
-        kind,
-        params: params.clone(),
-        question,
-        scenario,
-        moment_ms,
-        blanks,
-        ask_ms,
     })
 }
 

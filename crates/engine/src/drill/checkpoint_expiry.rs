@@ -12,9 +12,9 @@
 use std::collections::BTreeSet;
 
 use super::state::{lesson_error, why};
-use super::{question, run, Answer, Blank, DrillError, Made};
+use super::{question, run, Answer, Blank, DrillError, Made, Why};
 use crate::cause::AbortCause;
-use crate::event::Event;
+use crate::event::{Event, TraceEvent};
 use crate::scenario::Scenario;
 
 /// Sets the checkpoint timeout and the number of tolerable checkpoint failures.
@@ -39,17 +39,7 @@ pub(super) fn checkpoint_expiry(s: &Scenario) -> Result<Made, DrillError> {
         .ok_or_else(|| lesson_error("the lesson has no checkpointing"))?;
     let (timeout, tolerable) = (cfg.timeout_ms, u64::from(cfg.tolerable_failures));
     let (_, trace) = run(s)?;
-    // The first attempt: every event before the first failover (the expiry that
-    // exceeds the tolerable count comes just before it, in the same millisecond).
-    let first: Vec<_> = trace
-        .iter()
-        .take_while(|e| {
-            !matches!(
-                e.event,
-                Event::JobRestarting { .. } | Event::JobFailed { .. }
-            )
-        })
-        .collect();
+    let first = first_attempt(&trace);
     let triggered: Vec<(u64, u64)> = first
         .iter()
         .filter_map(|e| match e.event {
@@ -57,52 +47,15 @@ pub(super) fn checkpoint_expiry(s: &Scenario) -> Result<Made, DrillError> {
             _ => None,
         })
         .collect();
-    // Each checkpoint's end in the first attempt: completed, or aborted and why.
-    let mut expired: Vec<(u64, u64)> = Vec::new();
-    let (mut run_len, mut longest, mut exceeded_at) = (0u64, 0u64, None);
-    for e in &first {
-        match &e.event {
-            Event::CheckpointCompleted { .. } => run_len = 0,
-            Event::CheckpointAborted {
-                checkpoint,
-                reason: AbortCause::Expired,
-            } => {
-                expired.push((e.t, checkpoint.0));
-                run_len += 1;
-                longest = longest.max(run_len);
-                if run_len > tolerable && exceeded_at.is_none() {
-                    exceeded_at = Some((e.t, checkpoint.0, run_len));
-                }
-            }
-            _ => {}
-        }
-    }
-    let Some(&(expired_at, first_expired)) = expired.first() else {
+    let ends = expiries(&first, tolerable);
+    let Some(&(expired_at, first_expired)) = ends.expired.first() else {
         return Err(DrillError::NoEffect {
             param: "timeout_ms",
             why: format!("no checkpoint expires with a timeout of {timeout} ms"),
         });
     };
-    let fails_over = exceeded_at.is_some();
-    // The subtasks that had not acknowledged the first expired checkpoint when it
-    // expired: every subtask of the job but those that had.
-    let acked: BTreeSet<String> = first
-        .iter()
-        .filter(|e| e.t <= expired_at)
-        .filter_map(|e| match &e.event {
-            Event::CheckpointAcknowledged { task, checkpoint } if checkpoint.0 == first_expired => {
-                Some(task.to_string())
-            }
-            _ => None,
-        })
-        .collect();
-    let waiting: Vec<String> = s
-        .job
-        .operators
-        .iter()
-        .flat_map(|o| (0..o.parallelism).map(move |i| format!("{}#{i}", o.uid)))
-        .filter(|t| !acked.contains(t))
-        .collect();
+    let fails_over = ends.exceeded_at.is_some();
+    let waiting = waiting_subtasks(s, &first, expired_at, first_expired);
     let trigger_of = |id: u64| {
         triggered
             .iter()
@@ -120,26 +73,7 @@ pub(super) fn checkpoint_expiry(s: &Scenario) -> Result<Made, DrillError> {
         ],
         expired_at,
     );
-    let fails_why = match exceeded_at {
-        Some((t, id, n)) => why(
-            "tolerable_exceeded",
-            &[
-                ("checkpoint", id.to_string()),
-                ("failures", n.to_string()),
-                ("tolerable", tolerable.to_string()),
-                ("at", t.to_string()),
-            ],
-            t,
-        ),
-        None => why(
-            "tolerable_within",
-            &[
-                ("failures", longest.to_string()),
-                ("tolerable", tolerable.to_string()),
-            ],
-            expired.last().map_or(expired_at, |(t, _)| *t),
-        ),
-    };
+    let fails_why = failover_why(&ends, tolerable, expired_at);
     let labels: Vec<String> = triggered
         .iter()
         .map(|(_, id)| format!("chk-{id}"))
@@ -151,7 +85,12 @@ pub(super) fn checkpoint_expiry(s: &Scenario) -> Result<Made, DrillError> {
         vec![
             Blank {
                 name: "expired".into(),
-                answer: Answer::Labels(expired.iter().map(|(_, id)| format!("chk-{id}")).collect()),
+                answer: Answer::Labels(
+                    ends.expired
+                        .iter()
+                        .map(|(_, id)| format!("chk-{id}"))
+                        .collect(),
+                ),
                 choices: Vec::new(),
                 labels,
                 why: Some(expired_why),
@@ -165,4 +104,110 @@ pub(super) fn checkpoint_expiry(s: &Scenario) -> Result<Made, DrillError> {
             },
         ],
     ))
+}
+
+/// The first attempt: every event before the first failover (the expiry that
+/// exceeds the tolerable count comes just before it, in the same millisecond).
+fn first_attempt(trace: &[TraceEvent]) -> Vec<&TraceEvent> {
+    trace
+        .iter()
+        .take_while(|e| {
+            !matches!(
+                e.event,
+                Event::JobRestarting { .. } | Event::JobFailed { .. }
+            )
+        })
+        .collect()
+}
+
+/// The checkpoints of one attempt that expired, as
+/// `CheckpointFailureManager` counts them.
+struct Expiries {
+    /// Each expiry's time and checkpoint id, in order.
+    expired: Vec<(u64, u64)>,
+    /// The longest run of consecutive expiries.
+    longest: u64,
+    /// The first expiry that made the run exceed the tolerable count: its
+    /// time, checkpoint id and the run's length.
+    exceeded_at: Option<(u64, u64, u64)>,
+}
+
+/// Each checkpoint's end in the attempt `first`: a completed one resets the
+/// count of consecutive failures, an expired one adds to it.
+fn expiries(first: &[&TraceEvent], tolerable: u64) -> Expiries {
+    let mut expired: Vec<(u64, u64)> = Vec::new();
+    let (mut run_len, mut longest, mut exceeded_at) = (0u64, 0u64, None);
+    for e in first {
+        match &e.event {
+            Event::CheckpointCompleted { .. } => run_len = 0,
+            Event::CheckpointAborted {
+                checkpoint,
+                reason: AbortCause::Expired,
+            } => {
+                expired.push((e.t, checkpoint.0));
+                run_len += 1;
+                longest = longest.max(run_len);
+                if run_len > tolerable && exceeded_at.is_none() {
+                    exceeded_at = Some((e.t, checkpoint.0, run_len));
+                }
+            }
+            _ => {}
+        }
+    }
+    Expiries {
+        expired,
+        longest,
+        exceeded_at,
+    }
+}
+
+/// The subtasks that had not acknowledged the first expired checkpoint when it
+/// expired: every subtask of the job but those that had.
+fn waiting_subtasks(
+    s: &Scenario,
+    first: &[&TraceEvent],
+    expired_at: u64,
+    first_expired: u64,
+) -> Vec<String> {
+    let acked: BTreeSet<String> = first
+        .iter()
+        .filter(|e| e.t <= expired_at)
+        .filter_map(|e| match &e.event {
+            Event::CheckpointAcknowledged { task, checkpoint } if checkpoint.0 == first_expired => {
+                Some(task.to_string())
+            }
+            _ => None,
+        })
+        .collect();
+    s.job
+        .operators
+        .iter()
+        .flat_map(|o| (0..o.parallelism).map(move |i| format!("{}#{i}", o.uid)))
+        .filter(|t| !acked.contains(t))
+        .collect()
+}
+
+/// Why the job fails over or not: the expiry that exceeded the tolerable count,
+/// or the longest run of expiries that stayed within it.
+fn failover_why(ends: &Expiries, tolerable: u64, expired_at: u64) -> Why {
+    match ends.exceeded_at {
+        Some((t, id, n)) => why(
+            "tolerable_exceeded",
+            &[
+                ("checkpoint", id.to_string()),
+                ("failures", n.to_string()),
+                ("tolerable", tolerable.to_string()),
+                ("at", t.to_string()),
+            ],
+            t,
+        ),
+        None => why(
+            "tolerable_within",
+            &[
+                ("failures", ends.longest.to_string()),
+                ("tolerable", tolerable.to_string()),
+            ],
+            ends.expired.last().map_or(expired_at, |(t, _)| *t),
+        ),
+    }
 }

@@ -39,10 +39,6 @@ pub(super) fn incremental_upload(s: &Scenario, checkpoint: u64) -> Result<Made, 
         .ok_or_else(|| lesson_error("the lesson has no keyed_count operator"))?;
     let task = format!("{}#0", count.uid);
     let (_, trace) = run(s)?;
-    let no_effect = |why: String| DrillError::NoEffect {
-        param: "checkpoint",
-        why,
-    };
     let completed: Vec<(u64, u64)> = trace
         .iter()
         .filter_map(|e| match e.event {
@@ -84,27 +80,7 @@ pub(super) fn incremental_upload(s: &Scenario, checkpoint: u64) -> Result<Made, 
         )));
     };
     let base_at = snapshot_at(base).unwrap_or(0);
-    // The subtask's files as the registry holds them when chk-N completes.
-    let mut world = World::new(s, s.seed).map_err(|e| DrillError::Scenario(e.to_string()))?;
-    world.run_until(completed_at, |_| {});
-    let id = world
-        .task_id(&task)
-        .ok_or_else(|| lesson_error(&format!("no subtask {task}")))?;
-    let registry = world.coordinator().shared();
-    let files = registry
-        .task_files(CheckpointId(checkpoint), id)
-        .ok_or_else(|| no_effect(format!("chk-{checkpoint} records no files of {task}")))?;
-    let new_name = shared_file_name(&task, CheckpointId(checkpoint));
-    let new_entries = registry.files().get(&new_name).map_or(0, |f| f.entries);
-    if new_entries == 0 {
-        return Err(no_effect(format!("chk-{checkpoint} changes nothing")));
-    }
-    let referenced: BTreeSet<String> = files.shared.clone();
-    if referenced.len() < 2 {
-        return Err(no_effect(format!(
-            "chk-{checkpoint} refers to its own file only: every entry changed"
-        )));
-    }
+    let (new_name, new_entries, referenced) = uploaded(s, &task, checkpoint, completed_at)?;
     let labels: Vec<String> = (1..=checkpoint)
         .map(|c| shared_file_name(&task, CheckpointId(c)))
         .collect();
@@ -153,4 +129,46 @@ pub(super) fn incremental_upload(s: &Scenario, checkpoint: u64) -> Result<Made, 
             },
         ],
     ))
+}
+
+/// A drawn checkpoint that does not show the effect.
+fn no_effect(why: String) -> DrillError {
+    DrillError::NoEffect {
+        param: "checkpoint",
+        why,
+    }
+}
+
+/// The subtask `task`'s files as the shared registry holds them when
+/// chk-`checkpoint` completes: the name of the file it uploaded, how many
+/// entries that file holds, and every file the checkpoint refers to. A
+/// checkpoint that changes nothing or changes every entry does not show the
+/// effect.
+fn uploaded(
+    s: &Scenario,
+    task: &str,
+    checkpoint: u64,
+    completed_at: u64,
+) -> Result<(String, u64, BTreeSet<String>), DrillError> {
+    let mut world = World::new(s, s.seed).map_err(|e| DrillError::Scenario(e.to_string()))?;
+    world.run_until(completed_at, |_| {});
+    let id = world
+        .task_id(task)
+        .ok_or_else(|| lesson_error(&format!("no subtask {task}")))?;
+    let registry = world.coordinator().shared();
+    let files = registry
+        .task_files(CheckpointId(checkpoint), id)
+        .ok_or_else(|| no_effect(format!("chk-{checkpoint} records no files of {task}")))?;
+    let new_name = shared_file_name(task, CheckpointId(checkpoint));
+    let new_entries = registry.files().get(&new_name).map_or(0, |f| f.entries);
+    if new_entries == 0 {
+        return Err(no_effect(format!("chk-{checkpoint} changes nothing")));
+    }
+    let referenced: BTreeSet<String> = files.shared.clone();
+    if referenced.len() < 2 {
+        return Err(no_effect(format!(
+            "chk-{checkpoint} refers to its own file only: every entry changed"
+        )));
+    }
+    Ok((new_name, new_entries, referenced))
 }

@@ -10,11 +10,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use serde_json::Value;
+
 use super::{blank, metadata, question, run, Answer, DrillError, Kind, Made};
-use crate::event::Event;
+use crate::event::{Event, TraceEvent};
 use crate::record::Origin;
 use crate::scenario::{OperatorKind, PartitionSpec, Scenario, ScriptStep};
 use crate::state::ttl::{StateVisibility, TtlConfig, UpdateType};
+use crate::world::World;
 
 /// The reason `key` with its named values, shown at `at_ms` (the drill's one
 /// constructor, under the name the state chapter's kinds use).
@@ -204,38 +207,12 @@ pub(super) fn broadcast_copies(s: &Scenario, checkpoint: u64) -> Result<Made, Dr
     let gate = &s.job.operators[operator_index(s, OperatorKind::BroadcastFilter)?];
     let rules = rules_of(s, gate.rules_from.as_deref().unwrap_or_default());
     let (world, trace) = run(s)?;
-    let at = |pick: fn(&Event) -> Option<u64>| {
-        trace
-            .iter()
-            .find(|e| pick(&e.event) == Some(checkpoint))
-            .map(|e| e.t)
-    };
-    let triggered = at(|e| match e {
-        Event::CheckpointTriggered { checkpoint, .. } => Some(checkpoint.0),
-        _ => None,
-    });
-    let completed = at(|e| match e {
-        Event::CheckpointCompleted { checkpoint } => Some(checkpoint.0),
-        _ => None,
-    });
-    let meta = metadata(&world, checkpoint);
-    let (Some(triggered), Some(completed), Some(meta)) = (triggered, completed, meta) else {
-        return Err(DrillError::NoEffect {
-            param: "checkpoint",
-            why: format!("chk-{checkpoint} does not complete in this run"),
-        });
-    };
+    let (triggered, completed, meta) = completed_checkpoint(&world, &trace, checkpoint)?;
+    let prefix = format!("{}#", gate.uid);
+    let snapshots = snapshot_times(&trace, checkpoint, &prefix);
     // A checkpoint after the filter's subtasks finished (Flink 1.15+ checkpoints
     // after tasks finish) takes no snapshot of theirs: not the question.
-    let prefix = format!("{}#", gate.uid);
-    let snapshots = trace
-        .iter()
-        .filter(|e| {
-            matches!(&e.event, Event::SnapshotTaken { task, checkpoint: c, .. }
-                if c.0 == checkpoint && task.starts_with(&prefix))
-        })
-        .count();
-    if snapshots < gate.parallelism as usize {
+    if snapshots.len() < gate.parallelism as usize {
         return Err(DrillError::NoEffect {
             param: "checkpoint",
             why: format!(
@@ -254,64 +231,11 @@ pub(super) fn broadcast_copies(s: &Scenario, checkpoint: u64) -> Result<Made, Dr
             ),
         });
     }
-    // Every subtask snapshots its own copy (Flink: each task writes its broadcast
-    // state into the checkpoint, so that a restore reads no shared file).
-    let copies: Vec<usize> = meta[&gate.uid]["operator"]
-        .as_array()
-        .map(|subtasks| {
-            subtasks
-                .iter()
-                .filter_map(|c| c["rules"].as_object().map(|r| r.len()))
-                .collect()
-        })
-        .unwrap_or_default();
-    let per_copy = copies.first().copied().unwrap_or(0);
-    if copies.iter().any(|n| *n != per_copy) {
-        return Err(lesson_error(&format!(
-            "the copies of chk-{checkpoint} differ: {copies:?} rules"
-        )));
-    }
-    if per_copy == 0 {
-        return Err(DrillError::NoEffect {
-            param: "checkpoint",
-            why: format!(
-                "chk-{checkpoint} is triggered at {triggered} ms, before the first rule: \
-                 its copies are empty"
-            ),
-        });
-    }
-    let rule = |k: &str| rules.iter().find(|(_, key, _)| key == k);
-    let value = |v: i64| u64::try_from(v).unwrap_or(0);
-    let mut asked = vec![("checkpoint", checkpoint)];
-    if let Some((t, _, v)) = rule("min") {
-        asked.extend([("min_ms", *t), ("min_value", value(*v))]);
-    }
-    if let Some((t, _, v)) = rule("max") {
-        asked.extend([("max_ms", *t), ("max_value", value(*v))]);
-    }
-    if let Some((t, task)) = s.script.iter().find_map(|step| match step {
-        ScriptStep::Crash { at_ms, task } => Some((*at_ms, task)),
-        _ => None,
-    }) {
-        asked.push(("crash_ms", t));
-        if let Some(i) = task
-            .strip_prefix(&prefix)
-            .and_then(|i| i.parse::<u64>().ok())
-        {
-            asked.push(("crashed", i));
-        }
-    }
+    let (copies, per_copy) = rule_copies(&meta, &gate.uid, checkpoint, triggered)?;
+    let asked = broadcast_question(s, &rules, checkpoint, &prefix);
     // The moment the last of the filter's subtasks snapshots its copy.
-    let last_snapshot = trace
-        .iter()
-        .filter(|e| {
-            matches!(&e.event, Event::SnapshotTaken { task, checkpoint: c, .. }
-                if c.0 == checkpoint && task.starts_with(&prefix))
-        })
-        .map(|e| e.t)
-        .max()
-        .unwrap_or(completed);
-    let mut copies_blank = blank("copies", Answer::Number(copies.len() as i64));
+    let last_snapshot = snapshots.iter().max().copied().unwrap_or(completed);
+    let mut copies_blank = blank("copies", Answer::Number(copies as i64));
     copies_blank.why = Some(why(
         "broadcast_copies",
         &[
@@ -342,4 +266,117 @@ pub(super) fn broadcast_copies(s: &Scenario, checkpoint: u64) -> Result<Made, Dr
         triggered,
     ));
     Ok((question(&asked), completed, vec![copies_blank, rules_blank]))
+}
+
+/// When chk-`checkpoint` was triggered and completed, and its metadata; a
+/// checkpoint that never completes cannot be asked about.
+fn completed_checkpoint(
+    world: &World,
+    trace: &[TraceEvent],
+    checkpoint: u64,
+) -> Result<(u64, u64, Value), DrillError> {
+    let at = |pick: fn(&Event) -> Option<u64>| {
+        trace
+            .iter()
+            .find(|e| pick(&e.event) == Some(checkpoint))
+            .map(|e| e.t)
+    };
+    let triggered = at(|e| match e {
+        Event::CheckpointTriggered { checkpoint, .. } => Some(checkpoint.0),
+        _ => None,
+    });
+    let completed = at(|e| match e {
+        Event::CheckpointCompleted { checkpoint } => Some(checkpoint.0),
+        _ => None,
+    });
+    let meta = metadata(world, checkpoint);
+    let (Some(triggered), Some(completed), Some(meta)) = (triggered, completed, meta) else {
+        return Err(DrillError::NoEffect {
+            param: "checkpoint",
+            why: format!("chk-{checkpoint} does not complete in this run"),
+        });
+    };
+    Ok((triggered, completed, meta))
+}
+
+/// The times at which the subtasks named `prefix…` snapshot for chk-`checkpoint`.
+fn snapshot_times(trace: &[TraceEvent], checkpoint: u64, prefix: &str) -> Vec<u64> {
+    trace
+        .iter()
+        .filter(|e| {
+            matches!(&e.event, Event::SnapshotTaken { task, checkpoint: c, .. }
+                if c.0 == checkpoint && task.starts_with(prefix))
+        })
+        .map(|e| e.t)
+        .collect()
+}
+
+/// How many copies of the broadcast state the filter `uid`'s subtasks stored in
+/// chk-`checkpoint`, and how many rules each holds: every copy must be the same,
+/// and an empty one does not show the effect.
+fn rule_copies(
+    meta: &Value,
+    uid: &str,
+    checkpoint: u64,
+    triggered: u64,
+) -> Result<(usize, usize), DrillError> {
+    // Every subtask snapshots its own copy (Flink: each task writes its broadcast
+    // state into the checkpoint, so that a restore reads no shared file).
+    let copies: Vec<usize> = meta[uid]["operator"]
+        .as_array()
+        .map(|subtasks| {
+            subtasks
+                .iter()
+                .filter_map(|c| c["rules"].as_object().map(|r| r.len()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let per_copy = copies.first().copied().unwrap_or(0);
+    if copies.iter().any(|n| *n != per_copy) {
+        return Err(lesson_error(&format!(
+            "the copies of chk-{checkpoint} differ: {copies:?} rules"
+        )));
+    }
+    if per_copy == 0 {
+        return Err(DrillError::NoEffect {
+            param: "checkpoint",
+            why: format!(
+                "chk-{checkpoint} is triggered at {triggered} ms, before the first rule: \
+                 its copies are empty"
+            ),
+        });
+    }
+    Ok((copies.len(), per_copy))
+}
+
+/// The values the broadcast question names: the checkpoint, when each rule is
+/// read and its value, and the scripted crash with the filter subtask it hits.
+fn broadcast_question(
+    s: &Scenario,
+    rules: &[(u64, String, i64)],
+    checkpoint: u64,
+    prefix: &str,
+) -> Vec<(&'static str, u64)> {
+    let rule = |k: &str| rules.iter().find(|(_, key, _)| key == k);
+    let value = |v: i64| u64::try_from(v).unwrap_or(0);
+    let mut asked = vec![("checkpoint", checkpoint)];
+    if let Some((t, _, v)) = rule("min") {
+        asked.extend([("min_ms", *t), ("min_value", value(*v))]);
+    }
+    if let Some((t, _, v)) = rule("max") {
+        asked.extend([("max_ms", *t), ("max_value", value(*v))]);
+    }
+    if let Some((t, task)) = s.script.iter().find_map(|step| match step {
+        ScriptStep::Crash { at_ms, task } => Some((*at_ms, task)),
+        _ => None,
+    }) {
+        asked.push(("crash_ms", t));
+        if let Some(i) = task
+            .strip_prefix(prefix)
+            .and_then(|i| i.parse::<u64>().ok())
+        {
+            asked.push(("crashed", i));
+        }
+    }
+    asked
 }
