@@ -35,7 +35,7 @@ const freePort = () => new Promise((resolve) => {
   const s = net.createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
 });
 function serve(dir, port) {
-  const child = spawn(process.execPath, [path.join(__dirname, 'classroom-server.cjs'), dir, '--host', '127.0.0.1', '--port', String(port)],
+  const child = spawn('bash', [path.join(__dirname, 'classroom-server.sh'), dir, '--host', '127.0.0.1', '--port', String(port)],
     { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let text = '';
