@@ -245,3 +245,23 @@ module.exports.PHONES = [
 module.exports.phonePage = (browser, size) => browser.newPage({
   viewport: size, isMobile: true, hasTouch: true, deviceScaleFactor: 2,
 });
+
+/** A free TCP port on 127.0.0.1. */
+module.exports.freePort = () => new Promise((resolve) => {
+  const s = require('net').createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
+});
+
+/** The Rust classroom server (scripts/classroom-server.sh) on `dir` at 127.0.0.1:`port`,
+ *  resolved once it says it serves: `{ child, out }` (its printed lines). */
+module.exports.serveClassroom = (dir, port) => {
+  const child = require('child_process').spawn('bash', [require('path').join(__dirname, 'classroom-server.sh'), dir, '--host', '127.0.0.1', '--port', String(port)],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('Ctrl-C')) resolve({ child, out });
+    });
+    child.on('exit', (code) => reject(new Error(`classroom server exited with ${code}: ${out}`)));
+  });
+};

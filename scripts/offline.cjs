@@ -12,14 +12,13 @@
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/offline.cjs DIST
 // (scripts/offline.sh builds or reuses dist/). Exit 1 on failure.
 'use strict';
-const { spawn, execFileSync } = require('child_process');
+const { execFileSync } = require('child_process');
 const fs = require('fs');
 const http = require('http');
-const net = require('net');
 const os = require('os');
 const path = require('path');
 const zlib = require('zlib');
-const { launch, settle } = require('./chromium.cjs');
+const { launch, settle, freePort, serveClassroom: serve } = require('./chromium.cjs');
 
 const dist = path.resolve(process.argv[2] || 'dist');
 const failures = [];
@@ -29,21 +28,6 @@ function copyBuild(to) {
   fs.rmSync(to, { recursive: true, force: true });
   fs.cpSync(dist, to, { recursive: true, filter: (f) => !/\.(br|gz)$/.test(f) });
   return to;
-}
-const freePort = () => new Promise((resolve) => {
-  const s = net.createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
-});
-function serve(dir, port) {
-  const child = spawn('bash', [path.join(__dirname, 'classroom-server.sh'), dir, '--host', '127.0.0.1', '--port', String(port)],
-    { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      if (out.includes('Ctrl-C')) resolve({ child, out });
-    });
-    child.on('exit', (code) => reject(new Error(`classroom server exited with ${code}: ${out}`)));
-  });
 }
 const stop = ({ child }) => new Promise((resolve) => { child.removeAllListeners('exit'); child.on('exit', resolve); child.kill(); });
 const get = (url, encoding) => new Promise((resolve, reject) => {

@@ -20,32 +20,15 @@
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/presenter.cjs DIST [OUT]
 // (scripts/presenter.sh builds or reuses dist/). Exit 1 on failure.
 'use strict';
-const { spawn } = require('child_process');
 const fs = require('fs');
-const net = require('net');
 const path = require('path');
-const { launch, settle } = require('./chromium.cjs');
+const { launch, settle, freePort, serveClassroom: serve } = require('./chromium.cjs');
 
 const dist = path.resolve(process.argv[2] || 'dist');
 const out = path.resolve(process.argv[3] || '/tmp/presenter-shots');
 const failures = [];
 const check = (ok, msg) => { if (!ok) failures.push(msg); else console.log(`  ok: ${msg}`); };
 
-const freePort = () => new Promise((resolve) => {
-  const s = net.createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
-});
-function serve(dir, port) {
-  const child = spawn('bash', [path.join(__dirname, 'classroom-server.sh'), dir, '--host', '127.0.0.1', '--port', String(port)],
-    { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (d) => {
-      text += d;
-      if (text.includes('Ctrl-C')) resolve(child);
-    });
-    child.on('exit', (code) => reject(new Error(`classroom server exited with ${code}: ${text}`)));
-  });
-}
 
 // What a window shows: its lesson, engine step and tour step (0-based, or null).
 async function moment(page, presenter) {
@@ -261,7 +244,7 @@ async function openPair(browser, url, lang) {
     failures.push(`stopped early: ${e.message.split('\n')[0]}`);
   } finally {
     await browser.close();
-    server.kill();
+    server.child.kill();
   }
   if (failures.length) {
     console.error(`presenter: ${failures.length} failure(s):\n  ${failures.join('\n  ')}`);
