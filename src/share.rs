@@ -236,7 +236,10 @@ impl Log {
                     intervention: i.clone(),
                 });
             }
-            Action::LoadScenario(_) | Action::Restart | Action::SetMode(_) => log.clear(),
+            Action::LoadScenario(_)
+            | Action::Load { .. }
+            | Action::Restart
+            | Action::SetMode(_) => log.clear(),
             _ => {}
         }
     }

@@ -245,6 +245,12 @@ fn use_one_dispatch(
     let log = log.clone();
     use_callback(twin.is_twin, move |a: Action, on: &bool| {
         log.note(&a, *step_now.borrow());
+        // A seek followed at once by an intervention (a replayed branch: the
+        // presenter window, a phone following a class) puts it at the sought
+        // step, before the page has rendered that step.
+        if let Action::SeekStep(s) = &a {
+            *step_now.borrow_mut() = *s;
+        }
         if *on {
             if let Action::Intervene(i) = &a {
                 twin_d.dispatch(Action::Follow(*main_t.borrow()));
