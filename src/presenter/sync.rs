@@ -160,7 +160,7 @@ pub fn use_presenter_sync(
                     s.pending = None;
                     s.said = Some(here);
                 } else {
-                    reach(&mut s, &want, &here, &playback, &dispatch, &lessons);
+                    reach(&mut s.loading, &want, &here, &playback, &dispatch, &lessons);
                 }
                 return;
             }
@@ -184,7 +184,7 @@ fn post(channel: &Rc<RefCell<Option<Channel>>>, m: &Message) {
 
 /// Whether `here` shows what `want` asks for (a playing window's step is its
 /// own).
-fn reached(here: &Moment, want: &Moment) -> bool {
+pub(crate) fn reached(here: &Moment, want: &Moment) -> bool {
     here.same_run(want)
         && here.interventions == want.interventions
         && here.playing == want.playing
@@ -194,8 +194,10 @@ fn reached(here: &Moment, want: &Moment) -> bool {
 }
 
 /// One move towards `want`: the run first (once), then the rest in one go.
-fn reach(
-    s: &mut Shared,
+/// `loading` remembers the run asked for, so it is asked for once. A playing
+/// `want` that names a step (a class's late joiner) starts playing from there.
+pub(crate) fn reach(
+    loading: &mut Option<Moment>,
     want: &Moment,
     here: &Moment,
     playback: &State,
@@ -203,10 +205,10 @@ fn reach(
     lessons: &Lessons,
 ) {
     if !here.same_run(want) || here.interventions != want.interventions {
-        if s.loading.as_ref().is_some_and(|l| l.same_run(want)) && !here.same_run(want) {
+        if loading.as_ref().is_some_and(|l| l.same_run(want)) && !here.same_run(want) {
             return;
         }
-        s.loading = Some(want.clone());
+        *loading = Some(want.clone());
         let (lesson, seed, mode) = (want.lesson.clone(), want.seed, want.mode());
         let interventions = want.interventions.clone();
         let dispatch = dispatch.clone();
@@ -249,6 +251,9 @@ fn reach(
             dispatch.emit(Action::SeekStep(step));
         }
     } else if want.playing && !playback.is_playing {
+        if let Some(step) = want.step.filter(|s| here.step != Some(*s)) {
+            dispatch.emit(Action::SeekStep(step));
+        }
         dispatch.emit(Action::TogglePlay);
     }
 }
