@@ -102,6 +102,9 @@ pub fn Lab(props: &LabProps) -> Html {
         &lessons,
     );
     let projecting = !link.presenter && link.connected;
+    // A live class, when a classroom server serves the page (src/classroom/).
+    let live =
+        crate::classroom::live::use_class(&runs.main, &runs.dispatch, &runs.log, &lessons, link);
     let (auto_pause, on_auto_pause) =
         use_auto_pause(runs.dispatch.clone(), lessons.showing.is_some());
     use_key_map(runs.dispatch.clone(), view.help.clone(), runs.main.speed);
@@ -126,7 +129,7 @@ pub fn Lab(props: &LabProps) -> Html {
             &view,
             &drawer,
             &lessons,
-            link,
+            (link, live),
             (auto_pause, on_auto_pause),
         );
     }
@@ -136,7 +139,7 @@ pub fn Lab(props: &LabProps) -> Html {
     html! {
         <ContextProvider<LangContext> {context}>
           <ContextProvider<PickSlot> context={pick.clone()}>
-            <div class={classes!("app", drawer_open.then_some("app--drawer"), show_twin.then_some("app--twin"), projecting.then_some(presenter::projector::CLASS))}>
+            <div class={classes!("app", drawer_open.then_some("app--drawer"), show_twin.then_some("app--twin"), projecting.then_some(presenter::projector::CLASS), (live.server && live.student).then_some("app--class"), live.student_voting().then_some("app--voting"))}>
                 <TopBar playback={playback.clone()} dispatch={dispatch.clone()} lessons={lessons.clone()}
                         comparing={show_twin.then(|| runs.partner.clone()).flatten()} on_compare={runs.on_compare.clone()}
                         is_twin={runs.is_twin} on_twin={runs.toggle_twin.clone()}
@@ -144,6 +147,7 @@ pub fn Lab(props: &LabProps) -> Html {
                         glossary_open={drawer.open == Some(Drawer::Glossary)} editor_open={drawer.open == Some(Drawer::Editor)}
                         on_qr={view.on_qr.clone()}
                         drill_open={drawer.drill} on_drill={drawer.on_drill.clone()} />
+                <crate::classroom::view::ClassBar live={live.clone()} />
                 <main class={classes!("workspace", show_twin.then_some("workspace--twin"))}>
                     <div class="show">
                         { stages(&runs, &view, &drawer, lang_now, StagePick::for_stage(&pick, &runs.main.scenario)) }
@@ -153,6 +157,7 @@ pub fn Lab(props: &LabProps) -> Html {
                             if let Some((step, of)) = counter {
                                 <presenter::projector::StepCounter {step} {of} />
                             }
+                            <crate::classroom::view::VotePanel live={live.clone()} tour={lessons.tour.clone()} />
                             { comparison(&runs, &view, (*scenario.rescale).clone(), lang_now) }
                         </CaptionBar>
                         <Transport playback={playback.clone()} dispatch={dispatch.clone()} {auto_pause} {on_auto_pause} />
@@ -192,7 +197,7 @@ fn presenter_page(
     view: &ViewOptions,
     drawer: &view_options::DrawerState,
     lessons: &crate::hooks::lessons::Lessons,
-    link: presenter::sync::Link,
+    (link, live): (presenter::sync::Link, crate::classroom::live::Live),
     (auto_pause, on_auto_pause): (bool, Callback<bool>),
 ) -> Html {
     let playback = &runs.main;
@@ -207,7 +212,7 @@ fn presenter_page(
     html! {
         <ContextProvider<LangContext> {context}>
             <presenter::view::PresenterView lessons={lessons.clone()} lesson={AttrValue::from(playback.scenario.clone())}
-                                            dispatch={runs.dispatch.clone()} {stage} {caption} {transport} {link} />
+                                            dispatch={runs.dispatch.clone()} {stage} {caption} {transport} {link} {live} />
         </ContextProvider<LangContext>>
     }
 }

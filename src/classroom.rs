@@ -7,6 +7,9 @@
 //! a browser never sends in a request; [`presenter_secret`] reads it so the page
 //! can keep it out of the address bar.
 
+pub mod live;
+pub mod view;
+
 use serde::{Deserialize, Serialize};
 
 use crate::playback::{State, SPEEDS};

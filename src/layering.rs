@@ -34,7 +34,7 @@ const WEB_CRATES: [&str; 6] = [
 /// The modules that may import a web crate (a module and its submodules): the
 /// components and their root, the hooks, the browser page outside the app, the
 /// lesson data's fetching, and the tools' panels. Everything else is pure.
-const WEB_MODULES: [&str; 16] = [
+const WEB_MODULES: [&str; 18] = [
     "main",
     "app",
     "components",
@@ -56,6 +56,10 @@ const WEB_MODULES: [&str; 16] = [
     // The presenter window, the projector's view and the channel between them
     // (a `BroadcastChannel`).
     "presenter",
+    // A live class: the server's stream, following, the votes (its parent
+    // `classroom`, the messages, is pure).
+    "classroom::live",
+    "classroom::view",
 ];
 
 /// What of the engine's face the view side (`app`, `components`, `hooks`) may

@@ -38,6 +38,8 @@ pub struct PresenterProps {
     pub caption: Html,
     /// The link to the projector's window.
     pub link: Link,
+    /// The live class, when a classroom server serves the page.
+    pub live: crate::classroom::live::Live,
 }
 
 /// `ms` as m:ss.
@@ -120,7 +122,8 @@ pub fn PresenterView(props: &PresenterProps) -> Html {
             </header>
             <div class="presenter__body">
                 <section class="presenter__tour" aria-label={label("step", lang)}>
-                    { tour_column(&props.lessons, lang) }
+                    { tour_column(&props.lessons, lang, &props.live, &props.dispatch) }
+                    <crate::classroom::view::VotePanel live={props.live.clone()} tour={props.lessons.tour.clone()} />
                 </section>
                 <section class="presenter__live" aria-label={label("stage", lang)}>
                     <div class="presenter__stage">{ props.stage.clone() }</div>
@@ -138,7 +141,12 @@ pub fn PresenterView(props: &PresenterProps) -> Html {
 }
 
 /// The tour step with its question and answer, the controls and the next step.
-fn tour_column(l: &Lessons, lang: Lang) -> Html {
+fn tour_column(
+    l: &Lessons,
+    lang: Lang,
+    live: &crate::classroom::live::Live,
+    dispatch: &Callback<Action>,
+) -> Html {
     let text = |loc: &Localized| tour::text(loc, lang).to_string();
     let Some(t) = &*l.tour else {
         return html! { <p class="presenter__empty">{ label("no_tour", lang) }</p> };
@@ -178,10 +186,14 @@ fn tour_column(l: &Lessons, lang: Lang) -> Html {
                 <div class="presenter__ask">
                     <h3>{ label("question", lang) }</h3>
                     <p id="presenter-ask">{ text(ask) }</p>
+                    { right_choice(s, lang) }
                     if let Some(answer) = &s.answer {
                         <h3>{ label("answer", lang) }</h3>
                         <p id="presenter-answer">{ text(answer) }</p>
                     }
+                    <crate::classroom::view::VoteControls live={live.clone()} lesson={AttrValue::from(t.scenario.clone())}
+                        step={step} choices={s.choices.len()} right={s.right_choice()}
+                        play={play_from_here(l, dispatch)} />
                 </div>
             }
             <div class="presenter__next-step">
@@ -192,6 +204,37 @@ fn tour_column(l: &Lessons, lang: Lang) -> Html {
             </div>
         </>
     }
+}
+
+/// The step's choices with the right one marked, for the lecturer's eyes only.
+fn right_choice(s: &tour::Step, lang: Lang) -> Html {
+    let right = s.right_choice();
+    if s.choices.is_empty() {
+        return html! {};
+    }
+    html! {
+        <ol class="presenter__choices" id="presenter-choices" type="A">
+            { for s.choice_texts(lang).into_iter().enumerate().map(|(i, c)| {
+                let is_right = Some(i) == right;
+                html! {
+                    <li class={classes!(is_right.then_some("presenter__choice--right"))}
+                        data-right={is_right.then_some("true")}>
+                        { c.to_string() }
+                        if is_right { <strong>{ " ✓ " }{ label("class_right", lang) }</strong> }
+                    </li>
+                }
+            }) }
+        </ol>
+    }
+}
+
+/// The reveal: the step's answer is shown and the moment plays on.
+fn play_from_here(l: &Lessons, dispatch: &Callback<Action>) -> Callback<()> {
+    let (reveal, dispatch) = (l.reveal.clone(), dispatch.clone());
+    Callback::from(move |()| {
+        reveal.emit(());
+        dispatch.emit(Action::TogglePlay);
+    })
 }
 
 /// The lesson's teaching notes: say, ask, point at.
