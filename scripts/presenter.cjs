@@ -15,14 +15,21 @@
 //      lesson's last step opens the next lesson in both windows, and the plan
 //      exported as a file and as a link opens in fresh browser contexts (and a
 //      damaged file is refused naming the field);
-//   6. screenshots at 1280×720 of both windows in zh, zh-Hant and en, and of
+//   6. the projector's view is the clean stage: while the presenter window
+//      drives two lessons' tours, at every step and at 1280×720 and 1024×768,
+//      the projector's window passes the key-moment audit (no overprint, no
+//      border through text, no clipped text) and shows no tour card; at
+//      1280×720 no text on it is below [projectable]'s floor of 14 px (at
+//      1024×768, where the page scales down as a whole, the smallest is
+//      reported);
+//   7. screenshots at 1280×720 of both windows in zh, zh-Hant and en, and of
 //      the plan editor (to OUT).
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/presenter.cjs DIST [OUT]
 // (scripts/presenter.sh builds or reuses dist/). Exit 1 on failure.
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { launch, settle, freePort, serveClassroom: serve } = require('./chromium.cjs');
+const { launch, settle, freePort, serveClassroom: serve, stageAudit, textSizes } = require('./chromium.cjs');
 
 const dist = path.resolve(process.argv[2] || 'dist');
 const out = path.resolve(process.argv[3] || '/tmp/presenter-shots');
@@ -158,6 +165,42 @@ async function openPair(browser, url, lang) {
     check(await projector.$('.tour-card') !== null, 'the normal page shows the tour card again');
     await context.close();
 
+
+
+    console.log('the projector\'s view while the presenter window drives a tour (audits):');
+    {
+      const { context, projector, presenter } = await openPair(browser, url, 'en');
+      await presenter.waitForSelector('#presenter-status[data-connected="true"]', { timeout: 10000 });
+      for (const size of [{ width: 1280, height: 720 }, { width: 1024, height: 768 }]) {
+        await projector.setViewportSize(size);
+        for (const lesson of ['barrier-alignment', 'odd-even-sum']) {
+          await presenter.selectOption('#presenter-lesson', lesson);
+          await inStep(projector, presenter, `${lesson} at ${size.width}×${size.height}`, { lesson });
+          await presenter.click('#presenter-tour-start');
+          let steps = 0;
+          const defects = [];
+          let smallest = Infinity;
+          for (;;) {
+            const at = await inStep(projector, presenter, `${lesson} step ${steps + 1}`, { tour: steps });
+            await settle(projector, 120);
+            const seen = await projector.evaluate(stageAudit);
+            (seen ? seen.issues : ['no stage']).forEach((i) => defects.push(`step ${steps + 1}: ${i}`));
+            if (await projector.$('.tour-card, #tour-reveal, #tour-answer')) defects.push(`step ${steps + 1}: a tour card on the projector`);
+            for (const t of await projector.evaluate(textSizes)) {
+              smallest = Math.min(smallest, t.px);
+              if (size.width === 1280 && t.px < 13.95) defects.push(`step ${steps + 1}: ${t.px.toFixed(1)} px "${t.text}" (${t.kind})`);
+            }
+            steps++;
+            if (await presenter.$eval('#presenter-next', (b) => b.disabled) || at.tour !== steps - 1) break;
+            await presenter.click('#presenter-next');
+          }
+          check(defects.length === 0, `${lesson} at ${size.width}×${size.height}: ${steps} tour steps on the projector's view, `
+            + `the smallest text ${smallest.toFixed(1)} px${defects.length ? `; ${defects.length} defects: ${defects.slice(0, 4).join('; ')}` : ', no defect'}`);
+          await presenter.click('#presenter-tour-exit');
+        }
+      }
+      await context.close();
+    }
 
     console.log('class plan (en):');
     {

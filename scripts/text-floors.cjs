@@ -12,7 +12,7 @@
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/text-floors.cjs <base-url>
 // (scripts/text-floors.sh serves the build). FLOORS_LANGS=zh,en (default zh);
 // FLOORS_LESSONS=a,b to narrow the lessons.
-const { launch, settle: wait } = require('./chromium.cjs');
+const { launch, settle: wait, textSizes: texts } = require('./chromium.cjs');
 
 const LANGS = (process.env.FLOORS_LANGS || 'zh').split(',');
 const FLOOR = 14;
@@ -25,58 +25,6 @@ async function choose(page, name) {
   await page.selectOption('#scenario-select', name);
   await page.waitForFunction((n) => document.querySelector(`.stage[data-scenario="${n}"]`), name);
   await settle(page);
-}
-
-/** Every visible text in the viewport: its kind (a class path) and its rendered px. */
-function texts() {
-  const out = [];
-  const vw = innerWidth, vh = innerHeight;
-  const onScreen = (b) => b.width > 0 && b.height > 0 && b.right > 0 && b.bottom > 0 && b.left < vw && b.top < vh;
-  const shown = (el) => {
-    for (let e = el; e && e !== document.body; e = e.parentElement) {
-      const cs = getComputedStyle(e);
-      if (cs.display === 'none' || cs.visibility === 'hidden' || +cs.opacity < 0.05) return false;
-      if (e.classList && e.classList.contains('visually-hidden')) return false;
-    }
-    return true;
-  };
-  const kind = (el) => {
-    const parts = [];
-    for (let e = el; e && parts.length < 2 && e !== document.body; e = e.parentElement) {
-      const c = typeof e.className === 'string' ? e.className : (e.className && e.className.baseVal) || '';
-      const first = c.split(/\s+/).filter(Boolean)[0];
-      parts.unshift(first ? `${e.tagName.toLowerCase()}.${first}` : e.tagName.toLowerCase());
-    }
-    return parts.join(' > ');
-  };
-  // HTML: elements with a text node of their own.
-  for (const el of document.body.querySelectorAll('*')) {
-    if (el.closest('svg')) continue;
-    if (!['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(el.tagName)
-      && [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) {
-      const b = el.getBoundingClientRect();
-      if (!onScreen(b) || !shown(el)) continue;
-      const px = parseFloat(getComputedStyle(el).fontSize);
-      out.push({ kind: kind(el), px, text: el.textContent.trim().slice(0, 30) });
-    }
-  }
-  // SVG texts: font size times the on-screen scale.
-  for (const t of document.querySelectorAll('svg text')) {
-    const b = t.getBoundingClientRect();
-    if (!onScreen(b) || !shown(t) || !t.textContent.trim()) continue;
-    const m = t.getScreenCTM();
-    const scale = m ? Math.hypot(m.a, m.b) : 1;
-    out.push({ kind: kind(t), px: parseFloat(getComputedStyle(t).fontSize) * scale, text: t.textContent.trim().slice(0, 30) });
-  }
-  // Canvas labels: their boxes, as the scene exposes them, in SVG units.
-  for (const scene of document.querySelectorAll('.scene')) {
-    const svg = scene.querySelector('svg');
-    if (!svg) continue;
-    const m = svg.getScreenCTM();
-    const boxes = (scene.dataset.labelBoxes || '').split(';').filter(Boolean).map((b) => b.split(',').map(Number));
-    for (const [, , , h] of boxes) out.push({ kind: 'canvas label (box height)', px: h * Math.abs(m.d), text: '' });
-  }
-  return out;
 }
 
 /** The graph's share of the screen and the operator names' size. */
