@@ -37,7 +37,12 @@ self.addEventListener('message', (event) => {
 // is answered with the cached index.html.
 self.addEventListener('fetch', (event) => {
   const request = event.request;
-  if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return;
+  const url = new URL(request.url);
+  if (request.method !== 'GET' || url.origin !== self.location.origin) return;
+  // A live class's calls and its event stream go straight to the server: a
+  // stream held open through this worker would keep it busy, and a new release's
+  // worker would wait for it to end before taking over.
+  if (url.pathname.startsWith('/api/')) return;
   const key = request.mode === 'navigate' ? './' : request;
   event.respondWith(
     caches.open(CACHE)
