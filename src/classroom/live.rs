@@ -286,65 +286,11 @@ pub fn use_class(
     let following = use_state_eq(|| true);
     let mine = use_state(|| Rc::new(Vec::<(String, u32, u8)>::new()));
     let error = use_state_eq(|| None::<String>);
-    let visible = use_state_eq(|| true);
-    // Bumped to open the stream again after the browser gave it up.
-    let reopen = use_state_eq(|| 0u32);
     let lecturer = secret.is_some();
     let student = !lecturer && !link.presenter && !link.connected;
 
-    // The tab's visibility: a hidden tab gives its connection back.
-    {
-        let visible = visible.setter();
-        use_effect_with((), move |_| {
-            let listener = web_sys::window().and_then(|w| w.document()).map(|d| {
-                let doc = d.clone();
-                EventListener::new(&d, "visibilitychange", move |_| visible.set(!doc.hidden()))
-            });
-            move || drop(listener)
-        });
-    }
-    // The stream, open while the tab is visible.
-    {
-        let (shared, class, server, online) = (
-            shared.clone(),
-            class.clone(),
-            server.clone(),
-            online.clone(),
-        );
-        let (again, reopen) = (*reopen, reopen.setter());
-        use_effect_with((*visible, again), move |(visible, _)| {
-            let mut held = None;
-            if *visible {
-                held = open_stream(shared, class, server, online, reopen);
-            }
-            move || {
-                if let Some((source, listeners)) = held {
-                    drop(listeners);
-                    source.close();
-                }
-            }
-        });
-    }
-    // The lecturer's heartbeat, and a phone's check for an away lecturer.
-    {
-        let (shared, secret, away) = (shared.clone(), secret.clone(), away.setter());
-        let error = error.setter();
-        use_effect_with(lecturer, move |lecturer| {
-            let lecturer = *lecturer;
-            let beat = Interval::new(HEARTBEAT_MS, move || {
-                if lecturer {
-                    let sent = shared.borrow().sent.as_ref().map(|s| s.1.clone());
-                    if let (Some(body), Some(secret)) = (sent, (*secret).clone()) {
-                        send_moment(&shared, body, secret, error.clone());
-                    }
-                } else {
-                    let heard = shared.borrow().heard;
-                    away.set(heard > 0.0 && js_sys::Date::now() - heard > AWAY_AFTER_MS);
-                }
-            });
-            move || drop(beat)
-        });
-    }
+    use_stream(&shared, &class, &server, &online);
+    use_heartbeat(lecturer, &shared, &secret, away.setter(), error.setter());
     let showing = lessons.showing.map(|s| s.step);
     let here = Target::of(playback, log.get(), showing);
     // Every render: the lecturer sends a changed moment; a student follows.
@@ -387,41 +333,14 @@ pub fn use_class(
                 return;
             }
             let mut s = shared.borrow_mut();
-            // A student's phone.
-            if std::mem::take(&mut s.fresh) {
-                let m = class_now.as_ref().and_then(|c| c.moment.clone());
-                if m.is_some() && m != s.last_seen {
-                    s.last_seen = m.clone();
-                    if following_now {
-                        if let Some(t) = m.as_ref().and_then(target_of) {
-                            let same = s
-                                .said
-                                .as_ref()
-                                .is_some_and(|said| same_class_moment(said, &t));
-                            if !same {
-                                s.pending = Some((t, js_sys::Date::now()));
-                                s.loading = None;
-                            }
-                        }
-                    }
-                }
-            }
-            if !following_now {
-                return;
-            }
-            if let Some((want, since)) = s.pending.clone() {
-                if sync::reached(&here, &want) || js_sys::Date::now() - since > REACH_WITHIN_MS {
-                    s.pending = None;
-                    s.said = Some(want);
-                } else {
-                    sync::reach(&mut s.loading, &want, &here, &playback, &dispatch, &lessons);
-                }
-                return;
-            }
-            if let Some(said) = s.said.clone() {
-                if !still_following(&said, &here) {
-                    following.set(false);
-                }
+            if !follow(
+                &mut s,
+                class_now.as_deref(),
+                following_now,
+                &here,
+                (&playback, &dispatch, &lessons),
+            ) {
+                following.set(false);
             }
         });
     }
@@ -441,62 +360,8 @@ pub fn use_class(
             following.set(true);
         })
     };
-    let vote = {
-        let (mine, error) = (mine.clone(), error.clone());
-        Callback::from(move |(question, round, choice): (String, u32, u8)| {
-            let mut next = (**mine).clone();
-            next.retain(|(q, r, _)| !(q == &question && *r == round));
-            next.push((question.clone(), round, choice));
-            mine.set(Rc::new(next));
-            let ballot = Ballot {
-                device: device_token(),
-                question,
-                round,
-                choice,
-            };
-            let body = serde_json::to_string(&ballot).unwrap_or_default();
-            let error = error.setter();
-            wasm_bindgen_futures::spawn_local(async move {
-                match post("/api/vote", body, None).await {
-                    Ok(()) => error.set(None),
-                    Err(e) => error.set(Some(e)),
-                }
-            });
-        })
-    };
-    let command = {
-        let (secret, error) = ((*secret).clone(), error.clone());
-        Callback::from(move |c: Command| {
-            let Some(secret) = secret.clone() else {
-                return;
-            };
-            let (path, body) = match c {
-                Command::Open {
-                    question,
-                    round,
-                    choices,
-                } => (
-                    "/api/vote/open",
-                    serde_json::json!({"question": question, "round": round, "choices": choices}),
-                ),
-                Command::Reveal {
-                    question,
-                    round,
-                    right,
-                } => (
-                    "/api/vote/reveal",
-                    serde_json::json!({"question": question, "round": round, "right": right}),
-                ),
-            };
-            let error = error.setter();
-            wasm_bindgen_futures::spawn_local(async move {
-                match post(path, body.to_string(), Some(secret)).await {
-                    Ok(()) => error.set(None),
-                    Err(e) => error.set(Some(e)),
-                }
-            });
-        })
-    };
+    let vote = vote_callback(mine.clone(), error.setter());
+    let command = command_callback((*secret).clone(), error.setter());
     Live {
         server: *server,
         lecturer,
@@ -511,6 +376,184 @@ pub fn use_class(
         command,
         error: (*error).clone(),
     }
+}
+
+/// Opens the class's stream while the tab is visible: a hidden tab gives its
+/// connection back, and a stream the browser gave up on is tried again.
+#[hook]
+fn use_stream(
+    shared: &Rc<RefCell<Shared>>,
+    class: &UseStateHandle<Option<Rc<Class>>>,
+    server: &UseStateHandle<bool>,
+    online: &UseStateHandle<bool>,
+) {
+    let visible = use_state_eq(|| true);
+    // Bumped to open the stream again after the browser gave it up.
+    let reopen = use_state_eq(|| 0u32);
+    {
+        let visible = visible.setter();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().and_then(|w| w.document()).map(|d| {
+                let doc = d.clone();
+                EventListener::new(&d, "visibilitychange", move |_| visible.set(!doc.hidden()))
+            });
+            move || drop(listener)
+        });
+    }
+    let (shared, class, server, online) = (
+        shared.clone(),
+        class.clone(),
+        server.clone(),
+        online.clone(),
+    );
+    let (again, reopen) = (*reopen, reopen.setter());
+    use_effect_with((*visible, again), move |(visible, _)| {
+        let mut held = None;
+        if *visible {
+            held = open_stream(shared, class, server, online, reopen);
+        }
+        move || {
+            if let Some((source, listeners)) = held {
+                drop(listeners);
+                source.close();
+            }
+        }
+    });
+}
+
+/// The lecturer's heartbeat (the last moment again), and a phone's check for a
+/// lecturer who is away.
+#[hook]
+fn use_heartbeat(
+    lecturer: bool,
+    shared: &Rc<RefCell<Shared>>,
+    secret: &UseStateHandle<Option<String>>,
+    away: UseStateSetter<bool>,
+    error: UseStateSetter<Option<String>>,
+) {
+    let (shared, secret) = (shared.clone(), secret.clone());
+    use_effect_with(lecturer, move |lecturer| {
+        let lecturer = *lecturer;
+        let beat = Interval::new(HEARTBEAT_MS, move || {
+            if lecturer {
+                let sent = shared.borrow().sent.as_ref().map(|s| s.1.clone());
+                if let (Some(body), Some(secret)) = (sent, (*secret).clone()) {
+                    send_moment(&shared, body, secret, error.clone());
+                }
+            } else {
+                let heard = shared.borrow().heard;
+                away.set(heard > 0.0 && js_sys::Date::now() - heard > AWAY_AFTER_MS);
+            }
+        });
+        move || drop(beat)
+    });
+}
+
+/// A student's phone, once per render: takes a new class moment as the one to
+/// reach, goes on reaching it, or notices that the student moved on their own.
+/// False when the phone no longer follows.
+fn follow(
+    s: &mut Shared,
+    class: Option<&Class>,
+    following: bool,
+    here: &Target,
+    (playback, dispatch, lessons): (&State, &Callback<Action>, &Lessons),
+) -> bool {
+    if std::mem::take(&mut s.fresh) {
+        let m = class.and_then(|c| c.moment.clone());
+        if m.is_some() && m != s.last_seen {
+            s.last_seen = m.clone();
+            if let Some(t) = m.as_ref().and_then(target_of).filter(|_| following) {
+                if !s
+                    .said
+                    .as_ref()
+                    .is_some_and(|said| same_class_moment(said, &t))
+                {
+                    s.pending = Some((t, js_sys::Date::now()));
+                    s.loading = None;
+                }
+            }
+        }
+    }
+    if !following {
+        return false;
+    }
+    if let Some((want, since)) = s.pending.clone() {
+        if sync::reached(here, &want) || js_sys::Date::now() - since > REACH_WITHIN_MS {
+            s.pending = None;
+            s.said = Some(want);
+        } else {
+            sync::reach(&mut s.loading, &want, here, playback, dispatch, lessons);
+        }
+        return true;
+    }
+    s.said
+        .as_ref()
+        .is_none_or(|said| still_following(said, here))
+}
+
+/// Posts in the background and shows the server's refusal, if any.
+fn post_reporting(
+    path: &'static str,
+    body: String,
+    secret: Option<String>,
+    error: UseStateSetter<Option<String>>,
+) {
+    wasm_bindgen_futures::spawn_local(async move {
+        error.set(post(path, body, secret).await.err());
+    });
+}
+
+/// A student's vote: kept as this device's answer and posted.
+fn vote_callback(
+    mine: UseStateHandle<Rc<Vec<(String, u32, u8)>>>,
+    error: UseStateSetter<Option<String>>,
+) -> Callback<(String, u32, u8)> {
+    Callback::from(move |(question, round, choice): (String, u32, u8)| {
+        let mut next = (**mine).clone();
+        next.retain(|(q, r, _)| !(q == &question && *r == round));
+        next.push((question.clone(), round, choice));
+        mine.set(Rc::new(next));
+        let ballot = Ballot {
+            device: device_token(),
+            question,
+            round,
+            choice,
+        };
+        let body = serde_json::to_string(&ballot).unwrap_or_default();
+        post_reporting("/api/vote", body, None, error.clone());
+    })
+}
+
+/// The lecturer's vote commands, posted with the secret.
+fn command_callback(
+    secret: Option<String>,
+    error: UseStateSetter<Option<String>>,
+) -> Callback<Command> {
+    Callback::from(move |c: Command| {
+        let Some(secret) = secret.clone() else {
+            return;
+        };
+        let (path, body) = match c {
+            Command::Open {
+                question,
+                round,
+                choices,
+            } => (
+                "/api/vote/open",
+                serde_json::json!({"question": question, "round": round, "choices": choices}),
+            ),
+            Command::Reveal {
+                question,
+                round,
+                right,
+            } => (
+                "/api/vote/reveal",
+                serde_json::json!({"question": question, "round": round, "right": right}),
+            ),
+        };
+        post_reporting(path, body.to_string(), Some(secret), error.clone());
+    })
 }
 
 /// Sends the lecturer's moment, one at a time and in order.
