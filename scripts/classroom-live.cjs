@@ -243,6 +243,10 @@ async function waitFor(page, fn, arg, what, timeout = 8000) {
     await projector.keyboard.press('Escape').catch(() => {});
     await settle(projector, 300);
     await follow(projector, phones, 'the presenter window closed, a crash on the normal page');
+    await settle(phones[1], 200);
+    const widths = await Promise.all(phones.map((p) => p.evaluate(() => [innerWidth, document.documentElement.scrollWidth])));
+    check(widths.every(([w, sw]) => w === 390 && sw <= 390),
+      `no phone's page is wider than its screen during the restart (${widths.map((w) => w.join('/')).join(', ')})`);
     const lanes = (page) => page.evaluate(() => [...document.querySelectorAll('.lane-button')].map((b) => `${b.dataset.task}:${b.className.match(/lane-button--(\w+)/)[1]}`).join(' '));
     const lecturerLanes = await lanes(projector);
     check(!/^(\S+:running ?)+$/.test(lecturerLanes) && await lanes(phones[1]) === lecturerLanes,
