@@ -227,12 +227,25 @@ async function openPair(browser, url, lang) {
         'the reloaded plan resumes at its lesson');
       check(await items() === 'barrier-alignment:5 pv-count:7', 'the reloaded plan is the same plan');
       let moved = false;
+      // The clicker aimed at the projector's window: its PageDown turns the
+      // tour's steps there, and past the last one opens the plan's next lesson.
+      for (let i = 0; i < 12 && !moved; i++) {
+        await projector.keyboard.press('PageDown');
+        await settle(projector, 150);
+        moved = (await moment(presenter, true)).lesson === 'pv-count';
+      }
+      await inStep(projector, presenter, 'PageDown in the projector\'s window past the last step opens the plan\'s next lesson', { lesson: 'pv-count' });
+      await presenter.selectOption('#presenter-lesson', 'barrier-alignment');
+      await inStep(projector, presenter, 'back to the plan\'s first lesson', { lesson: 'barrier-alignment' });
+      await presenter.click('#plan-items li:nth-child(1) .plan__go');
+      await inStep(projector, presenter, 'the plan at its first lesson again', { lesson: 'barrier-alignment', tour: 0 });
+      moved = false;
       for (let i = 0; i < 12 && !moved; i++) {
         await presenter.keyboard.press('PageDown');
         await settle(presenter, 150);
         moved = (await moment(presenter, true)).lesson === 'pv-count';
       }
-      await inStep(projector, presenter, 'PageDown past the last step opens the plan\'s next lesson', { lesson: 'pv-count' });
+      await inStep(projector, presenter, 'PageDown in the presenter window past the last step opens the plan\'s next lesson', { lesson: 'pv-count' });
       await settle(presenter, 200);
       await presenter.screenshot({ path: path.join(out, 'plan-editor-en.png') });
       const [download] = await Promise.all([presenter.waitForEvent('download'), presenter.click('#plan-export')]);

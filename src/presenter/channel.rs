@@ -4,7 +4,8 @@
 //!
 //! A message is JSON: `{"type": "hello"}` when the presenter window opens,
 //! `{"type": "heartbeat"}` every [`HEARTBEAT_MS`] while it is open,
-//! `{"type": "bye"}` when it closes, and `{"type": "moment", "moment": {…}}`
+//! `{"type": "bye"}` when it closes, `{"type": "advance"}` when the clicker in
+//! the projector's window goes past the tour's last step, and `{"type": "moment", "moment": {…}}`
 //! whenever either window's [`Moment`] changes. A moment is the share link's
 //! recipe for a built-in lesson (its name instead of the whole scenario, the
 //! seed, the mode, the interventions with their steps and the cursor's step)
@@ -94,6 +95,9 @@ pub enum Message {
     Bye,
     /// A window's moment changed.
     Moment(Moment),
+    /// The clicker in the projector's window asked to go past the tour's last
+    /// step: the presenter window's class plan opens its next lesson.
+    Advance,
 }
 
 /// The message as JSON.
@@ -221,6 +225,7 @@ mod tests {
             Message::Hello,
             Message::Heartbeat,
             Message::Bye,
+            Message::Advance,
             Message::Moment(moment()),
         ] {
             assert_eq!(decode(&encode(&m)), Ok(m));

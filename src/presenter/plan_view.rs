@@ -83,6 +83,10 @@ pub struct PlanProps {
     pub started: f64,
     /// Whether the projector's window is linked (a resumed plan waits for it).
     pub connected: bool,
+    /// How often the projector's clicker went past the tour's last step
+    /// ([`crate::presenter::sync::Link::advance`]).
+    #[prop_or_default]
+    pub advance: u32,
 }
 
 /// What the plan wants on stage: a lesson, the tour step to show there, and
@@ -269,7 +273,12 @@ pub fn PlanPanel(props: &PlanProps) -> Html {
             saved.set(Some(next));
         })
     };
-    use_advance_keys(&props.lessons, (*saved).clone(), go_to.clone());
+    use_advance_keys(
+        &props.lessons,
+        (*saved).clone(),
+        go_to.clone(),
+        props.advance,
+    );
     let set_plan = {
         let saved = saved.clone();
         Callback::from(move |plan: Plan| {
@@ -417,17 +426,28 @@ fn plan_body(
 }
 
 /// → / PageDown past the last step of the current lesson's tour opens the
-/// plan's next lesson. Registered once, before the tour's own listener (which
-/// is registered anew at every step), so it sees the key first.
+/// plan's next lesson — in this window, or in the projector's (its clicker's
+/// `advance` count). Registered once, before the tour's own listener (which is
+/// registered anew at every step), so it sees the key first.
 #[hook]
-fn use_advance_keys(lessons: &Lessons, saved: Option<Saved>, go_to: Callback<usize>) {
-    let latest = use_mut_ref(|| None::<(Option<usize>, usize, Option<Saved>, Callback<usize>)>);
+fn use_advance_keys(lessons: &Lessons, saved: Option<Saved>, go_to: Callback<usize>, advance: u32) {
+    let latest = use_mut_ref(|| Latest::None);
     *latest.borrow_mut() = Some((
         lessons.showing.map(|s| s.step),
         lessons.steps(),
         saved,
         go_to,
     ));
+    {
+        let latest = latest.clone();
+        use_effect_with(advance, move |advance| {
+            if *advance > 0 {
+                if let Some((next, go_to)) = next_item(&latest.borrow()) {
+                    go_to.emit(next);
+                }
+            }
+        });
+    }
     use_effect_with((), move |_| {
         let latest: Rc<RefCell<_>> = latest;
         let listener = web_sys::window().map(|w| {
@@ -445,21 +465,26 @@ fn use_advance_keys(lessons: &Lessons, saved: Option<Saved>, go_to: Callback<usi
                     if !matches!(e.key().as_str(), "ArrowRight" | "PageDown") {
                         return;
                     }
-                    let l = latest.borrow();
-                    let Some((Some(step), n, Some(s), go_to)) = l.as_ref() else {
-                        return;
-                    };
-                    let Some(item) = s.plan.items.get(s.at) else {
-                        return;
-                    };
-                    if *step >= last_step(item, *n) && s.at + 1 < s.plan.items.len() {
+                    if let Some((next, go_to)) = next_item(&latest.borrow()) {
                         e.prevent_default();
                         e.stop_immediate_propagation();
-                        go_to.emit(s.at + 1);
+                        go_to.emit(next);
                     }
                 },
             )
         });
         move || drop(listener)
     });
+}
+
+type Latest = Option<(Option<usize>, usize, Option<Saved>, Callback<usize>)>;
+
+/// The plan's next item when the tour shows its lesson's last planned step.
+fn next_item(latest: &Latest) -> Option<(usize, Callback<usize>)> {
+    let (Some(step), n, Some(s), go_to) = latest.as_ref()? else {
+        return None;
+    };
+    let item = s.plan.items.get(s.at)?;
+    (*step >= last_step(item, *n) && s.at + 1 < s.plan.items.len())
+        .then(|| (s.at + 1, go_to.clone()))
 }

@@ -15,6 +15,7 @@ use std::rc::Rc;
 
 use gloo::events::EventListener;
 use gloo::timers::callback::Interval;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::hooks::lessons::Lessons;
@@ -37,6 +38,9 @@ pub struct Link {
     /// open and this window is the projector's view; for the presenter window,
     /// the projector's window has answered.
     pub connected: bool,
+    /// How often the projector's clicker asked to go past the tour's last step
+    /// (the presenter window's plan takes each as "the next lesson").
+    pub advance: u32,
 }
 
 /// The link's bookkeeping, shared by the channel's listener, the timers and
@@ -71,6 +75,13 @@ pub fn use_presenter_sync(
     let connected = use_state_eq(|| false);
     // Re-renders when a message arrives (the effects below read the inbox).
     let arrived = use_state(|| 0u32);
+    let advance = use_state_eq(|| 0u32);
+    // The projector's window: whether its tour shows its last step (for the
+    // clicker's key listener, registered once).
+    let at_last_step = use_mut_ref(|| false);
+    *at_last_step.borrow_mut() = lessons
+        .showing
+        .is_some_and(|s| s.step + 1 >= lessons.steps());
     let channel = use_mut_ref(|| None::<Channel>);
     {
         let (shared, channel, arrived) = (shared.clone(), channel.clone(), arrived.clone());
@@ -96,14 +107,7 @@ pub fn use_presenter_sync(
                     .map(|w| EventListener::new(&w, "pagehide", move |_| post(&c, &Message::Bye)));
                 (beat, bye)
             } else {
-                // The projector's view ends when the heartbeat stops.
-                let s = shared.clone();
-                let beat = Interval::new(HEARTBEAT_MS, move || {
-                    if now() - s.borrow().heard > GONE_AFTER_MS {
-                        connected.set(false);
-                    }
-                });
-                (beat, None)
+                projector_listeners(&shared, &channel, at_last_step, connected)
             };
             move || {
                 drop((beat, bye));
@@ -124,6 +128,7 @@ pub fn use_presenter_sync(
         let (dispatch, lessons, playback) = (dispatch.clone(), lessons.clone(), playback.clone());
         let connected_now = *connected;
         let connected = connected.setter();
+        let advance = advance.clone();
         use_effect(move || {
             let mut s = shared.borrow_mut();
             while let Some(m) = s.inbox.pop_front() {
@@ -139,6 +144,7 @@ pub fn use_presenter_sync(
                         }
                     }
                     Message::Bye if !presenter => connected.set(false),
+                    Message::Advance if presenter => advance.set(*advance + 1),
                     Message::Moment(m) => {
                         if presenter {
                             connected.set(true);
@@ -173,7 +179,47 @@ pub fn use_presenter_sync(
     Link {
         presenter,
         connected: *connected,
+        advance: *advance,
     }
+}
+
+/// The projector's window's side of the link: the view ends when the presenter
+/// window's heartbeat stops, and the clicker past the tour's last step asks the
+/// presenter window's plan for its next lesson.
+fn projector_listeners(
+    shared: &Rc<RefCell<Shared>>,
+    channel: &Rc<RefCell<Option<Channel>>>,
+    at_last_step: Rc<RefCell<bool>>,
+    connected: UseStateSetter<bool>,
+) -> (Interval, Option<EventListener>) {
+    let s = shared.clone();
+    let beat = Interval::new(HEARTBEAT_MS, move || {
+        if now() - s.borrow().heard > GONE_AFTER_MS {
+            connected.set(false);
+        }
+    });
+    let (c, s) = (channel.clone(), shared.clone());
+    // Capture phase, registered once: before the tour's own key listener, which
+    // swallows the key at the last step.
+    let clicker = web_sys::window().map(|w| {
+        let capture = gloo::events::EventListenerOptions {
+            phase: gloo::events::EventListenerPhase::Capture,
+            passive: true,
+        };
+        EventListener::new_with_options(&w, "keydown", capture, move |e| {
+            let key = e
+                .dyn_ref::<web_sys::KeyboardEvent>()
+                .map(web_sys::KeyboardEvent::key);
+            let linked = now() - s.borrow().heard <= GONE_AFTER_MS;
+            if linked
+                && *at_last_step.borrow()
+                && matches!(key.as_deref(), Some("ArrowRight" | "PageDown"))
+            {
+                post(&c, &Message::Advance);
+            }
+        })
+    });
+    (beat, clicker)
 }
 
 fn post(channel: &Rc<RefCell<Option<Channel>>>, m: &Message) {

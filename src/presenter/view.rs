@@ -132,7 +132,8 @@ pub fn PresenterView(props: &PresenterProps) -> Html {
                 </section>
                 <section class="presenter__notes" aria-label={label("notes", lang)}>
                     <crate::presenter::plan_view::PlanPanel lessons={props.lessons.clone()} lesson={props.lesson.clone()}
-                        dispatch={props.dispatch.clone()} started={*started} connected={props.link.connected} />
+                        dispatch={props.dispatch.clone()} started={*started} connected={props.link.connected}
+                        advance={props.link.advance} />
                     { notes_column(props.lesson.as_str(), lang) }
                 </section>
             </div>
