@@ -11,13 +11,9 @@ use crate::classroom::live::{question_id, question_step, Command, Live};
 use crate::classroom::Round;
 use crate::hooks::use_lang;
 use crate::i18n::Lang;
+use crate::lessons::bar::letter;
 use crate::lessons::tour::{self, Tour};
 use crate::presenter::notes::label;
-
-/// The letter a choice is called by.
-fn letter(i: usize) -> char {
-    (b'A' + (i as u8).min(25)) as char
-}
 
 /// Properties of [`ClassBar`].
 #[derive(Properties, PartialEq)]

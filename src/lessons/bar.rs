@@ -585,9 +585,9 @@ struct Pick<'a> {
     revealed: bool,
 }
 
-/// The letter a choice is called by (A, B, C, D).
-fn letter(i: usize) -> char {
-    (b'A' + i as u8) as char
+/// The letter a choice is called by (A, B, C, D), here and in a class's vote.
+pub(crate) fn letter(i: usize) -> char {
+    (b'A' + (i as u8).min(25)) as char
 }
 
 /// A step's choices as buttons: one picked is pressed and reveals the answer;
