@@ -16,7 +16,10 @@
 //   6. a phone that posts a moment or opens a vote without the secret is
 //      refused (401) and moves nobody;
 //   7. the server killed and started again with the same command: the same
-//      links, every phone back on the lecturer's moment without a reload;
+//      links, every phone back on the lecturer's moment without a reload; the
+//      lecturer's laptop silent (offline): every phone says the lecturer is
+//      away (the server's --away-after-ms, 2 s here) and keeps the moment, and
+//      is following again at the laptop's next heartbeat;
 //   8. no window's address ever shows the secret; screenshots (to OUT) of a
 //      phone following (zh, en), a vote on a phone and the projector's histogram.
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/classroom-live.cjs DIST [OUT]
@@ -37,7 +40,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** The classroom server with its state in `state`; resolves to its links. */
 function serve(port, state) {
   const child = spawn('bash', [path.join(__dirname, 'classroom-server.sh'), dist,
-    '--host', '127.0.0.1', '--port', String(port), '--state', state], { stdio: ['ignore', 'pipe', 'inherit'] });
+    '--host', '127.0.0.1', '--port', String(port), '--state', state, '--away-after-ms', '2000'], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let text = '';
     child.stdout.on('data', (d) => {
@@ -305,6 +308,22 @@ async function waitFor(page, fn, arg, what, timeout = 8000) {
     await projector.keyboard.press('ArrowRight');
     const afterRestart = await follow(projector, phones, 'after the restart the class follows the next step, no reload');
     check(afterRestart.lesson === lessonBefore, 'the same lesson after the restart');
+
+    // 7b. The laptop goes quiet (asleep, off the Wi-Fi): the phones keep the
+    // moment and say the lecturer is away; its next heartbeat brings it back.
+    const quietAt = await moment(phones[0]);
+    await laptop.setOffline(true);
+    for (const [i, phone] of phones.entries()) {
+      await waitFor(phone, () => document.querySelector('#class-bar')?.dataset.state === 'away', null,
+        `phone ${i + 1} says the lecturer is away`, 10000);
+    }
+    check(same(await moment(phones[0]), quietAt, ['lesson', 'step', 'tour']), 'an away lecturer\'s moment stays on the phones');
+    await shot(phones[1], 'phone-lecturer-away-en.png');
+    await laptop.setOffline(false);
+    for (const [i, phone] of phones.entries()) {
+      await waitFor(phone, () => document.querySelector('#class-bar')?.dataset.state === 'following', null,
+        `phone ${i + 1} follows again when the lecturer is back`, 10000);
+    }
 
     // 8. No address bar ever showed the secret.
     const urls = pages.filter((p) => !p.isClosed()).map((p) => p.url());

@@ -46,6 +46,10 @@ pub struct Class {
     pub moment: Option<Moment>,
     /// The question being voted on.
     pub vote: Option<Vote>,
+    /// The server has heard nothing from the presenter's windows for a while
+    /// (a laptop asleep): the phones keep the last moment and say so.
+    #[serde(default)]
+    pub lecturer_away: bool,
 }
 
 /// A question and its rounds, as the phones see them.

@@ -16,8 +16,10 @@
 //!   own); one tap on *Back to the class* reaches the class's moment again.
 //!   A run that stops by itself (its end, an auto-pause) does not detach.
 //! - **Away.** The lecturer's window repeats its moment every
-//!   [`HEARTBEAT_MS`]; a phone that hears nothing for [`AWAY_AFTER_MS`] says
-//!   the lecturer is away and keeps the last moment.
+//!   [`HEARTBEAT_MS`] (the server takes an unchanged moment as a sign of life
+//!   and sends nothing); the server tells the phones when the presenter's
+//!   windows have been silent for a while, and a phone says the lecturer is
+//!   away and keeps the last moment.
 //! - **Six connections.** A browser gives one host six HTTP/1.1 connections; a
 //!   hidden tab closes its stream and reopens it when shown (the first event is
 //!   the current state, so nothing is lost).
@@ -43,8 +45,6 @@ const SECRET_KEY: &str = "checkpoint-lab.presenter-secret";
 const DEVICE_KEY: &str = "checkpoint-lab.device";
 /// The lecturer's window repeats its moment this often.
 pub const HEARTBEAT_MS: u32 = 5_000;
-/// A phone that hears nothing for this long says the lecturer is away.
-pub const AWAY_AFTER_MS: f64 = 16_000.0;
 /// A received moment is given up after this long.
 const REACH_WITHIN_MS: f64 = 8_000.0;
 
@@ -60,7 +60,7 @@ pub struct Live {
     pub student: bool,
     /// The stream is open (else the phone is reconnecting).
     pub online: bool,
-    /// Nothing heard from the lecturer for a while.
+    /// The server heard nothing from the lecturer for a while.
     pub away: bool,
     /// A student's phone follows the class (else it explores on its own).
     pub following: bool,
@@ -282,7 +282,6 @@ pub fn use_class(
     let class = use_state_eq(|| None::<Rc<Class>>);
     let server = use_state_eq(|| false);
     let online = use_state_eq(|| false);
-    let away = use_state_eq(|| false);
     let following = use_state_eq(|| true);
     let mine = use_state(|| Rc::new(Vec::<(String, u32, u8)>::new()));
     let error = use_state_eq(|| None::<String>);
@@ -290,7 +289,7 @@ pub fn use_class(
     let student = !lecturer && !link.presenter && !link.connected;
 
     use_stream(&shared, &class, &server, &online);
-    use_heartbeat(lecturer, &shared, &secret, away.setter(), error.setter());
+    use_heartbeat(lecturer, &shared, &secret, error.setter());
     let showing = lessons.showing.map(|s| s.step);
     let here = Target::of(playback, log.get(), showing);
     // Every render: the lecturer sends a changed moment; a student follows.
@@ -367,7 +366,7 @@ pub fn use_class(
         lecturer,
         student,
         online: *online,
-        away: *away && student,
+        away: student && class.as_ref().is_some_and(|c| c.lecturer_away),
         following: *following,
         rejoin,
         class: (*class).clone(),
@@ -421,29 +420,24 @@ fn use_stream(
     });
 }
 
-/// The lecturer's heartbeat (the last moment again), and a phone's check for a
-/// lecturer who is away.
+/// The lecturer's heartbeat: the last moment again (the server's sign that the
+/// lecturer is here).
 #[hook]
 fn use_heartbeat(
     lecturer: bool,
     shared: &Rc<RefCell<Shared>>,
     secret: &UseStateHandle<Option<String>>,
-    away: UseStateSetter<bool>,
     error: UseStateSetter<Option<String>>,
 ) {
     let (shared, secret) = (shared.clone(), secret.clone());
     use_effect_with(lecturer, move |lecturer| {
-        let lecturer = *lecturer;
-        let beat = Interval::new(HEARTBEAT_MS, move || {
-            if lecturer {
+        let beat = lecturer.then(|| {
+            Interval::new(HEARTBEAT_MS, move || {
                 let sent = shared.borrow().sent.as_ref().map(|s| s.1.clone());
                 if let (Some(body), Some(secret)) = (sent, (*secret).clone()) {
                     send_moment(&shared, body, secret, error.clone());
                 }
-            } else {
-                let heard = shared.borrow().heard;
-                away.set(heard > 0.0 && js_sys::Date::now() - heard > AWAY_AFTER_MS);
-            }
+            })
         });
         move || drop(beat)
     });

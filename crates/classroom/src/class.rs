@@ -130,6 +130,10 @@ pub struct Public {
     pub moment: Option<Moment>,
     /// The current question's rounds: counts always, the spread once revealed.
     pub vote: Option<PublicVote>,
+    /// No request from the presenter's windows for a while (the server's
+    /// judgement, not part of the saved class: a restart starts present).
+    #[serde(default)]
+    pub lecturer_away: bool,
 }
 
 /// A question as the phones and the projector see it.
@@ -260,14 +264,17 @@ impl Class {
                     })
                     .collect(),
             }),
+            lecturer_away: false,
         }
     }
 
-    /// The presenter moves the class.
+    /// The presenter moves the class (the same moment again changes nothing).
     pub fn set_moment(&mut self, m: Moment) -> Result<(), String> {
         m.check()?;
-        self.moment = Some(m);
-        self.version += 1;
+        if self.moment.as_ref() != Some(&m) {
+            self.moment = Some(m);
+            self.version += 1;
+        }
         Ok(())
     }
 

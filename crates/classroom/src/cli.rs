@@ -1,8 +1,9 @@
 //! The command line: `classroom --dist DIR [--host ADDR | --lan] [--port N]
-//! [--state FILE] [--streams-per-ip N] [--devices-per-ip N]`.
+//! [--state FILE] [--streams-per-ip N] [--devices-per-ip N] [--away-after-ms N]`.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
 use std::path::PathBuf;
+use std::time::Duration;
 
 use tokio::net::TcpListener;
 
@@ -23,6 +24,9 @@ pub struct Options {
     pub streams_per_ip: usize,
     /// `--devices-per-ip`: devices counted per client address and round (default 4).
     pub devices_per_ip: usize,
+    /// `--away-after-ms`: the phones say the lecturer is away after this long
+    /// without a word from the presenter's windows (default 16000).
+    pub away_after_ms: u64,
 }
 
 /// Where the students reach the server.
@@ -35,7 +39,7 @@ pub enum Host {
 }
 
 /// The usage line.
-pub const USAGE: &str = "usage: classroom [--dist DIR] [--host ADDR | --lan] [--port N] [--state FILE] [--streams-per-ip N] [--devices-per-ip N]";
+pub const USAGE: &str = "usage: classroom [--dist DIR] [--host ADDR | --lan] [--port N] [--state FILE] [--streams-per-ip N] [--devices-per-ip N] [--away-after-ms N]";
 
 /// Parses the arguments (without the program's name). Errors name the option.
 pub fn parse(args: &[String]) -> Result<Options, String> {
@@ -46,6 +50,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         state: None,
         streams_per_ip: 16,
         devices_per_ip: 4,
+        away_after_ms: 16_000,
     };
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -80,6 +85,12 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
                 let v = value()?;
                 o.devices_per_ip = v.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
                     format!("--devices-per-ip: must be a positive number, not {v:?}")
+                })?;
+            }
+            "--away-after-ms" => {
+                let v = value()?;
+                o.away_after_ms = v.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                    format!("--away-after-ms: must be a positive number of milliseconds, not {v:?}")
                 })?;
             }
             "-h" | "--help" => return Err(USAGE.into()),
@@ -135,6 +146,7 @@ pub async fn start(o: &Options) -> Result<Started, String> {
         state: o.state.clone(),
         streams_per_ip: o.streams_per_ip,
         devices_per_ip: o.devices_per_ip,
+        away_after: Duration::from_millis(o.away_after_ms),
     };
     let running = server::start(&config, listeners).await?;
     let students_host = if host.is_unspecified() {
@@ -221,6 +233,13 @@ mod tests {
         assert!(parse(&args("--streams-per-ip 0"))
             .unwrap_err()
             .starts_with("--streams-per-ip:"));
+        assert_eq!(
+            parse(&args("--away-after-ms 2500")).unwrap().away_after_ms,
+            2500
+        );
+        assert!(parse(&args("--away-after-ms soon"))
+            .unwrap_err()
+            .starts_with("--away-after-ms:"));
         assert!(parse(&args("--bogus")).unwrap_err().starts_with("--bogus:"));
     }
 }

@@ -5,6 +5,8 @@
 //! Routes:
 //! - `GET /api/events`: an event stream; each event (`class`) is the [`Public`]
 //!   view as JSON, the current one first (a late joiner lands on the moment).
+//!   Besides the class's changes, an event goes out when the lecturer goes
+//!   away (no request with the secret for [`Config::away_after`]) or comes back.
 //! - `POST /api/moment` ([`Moment`]), `/api/vote/open` ([`OpenVote`]),
 //!   `/api/vote/close` and `/api/vote/reveal` ([`RoundRef`]): the presenter only,
 //!   `Authorization: Bearer <secret>`.
@@ -31,7 +33,7 @@ use serde::de::DeserializeOwned;
 use subtle::ConstantTimeEq as _;
 use tokio::sync::watch;
 
-use crate::class::{Ballot, Class, Moment, OpenVote, RoundRef};
+use crate::class::{Ballot, Class, Moment, OpenVote, Public, RoundRef};
 use crate::site::{Encoding, Refusal, Site};
 
 /// Largest presenter message (a moment carries a whole deflated scenario).
@@ -57,6 +59,15 @@ pub struct Config {
     /// Devices counted per client address in one round (a phone with a browser
     /// or two; more from one address is one phone minting tokens).
     pub devices_per_ip: usize,
+    /// The lecturer is away after this long without a request carrying the
+    /// secret (the presenter's windows repeat their moment every 5 s).
+    pub away_after: Duration,
+}
+
+/// When the presenter's windows were last heard from.
+struct Presence {
+    last: Instant,
+    away: bool,
 }
 
 struct Bucket {
@@ -82,6 +93,9 @@ pub struct Shared {
     /// The devices each address voted as, per question and round.
     voters: Mutex<HashMap<IpAddr, Voters>>,
     devices_per_ip: usize,
+    /// Lock order: `class`, then `presence`.
+    presence: Mutex<Presence>,
+    away_after: Duration,
 }
 
 impl Shared {
@@ -102,7 +116,7 @@ impl Shared {
                 .save(p)
                 .map_err(|e| format!("--state {}: {e}", p.display()))?;
         }
-        let public = public_json(&class);
+        let public = public_json(&class, false);
         let (to_save, mut saves) = watch::channel(None::<Class>);
         if let Some(path) = config.state.clone() {
             tokio::spawn(async move {
@@ -129,6 +143,12 @@ impl Shared {
             streams_per_ip: config.streams_per_ip,
             voters: Mutex::new(HashMap::new()),
             devices_per_ip: config.devices_per_ip,
+            // A restarted server gives the lecturer's windows time to come back.
+            presence: Mutex::new(Presence {
+                last: Instant::now(),
+                away: false,
+            }),
+            away_after: config.away_after,
         }))
     }
 
@@ -148,10 +168,47 @@ impl Shared {
         if let Err(e) = f(&mut next) {
             return refuse(StatusCode::UNPROCESSABLE_ENTITY, e);
         }
-        *class = next;
-        self.public.send_replace(public_json(&class));
-        self.to_save.send_replace(Some(class.clone()));
+        if next != *class {
+            // A repeated heartbeat changes nothing: no event, no save.
+            *class = next;
+            self.publish(&class);
+            self.to_save.send_replace(Some(class.clone()));
+        }
         StatusCode::NO_CONTENT.into_response()
+    }
+
+    /// Sends `class`'s public view, with the lecturer's presence, to every stream.
+    fn publish(&self, class: &Class) {
+        let away = self.presence.lock().unwrap_or_else(|e| e.into_inner()).away;
+        self.public.send_replace(public_json(class, away));
+    }
+
+    /// A request with the secret arrived: the lecturer is here (the phones are
+    /// told if they were told otherwise).
+    fn heard_lecturer(&self) {
+        let was_away = {
+            let mut p = self.presence.lock().unwrap_or_else(|e| e.into_inner());
+            p.last = Instant::now();
+            std::mem::replace(&mut p.away, false)
+        };
+        if was_away {
+            self.publish(&self.class.lock().unwrap_or_else(|e| e.into_inner()));
+        }
+    }
+
+    /// Marks the lecturer away once nothing came for `away_after`; true when
+    /// this call did.
+    fn check_presence(&self) -> bool {
+        let went = {
+            let mut p = self.presence.lock().unwrap_or_else(|e| e.into_inner());
+            let went = !p.away && p.last.elapsed() >= self.away_after;
+            p.away |= went;
+            went
+        };
+        if went {
+            self.publish(&self.class.lock().unwrap_or_else(|e| e.into_inner()));
+        }
+        went
     }
 
     /// Whether `headers` carry the presenter's secret (compared in constant time).
@@ -203,8 +260,12 @@ pub fn new_secret() -> Result<String, String> {
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-fn public_json(class: &Class) -> (u64, Arc<str>) {
-    let json = serde_json::to_string(&class.public()).expect("the public view always serializes");
+fn public_json(class: &Class, lecturer_away: bool) -> (u64, Arc<str>) {
+    let public = Public {
+        lecturer_away,
+        ..class.public()
+    };
+    let json = serde_json::to_string(&public).expect("the public view always serializes");
     (class.version, json.into())
 }
 
@@ -242,6 +303,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
 /// Checks the secret (a wrong one costs the caller a token, so it cannot be guessed fast).
 fn presenter_only(s: &Shared, ip: IpAddr, headers: &HeaderMap) -> Result<(), Response> {
     if s.is_presenter(headers) {
+        s.heard_lecturer();
         return Ok(());
     }
     if !s.allow(ip) {
@@ -525,15 +587,31 @@ pub async fn start(
         .local_addr()
         .map_err(|e| e.to_string())?;
     let app = router(shared.clone());
-    let tasks = listeners
+    let mut tasks: Vec<_> = listeners
         .into_iter()
         .map(|l| tokio::spawn(accept_loop(l, app.clone())))
         .collect();
+    tasks.push(tokio::spawn(watch_presence(Arc::downgrade(&shared))));
     Ok(Running {
         addr,
         shared,
         tasks,
     })
+}
+
+/// Tells the phones when the lecturer goes away (a laptop asleep, a closed
+/// lid): checked four times per `away_after`, at least once a second.
+async fn watch_presence(shared: std::sync::Weak<Shared>) {
+    let every = shared
+        .upgrade()
+        .map_or(Duration::from_secs(1), |s| s.away_after / 4)
+        .min(Duration::from_secs(1));
+    let mut tick = tokio::time::interval(every);
+    loop {
+        tick.tick().await;
+        let Some(s) = shared.upgrade() else { return };
+        s.check_presence();
+    }
 }
 
 /// Accepts connections and serves each in a task of a set this loop owns, so

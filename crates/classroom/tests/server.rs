@@ -52,6 +52,7 @@ fn options(dist: &Path, state: Option<PathBuf>) -> Options {
         state,
         streams_per_ip: 4,
         devices_per_ip: 4,
+        away_after_ms: 16_000,
     }
 }
 
@@ -862,4 +863,62 @@ async fn a_dist_without_a_page_is_refused_by_name() {
         .err()
         .unwrap();
     assert!(e.starts_with("--dist"), "{e}");
+}
+
+#[tokio::test]
+async fn the_phones_hear_when_the_lecturer_goes_away_and_comes_back() {
+    let o = Options {
+        away_after_ms: 300,
+        ..options(&dist("away"), None)
+    };
+    let s = cli::start(&o).await.unwrap();
+    let (addr, secret) = (s.running.addr, s.running.shared.secret());
+    let mut phone = EventStream::open(addr).await.unwrap();
+    assert_eq!(next_class(&mut phone).await["lecturer_away"], false);
+    assert_eq!(
+        post(addr, "/api/moment", Some(&secret), &moment(1))
+            .await
+            .status,
+        204
+    );
+    let moved = next_class(&mut phone).await;
+    assert_eq!(
+        (moved["version"].clone(), moved["lecturer_away"].clone()),
+        (json!(1), json!(false))
+    );
+
+    // The same moment again (the heartbeat) is no change: no event, no new version.
+    assert_eq!(
+        post(addr, "/api/moment", Some(&secret), &moment(1))
+            .await
+            .status,
+        204
+    );
+    let quiet = tokio::time::timeout(Duration::from_millis(150), phone.next()).await;
+    assert!(quiet.is_err(), "a repeated moment sends nothing: {quiet:?}");
+
+    // Nothing from the presenter's windows: the phones are told, the moment stays.
+    let away = next_class(&mut phone).await;
+    assert_eq!(away["lecturer_away"], true);
+    assert_eq!(
+        (away["version"].clone(), away["moment"].clone()),
+        (json!(1), moment(1))
+    );
+
+    // A student's request is no sign of the lecturer.
+    let ballot = json!({"device": "d".repeat(16), "question": "q", "round": 1, "choice": 0});
+    assert_eq!(post(addr, "/api/vote", None, &ballot).await.status / 100, 4);
+    assert_eq!(public_now(addr).await["lecturer_away"], true);
+
+    // The next heartbeat brings the lecturer back, with the same moment.
+    assert_eq!(
+        post(addr, "/api/moment", Some(&secret), &moment(1))
+            .await
+            .status,
+        204
+    );
+    let back = next_class(&mut phone).await;
+    assert_eq!(back["lecturer_away"], false);
+    assert_eq!(back["version"], 1);
+    s.running.stop();
 }
