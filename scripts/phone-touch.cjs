@@ -9,7 +9,9 @@
 //   - for three tours (odd-even-sum, unaligned-backpressure, exactly-once-kafka),
 //     after each tapped step: the element the step highlights (read from the
 //     highlight stylesheet the page writes) is on screen, not under the sheet,
-//     and the tour's Next control is on screen; a revealed answer is in the sheet;
+//     and so is the panel row the step talks about (the stylesheet's second
+//     rule: chk-1 in the storage list, T1 in the sink's); the tour's Next
+//     control is on screen; a revealed answer is in the sheet;
 //   - the ⋯ menu's items are all inside the screen;
 //   - a tapped subtask's sheet is on screen with the subtask above it, and offers
 //     a crash only while one is possible;
@@ -114,7 +116,10 @@ function tourStep() {
   const css = [...document.querySelectorAll('style')].map((s) => s.textContent)
     .find((t) => t.includes('--tour-highlight'));
   const selector = css ? css.split('{')[0].replace(/\s*\.channel__line\s*$/, '').trim() : null;
-  if (selector) {
+  // A step that names a panel row points at the row (below): the page scrolls
+  // the row above the sheet, and its tab may leave the screen.
+  const rowSelector = css ? (css.split('\n')[1] || '').split('{')[0].trim() : '';
+  if (selector && !rowSelector) {
     const target = document.querySelector(`.stage ${selector}`) || document.querySelector(selector);
     if (inside(target, `target ${selector}`, sheetTop)) {
       const r = target.getBoundingClientRect();
@@ -124,6 +129,16 @@ function tourStep() {
       if (!hit || !(target.contains(hit) || hit.contains(target) || hit.closest(selector))) {
         problems.push(`target ${selector}: covered by ${hit ? hit.tagName.toLowerCase() + '.' + String(hit.className.baseVal ?? hit.className).split(' ')[0] : 'nothing'}`);
       }
+    }
+  }
+  // The panel row the step talks about (the stylesheet's second rule): its
+  // first lines above the sheet, not only the tab that shows its panel.
+  if (rowSelector) {
+    const row = document.querySelector(rowSelector);
+    if (inside(row, `row ${rowSelector}`, sheetTop)) {
+      const r = row.getBoundingClientRect();
+      const hit = document.elementFromPoint(Math.min(r.left + 20, vw - 2), Math.min(r.top + 10, sheetTop - 2));
+      if (!hit || !row.contains(hit)) problems.push(`row ${rowSelector}: covered by ${hit ? hit.tagName.toLowerCase() + '.' + String(hit.className.baseVal ?? hit.className).split(' ')[0] : 'nothing'}`);
     }
   }
   return { problems, selector, ask: !!document.querySelector('#tour-reveal') };

@@ -8,6 +8,10 @@
 //   - the element the step points at (a subtask, a channel, a side-panel tab) is
 //     inside the viewport and on top at its centre — not under the tour card or
 //     another panel; a highlighted tab's panel is the one shown;
+//   - the panel row the step talks about (its highlight's `row`: chk-1 in the
+//     storage list, T3 in the sink's, the read_committed list …), read from the
+//     highlight stylesheet's second rule, is itself on screen: its first lines
+//     inside the viewport and inside its panel's scrolling box, and on top;
 //   - the card never covers an operator box of the stage.
 // The selector of the step's target is read from the highlight stylesheet the
 // page writes for the step, so the check follows what the page highlights.
@@ -95,6 +99,12 @@ function evidence() {
       else shown(panel, `the ${tab[1]} panel`);
     }
   }
+  // The panel row the step talks about: the stylesheet's second rule.
+  const rowSelector = css ? (css.split('\n')[1] || '').split('{')[0].trim() : '';
+  if (rowSelector) {
+    const row = document.querySelector(rowSelector);
+    if (shown(row, `row ${rowSelector}`) === true) onTop(row, `row ${rowSelector}`, rowSelector);
+  }
   // The card never sits on an operator box.
   const card = document.querySelector('.tour-card');
   if (card) {
@@ -107,7 +117,7 @@ function evidence() {
       }
     }
   }
-  return { problems, hasAsk: !!ask, selector };
+  return { problems, hasAsk: !!ask, selector, row: !!rowSelector };
 }
 
 function answered() {
@@ -134,6 +144,7 @@ async function main() {
   let steps = 0;
   let questions = 0;
   let targets = 0;
+  let rows = 0;
   const started = Date.now();
   for (const cfg of CONFIGS) {
     const where = `${cfg.w}x${cfg.h} ${cfg.lang}`;
@@ -157,6 +168,7 @@ async function main() {
         const seen = await page.evaluate(evidence);
         const problems = [...seen.problems];
         if (seen.selector) targets++;
+        if (seen.row) rows++;
         if (seen.hasAsk) {
           questions++;
           await page.click('#tour-reveal');
@@ -180,7 +192,7 @@ async function main() {
   }
   await browser.close();
   for (const f of failing) console.log(`${f.lesson} step ${f.counter}, ${f.where}: ${f.problems.join('; ')}`);
-  console.log(`tour evidence: ${steps} steps checked (${questions} with a question, ${targets} pointing at an element) ` +
+  console.log(`tour evidence: ${steps} steps checked (${questions} with a question, ${targets} pointing at an element, ${rows} at a panel row) ` +
     `in ${CONFIGS.length} sizes and languages, ${failing.length} failing, in ${Math.round((Date.now() - started) / 1000)} s` +
     (failing.length ? `; screenshots in ${SHOTS}` : ''));
   if (steps < 100 && !process.env.LESSONS && !process.env.CONFIGS) {

@@ -105,6 +105,8 @@ pub struct Lessons {
     pub highlight_css: String,
     /// The CSS selector of the tour step's target, if it has one.
     pub target: Option<String>,
+    /// The CSS selector of the panel row the step talks about, if it names one.
+    pub row: Option<String>,
     /// Opens or closes the glossary.
     pub show_glossary: Callback<bool>,
     /// Opens or closes the editor.
@@ -142,7 +144,17 @@ fn highlight_css(target: &Target, selector: &str) -> String {
         } else {
             selector.to_string()
         };
-        format!("{selector} {{ outline: 4px solid var(--tour-highlight); outline-offset: 3px; }}")
+        let ring = format!(
+            "{selector} {{ outline: 4px solid var(--tour-highlight); outline-offset: 3px; }}"
+        );
+        // The row the step talks about, ringed inside its panel (a ring outside
+        // would be cut by the panel's scrolling edge).
+        match tour::row_in_panel(target) {
+            Some(row) => format!(
+                "{ring}\n{row} {{ outline: 3px solid var(--tour-highlight); outline-offset: -3px; }}"
+            ),
+            None => ring,
+        }
     }
 }
 
@@ -230,6 +242,7 @@ pub fn use_lessons(input: LessonsInput) -> Lessons {
         restore_saved: files.restore_saved,
         highlight_css: tour.highlight_css,
         target: tour.target,
+        row: tour.row,
         show_glossary,
         show_editor,
     }
@@ -248,6 +261,7 @@ struct TourState {
     invite_met: bool,
     highlight_css: String,
     target: Option<String>,
+    row: Option<String>,
 }
 
 /// The step a tour showed in the run before this one, to carry the tour over a
@@ -338,6 +352,7 @@ fn use_tour(playback: &UseReducerHandle<State>, d: &Callback<Action>, run_id: us
         .as_ref()
         .map(|(h, sel)| highlight_css(h, sel))
         .unwrap_or_default();
+    let row = target.as_ref().and_then(|(h, _)| tour::row_in_panel(h));
     let target = target.map(|(h, sel)| {
         if h.task.is_some() {
             format!(".lane-button{sel}")
@@ -356,6 +371,7 @@ fn use_tour(playback: &UseReducerHandle<State>, d: &Callback<Action>, run_id: us
         invite_met,
         highlight_css,
         target,
+        row,
     }
 }
 

@@ -499,13 +499,30 @@ pub fn TourCard(props: &LessonProps) -> Html {
     }
     {
         // After the step's seek has been drawn (and whenever the sheet folds or
-        // unfolds), the highlighted element is brought above the sheet.
+        // unfolds): the panel row the step talks about is scrolled into view in
+        // its panel, and on a phone the row (else the highlighted element) is
+        // brought above the sheet.
         let card_ref = card_ref.clone();
-        let target = l.target.clone();
-        let key = (l.showing.map(|s| s.step), *folded, target.clone());
+        let (target, row) = (l.target.clone(), l.row.clone());
+        let key = (
+            l.showing.map(|s| s.step),
+            *folded,
+            target.clone(),
+            row.clone(),
+        );
         use_effect_with(key, move |_| {
+            let found = row.as_deref().and_then(|sel| {
+                web_sys::window()?
+                    .document()?
+                    .query_selector(sel)
+                    .ok()
+                    .flatten()
+            });
+            if let Some(el) = found {
+                reveal_in_scroller(&el);
+            }
             if let (Some(sel), Some(card), true) = (
-                target,
+                row.or(target),
                 card_ref.cast::<web_sys::Element>(),
                 touch::phone_layout(),
             ) {

@@ -21,7 +21,10 @@
 //! trace event whose fields include all those given has happened; field names as
 //! in `lab run --trace`). `highlight` names a subtask (`{"task": "sum#0"}`), a
 //! channel (`{"channel": "numbers#0->parity#0"}`) or a side-panel tab
-//! (`{"panel": "storage"}`; coordinator, storage, sink, narration). A step with
+//! (`{"panel": "storage"}`; coordinator, storage, sink, narration), and with a
+//! panel the row the step talks about (`{"panel": "storage", "row": "chk-1"}`:
+//! see [`ROW_FORMS`]), which the page scrolls into view inside its panel (above
+//! the sheet on a phone) and rings. A step with
 //! `ask` pauses for the class to predict; `answer` is revealed on click.
 //!
 //! Every `ask` comes with `choices`: 3 or 4 short answers to pick from (large
@@ -340,6 +343,40 @@ pub struct Target {
     /// A side-panel tab (see [`PANELS`]).
     #[serde(default)]
     pub panel: Option<String>,
+    /// With `panel`: the row of that panel the step talks about (see [`ROW_FORMS`]).
+    #[serde(default)]
+    pub row: Option<String>,
+}
+
+/// The rows a step may name in its panel: `chk-N` (a checkpoint's row in the
+/// storage list or the coordinator's pending / history list), `TN` (a
+/// transaction of the sink panel), `read_committed` / `read_uncommitted` (the
+/// sink panel's two readers) and `verdicts` (the sink panel's meter).
+pub const ROW_FORMS: &str = "chk-N, TN, read_committed, read_uncommitted or verdicts";
+
+/// The CSS selector, inside its panel, of the row `row` names; `None` when it
+/// is none of [`ROW_FORMS`].
+pub fn row_selector(row: &str) -> Option<String> {
+    let number = |s: &str| s.parse::<u64>().ok().map(|n| n.to_string());
+    if let Some(n) = row.strip_prefix("chk-").and_then(number) {
+        return Some(format!("[data-checkpoint=\"{n}\"]"));
+    }
+    if let Some(n) = row.strip_prefix('T').and_then(number) {
+        return Some(format!("[data-txn=\"{n}\"]"));
+    }
+    match row {
+        "read_committed" => Some(".consumer--committed".into()),
+        "read_uncommitted" => Some(".consumer--uncommitted".into()),
+        "verdicts" => Some(".verdicts".into()),
+        _ => None,
+    }
+}
+
+/// The selector of the row a step's `target` names, inside its panel's tab
+/// panel (`#tabpanel-storage [data-checkpoint="1"]`).
+pub fn row_in_panel(target: &Target) -> Option<String> {
+    let (panel, row) = (target.panel.as_deref()?, target.row.as_deref()?);
+    Some(format!("#tabpanel-{panel} {}", row_selector(row)?))
 }
 
 /// The text of `l` in `lang`.
@@ -414,6 +451,17 @@ impl Tour {
                     return Err(format!(
                         "{at}.highlight needs exactly one of task, channel or panel"
                     ));
+                }
+                match (&t.row, &t.panel) {
+                    (Some(_), None) => {
+                        return Err(format!("{at}.highlight.row: only with panel"));
+                    }
+                    (Some(r), Some(_)) if row_selector(r).is_none() => {
+                        return Err(format!(
+                            "{at}.highlight.row: {r:?} is not one of {ROW_FORMS}"
+                        ));
+                    }
+                    _ => {}
                 }
             }
         }
@@ -673,9 +721,72 @@ mod tests {
             for (i, s) in tour.steps.iter().enumerate() {
                 if let Some(t) = &s.highlight {
                     selector(t, &job).unwrap_or_else(|e| panic!("{name} step {}: {e}", i + 1));
+                    if let (Some(panel), Some(row)) = (&t.panel, &t.row) {
+                        let mut w = World::new(&scenario, scenario.seed).unwrap();
+                        while w.steps() < pos[i] && w.step().is_some() {}
+                        assert!(
+                            row_shown(&w.view(), panel, row),
+                            "{name} step {}: the {panel} panel has no row {row} at its moment",
+                            i + 1
+                        );
+                    }
                 }
             }
         }
+    }
+
+    /// Whether `panel` shows the row `row` names in `view` (what the panels list).
+    fn row_shown(view: &engine::view::WorldView, panel: &str, row: &str) -> bool {
+        let c = &view.coordinator;
+        if let Some(n) = row.strip_prefix("chk-").and_then(|n| n.parse::<u64>().ok()) {
+            return match panel {
+                "storage" => c.storage.iter().any(|s| s.id.0 == n),
+                "coordinator" => {
+                    c.pending.iter().any(|p| p.id.0 == n) || c.history.iter().any(|h| h.id.0 == n)
+                }
+                _ => false,
+            };
+        }
+        if panel != "sink" {
+            return false;
+        }
+        match row.strip_prefix('T').and_then(|n| n.parse::<u64>().ok()) {
+            Some(n) => view.sinks.iter().any(|s| s.txns.iter().any(|t| t.id == n)),
+            None => !view.sinks.is_empty(),
+        }
+    }
+
+    #[test]
+    fn a_row_is_named_only_in_a_panel_and_in_a_known_form() {
+        let tour = |h: &str| {
+            format!(
+                r#"{{"scenario": "odd-even-sum", "title": {{"zh": "t", "en": "t"}}, "steps": [
+                {{"goto": {{"at_ms": 0}}, "highlight": {h}, "text": {{"zh": "x", "en": "y"}}}}]}}"#
+            )
+        };
+        let err = Tour::parse(&tour(r#"{"task": "sum#0", "row": "chk-1"}"#))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("steps[1].highlight.row: only with panel"),
+            "{err}"
+        );
+        let err = Tour::parse(&tour(r#"{"panel": "storage", "row": "chk-x"}"#))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("\"chk-x\" is not one of chk-N"), "{err}");
+        let t = Tour::parse(&tour(r#"{"panel": "storage", "row": "chk-1"}"#)).unwrap();
+        let h = t.steps[0].highlight.as_ref().unwrap();
+        assert_eq!(
+            row_in_panel(h).as_deref(),
+            Some("#tabpanel-storage [data-checkpoint=\"1\"]")
+        );
+        assert_eq!(row_selector("T12").as_deref(), Some("[data-txn=\"12\"]"));
+        assert_eq!(
+            row_selector("read_committed").as_deref(),
+            Some(".consumer--committed")
+        );
+        assert_eq!(row_selector("T1\"]"), None);
     }
 
     /// A step that sends the class to a lesson pair quotes the ⋯ menu's item word
@@ -1141,6 +1252,7 @@ mod tests {
             task: task.map(Into::into),
             channel: channel.map(Into::into),
             panel: panel.map(Into::into),
+            row: None,
         };
         assert_eq!(
             selector(&t(Some("sum#0"), None, None), &job).unwrap(),
