@@ -452,6 +452,41 @@ fn invite_view(l: &Lessons, s: &tour::Step, revealed: bool, lang: crate::i18n::L
     }
 }
 
+/// After a step's seek has been drawn (and whenever the sheet folds or
+/// unfolds): the panel row the step talks about is scrolled into view in its
+/// panel, and on a phone the row (else the highlighted element) is brought
+/// above the sheet.
+#[hook]
+fn use_evidence_in_view(l: &Lessons, card_ref: &NodeRef, folded: bool) {
+    let card_ref = card_ref.clone();
+    let (target, row) = (l.target.clone(), l.row.clone());
+    let key = (
+        l.showing.map(|s| s.step),
+        folded,
+        target.clone(),
+        row.clone(),
+    );
+    use_effect_with(key, move |_| {
+        let found = row.as_deref().and_then(|sel| {
+            web_sys::window()?
+                .document()?
+                .query_selector(sel)
+                .ok()
+                .flatten()
+        });
+        if let Some(el) = found {
+            reveal_in_scroller(&el);
+        }
+        if let (Some(sel), Some(card), true) = (
+            row.or(target),
+            card_ref.cast::<web_sys::Element>(),
+            touch::phone_layout(),
+        ) {
+            touch::keep_above_sheet(&sel, &card);
+        }
+    });
+}
+
 /// The current tour step: its text, the question and its answer, previous /
 /// next; in the side panel, beside the graph it talks about. On a phone it is a
 /// sheet at the bottom of the screen (the stylesheet's phone block): previous /
@@ -497,39 +532,7 @@ pub fn TourCard(props: &LessonProps) -> Html {
             }
         });
     }
-    {
-        // After the step's seek has been drawn (and whenever the sheet folds or
-        // unfolds): the panel row the step talks about is scrolled into view in
-        // its panel, and on a phone the row (else the highlighted element) is
-        // brought above the sheet.
-        let card_ref = card_ref.clone();
-        let (target, row) = (l.target.clone(), l.row.clone());
-        let key = (
-            l.showing.map(|s| s.step),
-            *folded,
-            target.clone(),
-            row.clone(),
-        );
-        use_effect_with(key, move |_| {
-            let found = row.as_deref().and_then(|sel| {
-                web_sys::window()?
-                    .document()?
-                    .query_selector(sel)
-                    .ok()
-                    .flatten()
-            });
-            if let Some(el) = found {
-                reveal_in_scroller(&el);
-            }
-            if let (Some(sel), Some(card), true) = (
-                row.or(target),
-                card_ref.cast::<web_sys::Element>(),
-                touch::phone_layout(),
-            ) {
-                touch::keep_above_sheet(&sel, &card);
-            }
-        });
-    }
+    use_evidence_in_view(l, &card_ref, *folded);
     let (Some(tour), Some(Showing { step, revealed })) = (&*l.tour, l.showing) else {
         return html! {};
     };
