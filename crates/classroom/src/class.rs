@@ -93,6 +93,11 @@ pub struct RoundRef {
     /// On a reveal: the right choice, marked on every screen.
     #[serde(default)]
     pub right: Option<u8>,
+    /// On a drill round's reveal: right and wrong marked on every screen
+    /// (without it the spread of the answers shows unmarked, for a discussion
+    /// before the next round).
+    #[serde(default)]
+    pub marked: bool,
 }
 
 /// A student's vote.
@@ -142,6 +147,9 @@ pub struct Round {
     /// A drill exercise's round: each device's latest answer, judged.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub answers: BTreeMap<String, Judged>,
+    /// A drill round revealed with right and wrong marked.
+    #[serde(default)]
+    pub marked: bool,
 }
 
 impl Round {
@@ -154,10 +162,12 @@ impl Round {
         t
     }
 
-    /// A drill round's right and wrong counts and its spread: the distinct
-    /// answers, most frequent first (then right before wrong, then by text), at
-    /// most [`limits::SPREAD`] rows and then one row for all the others.
+    /// A drill round's spread: the distinct answers, most frequent first (then
+    /// by text), at most [`limits::SPREAD`] rows and then one row for all the
+    /// others; once [`Round::marked`], with right and wrong counted and marked
+    /// (right before wrong among equal counts).
     pub fn judged(&self) -> DrillTally {
+        let marked = self.marked;
         let mut counts: BTreeMap<(&str, bool), u32> = BTreeMap::new();
         for j in self.answers.values() {
             *counts.entry((j.answer.as_str(), j.right)).or_default() += 1;
@@ -167,7 +177,7 @@ impl Round {
             .map(|((answer, right), count)| Spread {
                 answer: answer.to_string(),
                 count,
-                right,
+                right: marked.then_some(right),
                 other: false,
             })
             .collect();
@@ -183,26 +193,27 @@ impl Round {
             rows.push(Spread {
                 answer: String::new(),
                 count: rest,
-                right: false,
+                right: marked.then_some(false),
                 other: true,
             });
         }
         let right = self.answers.values().filter(|j| j.right).count() as u32;
         DrillTally {
-            right,
-            wrong: self.answers.len() as u32 - right,
+            right: marked.then_some(right),
+            wrong: marked.then(|| self.answers.len() as u32 - right),
             spread: rows,
         }
     }
 }
 
-/// A revealed drill round: how many answered right and wrong, and what they answered.
+/// A revealed drill round: what the class answered, and once marked how many
+/// answered right and wrong.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DrillTally {
-    /// Devices whose every blank is right.
-    pub right: u32,
-    /// The others.
-    pub wrong: u32,
+    /// Devices whose every blank is right (once marked).
+    pub right: Option<u32>,
+    /// The others (once marked).
+    pub wrong: Option<u32>,
     /// The distinct answers, most frequent first.
     pub spread: Vec<Spread>,
 }
@@ -214,8 +225,8 @@ pub struct Spread {
     pub answer: String,
     /// How many devices gave it.
     pub count: u32,
-    /// It is the engine's answer.
-    pub right: bool,
+    /// It is the engine's answer (once marked).
+    pub right: Option<bool>,
     /// The row sums the answers beyond the first [`limits::SPREAD`].
     #[serde(default)]
     pub other: bool,
@@ -477,6 +488,7 @@ impl Class {
             right: None,
             votes: BTreeMap::new(),
             answers: BTreeMap::new(),
+            marked: false,
         };
         match &mut self.vote {
             Some(v) if v.question == o.question => {
@@ -549,9 +561,14 @@ impl Class {
                 return Err(format!("right: must be below {}", round.choices));
             }
         }
+        // A drill round has no choices: its answers are judged.
+        if r.marked && round.choices != 0 {
+            return Err("marked: only a drill exercise's round is marked".into());
+        }
         round.open = false;
         round.revealed = true;
         round.right = r.right;
+        round.marked = r.marked;
         self.version += 1;
         Ok(())
     }
@@ -742,10 +759,20 @@ mod tests {
             .reveal(RoundRef {
                 question: "q1".into(),
                 round: 1,
-                right: Some(3)
+                right: Some(3),
+                marked: false,
             })
             .unwrap_err()
             .starts_with("right:"));
+        assert!(c
+            .reveal(RoundRef {
+                question: "q1".into(),
+                round: 1,
+                right: None,
+                marked: true,
+            })
+            .unwrap_err()
+            .starts_with("marked:"));
         assert_eq!(c, before);
     }
 }

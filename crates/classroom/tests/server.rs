@@ -964,7 +964,23 @@ async fn a_drill_exercise_is_voted_on_judged_by_the_engine_and_spread_after_the_
             .status,
         204
     );
-    let reveal = json!({"question": "drill.stored_offset.7", "round": 1});
+    let spread = json!({"question": "drill.stored_offset.7", "round": 1});
+    assert_eq!(
+        post(addr, "/api/vote/reveal", Some(&secret), &spread)
+            .await
+            .status,
+        204
+    );
+    // First the spread alone, for the discussion: nothing says which is right.
+    let judged = public_now(addr).await["vote"]["rounds"][0]["judged"].clone();
+    assert_eq!(
+        judged,
+        json!({"right": null, "wrong": null, "spread": [
+            {"answer": right.join(" · "), "count": 3, "right": null, "other": false},
+            {"answer": wrong.join(" · "), "count": 1, "right": null, "other": false},
+        ]})
+    );
+    let reveal = json!({"question": "drill.stored_offset.7", "round": 1, "marked": true});
     assert_eq!(
         post(addr, "/api/vote/reveal", Some(&secret), &reveal)
             .await
@@ -1014,6 +1030,7 @@ fn a_drill_rounds_spread_keeps_eight_rows_and_sums_the_others() {
         right: None,
         votes: Default::default(),
         answers: Default::default(),
+        marked: true,
     };
     for i in 0..12u32 {
         for k in 0..(12 - i).min(3) {
@@ -1027,11 +1044,11 @@ fn a_drill_rounds_spread_keeps_eight_rows_and_sums_the_others() {
         }
     }
     let t = r.judged();
-    assert_eq!((t.right, t.wrong), (3, 30));
+    assert_eq!((t.right, t.wrong), (Some(3), Some(30)));
     assert_eq!(t.spread.len(), 9);
     assert_eq!(
         (t.spread[0].answer.as_str(), t.spread[0].right),
-        ("5", true),
+        ("5", Some(true)),
         "among equal counts the right answer first"
     );
     let other = &t.spread[8];
@@ -1086,7 +1103,7 @@ async fn a_restarted_server_keeps_the_drill_vote_and_judges_again() {
         204,
         "the restarted server judges again"
     );
-    let reveal = json!({"question": "drill.stored_offset.7", "round": 1});
+    let reveal = json!({"question": "drill.stored_offset.7", "round": 1, "marked": true});
     assert_eq!(
         post(addr, "/api/vote/reveal", Some(&secret), &reveal)
             .await
