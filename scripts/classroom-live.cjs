@@ -19,8 +19,9 @@
 //      links, every phone back on the lecturer's moment without a reload;
 //   7b. the drill in class mode: the lecturer's exercise card asks the class
 //      (one variant); the phones show it with its blanks, two answer right and
-//      one wrong (after first answering right: one counted answer); the reveal
-//      shows right 2 / wrong 1 and the spread on every screen, each phone its marks;
+//      one wrong (after first answering right: one counted answer); the spread
+//      first without right or wrong, then the reveal: right 2 / wrong 1 and the
+//      spread on every screen, each phone its marks;
 //   8. no window's address ever shows the secret; screenshots (to OUT) of a
 //      phone following (zh, en), a vote on a phone and the projector's histogram,
 //      the drill vote and its result on a phone (zh, en) and its histogram.
@@ -355,9 +356,20 @@ async function waitFor(page, fn, arg, what, timeout = 8000) {
     await answer(phones[2], 2, 1);
     await waitFor(projector, () => document.querySelector('#class-vote')?.dataset.answered === '3', null,
       'the lecturer\'s page counts 3 answers (a changed answer counted once)');
-    await projector.click(`${card} #class-drill-reveal`);
     const rightText = blanks.map((b) => right[b]).join(' · ');
     const wrongText = blanks.map((b, k) => right[b] + (k === 0 ? 1 : 0)).join(' · ');
+    // First the spread alone, for a discussion: nothing says which is right.
+    await projector.click(`${card} #class-drill-spread`);
+    const unmarked = `${rightText}=2|${wrongText}=1`;
+    for (const [name, page] of [['the lecturer\'s page', projector], ['phone 1', phones[0]]]) {
+      await waitFor(page, (w) => {
+        const h = document.querySelector('#class-hist-1');
+        return h && h.dataset.spread === w && !('right' in h.dataset) && !h.querySelector('.class-hist__mark')
+          && !document.querySelector('#class-drill-marks');
+      }, unmarked, `${name}: the spread ${unmarked} without right or wrong`);
+    }
+    await shot(phones[0], 'phone-drill-spread-zh.png');
+    await projector.click(`${card} #class-drill-reveal`);
     const want = `${rightText}=2✓|${wrongText}=1`;
     for (const [name, page] of [['the lecturer\'s page', projector], ...phones.map((p, i) => [`phone ${i + 1}`, p])]) {
       await waitFor(page, (w) => {

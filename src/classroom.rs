@@ -70,13 +70,14 @@ pub struct DrillRef {
     pub variant: u64,
 }
 
-/// A revealed drill round, judged by the server's engine.
+/// A revealed drill round: the spread of the answers, and once marked right
+/// and wrong as judged by the server's engine.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 pub struct DrillTally {
-    /// Devices whose every blank is right.
-    pub right: u32,
-    /// The others.
-    pub wrong: u32,
+    /// Devices whose every blank is right (once marked).
+    pub right: Option<u32>,
+    /// The others (once marked).
+    pub wrong: Option<u32>,
     /// The distinct answers, most frequent first (at most 8, then an "other" row).
     pub spread: Vec<Spread>,
 }
@@ -88,8 +89,8 @@ pub struct Spread {
     pub answer: String,
     /// How many devices gave it.
     pub count: u32,
-    /// It is the engine's answer.
-    pub right: bool,
+    /// It is the engine's answer (once marked).
+    pub right: Option<bool>,
     /// The row sums the answers beyond the first eight.
     #[serde(default)]
     pub other: bool,
@@ -286,7 +287,10 @@ mod tests {
             })
         );
         let judged = vote.rounds[0].judged.as_ref().unwrap();
-        assert_eq!((judged.right, judged.wrong, judged.spread.len()), (2, 1, 2));
+        assert_eq!(
+            (judged.right, judged.wrong, judged.spread.len()),
+            (Some(2), Some(1), 2)
+        );
         let ballot = Ballot {
             device: "d".repeat(16),
             question: "drill.stored_offset.7".into(),

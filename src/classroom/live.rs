@@ -122,6 +122,8 @@ pub enum Command {
         round: u32,
         /// The right choice.
         right: Option<u8>,
+        /// A drill round: right and wrong marked (else only the spread).
+        marked: bool,
     },
 }
 
@@ -596,9 +598,16 @@ fn command_callback(
                 question,
                 round,
                 right,
+                marked: false,
             } => (
                 "/api/vote/reveal",
                 serde_json::json!({"question": question, "round": round, "right": right}),
+            ),
+            Command::Reveal {
+                question, round, ..
+            } => (
+                "/api/vote/reveal",
+                serde_json::json!({"question": question, "round": round, "marked": true}),
             ),
         };
         post_reporting(path, body.to_string(), Some(secret), error.clone());

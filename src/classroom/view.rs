@@ -233,6 +233,7 @@ pub fn VoteControls(props: &VoteControlsProps) -> Html {
                 question: id.clone(),
                 round,
                 right,
+                marked: false,
             });
             if right.is_some() {
                 play.emit(());

@@ -24,9 +24,10 @@ pub struct AskTheClassProps {
     pub variant: u64,
 }
 
-/// The lecturer's controls of a drill vote in the exercise's card: ask the
-/// class, close the round and show right, wrong and the spread, ask again
-/// after the class discussed. Only in the lecturer's window of a live class.
+/// The lecturer's controls of a drill vote in the exercise's card, as a tour
+/// question's: ask the class, close the round and show the spread of the
+/// answers (not which is right), ask again after the class discussed, reveal
+/// right and wrong. Only in the lecturer's window of a live class.
 #[component]
 pub fn AskTheClass(props: &AskTheClassProps) -> Html {
     let lang = use_lang().lang;
@@ -58,15 +59,22 @@ pub fn AskTheClass(props: &AskTheClassProps) -> Html {
             })
         })
     };
-    let reveal = |round: u32| {
+    let reveal = |round: u32, marked: bool| {
         let (cmd, id) = (l.command.clone(), id.clone());
         Callback::from(move |_: MouseEvent| {
             cmd.emit(Command::Reveal {
                 question: id.clone(),
                 round,
                 right: None,
+                marked,
             })
         })
+    };
+    let reveal_button = |round: u32| {
+        html! {
+            <button type="button" class="text-button text-button--primary" id="class-drill-reveal"
+                    onclick={reveal(round, true)}>{ label("class_drill_reveal", lang) }</button>
+        }
     };
     let buttons = match &current {
         None => html! {
@@ -77,15 +85,21 @@ pub fn AskTheClass(props: &AskTheClassProps) -> Html {
             <>
                 <span class="class-drill__asking">{ label("class_drill_asking", lang) }{ " · " }
                     { label("class_answered", lang).replace("{n}", &r.answered.to_string()) }</span>
-                <button type="button" class="text-button text-button--primary" id="class-drill-reveal"
-                        onclick={reveal(r.round)}>{ label("class_drill_reveal", lang) }</button>
+                <button type="button" class="text-button" id="class-drill-spread"
+                        onclick={reveal(r.round, false)}>{ label("class_drill_spread", lang) }</button>
+                { reveal_button(r.round) }
             </>
         },
         Some(r) => html! {
-            if r.round < 8 {
-                <button type="button" class="text-button" id="class-drill-again"
-                        onclick={open(r.round + 1)}>{ label("class_vote_again", lang) }</button>
-            }
+            <>
+                if r.round < 8 {
+                    <button type="button" class="text-button" id="class-drill-again"
+                            onclick={open(r.round + 1)}>{ label("class_vote_again", lang) }</button>
+                }
+                if r.judged.as_ref().is_some_and(|j| j.right.is_none()) {
+                    { reveal_button(r.round) }
+                }
+            </>
         },
     };
     html! {

@@ -101,7 +101,9 @@ pub fn DrillVote(props: &DrillVoteProps) -> Html {
             <AnswerSheet key={vote.question.clone()} exercise={ex.clone()} question={vote.question.clone()}
                          round={current.round} answer={l.answer.clone()} />
         },
-        (Some(ex), false) if current.judged.is_some() => marks(ex, sent.as_deref(), lang),
+        (Some(ex), false) if current.judged.as_ref().is_some_and(|j| j.right.is_some()) => {
+            marks(ex, sent.as_deref(), lang)
+        }
         _ => html! {},
     });
     let status = match (&sent, current.open, l.student) {
@@ -260,12 +262,13 @@ fn histogram(r: &Round, names: &str, lang: Lang) -> Html {
     let Some(j) = r.judged.as_ref() else {
         return html! {};
     };
-    let total = j.right + j.wrong;
+    let total: u32 = j.spread.iter().map(|s| s.count).sum();
     let most = j
         .spread
         .iter()
         .map(|s| s.count)
-        .chain([j.right, j.wrong])
+        .chain(j.right)
+        .chain(j.wrong)
         .max()
         .unwrap_or(0)
         .max(1);
@@ -288,17 +291,20 @@ fn histogram(r: &Round, names: &str, lang: Lang) -> Html {
     let wrong_word = format!("✗ {}", label("class_wrong", lang));
     html! {
         <figure class="class-hist class-hist--drill" id={format!("class-hist-{}", r.round)} data-round={r.round.to_string()}
-                data-right={j.right.to_string()} data-wrong={j.wrong.to_string()}
-                data-spread={j.spread.iter().map(|s| format!("{}={}{}", s.answer, s.count, if s.right { "✓" } else { "" })).collect::<Vec<_>>().join("|")}>
+                data-right={j.right.map(|n| n.to_string())} data-wrong={j.wrong.map(|n| n.to_string())}
+                data-spread={j.spread.iter().map(|s| format!("{}={}{}", s.answer, s.count, if s.right == Some(true) { "✓" } else { "" })).collect::<Vec<_>>().join("|")}>
             <figcaption>{ label("class_round", lang).replace("{n}", &r.round.to_string()) }
                 { " · " }{ label("class_answered", lang).replace("{n}", &total.to_string()) }</figcaption>
-            { row(format!("class-hist-{}-right", r.round), true, html! { right_word.clone() }, j.right, None) }
-            { row(format!("class-hist-{}-wrong", r.round), false, html! { wrong_word }, j.wrong, None) }
+            if let (Some(right), Some(wrong)) = (j.right, j.wrong) {
+                { row(format!("class-hist-{}-right", r.round), true, html! { right_word.clone() }, right, None) }
+                { row(format!("class-hist-{}-wrong", r.round), false, html! { wrong_word }, wrong, None) }
+            }
             <p class="class-hist__sub">{ label("class_drill_answers", lang).replace("{blanks}", names) }</p>
             { for j.spread.iter().enumerate().map(|(i, s)| {
                 let name = if s.other { label("class_drill_other", lang) } else { worded(&s.answer, lang) };
-                row(format!("class-hist-{}-a{}", r.round, i), s.right, breakable(&name), s.count,
-                    s.right.then(|| right_word.clone()))
+                let right = s.right == Some(true);
+                row(format!("class-hist-{}-a{}", r.round, i), right, breakable(&name), s.count,
+                    right.then(|| right_word.clone()))
             }) }
         </figure>
     }
