@@ -20,8 +20,14 @@
 //      lecturer's laptop silent (offline): every phone says the lecturer is
 //      away (the server's --away-after-ms, 2 s here) and keeps the moment, and
 //      is following again at the laptop's next heartbeat;
+//   7c. the drill in class mode: the lecturer's exercise card asks the class
+//      (one variant); the phones show it with its blanks, two answer right and
+//      one wrong (after first answering right: one counted answer); the spread
+//      first without right or wrong, then the reveal: right 2 / wrong 1 and the
+//      spread on every screen, each phone its marks;
 //   8. no window's address ever shows the secret; screenshots (to OUT) of a
-//      phone following (zh, en), a vote on a phone and the projector's histogram.
+//      phone following (zh, en), a vote on a phone and the projector's histogram,
+//      the drill vote and its result on a phone (zh, en) and its histogram.
 // Usage: NODE_PATH=<tools>/pw/node_modules node scripts/classroom-live.cjs DIST [OUT]
 // (scripts/classroom-live.sh). Exit 1 on failure.
 'use strict';
@@ -324,6 +330,82 @@ async function waitFor(page, fn, arg, what, timeout = 8000) {
       await waitFor(phone, () => document.querySelector('#class-bar')?.dataset.state === 'following', null,
         `phone ${i + 1} follows again when the lecturer is back`, 10000);
     }
+
+    // 7c. The drill in class mode: the lecturer asks the class an exercise
+    // (q33's stored offset, one variant for everyone); two phones answer
+    // right, one wrong; the reveal shows right 2 / wrong 1 and the spread on
+    // every screen, and each phone its own marks.
+    const drillStart = Date.now();
+    await projector.goto(`${base}?lang=en&scenario=pv-count&drill=1&q=q33`);
+    const card = '.drill-ex[data-kind="stored_offset"]';
+    await projector.waitForSelector(`${card} #class-drill-ask`, { timeout: 30000 });
+    const variant = await projector.getAttribute(card, 'data-variant');
+    const blanks = await projector.$$eval(`${card} input[data-blank]`, (is) => is.map((i) => i.dataset.blank));
+    for (const b of blanks) await projector.fill(`${card} input[data-blank="${b}"]`, '-987654');
+    await projector.click(`${card} .drill-ex__check`);
+    await projector.waitForSelector(`${card} .drill-ex__line.is-wrong`, { timeout: 5000 });
+    const right = Object.fromEntries(await projector.$$eval(`${card} .drill-ex__line.is-wrong`,
+      (ls) => ls.map((l) => [l.dataset.blank, JSON.parse(l.dataset.expected).number])));
+    check(blanks.length === 2 && blanks.every((b) => Number.isInteger(right[b])),
+      `the lecturer's card gives the engine's answers of variant ${variant}: ${JSON.stringify(right)}`);
+    await projector.click(`${card} #class-drill-ask`);
+    const form = '#class-vote[data-kind="stored_offset"] #class-drill-form';
+    for (const [i, phone] of phones.entries()) {
+      await waitFor(phone, (f) => document.querySelectorAll(`${f} input[data-blank]`).length === 2
+        && !/[⟨⟩]|…$/.test(document.querySelector('#class-vote .class-vote__ask').textContent), form,
+      `phone ${i + 1} shows the class's exercise, worded, with its two blanks`, 20000);
+    }
+    const variants = await Promise.all(phones.map((p) => p.getAttribute('#class-vote', 'data-variant')));
+    check(variants.every((v) => v === variant), `every phone has the lecturer's variant ${variant} (${variants.join(', ')})`);
+    const sizes = await phones[0].$$eval(`${form} input, ${form} button`, (es) => es.map((e) => Math.round(e.getBoundingClientRect().height)));
+    check(sizes.every((h) => h >= 52), `the phone's field and button are at least 52 px tall (${sizes.join(', ')})`);
+    await shot(phones[0], 'phone-drill-zh.png');
+    await shot(phones[1], 'phone-drill-en.png');
+    // Each phone's fields one after the other (two fills at once on one page mix their keys).
+    const answer = async (phone, i, add) => {
+      const texts = blanks.map((b, k) => String(right[b] + (k === 0 ? add : 0)));
+      for (const [k, b] of blanks.entries()) await phone.fill(`${form} input[data-blank="${b}"]`, texts[k]);
+      await phone.click('#class-drill-send');
+      await waitFor(phone, (t) => (document.querySelector('#class-vote-status')?.textContent || '').includes(t),
+        texts.join(' · '), `phone ${i + 1} says it sent ${texts.join(' · ')} and may change it`);
+    };
+    await answer(phones[2], 2, 0); // first right, then changed to a wrong answer: one counted
+    await answer(phones[0], 0, 0);
+    await answer(phones[1], 1, 0);
+    await answer(phones[2], 2, 1);
+    await waitFor(projector, () => document.querySelector('#class-vote')?.dataset.answered === '3', null,
+      'the lecturer\'s page counts 3 answers (a changed answer counted once)');
+    const rightText = blanks.map((b) => right[b]).join(' · ');
+    const wrongText = blanks.map((b, k) => right[b] + (k === 0 ? 1 : 0)).join(' · ');
+    // First the spread alone, for a discussion: nothing says which is right.
+    await projector.click(`${card} #class-drill-spread`);
+    const unmarked = `${rightText}=2|${wrongText}=1`;
+    for (const [name, page] of [['the lecturer\'s page', projector], ['phone 1', phones[0]]]) {
+      await waitFor(page, (w) => {
+        const h = document.querySelector('#class-hist-1');
+        return h && h.dataset.spread === w && !('right' in h.dataset) && !h.querySelector('.class-hist__mark')
+          && !document.querySelector('#class-drill-marks');
+      }, unmarked, `${name}: the spread ${unmarked} without right or wrong`);
+    }
+    await shot(phones[0], 'phone-drill-spread-zh.png');
+    await projector.click(`${card} #class-drill-reveal`);
+    const want = `${rightText}=2✓|${wrongText}=1`;
+    for (const [name, page] of [['the lecturer\'s page', projector], ...phones.map((p, i) => [`phone ${i + 1}`, p])]) {
+      await waitFor(page, (w) => {
+        const h = document.querySelector('#class-hist-1');
+        return h && h.dataset.right === '2' && h.dataset.wrong === '1' && h.dataset.spread === w
+          && /✓/.test(h.querySelector('#class-hist-1-a0 .class-hist__mark')?.textContent || '');
+      }, want, `${name}: right 2 / wrong 1, the spread ${want}, the right row ticked in words`);
+    }
+    const marks = await Promise.all(phones.map((p) => p.getAttribute('#class-drill-marks', 'data-right').catch(() => null)));
+    check(marks.join() === 'true,true,false', `each phone marks its own answer (${marks.join(', ')})`);
+    const wrongLine = await phones[2].textContent('#class-drill-marks .is-wrong').catch(() => '');
+    check(wrongLine.includes(String(right[blanks[0]])), `the wrong phone sees the engine's answer ("${wrongLine.trim()}")`);
+    console.log(`  drill round: ${((Date.now() - drillStart) / 1000).toFixed(1)} s`);
+    await shot(phones[0], 'phone-drill-result-zh.png');
+    await shot(phones[1], 'phone-drill-result-en.png');
+    await projector.$eval('#class-vote', (e) => e.scrollIntoView({ block: 'center' }));
+    await shot(projector, 'projector-drill-histogram-en.png');
 
     // 8. No address bar ever showed the secret.
     const urls = pages.filter((p) => !p.isClosed()).map((p) => p.url());

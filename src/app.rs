@@ -139,6 +139,7 @@ pub fn Lab(props: &LabProps) -> Html {
     html! {
         <ContextProvider<LangContext> {context}>
           <ContextProvider<PickSlot> context={pick.clone()}>
+          <ContextProvider<crate::classroom::live::Live> context={live.clone()}>
             <div class={classes!("app", drawer_open.then_some("app--drawer"), show_twin.then_some("app--twin"), projecting.then_some(presenter::projector::CLASS), (live.server && live.student).then_some("app--class"), live.student_voting().then_some("app--voting"))}>
                 <TopBar playback={playback.clone()} dispatch={dispatch.clone()} lessons={lessons.clone()}
                         comparing={show_twin.then(|| runs.partner.clone()).flatten()} on_compare={runs.on_compare.clone()}
@@ -184,6 +185,7 @@ pub fn Lab(props: &LabProps) -> Html {
                               has_interventions={qr.has_interventions} on_close={view.close_qr.clone()} />
                 }
             </div>
+          </ContextProvider<crate::classroom::live::Live>>
           </ContextProvider<PickSlot>>
         </ContextProvider<LangContext>>
     }

@@ -59,6 +59,50 @@ pub struct Vote {
     pub question: String,
     /// Its rounds, oldest first.
     pub rounds: Vec<Round>,
+    /// The drill exercise asked, when the question is one: every phone
+    /// generates it from its kind and variant.
+    #[serde(default)]
+    pub drill: Option<DrillRef>,
+}
+
+/// A drill exercise asked of the whole class: one shared variant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrillRef {
+    /// The exercise's kind (`engine::drill::Kind::key`).
+    pub kind: String,
+    /// The variant seed.
+    pub variant: u64,
+}
+
+/// A revealed drill round: the spread of the answers, and once marked right
+/// and wrong as judged by the server's engine.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub struct DrillTally {
+    /// Devices whose every blank is right (once marked).
+    pub right: Option<u32>,
+    /// The others (once marked).
+    pub wrong: Option<u32>,
+    /// The distinct answers, most frequent first (at most 8, then an "other" row).
+    pub spread: Vec<Spread>,
+}
+
+/// One row of a drill round's spread.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub struct Spread {
+    /// The answer: each blank's answer shown, joined by " · " (empty on the "other" row).
+    pub answer: String,
+    /// How many devices gave it.
+    pub count: u32,
+    /// It is the engine's answer (once marked).
+    pub right: Option<bool>,
+    /// The row sums the answers beyond the first eight.
+    #[serde(default)]
+    pub other: bool,
+}
+
+/// The id of a drill exercise's question as a vote: `drill.<kind>.<variant>`.
+pub fn drill_question_id(kind: &str, variant: u64) -> String {
+    format!("drill.{kind}.{variant}")
 }
 
 /// One round of a vote.
@@ -76,6 +120,9 @@ pub struct Round {
     pub tally: Option<Vec<u32>>,
     /// The right choice, once revealed.
     pub right: Option<u8>,
+    /// A drill round once revealed: right, wrong and the spread.
+    #[serde(default)]
+    pub judged: Option<DrillTally>,
 }
 
 /// A student's vote (`POST /api/vote`).
@@ -87,8 +134,12 @@ pub struct Ballot {
     pub question: String,
     /// The round.
     pub round: u32,
-    /// The choice, from 0.
-    pub choice: u8,
+    /// The choice, from 0 (a tour question).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choice: Option<u8>,
+    /// A drill exercise's answers, one text per blank.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answers: Option<Vec<String>>,
 }
 
 /// The secret in a presenter link's fragment: at least 32 hex digits (128 bits).
@@ -216,6 +267,46 @@ mod tests {
         assert_eq!((back.mode, back.step()), (Mode::Unaligned, s.step()));
         assert_eq!(view(&back), view(&s));
         assert_eq!(speed_index(m.speed), 4);
+    }
+
+    /// A drill vote's question id, its exercise and a revealed round's spread
+    /// as the server sends them.
+    #[test]
+    fn a_drill_vote_reads_with_its_exercise_and_its_judged_spread() {
+        assert_eq!(
+            drill_question_id("stored_offset", 7),
+            "drill.stored_offset.7"
+        );
+        let event = r#"{"version":3,"moment":null,"vote":{"question":"drill.stored_offset.7",
+            "drill":{"kind":"stored_offset","variant":7},"rounds":[{"round":1,"choices":0,
+            "open":false,"answered":3,"tally":null,"right":null,"judged":{"right":2,"wrong":1,
+            "spread":[{"answer":"12 · 3","count":2,"right":true,"other":false},
+                      {"answer":"13 · 3","count":1,"right":false,"other":false}]}}]}}"#;
+        let vote = parse_event(event).unwrap().vote.unwrap();
+        assert_eq!(
+            vote.drill,
+            Some(DrillRef {
+                kind: "stored_offset".into(),
+                variant: 7
+            })
+        );
+        let judged = vote.rounds[0].judged.as_ref().unwrap();
+        assert_eq!(
+            (judged.right, judged.wrong, judged.spread.len()),
+            (Some(2), Some(1), 2)
+        );
+        let ballot = Ballot {
+            device: "d".repeat(16),
+            question: "drill.stored_offset.7".into(),
+            round: 1,
+            choice: None,
+            answers: Some(vec!["12".into(), "3".into()]),
+        };
+        assert_eq!(
+            serde_json::to_value(&ballot).unwrap(),
+            serde_json::json!({"device": "d".repeat(16), "question": "drill.stored_offset.7",
+                               "round": 1, "answers": ["12", "3"]})
+        );
     }
 
     #[test]

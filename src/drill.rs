@@ -19,6 +19,8 @@
 //!    "exercises": ["stored_offset"]}]}
 //! ```
 
+pub mod ask;
+pub mod class;
 pub mod exercise;
 pub mod lesson;
 pub mod panel;

@@ -32,7 +32,7 @@ use gloo::timers::callback::Interval;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
-use crate::classroom::{self, Ballot, Class};
+use crate::classroom::{self, Ballot, Class, DrillRef};
 use crate::hooks::lessons::Lessons;
 use crate::playback::{Action, Mode, State};
 use crate::presenter::channel::Moment as Target;
@@ -47,6 +47,9 @@ const DEVICE_KEY: &str = "checkpoint-lab.device";
 pub const HEARTBEAT_MS: u32 = 5_000;
 /// A received moment is given up after this long.
 const REACH_WITHIN_MS: f64 = 8_000.0;
+
+/// A device's answers to a drill exercise: question, round, one text per blank.
+pub type DrillAnswer = (String, u32, Vec<String>);
 
 /// What the page shows of the class.
 #[derive(Clone, PartialEq)]
@@ -72,6 +75,10 @@ pub struct Live {
     pub mine: Rc<Vec<(String, u32, u8)>>,
     /// A student votes: question, round, choice.
     pub vote: Callback<(String, u32, u8)>,
+    /// This device's answers to drill exercises: question, round, one text per blank.
+    pub answers: Rc<Vec<DrillAnswer>>,
+    /// A student answers a drill exercise: question, round, one text per blank.
+    pub answer: Callback<DrillAnswer>,
     /// The lecturer's vote commands.
     pub command: Callback<Command>,
     /// The last refusal of the server, in its words.
@@ -102,8 +109,10 @@ pub enum Command {
         question: String,
         /// The round.
         round: u32,
-        /// How many choices.
+        /// How many choices (none for a drill exercise).
         choices: u8,
+        /// The drill exercise asked, if the question is one.
+        drill: Option<DrillRef>,
     },
     /// Shows a round's spread; with `right`, marks the right choice.
     Reveal {
@@ -113,6 +122,8 @@ pub enum Command {
         round: u32,
         /// The right choice.
         right: Option<u8>,
+        /// A drill round: right and wrong marked (else only the spread).
+        marked: bool,
     },
 }
 
@@ -284,6 +295,7 @@ pub fn use_class(
     let online = use_state_eq(|| false);
     let following = use_state_eq(|| true);
     let mine = use_state(|| Rc::new(Vec::<(String, u32, u8)>::new()));
+    let answers = use_state(|| Rc::new(Vec::<DrillAnswer>::new()));
     let error = use_state_eq(|| None::<String>);
     let lecturer = secret.is_some();
     let student = !lecturer && !link.presenter && !link.connected;
@@ -360,6 +372,7 @@ pub fn use_class(
         })
     };
     let vote = vote_callback(mine.clone(), error.setter());
+    let answer = answer_callback(answers.clone(), error.setter());
     let command = command_callback((*secret).clone(), error.setter());
     Live {
         server: *server,
@@ -372,6 +385,8 @@ pub fn use_class(
         class: (*class).clone(),
         mine: (*mine).clone(),
         vote,
+        answers: (*answers).clone(),
+        answer,
         command,
         error: (*error).clone(),
     }
@@ -512,11 +527,37 @@ fn vote_callback(
             device: device_token(),
             question,
             round,
-            choice,
+            choice: Some(choice),
+            answers: None,
         };
         let body = serde_json::to_string(&ballot).unwrap_or_default();
         post_reporting("/api/vote", body, None, error.clone());
     })
+}
+
+/// A student's answers to a drill exercise: kept as this device's and posted
+/// (the server judges them).
+fn answer_callback(
+    mine: UseStateHandle<Rc<Vec<DrillAnswer>>>,
+    error: UseStateSetter<Option<String>>,
+) -> Callback<DrillAnswer> {
+    Callback::from(
+        move |(question, round, texts): (String, u32, Vec<String>)| {
+            let mut next = (**mine).clone();
+            next.retain(|(q, r, _)| !(q == &question && *r == round));
+            next.push((question.clone(), round, texts.clone()));
+            mine.set(Rc::new(next));
+            let ballot = Ballot {
+                device: device_token(),
+                question,
+                round,
+                choice: None,
+                answers: Some(texts),
+            };
+            let body = serde_json::to_string(&ballot).unwrap_or_default();
+            post_reporting("/api/vote", body, None, error.clone());
+        },
+    )
 }
 
 /// The lecturer's vote commands, posted with the secret.
@@ -533,17 +574,34 @@ fn command_callback(
                 question,
                 round,
                 choices,
+                drill: None,
             } => (
                 "/api/vote/open",
                 serde_json::json!({"question": question, "round": round, "choices": choices}),
+            ),
+            Command::Open {
+                question,
+                round,
+                drill: Some(drill),
+                ..
+            } => (
+                "/api/vote/open",
+                serde_json::json!({"question": question, "round": round, "drill": drill}),
             ),
             Command::Reveal {
                 question,
                 round,
                 right,
+                marked: false,
             } => (
                 "/api/vote/reveal",
                 serde_json::json!({"question": question, "round": round, "right": right}),
+            ),
+            Command::Reveal {
+                question, round, ..
+            } => (
+                "/api/vote/reveal",
+                serde_json::json!({"question": question, "round": round, "marked": true}),
             ),
         };
         post_reporting(path, body.to_string(), Some(secret), error.clone());

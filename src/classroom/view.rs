@@ -85,6 +85,9 @@ pub fn VotePanel(props: &VotePanelProps) -> Html {
     let Some(vote) = l.class.as_ref().and_then(|c| c.vote.clone()) else {
         return html! {};
     };
+    if vote.drill.is_some() {
+        return html! { <crate::drill::class::DrillVote live={l.clone()} /> };
+    }
     let Some(current) = vote.rounds.last() else {
         return html! {};
     };
@@ -219,6 +222,7 @@ pub fn VoteControls(props: &VoteControlsProps) -> Html {
                 question: id.clone(),
                 round,
                 choices,
+                drill: None,
             })
         })
     };
@@ -229,6 +233,7 @@ pub fn VoteControls(props: &VoteControlsProps) -> Html {
                 question: id.clone(),
                 round,
                 right,
+                marked: false,
             });
             if right.is_some() {
                 play.emit(());

@@ -37,7 +37,7 @@ fn fresh_variant() -> u64 {
 }
 
 /// The exercise of `kind` on variant `variant`, once its lesson's scenario is here.
-fn make(kind: Kind, variant: u64) -> Result<Rc<Exercise>, String> {
+pub(super) fn make(kind: Kind, variant: u64) -> Result<Rc<Exercise>, String> {
     let base = engine::runner::load(kind.lesson()).map_err(|e| e.to_string())?;
     drill::generate(kind, &base, variant)
         .map(Rc::new)
@@ -86,7 +86,7 @@ fn disarm(slot: &Option<PickSlot>, armed: bool) {
 
 /// What the learner has entered for one blank.
 #[derive(Clone, Debug, Default, PartialEq)]
-struct Entry {
+pub(super) struct Entry {
     typed: String,
     chosen: BTreeSet<i64>,
     labels: BTreeSet<String>,
@@ -95,10 +95,10 @@ struct Entry {
 /// What the learner has entered, blank by blank. A reducer, because the stage
 /// edits it too (a record tapped there), from a callback made renders ago.
 #[derive(Clone, Debug, Default, PartialEq)]
-struct Entries(Vec<Entry>);
+pub(super) struct Entries(pub(super) Vec<Entry>);
 
 /// An edit of [`Entries`].
-enum Edit {
+pub(super) enum Edit {
     /// Blank `i` now reads this text.
     Type(usize, String),
     /// Value `v` chosen in blank `i`, or unchosen if it was.
@@ -138,7 +138,7 @@ impl Reducible for Entries {
 }
 
 /// The learner's answer to `b`, or the message saying why it cannot be read.
-fn answer_of(b: &Blank, e: &Entry, lang: Lang) -> Result<Answer, String> {
+pub(super) fn answer_of(b: &Blank, e: &Entry, lang: Lang) -> Result<Answer, String> {
     match Form::of(b) {
         Form::Values => return Ok(Answer::Set(e.chosen.clone())),
         Form::Labels => return Ok(Answer::Labels(e.labels.clone())),
@@ -153,7 +153,7 @@ fn answer_of(b: &Blank, e: &Entry, lang: Lang) -> Result<Answer, String> {
     })
 }
 
-fn blank_label(name: &str, lang: Lang) -> String {
+pub(super) fn blank_label(name: &str, lang: Lang) -> String {
     w(&format!("b_{name}"), lang)
 }
 
@@ -194,7 +194,7 @@ pub fn shown(a: &Answer, lang: Lang) -> String {
 }
 
 /// The question with the variant's parameters filled in.
-fn question_text(ex: &Exercise, lang: Lang) -> String {
+pub(super) fn question_text(ex: &Exercise, lang: Lang) -> String {
     let values: Vec<(String, String)> = ex
         .params
         .iter()
@@ -393,6 +393,7 @@ pub fn ExerciseBody(props: &ExerciseBodyProps) -> Html {
                 </div>
             </form>
             { result_view(&ex, &result, lang, replay) }
+            <super::ask::AskTheClass {kind} {variant} />
         </section>
     }
 }
@@ -434,7 +435,12 @@ fn use_pick(owner: &'static str, chosen: Option<BTreeSet<i64>>) -> (Option<PickS
 
 /// One blank, by its answer's form ([`Form`]): a text field, or its choices
 /// (values or labels) as toggle buttons.
-fn blank_view(i: usize, b: &Blank, entries: &UseReducerHandle<Entries>, lang: Lang) -> Html {
+pub(super) fn blank_view(
+    i: usize,
+    b: &Blank,
+    entries: &UseReducerHandle<Entries>,
+    lang: Lang,
+) -> Html {
     let label = blank_label(&b.name, lang);
     let entry = entries.0.get(i).cloned().unwrap_or_default();
     let chips: Vec<Html> = match Form::of(b) {

@@ -11,7 +11,8 @@
 //!   `/api/vote/close` and `/api/vote/reveal` ([`RoundRef`]): the presenter only,
 //!   `Authorization: Bearer <secret>`.
 //! - `GET /api/class`: the presenter's full view (who voted what).
-//! - `POST /api/vote` ([`Ballot`]): a student's vote.
+//! - `POST /api/vote` ([`Ballot`]): a student's vote (a choice, or a drill
+//!   exercise's answers, judged by the engine: `class::judge`).
 //! - anything else: a file of the page.
 
 use std::collections::{HashMap, HashSet};
@@ -398,6 +399,12 @@ async fn vote(
         );
     }
     let b = match parse::<Ballot>(&body) {
+        Ok(b) if b.choice.is_none() && b.answers.is_none() => {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                "body: missing field `choice` (a drill exercise's: `answers`)",
+            )
+        }
         Ok(b) => b,
         Err(r) => return r,
     };

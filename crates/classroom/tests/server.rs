@@ -865,6 +865,259 @@ async fn a_dist_without_a_page_is_refused_by_name() {
     assert!(e.starts_with("--dist"), "{e}");
 }
 
+/// The drill vote the tests ask: the stored offset of pv-count, variant 7.
+fn drill_open(round: u32) -> Value {
+    json!({"question": "drill.stored_offset.7", "round": round,
+           "drill": {"kind": "stored_offset", "variant": 7}})
+}
+
+/// The engine's answers to that exercise, as a phone would type them, and a wrong one.
+fn drill_answers() -> (Vec<String>, Vec<String>) {
+    let ex = classroom::class::DrillRef {
+        kind: "stored_offset".into(),
+        variant: 7,
+    }
+    .exercise()
+    .unwrap();
+    let right: Vec<String> = ex.blanks.iter().map(|b| b.answer.to_string()).collect();
+    let mut wrong = right.clone();
+    let engine::drill::Answer::Number(n) = ex.blanks[0].answer else {
+        panic!("the first blank is a number");
+    };
+    wrong[0] = (n + 1).to_string();
+    (right, wrong)
+}
+
+fn drill_ballot(device: &str, round: u32, answers: &[String]) -> Value {
+    json!({"device": format!("device-token-{device:0>8}"), "question": "drill.stored_offset.7",
+           "round": round, "answers": answers})
+}
+
+#[tokio::test]
+async fn a_drill_exercise_is_voted_on_judged_by_the_engine_and_spread_after_the_reveal() {
+    let (_s, addr, secret) = start("drill").await;
+    // A student cannot open one; a bad kind is refused by its field.
+    assert_eq!(
+        post(addr, "/api/vote/open", None, &drill_open(1))
+            .await
+            .status,
+        401
+    );
+    let bad =
+        json!({"question": "drill.nope.7", "round": 1, "drill": {"kind": "nope", "variant": 7}});
+    let r = post(addr, "/api/vote/open", Some(&secret), &bad).await;
+    assert_eq!(r.status, 422);
+    assert!(r.text().starts_with("drill.kind:"), "{}", r.text());
+    assert_eq!(public_now(addr).await["vote"], Value::Null);
+    let r = post(addr, "/api/vote/open", Some(&secret), &drill_open(1)).await;
+    assert_eq!(r.status, 204, "{}", r.text());
+    let public = public_now(addr).await;
+    assert_eq!(
+        public["vote"]["drill"],
+        json!({"kind": "stored_offset", "variant": 7})
+    );
+
+    let (right, wrong) = drill_answers();
+    let blanks = right.len();
+    assert!(blanks >= 1);
+    // A tour-question ballot is refused on a drill vote, and an unreadable answer
+    // or a wrong count names its field; nothing changes.
+    let v = public_now(addr).await["version"].clone();
+    let choice = json!({"device": "device-token-0000000a", "question": "drill.stored_offset.7", "round": 1, "choice": 0});
+    let r = post(addr, "/api/vote", None, &choice).await;
+    assert_eq!(r.status, 422);
+    assert!(r.text().starts_with("answers:"), "{}", r.text());
+    let mut unreadable = right.clone();
+    unreadable[0] = "twelve".into();
+    let r = post(addr, "/api/vote", None, &drill_ballot("a", 1, &unreadable)).await;
+    assert_eq!(r.status, 422);
+    assert!(r.text().starts_with("answers[0] (offset):"), "{}", r.text());
+    let more = [right.clone(), vec![right[0].clone()]].concat();
+    let r = post(addr, "/api/vote", None, &drill_ballot("a", 1, &more)).await;
+    assert_eq!(r.status, 422);
+    assert!(
+        r.text()
+            .starts_with(&format!("answers: {} given", blanks + 1)),
+        "{}",
+        r.text()
+    );
+    let mut long = right.clone();
+    long[0] = "1".repeat(200);
+    let r = post(addr, "/api/vote", None, &drill_ballot("a", 1, &long)).await;
+    assert_eq!(r.status, 422);
+    assert!(r.text().contains("longer than"), "{}", r.text());
+    assert_eq!(public_now(addr).await["version"], v, "nothing changed");
+
+    // One counted answer per device: a re-answer replaces.
+    for (d, a) in [("a", &wrong), ("a", &right), ("b", &right), ("c", &wrong)] {
+        let r = post(addr, "/api/vote", None, &drill_ballot(d, 1, a)).await;
+        assert_eq!(r.status, 204, "{}", r.text());
+    }
+    let r1 = public_now(addr).await["vote"]["rounds"][0].clone();
+    assert_eq!(r1["answered"], 3);
+    assert_eq!(r1["judged"], Value::Null, "hidden until revealed");
+    // Answers with spaces read the same and count as the same answer.
+    let mut spaced = right.clone();
+    spaced[0] = format!("  {} ", right[0]);
+    assert_eq!(
+        post(addr, "/api/vote", None, &drill_ballot("d", 1, &spaced))
+            .await
+            .status,
+        204
+    );
+    let spread = json!({"question": "drill.stored_offset.7", "round": 1});
+    assert_eq!(
+        post(addr, "/api/vote/reveal", Some(&secret), &spread)
+            .await
+            .status,
+        204
+    );
+    // First the spread alone, for the discussion: nothing says which is right.
+    let judged = public_now(addr).await["vote"]["rounds"][0]["judged"].clone();
+    assert_eq!(
+        judged,
+        json!({"right": null, "wrong": null, "spread": [
+            {"answer": right.join(" · "), "count": 3, "right": null, "other": false},
+            {"answer": wrong.join(" · "), "count": 1, "right": null, "other": false},
+        ]})
+    );
+    let reveal = json!({"question": "drill.stored_offset.7", "round": 1, "marked": true});
+    assert_eq!(
+        post(addr, "/api/vote/reveal", Some(&secret), &reveal)
+            .await
+            .status,
+        204
+    );
+    let public = public_now(addr).await;
+    let judged = &public["vote"]["rounds"][0]["judged"];
+    assert_eq!(
+        (judged["right"].clone(), judged["wrong"].clone()),
+        (json!(3), json!(1))
+    );
+    assert_eq!(
+        judged["spread"],
+        json!([
+            {"answer": right.join(" · "), "count": 3, "right": true, "other": false},
+            {"answer": wrong.join(" · "), "count": 1, "right": false, "other": false},
+        ])
+    );
+    assert!(!public.to_string().contains("device-token"));
+    // Round 2 asks the same exercise; another exercise under the same id is refused.
+    let other = json!({"question": "drill.stored_offset.7", "round": 2, "drill": {"kind": "stored_offset", "variant": 8}});
+    let r = post(addr, "/api/vote/open", Some(&secret), &other).await;
+    assert!(r.text().starts_with("drill:"), "{}", r.text());
+    assert_eq!(
+        post(addr, "/api/vote/open", Some(&secret), &drill_open(2))
+            .await
+            .status,
+        204
+    );
+    assert_eq!(
+        post(addr, "/api/vote", None, &drill_ballot("a", 2, &wrong))
+            .await
+            .status,
+        204
+    );
+}
+
+#[test]
+fn a_drill_rounds_spread_keeps_eight_rows_and_sums_the_others() {
+    use classroom::class::{Judged, Round};
+    let mut r = Round {
+        round: 1,
+        choices: 0,
+        open: false,
+        revealed: true,
+        right: None,
+        votes: Default::default(),
+        answers: Default::default(),
+        marked: true,
+    };
+    for i in 0..12u32 {
+        for k in 0..(12 - i).min(3) {
+            r.answers.insert(
+                format!("d{i}-{k}"),
+                Judged {
+                    answer: i.to_string(),
+                    right: i == 5,
+                },
+            );
+        }
+    }
+    let t = r.judged();
+    assert_eq!((t.right, t.wrong), (Some(3), Some(30)));
+    assert_eq!(t.spread.len(), 9);
+    assert_eq!(
+        (t.spread[0].answer.as_str(), t.spread[0].right),
+        ("5", Some(true)),
+        "among equal counts the right answer first"
+    );
+    let other = &t.spread[8];
+    assert!(other.other);
+    assert_eq!(
+        other.count,
+        33 - t.spread[..8].iter().map(|s| s.count).sum::<u32>()
+    );
+}
+
+#[tokio::test]
+async fn a_restarted_server_keeps_the_drill_vote_and_judges_again() {
+    let d = dist("restart-drill");
+    let state = d.parent().unwrap().join("class.json");
+    let first = cli::start(&options(&d, Some(state.clone()))).await.unwrap();
+    let (addr, secret) = (first.running.addr, first.running.shared.secret());
+    assert_eq!(
+        post(addr, "/api/vote/open", Some(&secret), &drill_open(1))
+            .await
+            .status,
+        204
+    );
+    let (right, wrong) = drill_answers();
+    assert_eq!(
+        post(addr, "/api/vote", None, &drill_ballot("a", 1, &right))
+            .await
+            .status,
+        204
+    );
+    let mut saved = false;
+    for _ in 0..50 {
+        if std::fs::read_to_string(&state).is_ok_and(|t| t.contains("device-token-0000000a")) {
+            saved = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(saved);
+    assert!(
+        !std::fs::read_to_string(&state)
+            .unwrap()
+            .contains("scenario"),
+        "the exercise itself is not saved: the engine makes it again"
+    );
+    first.running.stop();
+    let second = cli::start(&options(&d, Some(state.clone()))).await.unwrap();
+    let addr = second.running.addr;
+    assert_eq!(
+        post(addr, "/api/vote", None, &drill_ballot("b", 1, &wrong))
+            .await
+            .status,
+        204,
+        "the restarted server judges again"
+    );
+    let reveal = json!({"question": "drill.stored_offset.7", "round": 1, "marked": true});
+    assert_eq!(
+        post(addr, "/api/vote/reveal", Some(&secret), &reveal)
+            .await
+            .status,
+        204
+    );
+    let judged = public_now(addr).await["vote"]["rounds"][0]["judged"].clone();
+    assert_eq!(
+        (judged["right"].clone(), judged["wrong"].clone()),
+        (json!(1), json!(1))
+    );
+}
+
 #[tokio::test]
 async fn the_phones_hear_when_the_lecturer_goes_away_and_comes_back() {
     let o = Options {
