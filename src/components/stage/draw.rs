@@ -572,7 +572,12 @@ pub(super) fn clash_of(scene: &Scene) -> Clash {
         pairs,
         on_obstacles,
         marks: scene::placement::mark_clashes(scene),
-        mark_boxes: scene.tokens.iter().take(24).map(scene::placement::mark).collect(),
+        mark_boxes: scene
+            .tokens
+            .iter()
+            .take(24)
+            .map(scene::placement::mark)
+            .collect(),
     }
 }
 
