@@ -14,7 +14,9 @@
 // MO) and shows that frame, but
 // only for the page as it opens by default: an address naming another lesson, a
 // moment, a view or a shared run (any parameter but `lang`, or a #fragment)
-// keeps the "loading" note, since the frame would show the wrong graph.
+// keeps the "loading" note, since the frame would show the wrong graph — unless
+// the classroom server drew that address's moment in its place
+// (crates/classroom/src/linked.rs marks the html element data-linked-frame).
 // Usage: node scripts/first-frame.cjs [DIR]   (default: $TRUNK_STAGING_DIR)
 'use strict';
 const fs = require('fs');
@@ -53,7 +55,10 @@ const chooser = `<script id="first-frame-lang">
 // The first frame (scripts/first-frame.cjs): this page's language as the app
 // will choose it, and the frame only for the page as it opens by default.
 (function () {
-  var html = document.documentElement, lang = null, other = location.hash.length > 1;
+  // The classroom server draws a linked moment's frame (crates/classroom/src/linked.rs)
+  // and gives the html element data-linked-frame: the moment's parameters match it.
+  var html = document.documentElement, lang = null, other = false;
+  var linked = html.hasAttribute('data-linked-frame'), shared = location.hash.length > 1;
   var tag = function (t) {
     var sub = String(t || '').trim().toLowerCase().split(/[-_]/);
     if (sub[0] === 'en') return 'en';
@@ -72,7 +77,7 @@ const chooser = `<script id="first-frame-lang">
   });
   lang = lang || tag(navigator.language) || 'en';
   html.lang = lang === 'zh' ? 'zh-CN' : lang;
-  if (!other) html.setAttribute('data-first-frame', lang);
+  if (!shared && (!other || linked)) html.setAttribute('data-first-frame', lang);
 })();
 </script>`;
 

@@ -44,6 +44,42 @@ async function drawn(page) {
   return page.evaluate(() => [...document.querySelectorAll('.operator__name')].map((t) => t.textContent).join(' '));
 }
 
+// A QR code's address: the server draws that lesson at that moment into the page
+// (crates/classroom/src/linked.rs), shown before the wasm arrives; the app then
+// mounts on the same moment with the graph where the frame had it.
+async function linkedMoment(browser, url) {
+  console.log('a linked moment drawn by the server:');
+  const link = `${url}?scenario=savepoint-rescale&t=2040&lang=en`;
+  const names = (page, root) => page.$$eval(`${root} .operator__name`, (ts) => ts
+    .filter((t) => t.getBoundingClientRect().width > 0)
+    .map((t) => { const r = t.getBoundingClientRect(); return { name: t.textContent, x: r.x, y: r.y }; }));
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  await page.route(/\.wasm$/, (r) => r.abort());
+  await page.goto(link);
+  const chosen = await page.evaluate(() => document.documentElement.getAttribute('data-first-frame'));
+  const frame = await names(page, '.first-frame[data-lang="en"] .first-frame__across');
+  const clock = await page.$eval('.first-frame[data-lang="en"] .toolbar__clock', (c) => c.textContent);
+  check(chosen === 'en' && frame.length >= 3 && clock === 't = 2040 ms',
+    `without the wasm, ${link.slice(url.length)} shows savepoint-rescale's graph (${frame.map((n) => n.name).join(', ')}) at ${clock}`);
+  await page.unroute(/\.wasm$/);
+  await page.goto(link);
+  await page.waitForFunction(() => document.querySelector('.stage[data-scenario="savepoint-rescale"]')
+    && /2040/.test(document.querySelector('#clock')?.textContent || ''), null, { timeout: 30000 });
+  await settle(page);
+  const app = await names(page, '.stage[data-scenario="savepoint-rescale"]');
+  const moved = Math.max(...frame.map((f) => {
+    const a = app.find((n) => n.name === f.name);
+    return a ? Math.hypot(a.x - f.x, a.y - f.y) : Infinity;
+  }));
+  check(app.length === frame.length && moved < 25,
+    `the app mounts on the same moment, its operator names within ${moved.toFixed(1)} px of the frame's (under 25)`);
+  await page.goto(`${url}?scenario=savepoint-rescale&tab=storage`);
+  const hidden = await page.evaluate(() => !document.documentElement.hasAttribute('data-first-frame'));
+  check(hidden, 'an address naming more than a moment (a tab) keeps the loading note, not a wrong frame');
+  await context.close();
+}
+
 (async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'offline-'));
   const a = copyBuild(path.join(tmp, 'a'));
@@ -72,8 +108,10 @@ async function drawn(page) {
     (res) => { res.resume(); resolve(res.statusCode); }).on('error', reject));
   check(escape === 404, `no path escapes the build (/%2e%2e/… is ${escape})`);
 
-  console.log('offline after the first visit:');
   const browser = await launch();
+  await linkedMoment(browser, url);
+
+  console.log('offline after the first visit:');
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await context.newPage();
   await page.goto(url);

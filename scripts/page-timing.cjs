@@ -76,7 +76,9 @@ function median(xs) {
 //   interactive  the clock advanced after that click: `#clock`'s text changed or
 //                the stage's `data-now` grew;
 //   moment       with want.moment {scenario, step}: that lesson's operator names
-//                are drawn and `#clock` stands at that engine step.
+//                are drawn and `#clock` stands at that engine step;
+//   graph        with want.moment: that lesson's graph is on screen (an operator
+//                name with a box), the classroom server's first frame or the app's.
 // Mutation callbacks run before the next paint, so each mark is the frame it shows in.
 function loadMarks(want) {
   const m = (window.__marks = { clicks: 0 });
@@ -106,6 +108,11 @@ function loadMarks(want) {
           && ((clock() && clock().textContent !== before.clock) || stageNow() > before.now)) {
         m.interactive = performance.now();
       }
+    }
+    if (want.moment && m.graph === undefined) {
+      const n = want.moment.scenario;
+      const names = document.querySelectorAll(`.stage[data-first-frame="${n}"] .operator__name, .stage[data-scenario="${n}"] .operator__name`);
+      if ([...names].some((t) => t.getBoundingClientRect().width > 0)) m.graph = performance.now();
     }
     if (want.moment && m.moment === undefined && named()) {
       const select = document.querySelector('#scenario-select');

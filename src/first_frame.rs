@@ -34,13 +34,17 @@ use crate::components::stage;
 use crate::hooks::LangContext;
 use crate::i18n::{Lang, Msg};
 use crate::labels;
-use crate::playback::{Mode, State, DEFAULT_SCENARIO, SPEEDS};
+use crate::playback::{Link, Mode, DEFAULT_SCENARIO, SPEEDS};
 use crate::scene::{self, Fit, Orientation};
 
 /// The scene box's content at 1280×720 (CSS px, the box less its padding):
 /// what the app's stage measures there with the side panel closed, so the
 /// first frame's graph is where the app draws it on a classroom projector.
 pub const PROJECTOR_BOX: (f64, f64) = (1168.0, 461.0);
+
+/// The students' bar's height at 1280×720 with its margin (CSS px): what it
+/// takes from the stage when the classroom server draws a student's frame.
+pub const CLASS_BAR_H: f64 = 38.0;
 
 /// The scene box's content width on a phone 390 px wide.
 pub const PHONE_BOX_W: f64 = 364.0;
@@ -55,8 +59,10 @@ pub struct FirstMoment {
     pub seed: u64,
     /// The job graph.
     pub job: Rc<JobView>,
-    /// The world at `t = 0`.
+    /// The world at the moment.
     pub view: Rc<WorldView>,
+    /// The display time (ms) the stage is drawn at: the moment's.
+    pub now: f64,
     /// The scrubber's end.
     pub horizon: u64,
     /// The "skip quiet" toggle's start.
@@ -88,7 +94,14 @@ impl std::error::Error for FirstFrameError {}
 impl FirstMoment {
     /// The app's initial state for the default lesson (no address-bar choices).
     pub fn default_lesson() -> Result<FirstMoment, FirstFrameError> {
-        let state = State::new(None, None);
+        FirstMoment::at(&Link::default())
+    }
+
+    /// The app's initial state for an address that names a moment
+    /// ([`Link::open`], as the page opens it): the classroom server draws it
+    /// for a linked lesson before the wasm arrives.
+    pub fn at(link: &Link) -> Result<FirstMoment, FirstFrameError> {
+        let state = link.open();
         if let Some(e) = &state.error {
             return Err(FirstFrameError::Load(e.clone()));
         }
@@ -101,6 +114,7 @@ impl FirstMoment {
             seed: state.seed,
             job,
             view,
+            now: state.display_t,
             horizon: state.horizon,
             skip_quiet: state.skip_quiet,
             speed: state.speed,
@@ -110,7 +124,14 @@ impl FirstMoment {
     /// What the stage fits the scene to in `lang`: a projector's stage, or a
     /// phone's (the graph running down).
     pub fn fit(&self, lang: Lang, orientation: Orientation) -> Fit {
+        self.fit_in(lang, orientation, false)
+    }
+
+    /// [`FirstMoment::fit`], less the students' bar's height when the frame
+    /// is drawn for a student of a class.
+    pub fn fit_in(&self, lang: Lang, orientation: Orientation, in_class: bool) -> Fit {
         let (w, h) = PROJECTOR_BOX;
+        let h = if in_class { h - CLASS_BAR_H } else { h };
         let size = match orientation {
             Orientation::Across => (w, h),
             Orientation::Down => (PHONE_BOX_W, h),
@@ -132,11 +153,16 @@ pub struct FrameProps {
     pub first: Rc<FirstMoment>,
     /// The language of this frame.
     pub lang: Lang,
+    /// Drawn by the classroom server for a student: with the students' bar
+    /// the app adds when it hears the class ("following the lecturer").
+    pub in_class: bool,
 }
 
 impl PartialEq for FrameProps {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.first, &other.first) && self.lang == other.lang
+        Rc::ptr_eq(&self.first, &other.first)
+            && self.lang == other.lang
+            && self.in_class == other.in_class
     }
 }
 
@@ -150,13 +176,19 @@ pub fn Frame(props: &FrameProps) -> Html {
     };
     html! {
         <ContextProvider<LangContext> {context}>
-            <div class="app first-frame" data-lang={lang.code()} lang={lang.html_lang()} inert=true aria-busy="true">
+            <div class={classes!("app", "first-frame", props.in_class.then_some("app--class"))} data-lang={lang.code()} lang={lang.html_lang()} inert=true aria-busy="true">
                 { topbar(&props.first, lang) }
+                if props.in_class {
+                    <div class="class-bar class-bar--following" data-state="following">
+                        <span class="class-bar__dot" aria-hidden="true"></span>
+                        <span class="class-bar__text">{ crate::presenter::notes::label("class_following", lang) }</span>
+                    </div>
+                }
                 <main class="workspace">
                     <div class="show">
                         <div class="stages">
-                            <div class="first-frame__across">{ stage_of(&props.first, lang, Orientation::Across) }</div>
-                            <div class="first-frame__down">{ stage_of(&props.first, lang, Orientation::Down) }</div>
+                            <div class="first-frame__across">{ stage_of(&props.first, lang, Orientation::Across, props.in_class) }</div>
+                            <div class="first-frame__down">{ stage_of(&props.first, lang, Orientation::Down, props.in_class) }</div>
                         </div>
                         { caption(lang) }
                         { transport(&props.first, lang) }
@@ -169,11 +201,12 @@ pub fn Frame(props: &FrameProps) -> Html {
     }
 }
 
-fn stage_of(first: &FirstMoment, lang: Lang, orientation: Orientation) -> Html {
+fn stage_of(first: &FirstMoment, lang: Lang, orientation: Orientation, in_class: bool) -> Html {
     stage::still(
         &first.job,
         &first.view,
-        first.fit(lang, orientation),
+        first.now,
+        first.fit_in(lang, orientation, in_class),
         &first.scenario,
     )
 }
@@ -266,7 +299,7 @@ fn transport(first: &FirstMoment, lang: Lang) -> Html {
             <div class="scrubber">
                 <div class="scrubber__markers"></div>
                 <input type="range" class="scrubber__range" min="0" max={crate::components::transport::scrubber_end(first.horizon).to_string()}
-                       step="1" value="0" aria-label={lang.t(Msg::ScrubberLabel)} />
+                       step="1" value={(first.now as u64).to_string()} aria-label={lang.t(Msg::ScrubberLabel)} />
             </div>
             <output class="toolbar__clock">{ lang.t(Msg::Clock).replace("{t}", &first.view.now.to_string()) }</output>
             <div class="transport__actions">
@@ -308,9 +341,16 @@ pub fn palette_style() -> String {
 /// The first frame in `lang`, as HTML (no hydration marks: the app mounts
 /// afresh and replaces it).
 pub fn render(first: &Rc<FirstMoment>, lang: Lang) -> String {
+    render_with(first, lang, false)
+}
+
+/// The first frame in `lang` as the classroom server draws it for a student
+/// (`in_class`: with the students' bar), or as the build does.
+pub fn render_with(first: &Rc<FirstMoment>, lang: Lang, in_class: bool) -> String {
     let props = FrameProps {
         first: first.clone(),
         lang,
+        in_class,
     };
     futures::executor::block_on(
         yew::LocalServerRenderer::<Frame>::with_props(props)
@@ -329,7 +369,12 @@ pub fn scenes(first: &FirstMoment) -> Vec<(Lang, Orientation, scene::Scene)> {
             out.push((
                 lang,
                 orientation,
-                stage::still_scene(&first.job, &first.view, first.fit(lang, orientation)),
+                stage::still_scene(
+                    &first.job,
+                    &first.view,
+                    first.now,
+                    first.fit(lang, orientation),
+                ),
             ));
         }
     }
@@ -373,8 +418,12 @@ mod tests {
                 assert_eq!(html.matches(&lane).count(), 2, "{} in {lang:?}", t.name);
             }
             for orientation in [Orientation::Across, Orientation::Down] {
-                let scene =
-                    stage::still_scene(&first.job, &first.view, first.fit(lang, orientation));
+                let scene = stage::still_scene(
+                    &first.job,
+                    &first.view,
+                    first.now,
+                    first.fit(lang, orientation),
+                );
                 let view_box = format!("viewBox=\"0 0 {:.1} {:.1}\"", scene.width, scene.height);
                 assert!(html.contains(&view_box), "{view_box} in {lang:?}");
             }

@@ -24,6 +24,7 @@
 
 pub mod actions;
 pub mod cursor;
+pub mod link;
 pub mod reducer;
 pub mod run;
 pub mod state;
@@ -34,6 +35,7 @@ use std::rc::Rc;
 use engine::runner::ModeOverride;
 use engine::scenario::{CheckpointingMode, Scenario};
 
+pub use link::Link;
 pub use reducer::Action;
 pub use run::{
     is_highlight, BranchInfo, KeyMoment, LoggedEvent, Marker, MarkerKind, MomentKind, Run,

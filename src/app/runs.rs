@@ -16,7 +16,7 @@ use yew::prelude::*;
 use crate::document;
 use crate::hooks::use_frame_loop;
 use crate::lessons::pair;
-use crate::playback::{Action, Mode, State};
+use crate::playback::{Action, Link, Mode, State};
 use crate::share;
 
 /// The main run, the twin run, and the one dispatch path into them.
@@ -64,22 +64,8 @@ fn initial_state(log: &share::Log, link_error: &mut Option<String>) -> State {
         Some(Err(why)) => *link_error = Some(why.to_string()),
         None => {}
     }
-    let scenario = document::query_param("scenario");
-    let seed = document::query_param("seed").and_then(|s| s.parse().ok());
-    let mut state = State::new(scenario.as_deref(), seed);
     // A link can name a moment: `?mode=unaligned&t=1200` or `&step=925`.
-    if let Some(mode) = document::query_param("mode")
-        .as_deref()
-        .and_then(Mode::from_key)
-    {
-        state = state.apply(Action::SetMode(mode));
-    }
-    if let Some(t) = document::query_param("t").and_then(|t| t.parse().ok()) {
-        state = state.apply(Action::SeekTime(t));
-    }
-    if let Some(step) = document::query_param("step").and_then(|s| s.parse().ok()) {
-        state = state.apply(Action::SeekStep(step));
-    }
+    let mut state = Link::from_query(document::query_param).open();
     // The first lesson's data could not be loaded: say which file.
     if let Some(why) = crate::data::take_boot_error() {
         state = state.apply(Action::Fail(why));

@@ -4,6 +4,7 @@
 
 pub mod class;
 pub mod cli;
+pub mod linked;
 pub mod probe;
 pub mod qr;
 pub mod server;

@@ -35,7 +35,8 @@ use subtle::ConstantTimeEq as _;
 use tokio::sync::watch;
 
 use crate::class::{Ballot, Class, Moment, OpenVote, Public, RoundRef};
-use crate::site::{Encoding, Refusal, Site};
+use crate::linked;
+use crate::site::{Asset, Encoding, Refusal, Site};
 
 /// Largest presenter message (a moment carries a whole deflated scenario).
 pub const MAX_PRESENTER_BODY: usize = 64 * 1024;
@@ -97,6 +98,9 @@ pub struct Shared {
     /// Lock order: `class`, then `presence`.
     presence: Mutex<Presence>,
     away_after: Duration,
+    /// Linked moments' pages, drawn once each (held while one is drawn, so a
+    /// class scanning one code waits for one drawing, not forty).
+    linked: tokio::sync::Mutex<linked::Cache>,
 }
 
 impl Shared {
@@ -150,6 +154,7 @@ impl Shared {
                 away: false,
             }),
             away_after: config.away_after,
+            linked: tokio::sync::Mutex::new(linked::Cache::default()),
         }))
     }
 
@@ -526,6 +531,11 @@ async fn static_file(
         }
         Err(Refusal::NotFound) => return refuse(StatusCode::NOT_FOUND, "not found"),
     };
+    let drawn = match uri.path() {
+        "/" | "/index.html" => linked_page(&s, asset, uri.query().unwrap_or("")).await,
+        _ => None,
+    };
+    let asset = drawn.as_deref().unwrap_or(asset);
     let accept = headers
         .get(header::ACCEPT_ENCODING)
         .and_then(|v| v.to_str().ok())
@@ -556,6 +566,38 @@ async fn static_file(
         Encoding::Identity => {}
     }
     r
+}
+
+/// The page with a linked moment's frame ([`linked`]), drawn on a blocking
+/// thread the first time it is asked for; `None` for the page as built (the
+/// address names no moment, or the moment cannot be drawn: the page then says
+/// why itself).
+async fn linked_page(s: &Shared, index: &Asset, query: &str) -> Option<Arc<Asset>> {
+    let (key, link) = linked::moment_of(query)?;
+    let mut cache = s.linked.lock().await;
+    if let Some(page) = cache.get(&key) {
+        return Some(page);
+    }
+    let index = Asset {
+        raw: index.raw.clone(),
+        br: None,
+        gz: None,
+        content_type: index.content_type,
+        cache_control: index.cache_control,
+    };
+    let drawn = tokio::task::spawn_blocking(move || linked::asset(&index, &link)).await;
+    match drawn {
+        Ok(Ok(page)) => {
+            let page = Arc::new(page);
+            cache.put(key, page.clone());
+            Some(page)
+        }
+        Ok(Err(why)) => {
+            eprintln!("classroom: no first frame for ?{key}: {why}");
+            None
+        }
+        Err(_) => None,
+    }
 }
 
 /// A server listening, for the binary and the tests.

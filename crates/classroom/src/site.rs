@@ -232,16 +232,26 @@ fn compressed(path: &Path, ext: &str, raw: &[u8], make: fn(&[u8]) -> Vec<u8>) ->
 }
 
 fn brotli_bytes(raw: &[u8]) -> Vec<u8> {
+    brotli_at(raw, 11)
+}
+
+fn gzip_bytes(raw: &[u8]) -> Vec<u8> {
+    gzip_at(raw, 9)
+}
+
+/// Brotli at `quality` (0–11).
+pub fn brotli_at(raw: &[u8], quality: u32) -> Vec<u8> {
     let mut out = Vec::with_capacity(raw.len() / 3);
     {
-        let mut w = brotli::CompressorWriter::new(&mut out, 1 << 16, 11, 22);
+        let mut w = brotli::CompressorWriter::new(&mut out, 1 << 16, quality, 22);
         w.write_all(raw).expect("writing to memory");
     }
     out
 }
 
-fn gzip_bytes(raw: &[u8]) -> Vec<u8> {
-    let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+/// Gzip at `level` (0–9).
+pub fn gzip_at(raw: &[u8], level: u32) -> Vec<u8> {
+    let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(level));
     w.write_all(raw).expect("writing to memory");
     w.finish().expect("writing to memory")
 }
@@ -273,7 +283,7 @@ pub fn is_hashed(name: &str) -> bool {
 }
 
 /// Decodes `%XX` escapes; `None` for a malformed escape or bytes that are not UTF-8.
-fn percent_decode(s: &str) -> Option<String> {
+pub fn percent_decode(s: &str) -> Option<String> {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

@@ -1175,3 +1175,58 @@ async fn the_phones_hear_when_the_lecturer_goes_away_and_comes_back() {
     assert_eq!(back["version"], 1);
     s.running.stop();
 }
+
+/// A QR code's address (`?scenario=…&t=…`) gets the page with that lesson's
+/// graph at that moment drawn in place of the build's first frame, gzip for a
+/// phone on the LAN, the same bytes for the next phone; an address naming
+/// anything else gets the page as built.
+#[tokio::test]
+async fn a_linked_moment_is_drawn_into_the_page() {
+    let d = dist("linked");
+    let index = "<!doctype html><html lang=\"zh-CN\"><head></head><body><div id=\"app\">\n<!-- first-frame --><div>the build's frame</div><!-- /first-frame --></div></body></html>";
+    std::fs::write(d.join("index.html"), index).unwrap();
+    let s = cli::start(&options(&d, None)).await.unwrap();
+    let addr = s.running.addr;
+
+    let gunzip = |r: &Reply| {
+        let mut out = String::new();
+        flate2::read::GzDecoder::new(&r.body[..])
+            .read_to_string(&mut out)
+            .unwrap();
+        out
+    };
+    let link = "/?scenario=savepoint-rescale&t=2040&lang=en";
+    let first = get(addr, link, "gzip, deflate").await;
+    assert_eq!(
+        (first.status, first.header("content-encoding")),
+        (200, Some("gzip"))
+    );
+    let page = gunzip(&first);
+    assert!(page.contains("<html data-linked-frame lang=\"zh-CN\">"));
+    assert!(!page.contains("the build's frame"));
+    assert!(page.contains("data-first-frame=\"savepoint-rescale\""));
+    assert!(page.contains("t = 2040 ms"), "the clock at the moment");
+    let again = get(
+        addr,
+        "/index.html?lang=zh&t=2040&scenario=savepoint-rescale",
+        "gzip",
+    )
+    .await;
+    assert_eq!(again.body, first.body, "one drawing per moment");
+
+    let default = gunzip(&get(addr, "/?lang=en", "gzip").await);
+    assert!(
+        default.contains("data-first-frame=\"odd-even-sum\"")
+            && default.contains("class-bar--following")
+    );
+    for plain in [
+        "/?presenter=1",
+        "/?scenario=savepoint-rescale&tab=storage",
+        "/?scenario=no-such-lesson",
+        "/?scenario=savepoint-rescale&t=soon",
+    ] {
+        let r = get(addr, plain, "identity").await;
+        assert_eq!((r.status, r.text()), (200, index.to_string()), "{plain}");
+    }
+    s.running.stop();
+}

@@ -1,5 +1,5 @@
-//! The stage of a run at its first moment, drawn at build time for the page's
-//! first frame (see [`still`]).
+//! The stage of a run at one moment, drawn natively for the page's first
+//! frame (see [`still`]).
 
 use engine::view::{JobView, WorldView};
 use yew::prelude::*;
@@ -9,20 +9,22 @@ use super::strip::{coordinator_strip, job_banner};
 use crate::i18n::Msg;
 use crate::scene::{self, Fit, Scene};
 
-/// The stage of a run at its first moment, without the component around it:
-/// the page's first frame, rendered at build time (`src/first_frame.rs`) before
-/// the wasm has arrived. The same strip, scene and markup as [`Stage`](super::Stage) draws at
-/// `t = 0` for `fit` (a phone's when [`Fit::orientation`] is down), with
-/// nothing to click yet: no lane buttons, which need the app. The records and
-/// barriers are painted on a canvas, which only the app can do; a first moment
-/// has none in flight.
-pub fn still(job: &JobView, view: &WorldView, fit: Fit, scenario: &str) -> Html {
+/// The stage of a run at display time `now`, without the component around it:
+/// the page's first frame, rendered natively (`src/first_frame.rs`: at build
+/// time for the default lesson, by the classroom server for a linked moment)
+/// before the wasm has arrived. The same strip, scene and markup as
+/// [`Stage`](super::Stage) draws at that moment for `fit` (a phone's when
+/// [`Fit::orientation`] is down), with nothing to click yet: no lane buttons,
+/// which need the app. The records and barriers are painted on a canvas, which
+/// only the app can do: the default lesson's first moment has none in flight,
+/// and a linked moment's appear when the app mounts.
+pub fn still(job: &JobView, view: &WorldView, now: f64, fit: Fit, scenario: &str) -> Html {
     let lang = fit.lang;
     let phone = fit.orientation == scene::Orientation::Down;
-    let scene = scene::scene_fit(job, view, 0.0, fit);
+    let scene = scene::scene_fit(job, view, now, fit);
     let clash = clash_of(&scene);
     let summary = token_summary(job, view, lang);
-    let banner = job_banner(view, 0.0, None, lang);
+    let banner = job_banner(view, now, None, lang);
     // Without a room, the stylesheet's container-unit width sizes the scene,
     // as in the app's own first layout.
     let drawn = draw(
@@ -54,8 +56,8 @@ pub fn still(job: &JobView, view: &WorldView, fit: Fit, scenario: &str) -> Html 
     }
 }
 
-/// The scene of [`still`] (its tokens included, for a check that the first
-/// moment has none the canvas would have to paint).
-pub fn still_scene(job: &JobView, view: &WorldView, fit: Fit) -> Scene {
-    scene::scene_fit(job, view, 0.0, fit)
+/// The scene of [`still`] (its tokens included, for a check that the default
+/// lesson's first moment has none the canvas would have to paint).
+pub fn still_scene(job: &JobView, view: &WorldView, now: f64, fit: Fit) -> Scene {
+    scene::scene_fit(job, view, now, fit)
 }
