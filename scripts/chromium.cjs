@@ -159,6 +159,20 @@ module.exports.stageAudit = function audit(opts) {
   const canvas = scene ? { pairs: +scene.dataset.labelOverlaps || 0, on: +scene.dataset.labelsOnObstacles || 0 } : { pairs: 0, on: 0 };
   if (canvas.pairs) issues.push(`overprint: ${canvas.pairs} pairs of canvas labels`);
   if (canvas.on) issues.push(`overprint: ${canvas.on} canvas labels on a lane or record`);
+  // The canvas's marks (records, barriers' bars): the page's count of pairs that
+  // overlap, and its first boxes, probed for paint and measured against each
+  // other here (so the count is not taken on trust).
+  const markPairs = scene ? +scene.dataset.markOverlaps || 0 : 0;
+  if (markPairs) issues.push(`overprint: ${markPairs} pairs of records or barriers on the canvas`);
+  const markBoxes = scene ? (scene.dataset.markBoxes || '').split(';').filter(Boolean).map((b) => b.split(',').map(Number)) : [];
+  for (let i = 0; i < markBoxes.length; i++) {
+    for (let j = i + 1; j < markBoxes.length; j++) {
+      const [a, b] = [markBoxes[i], markBoxes[j]];
+      const ix = Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0]);
+      const iy = Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]);
+      if (ix > 1 && iy > 1) issues.push('overprint: two marks on the canvas (their boxes overlap)');
+    }
+  }
   // The canvas labels' boxes as the page exposes them, checked two ways: a pixel
   // probe of the canvas inside each box (the label is painted there, so the box
   // is true), then each box against the SVG's rendered texts (no overprint).
@@ -166,6 +180,7 @@ module.exports.stageAudit = function audit(opts) {
   const paper = scene && scene.querySelector('canvas');
   const boxes = scene ? (scene.dataset.labelBoxes || '').split(';').filter(Boolean).map((b) => b.split(',').map(Number)) : [];
   let probed = 0;
+  let probedMarks = 0;
   if (svg && paper && boxes.length && paper.width > 0) {
     const m = svg.getScreenCTM();
     const at = (x, y) => ({ x: m.a * x + m.c * y + m.e, y: m.b * x + m.d * y + m.f });
@@ -199,6 +214,26 @@ module.exports.stageAudit = function audit(opts) {
       }
     }
   }
+  // Each mark's box holds paint (the page's boxes are where the canvas drew).
+  if (svg && paper && markBoxes.length && paper.width > 0) {
+    const m = svg.getScreenCTM();
+    const c = paper.getBoundingClientRect();
+    const ctx = paper.getContext('2d');
+    const kx = paper.width / c.width;
+    const ky = paper.height / c.height;
+    for (const [x, y, w, h] of markBoxes) {
+      const px = Math.max(0, Math.floor((m.a * x + m.e - c.left) * kx));
+      const py = Math.max(0, Math.floor((m.d * y + m.f - c.top) * ky));
+      const pw = Math.min(paper.width - px, Math.ceil(m.a * w * kx));
+      const ph = Math.min(paper.height - py, Math.ceil(m.d * h * ky));
+      if (pw < 1 || ph < 1) continue;
+      const data = ctx.getImageData(px, py, pw, ph).data;
+      let ink = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i] > 40) ink++;
+      probedMarks++;
+      if (ink < 0.2 * pw * ph) issues.push(`canvas mark: its box (${Math.round(x)},${Math.round(y)}) holds no painted record or barrier`);
+    }
+  }
   // The scrubber's markers (✓n, ✕n, ⚡) under the stage: none covers another's label.
   const markers = opts.markers === false ? [] : [...document.querySelectorAll('.scrubber__markers .marker')]
     .map((m) => ({ r: m.getBoundingClientRect(), text: m.textContent.trim() }))
@@ -213,7 +248,7 @@ module.exports.stageAudit = function audit(opts) {
   }
   const uids = [...document.querySelectorAll('.operator')].map((o) => ({ op: o.dataset.op, uid: o.dataset.uid || o.dataset.op }));
   const clock = document.querySelector('#clock');
-  return { now: +stage.dataset.now, step: clock ? clock.dataset.step : '', texts: texts.length, issues, marks, chips, txns, uids, probed };
+  return { now: +stage.dataset.now, step: clock ? clock.dataset.step : '', texts: texts.length, issues, marks, chips, txns, uids, probed, probedMarks };
 };
 
 // Used by text-floors.cjs and presenter.cjs (in the page: page.evaluate(textSizes)).

@@ -20,6 +20,9 @@
 //     lane or record, as the placement pass reports them, and over any SVG text as
 //     rendered: the boxes the page exposes for them are confirmed by a pixel probe
 //     of the canvas inside each box;
+//   - canvas marks overlapping: a record on a record, a barrier's bar on a
+//     record, on one channel or across two (the page's count of pairs over every
+//     token, and the first 24 tokens' boxes measured here and probed for paint);
 //   - the scrubber's markers (✓n, ✕n, ⚡) covering one another;
 //   - a declared point skipped: each point of the lesson's `points` expected in
 //     its mode (found in the engine's trace by the rules of
@@ -252,6 +255,7 @@ async function main() {
   const failing = [];
   let moments = 0;
   let probedLabels = 0;
+  let probedMarks = 0;
   let pointsDeclared = 0;
   let pointsVisited = 0;
   let shots = 0;
@@ -302,6 +306,7 @@ async function main() {
         moments++;
         stops.add(+seen.now);
         probedLabels += seen.probed || 0;
+        probedMarks += seen.probedMarks || 0;
         const defects = [...seen.issues, ...valueDefects(run, seen)];
         if (process.env.SHOTS_ALL) {
           await page.screenshot({ path: path.join(SHOTS, `${lesson}-${cfg.w}x${cfg.h}-${cfg.lang}${cfg.projector ? '-aplus' : ''}-${String(i).padStart(2, '0')}-${seen.now}.png`) });
@@ -344,7 +349,7 @@ async function main() {
   }
   const kinds = [...found.entries()].map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
   console.log(`key moments: ${moments} checked in ${CONFIGS.length} sizes and languages ` +
-    `(${probedLabels} canvas labels confirmed by a pixel probe), ` +
+    `(${probedLabels} canvas labels and ${probedMarks} records and barriers confirmed by a pixel probe), ` +
     `${pointsVisited} of ${pointsDeclared} declared points visited, ` +
     `${failing.length} with a defect (${total} defects: ${kinds}) in ${Math.round((Date.now() - started) / 1000)} s` +
     (failing.length ? `; screenshots in ${SHOTS}` : ''));

@@ -40,6 +40,16 @@ impl Rect {
         }
     }
 
+    /// The box grown by `m` on every side.
+    pub fn inflate(&self, m: f64) -> Rect {
+        Rect {
+            x: self.x - m,
+            y: self.y - m,
+            w: self.w + 2.0 * m,
+            h: self.h + 2.0 * m,
+        }
+    }
+
     /// The same box moved by `(dx, dy)`.
     pub fn moved(&self, dx: f64, dy: f64) -> Rect {
         Rect {

@@ -364,6 +364,23 @@ impl ChannelPath {
         ]
     }
 
+    /// The box around the path's corners.
+    pub fn bounds(&self) -> super::geometry::Rect {
+        let p = self.points();
+        let (x0, x1) = p
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(a, b), q| (a.min(q.0), b.max(q.0)));
+        let (y0, y1) = p
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(a, b), q| (a.min(q.1), b.max(q.1)));
+        super::geometry::Rect {
+            x: x0,
+            y: y0,
+            w: x1 - x0,
+            h: y1 - y0,
+        }
+    }
+
     /// Length of the path.
     pub fn length(&self) -> f64 {
         let p = self.points();

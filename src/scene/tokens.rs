@@ -156,10 +156,11 @@ pub fn progress(sent_at: u64, arrive_at: u64, t: f64) -> f64 {
     ((t - sent_at as f64) / (arrive_at - sent_at) as f64).clamp(0.0, 1.0)
 }
 
-/// How many of channel `c`'s out-queue and input-queue elements are drawn: a
-/// short channel (a narrow stage) shows fewer, the out-queue up to 40 % of the
-/// channel, the input queue the rest of what the wire leaves (a blocked
+/// How many of channel `c`'s out-queue and input-queue elements are drawn at
+/// most: a short channel (a narrow stage) shows fewer, the out-queue up to 40 %
+/// of the channel, the input queue the rest of what the wire leaves (a blocked
 /// channel's held records are the point of the picture); "+N" counts the others.
+/// A bend may leave room for fewer still ([`Slots`]).
 pub fn shown(path: &ChannelPath, c: &ChannelView) -> (usize, usize) {
     let len = path.length();
     let room = |d: f64| ((d / SPACING).floor().max(1.0)) as usize;
@@ -171,14 +172,177 @@ pub fn shown(path: &ChannelPath, c: &ChannelView) -> (usize, usize) {
     (out_shown, in_shown)
 }
 
+/// One channel's token positions (distances along its path), each token at
+/// least [`SPACING`] from its neighbours along the path and its painted mark
+/// ([`super::placement::mark_rect`]) clear of theirs where the path bends: the
+/// input queue from the receiver back, the out-queue from the sender on, the
+/// wire between them (a record on the wire is held back behind the one ahead
+/// of it, a train rather than a pile); what finds no room is counted by "+N".
+struct Slots<'a> {
+    path: &'a ChannelPath,
+    /// Marks placed so far on this channel (a new one is checked against all
+    /// of them: a handful, and a bend can bring the out-queue near the input
+    /// queue's tail).
+    placed: Vec<super::placement::Rect>,
+    /// The marks of the channels placed before this one that come near it
+    /// (channels fanning out of one port or into one): a mark clears them too.
+    others: Vec<super::placement::Rect>,
+}
+
+impl Slots<'_> {
+    /// The largest distance at most `limit` and at least `min` where a mark of
+    /// `e` clears the marks placed last, stepping back from `limit`.
+    fn before(&self, e: &ElementView, limit: f64, min: f64) -> Option<f64> {
+        let mut d = limit;
+        while d >= min - 1e-9 {
+            if self.clear(e, d) {
+                return Some(d);
+            }
+            d -= 2.0;
+        }
+        None
+    }
+
+    /// The smallest distance at least `limit` and at most `max` where a mark
+    /// of `e` clears the marks placed last, stepping on from `limit`.
+    fn after(&self, e: &ElementView, limit: f64, max: f64) -> Option<f64> {
+        let mut d = limit;
+        while d <= max + 1e-9 {
+            if self.clear(e, d) {
+                return Some(d);
+            }
+            d += 2.0;
+        }
+        None
+    }
+
+    fn clear(&self, e: &ElementView, d: f64) -> bool {
+        let r = self.rect(e, d);
+        self.placed
+            .iter()
+            .chain(&self.others)
+            .all(|p| r.overlap(p) <= 1.0)
+    }
+
+    fn rect(&self, e: &ElementView, d: f64) -> super::placement::Rect {
+        let (x, y) = self.path.at(d);
+        super::placement::mark_rect(&kind_of(e), x, y, self.path.down)
+    }
+
+    fn take(&mut self, e: &ElementView, d: f64) {
+        let r = self.rect(e, d);
+        self.placed.push(r);
+    }
+}
+
+/// Where channel `c`'s elements go along `path` at time `t`: the drawn ones
+/// (distance, stretch, element) and how many of the out-queue, the input queue
+/// and the wire are left for "+N".
+type Layout<'a> = (Vec<(f64, Place, &'a ElementView)>, [usize; 3]);
+
+fn layout<'a>(
+    path: &ChannelPath,
+    c: &'a ChannelView,
+    t: f64,
+    others: &[super::placement::Rect],
+) -> Layout<'a> {
+    let len = path.length();
+    let (out_max, in_max) = shown(path, c);
+    let near = path
+        .bounds()
+        .inflate(super::TOKEN + super::palette::BARRIER_BAR.1);
+    let mut slots = Slots {
+        path,
+        placed: Vec::new(),
+        others: others
+            .iter()
+            .filter(|r| r.overlap(&near) > 0.0)
+            .copied()
+            .collect(),
+    };
+    let mut drawn = Vec::new();
+    // The input queue, head nearest the receiver.
+    let mut front = len - END_GAP - SPACING / 2.0 + SPACING;
+    let mut in_drawn = 0;
+    for e in c.queue.iter().take(in_max) {
+        let Some(d) = slots.before(e, front - SPACING, END_GAP + SPACING / 2.0) else {
+            break;
+        };
+        slots.take(e, d);
+        drawn.push((d, Place::InQueue, e));
+        front = d;
+        in_drawn += 1;
+    }
+    // The out-queue, oldest nearest the wire: placed from the newest, at the sender.
+    let mut back = END_GAP + SPACING / 2.0 - SPACING;
+    let out_max = out_max.min(c.out_queue.len());
+    let mut out: Vec<(f64, &ElementView)> = Vec::new();
+    for e in c.out_queue.iter().take(out_max).rev() {
+        let Some(d) = slots.after(e, back + SPACING, front - SPACING) else {
+            break;
+        };
+        slots.take(e, d);
+        out.push((d, e));
+        back = d;
+    }
+    let out_drawn = out.len();
+    for (d, e) in out.into_iter().rev() {
+        drawn.push((d, Place::OutQueue, e));
+    }
+    // The wire, front first, each at its time's place or held behind the one
+    // ahead.
+    let start = back + SPACING;
+    let end = front - SPACING;
+    let mut wire: Vec<(f64, &ElementView)> = c
+        .wire
+        .iter()
+        .map(|w| {
+            let d = start + progress(w.sent_at, w.arrive_at, t) * (end - start).max(0.0);
+            (d, &w.element)
+        })
+        .collect();
+    wire.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut ahead = f64::INFINITY;
+    let mut wire_drawn = 0;
+    for (want, e) in &wire {
+        let limit = want.min(ahead - SPACING).min(end.max(start));
+        let Some(d) = slots.before(e, limit, start) else {
+            break;
+        };
+        slots.take(e, d);
+        drawn.push((d, Place::Wire, e));
+        ahead = d;
+        wire_drawn += 1;
+    }
+    (
+        drawn,
+        [
+            c.out_queue.len() - out_drawn,
+            c.queue.len() - in_drawn,
+            c.wire.len() - wire_drawn,
+        ],
+    )
+}
+
 /// Where a blocked channel's lock goes: on the channel, just before its
 /// input queue — the gate the waiting records are held behind.
 pub fn lock_at(path: &ChannelPath, c: &ChannelView) -> (f64, f64) {
-    let (_, in_shown) = shown(path, c);
-    path.at(path.length() - END_GAP - in_shown as f64 * SPACING - 16.0)
+    let (drawn, _) = layout(path, c, 0.0, &[]);
+    let tail = drawn
+        .iter()
+        .filter(|(_, p, _)| *p == Place::InQueue)
+        .map(|(d, _, _)| *d)
+        .fold(path.length() - END_GAP, f64::min);
+    let tail = if tail < path.length() - END_GAP {
+        tail - SPACING / 2.0
+    } else {
+        tail
+    };
+    path.at(tail - 16.0)
 }
 
-/// Places channel `c`'s elements along `path` at time `t`; `replay` is the
+/// Places channel `c`'s elements along `path` at time `t`, clear of the
+/// tokens already in `tokens` (the channels placed before it); `replay` is the
 /// world's [`engine::view::WorldView::replay`] (which records are replays).
 pub fn place(
     path: &ChannelPath,
@@ -188,10 +352,11 @@ pub fn place(
     tokens: &mut Vec<Token>,
     overflows: &mut Vec<Overflow>,
 ) {
-    let len = path.length();
     let ch = path.channel;
-    let mut push = |d: f64, place: Place, e: &ElementView| {
-        let (x, y) = path.at(d);
+    let others: Vec<super::placement::Rect> = tokens.iter().map(super::placement::mark).collect();
+    let (drawn, [out_left, in_left, wire_left]) = layout(path, c, t, &others);
+    for (d, place, e) in &drawn {
+        let (x, y) = path.at(*d);
         let is_persisting = matches!(
             e,
             ElementView::Record {
@@ -208,7 +373,7 @@ pub fn place(
         tokens.push(Token {
             id: id_of(ch, e),
             channel: ch,
-            place,
+            place: *place,
             x,
             y,
             kind: kind_of(e),
@@ -218,31 +383,6 @@ pub fn place(
             down: path.down,
             tag,
         });
-    };
-    // A short channel (a narrow stage) shows fewer queued elements: the
-    // out-queue up to 40 % of the channel, the input queue the rest of what the
-    // wire leaves (a blocked channel's held records are the point of the
-    // picture), the others counted by "+N".
-    let (out_shown, in_shown) = shown(path, c);
-    for (i, e) in c.out_queue.iter().take(out_shown).enumerate() {
-        push(
-            END_GAP + (out_shown as f64 - i as f64 - 0.5) * SPACING,
-            Place::OutQueue,
-            e,
-        );
-    }
-    for (i, e) in c.queue.iter().take(in_shown).enumerate() {
-        push(
-            len - END_GAP - (i as f64 + 0.5) * SPACING,
-            Place::InQueue,
-            e,
-        );
-    }
-    let start = END_GAP + out_shown as f64 * SPACING + SPACING / 2.0;
-    let end = (len - END_GAP - in_shown as f64 * SPACING - SPACING / 2.0).max(start);
-    for w in &c.wire {
-        let d = start + progress(w.sent_at, w.arrive_at, t) * (end - start);
-        push(d, Place::Wire, &w.element);
     }
     // "+N" on the channel's outer side (its text's baseline): below or above
     // a level channel, right or left of one running down.
@@ -263,13 +403,45 @@ pub fn place(
             down: path.down,
         }
     };
-    if c.out_queue.len() > out_shown {
-        let at = path.at(END_GAP + SPACING / 2.0);
-        overflows.push(beside(at, c.out_queue.len() - out_shown));
+    let at_end = |place: Place, last: bool| {
+        let ds = drawn
+            .iter()
+            .filter(|(_, p, _)| *p == place)
+            .map(|(d, _, _)| *d);
+        if last {
+            ds.fold(f64::INFINITY, f64::min)
+        } else {
+            ds.fold(f64::NEG_INFINITY, f64::max)
+        }
+    };
+    // The wire's uncounted records join the input queue's "+N" when it has
+    // one (one counter per channel end, not a third crowding the picture).
+    let (in_left, wire_left) = if in_left > 0 {
+        (in_left + wire_left, 0)
+    } else {
+        (0, wire_left)
+    };
+    if out_left > 0 {
+        overflows.push(beside(path.at(END_GAP + SPACING / 2.0), out_left));
     }
-    if c.queue.len() > in_shown {
-        let at = path.at(len - END_GAP - (in_shown as f64 - 0.5) * SPACING);
-        overflows.push(beside(at, c.queue.len() - in_shown));
+    if in_left > 0 {
+        let tail = at_end(Place::InQueue, true);
+        let d = if tail.is_finite() {
+            tail
+        } else {
+            path.length() - END_GAP
+        };
+        overflows.push(beside(path.at(d), in_left));
+    }
+    if wire_left > 0 {
+        // Behind the last record the wire had room for.
+        let tail = at_end(Place::Wire, true);
+        let d = if tail.is_finite() {
+            tail
+        } else {
+            path.length() / 2.0
+        };
+        overflows.push(beside(path.at(d), wire_left));
     }
 }
 

@@ -485,21 +485,26 @@ pub(super) fn draw(
         boxes: label_boxes,
         pairs: label_pairs,
         on_obstacles: labels_on,
+        marks: mark_pairs,
+        mark_boxes,
     } = clash;
     let n_labels = label_boxes.len();
     // The canvas labels' boxes in scene units (`x,y,w,h;…`): a check reads the
     // canvas's pixels inside them, so it sees that the labels are where the
     // boxes say, and then measures them against the SVG's text itself.
-    let label_boxes = label_boxes
-        .iter()
-        .map(|r| format!("{:.1},{:.1},{:.1},{:.1}", r.x, r.y, r.w, r.h))
-        .collect::<Vec<_>>()
-        .join(";");
+    let boxes = |rs: &[scene::geometry::Rect]| {
+        rs.iter()
+            .map(|r| format!("{:.1},{:.1},{:.1},{:.1}", r.x, r.y, r.w, r.h))
+            .collect::<Vec<_>>()
+            .join(";")
+    };
+    let (label_boxes, mark_boxes) = (boxes(&label_boxes), boxes(&mark_boxes));
     html! {
       <div class="scene" style={ratio} data-scene-w={f(scene.width)} data-scene-h={f(scene.height)}
            data-bound={if scene.height_bound { "height" } else { "width" }}
            data-labels={n_labels.to_string()} data-label-boxes={label_boxes}
-           data-label-overlaps={label_pairs.to_string()} data-labels-on-obstacles={labels_on.to_string()}>
+           data-label-overlaps={label_pairs.to_string()} data-labels-on-obstacles={labels_on.to_string()}
+           data-mark-overlaps={mark_pairs.to_string()} data-mark-boxes={mark_boxes}>
         <svg class="scene__svg" viewBox={format!("0 0 {} {}", f(scene.width), f(scene.height))}
              preserveAspectRatio="xMidYMid meet" role="img" aria-label={lang.t(Msg::StageLabel)}
              style={text_style(t)}>
@@ -542,6 +547,10 @@ pub(super) struct Clash {
     pub(super) pairs: usize,
     /// How many labels sit on a lane or a record.
     pub(super) on_obstacles: usize,
+    /// How many pairs of painted marks (records, barriers' bars) overlap.
+    pub(super) marks: usize,
+    /// The first marks' boxes (a pixel probe checks that they are painted).
+    pub(super) mark_boxes: Vec<scene::geometry::Rect>,
 }
 
 /// What the stage writes beside its picture: the drill's pick targets, the
@@ -562,6 +571,13 @@ pub(super) fn clash_of(scene: &Scene) -> Clash {
         boxes,
         pairs,
         on_obstacles,
+        marks: scene::placement::mark_clashes(scene),
+        mark_boxes: scene
+            .tokens
+            .iter()
+            .take(24)
+            .map(scene::placement::mark)
+            .collect(),
     }
 }
 
