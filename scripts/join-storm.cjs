@@ -198,13 +198,16 @@ class Link {
         if (conn.queued < 64 * 1024) conn.up.resume();
         const begin = this.free;
         this.free += chunk.length / this.bytesPerMs;
-        phone.free = Math.max(phone.free, begin) + chunk.length / this.phoneBytesPerMs;
+        // A phone kept busy by its cap keeps its schedule too (a few ms of a late timer).
+        phone.free = (phone.free >= begin - 2 * TICK_MS ? phone.free : begin) + chunk.length / this.phoneBytesPerMs;
         const at = Math.max(this.free, phone.free) + this.half;
         this.later(conn, 'out', 'timer', at, () => conn.client.write(chunk));
       }
       if (served) pending = true;
     }
-    this.idle = !pending;
+    // Busy only if it stopped at its horizon; stopping for want of data (or for the
+    // phones' own caps) is idle time, not credit for a burst later.
+    this.idle = this.free < t + TICK_MS;
     if (pending) this.timer = setTimeout(() => { this.timer = null; this.pump(); }, Math.max(TICK_MS, this.free - now() - TICK_MS));
   }
 
