@@ -96,10 +96,31 @@ pub fn labels(scene: &Scene) -> Vec<(LabelKind, Rect)> {
     out
 }
 
-/// What labels may not cover: lanes (their text) and records (their labels).
-/// A barrier's bar is no label: a tag may touch a neighbouring channel's bar.
+/// The text a label may never cover: the lanes (their name, state, note and
+/// live state) and the operators' headers (name and kind).
+fn text_obstacles(scene: &Scene) -> Vec<Rect> {
+    let lanes = scene.lanes.iter().map(|l| l.boxed.rect());
+    // The header's words, not its whole band: a "+N" may stand beside a name.
+    let headers = scene.operators.iter().map(|o| {
+        let t = &scene.text;
+        let words = text_width(&o.name, t.operator_name, Face::Sans).max(text_width(
+            &o.kind_label(),
+            t.operator_kind,
+            Face::Mono,
+        ));
+        Rect {
+            w: (words + 16.0).min(o.w),
+            ..o.header_rect(t)
+        }
+    });
+    lanes.chain(headers).collect()
+}
+
+/// What labels may not cover: lanes and operator headers (their text) and
+/// records (their labels). A barrier's bar is no label: a tag may touch a
+/// neighbouring channel's bar.
 pub fn obstacles(scene: &Scene) -> Vec<Rect> {
-    let mut out: Vec<Rect> = scene.lanes.iter().map(|l| l.boxed.rect()).collect();
+    let mut out: Vec<Rect> = text_obstacles(scene);
     for t in &scene.tokens {
         if let TokenKind::Record { .. } = t.kind {
             out.push(Rect::centred(t.x, t.y, TOKEN, TOKEN));
@@ -108,11 +129,53 @@ pub fn obstacles(scene: &Scene) -> Vec<Rect> {
     out
 }
 
-/// Places every label of `scene` (see the module documentation).
+/// The counter a record of `channel` at `place` would join if it were not
+/// drawn: its stretch's "+N" (the wire's records count with the input queue's
+/// when that has one), or else another of its channel's.
+fn counter_of(scene: &Scene, channel: usize, place: super::Place) -> Option<usize> {
+    let of = |p: super::Place| {
+        scene
+            .overflows
+            .iter()
+            .position(|o| o.channel == channel && o.place == p)
+    };
+    of(place)
+        .or_else(|| {
+            (place == super::Place::Wire)
+                .then(|| of(super::Place::InQueue))
+                .flatten()
+        })
+        .or_else(|| scene.overflows.iter().position(|o| o.channel == channel))
+}
+
+/// Places every label of `scene` (see the module documentation). A label that
+/// finds no spot clear of records (busy-network's trains fill its channels)
+/// takes the best spot clear of lanes and labels, and the records under it
+/// leave the picture for their channel's "+N", which counts them: a label is
+/// never painted over a record, and no record is lost from the count.
 pub fn place(scene: &mut Scene) {
-    let fixed = obstacles(scene);
+    let lanes: Vec<Rect> = text_obstacles(scene);
+    let records: Vec<(usize, Rect)> = scene
+        .tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| matches!(t.kind, TokenKind::Record { .. }))
+        .map(|(i, t)| (i, Rect::centred(t.x, t.y, TOKEN, TOKEN)))
+        .collect();
+    let mut hidden = vec![false; scene.tokens.len()];
     let mut placed: Vec<Rect> = Vec::new();
+    // Where each counter already placed is in `placed`: a record joining it
+    // widens it ("+9" → "+10"), which must not reach another label.
+    let mut counter_at: Vec<Option<usize>> = vec![None; scene.overflows.len()];
     for (kind, natural) in labels(scene) {
+        // A counter's width as its count now stands (records joined it).
+        let natural = match kind {
+            LabelKind::Overflow(i) => {
+                let o = &scene.overflows[i];
+                overflow_rect(o.x, o.y, o.count)
+            }
+            _ => natural,
+        };
         let side = match kind {
             LabelKind::BarrierTag(i) => scene.tokens[i].side,
             LabelKind::Overflow(_) | LabelKind::Brace(_) => 0.0,
@@ -160,26 +223,87 @@ pub fn place(scene: &mut Scene) {
                 *c = (c.1, c.0);
             }
         }
-        let cost = |r: &Rect| -> f64 {
+        // (on lanes, labels and off the scene; on records still drawn)
+        let cost = |r: &Rect| -> (f64, f64) {
             let mut c: f64 = placed.iter().map(|p| r.overlap(p)).sum();
-            c += fixed.iter().map(|o| r.overlap(o)).sum::<f64>();
+            c += lanes.iter().map(|o| r.overlap(o)).sum::<f64>();
             if r.x < 0.0 || r.y < 0.0 || r.x + r.w > scene.width || r.y + r.h > scene.height {
                 c += 1e6;
             }
-            c
+            let on_records = records
+                .iter()
+                .filter(|(i, _)| !hidden[*i])
+                .map(|(_, o)| r.overlap(o))
+                .sum::<f64>();
+            (c, on_records)
         };
-        let mut best = (f64::MAX, natural);
+        let mut best = ((f64::MAX, f64::MAX), natural);
+        let mut clear_of_text = None;
         for (dx, dy) in candidates {
             let r = natural.moved(dx, dy);
             let c = cost(&r);
-            if c < best.0 {
+            if c.0 + c.1 < best.0 .0 + best.0 .1 {
                 best = (c, r);
             }
-            if c == 0.0 {
+            if c.0 == 0.0 && clear_of_text.is_none() {
+                clear_of_text = Some(r);
+            }
+            if c.0 + c.1 == 0.0 {
                 break;
             }
         }
-        let r = best.1;
+        let mut r = best.1;
+        if best.0 .0 + best.0 .1 > 0.0 {
+            if let Some(clear) = clear_of_text {
+                // Clear of text, on records that can join a counter: they do.
+                let under: Vec<usize> = records
+                    .iter()
+                    .filter(|(i, o)| !hidden[*i] && clear.overlap(o) > 0.0)
+                    .map(|(i, _)| *i)
+                    .collect();
+                let counters: Option<Vec<usize>> = under
+                    .iter()
+                    .map(|&i| counter_of(scene, scene.tokens[i].channel, scene.tokens[i].place))
+                    .collect();
+                if let Some(counters) = counters {
+                    let mut counts: Vec<usize> = scene.overflows.iter().map(|o| o.count).collect();
+                    for &o in &counters {
+                        counts[o] += 1;
+                    }
+                    // Counters already placed, widened: still clear of every
+                    // other label and of this one.
+                    let widened: Vec<(usize, Rect)> = counter_at
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(o, at)| at.map(|at| (o, at)))
+                        .filter(|(o, _)| counts[*o] != scene.overflows[*o].count)
+                        .map(|(o, at)| {
+                            let c = &scene.overflows[o];
+                            (at, overflow_rect(c.x, c.y, counts[o]))
+                        })
+                        .collect();
+                    let fits = widened.iter().all(|(at, w)| {
+                        clear.overlap(w) == 0.0
+                            && placed
+                                .iter()
+                                .enumerate()
+                                .all(|(j, p)| j == *at || w.overlap(p) == 0.0)
+                    });
+                    if fits {
+                        for &i in &under {
+                            hidden[i] = true;
+                        }
+                        for (o, c) in counts.into_iter().enumerate() {
+                            scene.overflows[o].count = c;
+                        }
+                        for (at, w) in widened {
+                            placed[at] = w;
+                        }
+                        r = clear;
+                    }
+                }
+            }
+        }
         let (dx, dy) = (r.x - natural.x, r.y - natural.y);
         match kind {
             LabelKind::BarrierTag(i) => scene.tokens[i].tag = Some(r),
@@ -192,7 +316,17 @@ pub fn place(scene: &mut Scene) {
                 b.label_at = (b.label_at.0 + dx, b.label_at.1 + dy);
             }
         }
+        if let LabelKind::Overflow(i) = kind {
+            counter_at[i] = Some(placed.len());
+        }
         placed.push(r);
+    }
+    if hidden.iter().any(|h| *h) {
+        let mut i = 0;
+        scene.tokens.retain(|_| {
+            i += 1;
+            !hidden[i - 1]
+        });
     }
 }
 
@@ -333,12 +467,11 @@ mod tests {
                     on += o;
                 }
             }
-            // busy-network's eight channels cross between four and two
-            // subtasks: with every record given a place of its own (no record
-            // on another), its trains of records leave some labels no free
-            // spot — about one label in two scenes (1,768 over 3,000 scenes);
-            // every other lesson has none.
-            let allowed = if *name == "busy-network" { 2_000 } else { 0 };
+            // busy-network's trains of records fill its eight crossing
+            // channels: a label with no free spot takes the nearest spot clear
+            // of lanes and labels, and the records under it join their
+            // channel's counter (without that, 1,768 of 3,000 scenes).
+            let allowed = 0;
             if pairs + on > allowed {
                 worst.push(format!(
                     "{name}: {pairs} overlapping pairs, {on} labels on an obstacle"
@@ -386,11 +519,11 @@ mod tests {
                 }
             }
             // busy-network's eight crossing channels between four and two
-            // subtasks side by side leave labels no free spot on a phone's
-            // width once every record has a place of its own (5,824 over
-            // 1,200 scenes: its records' trains fill the narrow picture);
+            // subtasks side by side on a phone's width: after the records
+            // under a crowded label join their counter, a few labels still
+            // find no spot clear of lanes and labels (16 over 1,200 scenes);
             // every other lesson has none.
-            let allowed = if *name == "busy-network" { 6_000 } else { 0 };
+            let allowed = if *name == "busy-network" { 40 } else { 0 };
             if pairs + on > allowed {
                 worst.push(format!(
                     "{name}: {pairs} overlapping pairs, {on} labels on an obstacle"
@@ -444,6 +577,42 @@ mod tests {
             }
         }
         assert!(worst.is_empty(), "{}", worst.join("\n"));
+    }
+
+    #[test]
+    fn no_record_goes_uncounted_under_a_crowded_label() {
+        // busy-network fills its channels: labels send records to the counters.
+        let s = load("busy-network").unwrap();
+        let mut w = World::new(&s, s.seed).unwrap();
+        let job = w.job_view();
+        let mut sent = 0;
+        while w.now() < 3_000 {
+            if w.step().is_none() {
+                break;
+            }
+            let v = w.view();
+            for size in [(1169.0, 441.0), (913.0, 506.0)] {
+                let fit = Fit {
+                    size: Some(size),
+                    ..Fit::default()
+                };
+                let sc = scene_fit(&job, &v, w.now() as f64, fit);
+                for (id, c) in v.channels.iter().enumerate() {
+                    let elements = c.out_queue.len() + c.wire.len() + c.queue.len();
+                    let drawn = sc.tokens.iter().filter(|t| t.channel == id).count();
+                    let counted: usize = sc
+                        .overflows
+                        .iter()
+                        .filter(|o| o.channel == id)
+                        .map(|o| o.count)
+                        .sum();
+                    assert_eq!(drawn + counted, elements, "channel {id} at {}", w.now());
+                    sent += usize::from(drawn < elements && counted > 0);
+                }
+                assert_eq!(clashes(&sc), (0, 0), "at {}", w.now());
+            }
+        }
+        assert!(sent > 100, "{sent} channels with counted records");
     }
 
     #[test]

@@ -104,6 +104,10 @@ pub struct Overflow {
     /// the counter stands beside the queue and moves away from it sideways).
     pub anchor_x: f64,
     pub down: bool,
+    /// The channel it counts, and the stretch: the out-queue, the input queue
+    /// (with the wire's uncounted records when it has a counter), or the wire.
+    pub channel: usize,
+    pub place: Place,
 }
 
 /// The identity of element `e` on channel `ch` (before de-duplication).
@@ -386,7 +390,7 @@ pub fn place(
     }
     // "+N" on the channel's outer side (its text's baseline): below or above
     // a level channel, right or left of one running down.
-    let beside = |(x, y): (f64, f64), count: usize| {
+    let beside = |(x, y): (f64, f64), count: usize, place: Place| {
         let (bx, by) = if !path.down {
             (x, if path.side > 0.0 { y + 40.0 } else { y - 24.0 })
         } else {
@@ -401,6 +405,8 @@ pub fn place(
             anchor_y: y,
             anchor_x: x,
             down: path.down,
+            channel: ch,
+            place,
         }
     };
     let at_end = |place: Place, last: bool| {
@@ -422,7 +428,11 @@ pub fn place(
         (0, wire_left)
     };
     if out_left > 0 {
-        overflows.push(beside(path.at(END_GAP + SPACING / 2.0), out_left));
+        overflows.push(beside(
+            path.at(END_GAP + SPACING / 2.0),
+            out_left,
+            Place::OutQueue,
+        ));
     }
     if in_left > 0 {
         let tail = at_end(Place::InQueue, true);
@@ -431,7 +441,7 @@ pub fn place(
         } else {
             path.length() - END_GAP
         };
-        overflows.push(beside(path.at(d), in_left));
+        overflows.push(beside(path.at(d), in_left, Place::InQueue));
     }
     if wire_left > 0 {
         // Behind the last record the wire had room for.
@@ -441,7 +451,7 @@ pub fn place(
         } else {
             path.length() / 2.0
         };
-        overflows.push(beside(path.at(d), wire_left));
+        overflows.push(beside(path.at(d), wire_left, Place::Wire));
     }
 }
 
