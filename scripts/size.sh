@@ -19,7 +19,7 @@ TARGET_WASM_KIB=350
 TARGET_FIRST_KIB=400
 # The gate: the wasm's gzip -9 size plus a few KiB of headroom. A feature that needs
 # more raises it on purpose, in its own commit; lower it whenever the page shrinks.
-CEILING_WASM_KIB=${CEILING_WASM_KIB:-1012}
+CEILING_WASM_KIB=${CEILING_WASM_KIB:-1018}
 [ -d "$DIST" ] || { ensure_web_tools; trunk build --release; }
 
 python3 - "$DIST" "$TARGET_WASM_KIB" "$TARGET_FIRST_KIB" "$CEILING_WASM_KIB" <<'PY'

@@ -344,10 +344,18 @@ pub fn take_boot_error() -> Option<String> {
 
 /// Fetches every lesson's files when the browser is idle (after the first
 /// render), so a lesson opened later starts at once and the class can go offline.
+/// Only where a service worker keeps them (a secure context: https, or the
+/// lecturer's own 127.0.0.1): a phone on the classroom server's plain-http LAN
+/// address has no offline cache, and its ~210 KiB would share the room's link
+/// with the phones still loading the page (`scripts/join-storm.sh`); it fetches
+/// a lesson's files when the lesson opens.
 pub fn prefetch() {
     let Some(window) = web_sys::window() else {
         return;
     };
+    if !window.is_secure_context() {
+        return;
+    }
     let run = wasm_bindgen::closure::Closure::once_into_js(|| {
         wasm_bindgen_futures::spawn_local(async {
             if let Err(e) = ensure(all_lesson_files()).await {
