@@ -155,18 +155,18 @@ fn counter_of(scene: &Scene, channel: usize, place: super::Place) -> Option<usiz
 /// never painted over a record, and no record is lost from the count.
 pub fn place(scene: &mut Scene) {
     let lanes: Vec<Rect> = text_obstacles(scene);
-    let records: Vec<(usize, Rect)> = scene
-        .tokens
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| matches!(t.kind, TokenKind::Record { .. }))
-        .map(|(i, t)| (i, Rect::centred(t.x, t.y, TOKEN, TOKEN)))
-        .collect();
-    let mut hidden = vec![false; scene.tokens.len()];
-    let mut placed: Vec<Rect> = Vec::new();
-    // Where each counter already placed is in `placed`: a record joining it
-    // widens it ("+9" → "+10"), which must not reach another label.
-    let mut counter_at: Vec<Option<usize>> = vec![None; scene.overflows.len()];
+    let mut p = Placing {
+        records: scene
+            .tokens
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| matches!(t.kind, TokenKind::Record { .. }))
+            .map(|(i, t)| (i, Rect::centred(t.x, t.y, TOKEN, TOKEN)))
+            .collect(),
+        hidden: vec![false; scene.tokens.len()],
+        placed: Vec::new(),
+        counter_at: vec![None; scene.overflows.len()],
+    };
     for (kind, natural) in labels(scene) {
         // A counter's width as its count now stands (records joined it).
         let natural = match kind {
@@ -176,70 +176,24 @@ pub fn place(scene: &mut Scene) {
             }
             _ => natural,
         };
-        let side = match kind {
-            LabelKind::BarrierTag(i) => scene.tokens[i].side,
-            LabelKind::Overflow(_) | LabelKind::Brace(_) => 0.0,
-        };
-        // Away from the channel: down for a lower (or only) input's label, up
-        // for an upper one's; then the other way; then along the channel. On
-        // a channel running down, "away" is sideways and "along" is vertical.
-        let down = runs_down(scene, kind);
-        let (centre, extent, length) = if down {
-            (natural.x + natural.w / 2.0, natural.w, natural.h)
-        } else {
-            (natural.y + natural.h / 2.0, natural.h, natural.w)
-        };
-        let anchor = anchor_of(scene, kind, down);
-        let away = if centre < anchor || side < 0.0 {
-            -1.0
-        } else {
-            1.0
-        };
-        let step = extent + 3.0;
-        // (along, away) offsets, turned into (dx, dy) below.
-        let mut candidates = vec![(0.0, 0.0)];
-        for k in 1..=8 {
-            candidates.push((0.0, away * step * k as f64));
-        }
-        // The other side of the channel: mirrored across it.
-        let mirror = 2.0 * (anchor - centre);
-        for k in 0..=6 {
-            candidates.push((0.0, mirror - away * step * k as f64));
-        }
-        for k in 1..=6 {
-            let dx = (length + 4.0) * k as f64;
-            candidates.push((dx, 0.0));
-            candidates.push((-dx, 0.0));
-        }
-        // Beside and away at once (a pile of barriers at one spot).
-        for j in 1..=3 {
-            for k in [-2.0, -1.0, 1.0, 2.0] {
-                candidates.push((k * (length + 4.0) / 2.0, away * step * j as f64));
-                candidates.push((k * (length + 4.0) / 2.0, mirror - away * step * j as f64));
-            }
-        }
-        if down {
-            for c in &mut candidates {
-                *c = (c.1, c.0);
-            }
-        }
         // (on lanes, labels and off the scene; on records still drawn)
         let cost = |r: &Rect| -> (f64, f64) {
-            let mut c: f64 = placed.iter().map(|p| r.overlap(p)).sum();
+            let mut c: f64 = p.placed.iter().map(|q| r.overlap(q)).sum();
             c += lanes.iter().map(|o| r.overlap(o)).sum::<f64>();
             if r.x < 0.0 || r.y < 0.0 || r.x + r.w > scene.width || r.y + r.h > scene.height {
                 c += 1e6;
             }
-            let on_records = records
+            let on_records = p
+                .records
                 .iter()
-                .filter(|(i, _)| !hidden[*i])
+                .filter(|(i, _)| !p.hidden[*i])
                 .map(|(_, o)| r.overlap(o))
                 .sum::<f64>();
             (c, on_records)
         };
         let mut best = ((f64::MAX, f64::MAX), natural);
         let mut clear_of_text = None;
-        for (dx, dy) in candidates {
+        for (dx, dy) in candidates(scene, kind, natural) {
             let r = natural.moved(dx, dy);
             let c = cost(&r);
             if c.0 + c.1 < best.0 .0 + best.0 .1 {
@@ -255,52 +209,8 @@ pub fn place(scene: &mut Scene) {
         let mut r = best.1;
         if best.0 .0 + best.0 .1 > 0.0 {
             if let Some(clear) = clear_of_text {
-                // Clear of text, on records that can join a counter: they do.
-                let under: Vec<usize> = records
-                    .iter()
-                    .filter(|(i, o)| !hidden[*i] && clear.overlap(o) > 0.0)
-                    .map(|(i, _)| *i)
-                    .collect();
-                let counters: Option<Vec<usize>> = under
-                    .iter()
-                    .map(|&i| counter_of(scene, scene.tokens[i].channel, scene.tokens[i].place))
-                    .collect();
-                if let Some(counters) = counters {
-                    let mut counts: Vec<usize> = scene.overflows.iter().map(|o| o.count).collect();
-                    for &o in &counters {
-                        counts[o] += 1;
-                    }
-                    // Counters already placed, widened: still clear of every
-                    // other label and of this one.
-                    let widened: Vec<(usize, Rect)> = counter_at
-                        .iter()
-                        .enumerate()
-                        .filter_map(|(o, at)| at.map(|at| (o, at)))
-                        .filter(|(o, _)| counts[*o] != scene.overflows[*o].count)
-                        .map(|(o, at)| {
-                            let c = &scene.overflows[o];
-                            (at, overflow_rect(c.x, c.y, counts[o]))
-                        })
-                        .collect();
-                    let fits = widened.iter().all(|(at, w)| {
-                        clear.overlap(w) == 0.0
-                            && placed
-                                .iter()
-                                .enumerate()
-                                .all(|(j, p)| j == *at || w.overlap(p) == 0.0)
-                    });
-                    if fits {
-                        for &i in &under {
-                            hidden[i] = true;
-                        }
-                        for (o, c) in counts.into_iter().enumerate() {
-                            scene.overflows[o].count = c;
-                        }
-                        for (at, w) in widened {
-                            placed[at] = w;
-                        }
-                        r = clear;
-                    }
+                if p.send_under(scene, clear) {
+                    r = clear;
                 }
             }
         }
@@ -310,24 +220,143 @@ pub fn place(scene: &mut Scene) {
             LabelKind::Overflow(i) => {
                 scene.overflows[i].x += dx;
                 scene.overflows[i].y += dy;
+                p.counter_at[i] = Some(p.placed.len());
             }
             LabelKind::Brace(i) => {
                 let b = &mut scene.braces[i];
                 b.label_at = (b.label_at.0 + dx, b.label_at.1 + dy);
             }
         }
-        if let LabelKind::Overflow(i) = kind {
-            counter_at[i] = Some(placed.len());
-        }
-        placed.push(r);
+        p.placed.push(r);
     }
-    if hidden.iter().any(|h| *h) {
+    if p.hidden.iter().any(|h| *h) {
         let mut i = 0;
         scene.tokens.retain(|_| {
             i += 1;
-            !hidden[i - 1]
+            !p.hidden[i - 1]
         });
     }
+}
+
+/// The placement pass's state while it places one label after another.
+struct Placing {
+    /// The records (token index, box).
+    records: Vec<(usize, Rect)>,
+    /// Records sent to their counter (by token index).
+    hidden: Vec<bool>,
+    /// The labels placed so far.
+    placed: Vec<Rect>,
+    /// Where each counter already placed is in `placed`: a record joining it
+    /// widens it ("+9" → "+10"), which must not reach another label.
+    counter_at: Vec<Option<usize>>,
+}
+
+impl Placing {
+    /// Sends the records under `clear` (a spot clear of text) to their
+    /// channels' counters, if each has one and no counter already placed
+    /// widens into another label or into `clear`; whether it did.
+    fn send_under(&mut self, scene: &mut Scene, clear: Rect) -> bool {
+        let under: Vec<usize> = self
+            .records
+            .iter()
+            .filter(|(i, o)| !self.hidden[*i] && clear.overlap(o) > 0.0)
+            .map(|(i, _)| *i)
+            .collect();
+        let counters: Option<Vec<usize>> = under
+            .iter()
+            .map(|&i| counter_of(scene, scene.tokens[i].channel, scene.tokens[i].place))
+            .collect();
+        let Some(counters) = counters else {
+            return false;
+        };
+        let mut counts: Vec<usize> = scene.overflows.iter().map(|o| o.count).collect();
+        for &o in &counters {
+            counts[o] += 1;
+        }
+        let widened: Vec<(usize, Rect)> = self
+            .counter_at
+            .iter()
+            .enumerate()
+            .filter_map(|(o, at)| at.map(|at| (o, at)))
+            .filter(|(o, _)| counts[*o] != scene.overflows[*o].count)
+            .map(|(o, at)| {
+                let c = &scene.overflows[o];
+                (at, overflow_rect(c.x, c.y, counts[o]))
+            })
+            .collect();
+        let fits = widened.iter().all(|(at, w)| {
+            clear.overlap(w) == 0.0
+                && self
+                    .placed
+                    .iter()
+                    .enumerate()
+                    .all(|(j, q)| j == *at || w.overlap(q) == 0.0)
+        });
+        if !fits {
+            return false;
+        }
+        for &i in &under {
+            self.hidden[i] = true;
+        }
+        for (o, c) in counts.into_iter().enumerate() {
+            scene.overflows[o].count = c;
+        }
+        for (at, w) in widened {
+            self.placed[at] = w;
+        }
+        true
+    }
+}
+
+/// The spots a label tries, nearest first, as offsets from `natural`: away
+/// from its channel (down for a lower or only input's label, up for an upper
+/// one's), then mirrored to the other side, then along the channel, then
+/// beside and away at once (a pile of barriers at one spot). On a channel
+/// running down, "away" is sideways and "along" is vertical.
+fn candidates(scene: &Scene, kind: LabelKind, natural: Rect) -> Vec<(f64, f64)> {
+    let side = match kind {
+        LabelKind::BarrierTag(i) => scene.tokens[i].side,
+        LabelKind::Overflow(_) | LabelKind::Brace(_) => 0.0,
+    };
+    let down = runs_down(scene, kind);
+    let (centre, extent, length) = if down {
+        (natural.x + natural.w / 2.0, natural.w, natural.h)
+    } else {
+        (natural.y + natural.h / 2.0, natural.h, natural.w)
+    };
+    let anchor = anchor_of(scene, kind, down);
+    let away = if centre < anchor || side < 0.0 {
+        -1.0
+    } else {
+        1.0
+    };
+    let step = extent + 3.0;
+    // (along, away) offsets, turned into (dx, dy) below.
+    let mut out = vec![(0.0, 0.0)];
+    for k in 1..=8 {
+        out.push((0.0, away * step * k as f64));
+    }
+    let mirror = 2.0 * (anchor - centre);
+    for k in 0..=6 {
+        out.push((0.0, mirror - away * step * k as f64));
+    }
+    for k in 1..=6 {
+        let dx = (length + 4.0) * k as f64;
+        out.push((dx, 0.0));
+        out.push((-dx, 0.0));
+    }
+    for j in 1..=3 {
+        for k in [-2.0, -1.0, 1.0, 2.0] {
+            out.push((k * (length + 4.0) / 2.0, away * step * j as f64));
+            out.push((k * (length + 4.0) / 2.0, mirror - away * step * j as f64));
+        }
+    }
+    if down {
+        for c in &mut out {
+            *c = (c.1, c.0);
+        }
+    }
+    out
 }
 
 /// How many pairs of labels overlap, and how many labels lie on a lane or a
