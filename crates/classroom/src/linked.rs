@@ -122,18 +122,23 @@ impl Cache {
     }
 }
 
-/// The page for `link` as an asset of its own, compressed like the build's
-/// files but faster (it is made while a phone waits).
-pub fn asset(index: &Asset, link: &Link) -> Result<Asset, String> {
-    let text =
-        std::str::from_utf8(&index.raw).map_err(|_| "index.html is not UTF-8".to_string())?;
+/// The page for `link` as an asset of its own, from `index.html` as built
+/// (`raw`) and served with its headers, compressed like the build's files but
+/// faster (it is made while a phone waits).
+pub fn asset(
+    raw: &[u8],
+    content_type: &'static str,
+    cache_control: &'static str,
+    link: &Link,
+) -> Result<Asset, String> {
+    let text = std::str::from_utf8(raw).map_err(|_| "index.html is not UTF-8".to_string())?;
     let raw = page(text, link)?.into_bytes();
     Ok(Asset {
         br: Some(Bytes::from(site::brotli_at(&raw, 9))),
         gz: Some(Bytes::from(site::gzip_at(&raw, 6))),
         raw: Bytes::from(raw),
-        content_type: index.content_type,
-        cache_control: index.cache_control,
+        content_type,
+        cache_control,
     })
 }
 

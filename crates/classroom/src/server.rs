@@ -578,14 +578,12 @@ async fn linked_page(s: &Shared, index: &Asset, query: &str) -> Option<Arc<Asset
     if let Some(page) = cache.get(&key) {
         return Some(page);
     }
-    let index = Asset {
-        raw: index.raw.clone(),
-        br: None,
-        gz: None,
-        content_type: index.content_type,
-        cache_control: index.cache_control,
-    };
-    let drawn = tokio::task::spawn_blocking(move || linked::asset(&index, &link)).await;
+    let (raw, content_type, cache_control) =
+        (index.raw.clone(), index.content_type, index.cache_control);
+    let drawn = tokio::task::spawn_blocking(move || {
+        linked::asset(&raw, content_type, cache_control, &link)
+    })
+    .await;
     match drawn {
         Ok(Ok(page)) => {
             let page = Arc::new(page);
