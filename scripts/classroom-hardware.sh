@@ -10,14 +10,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SNAP="$(mktemp -d /tmp/classroom-hardware.XXXXXX)"
 
-# The builds are measured from copies: dist/ may be rebuilt during the run, and the
-# classroom server writes its .br/.gz files beside the files it serves.
-snapshot() {
-  local dir
-  dir="$(cd "$ROOT" && realpath "$1")"
-  [ -f "$dir/index.html" ] || { echo "no build in $dir (trunk build --release, or DIST=<dir>)" >&2; exit 2; }
-  cp -r "$dir" "$SNAP/$2"
-}
+source "$ROOT/scripts/snapshot.sh"
 snapshot "${DIST:-dist}" this
 [ -z "${BASELINE:-}" ] || snapshot "$BASELINE" baseline
 

@@ -17,14 +17,7 @@ ensure_browser_scripts
 SNAP="$(mktemp -d /tmp/join-storm.XXXXXX)"
 trap 'rm -rf "$SNAP"' EXIT
 
-# The builds are measured from copies: dist/ may be rebuilt during the run, and the
-# classroom server writes its .br/.gz files beside the files it serves.
-snapshot() {
-  local dir
-  dir="$(cd "$ROOT" && realpath "$1")"
-  [ -f "$dir/index.html" ] || { echo "no build in $dir (trunk build --release, or DIST=<dir>)" >&2; exit 2; }
-  cp -r "$dir" "$SNAP/$2"
-}
+source "$ROOT/scripts/snapshot.sh"
 snapshot "${DIST:-dist}" this
 builds=("this=$SNAP/this")
 if [ -n "${BASELINE:-}" ]; then

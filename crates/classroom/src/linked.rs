@@ -99,41 +99,48 @@ pub fn page(index: &str, link: &Link) -> Result<String, String> {
     Ok(html.replacen("<html", "<html data-linked-frame", 1))
 }
 
-/// The drawn pages, newest first.
+/// A moment's page once drawn, or `None` when it could not be (the page as
+/// built is served). Set by the first request for the moment; the requests
+/// that come while it is drawn wait on it instead of drawing again.
+pub type Slot = Arc<tokio::sync::OnceCell<Option<Arc<Asset>>>>;
+
+/// The moments asked for, newest first, each with its page (drawn or being drawn).
 #[derive(Default)]
 pub struct Cache {
-    pages: VecDeque<(String, Arc<Asset>)>,
+    pages: VecDeque<(String, Slot)>,
 }
 
 impl Cache {
-    /// The page drawn for `key`, if kept (it becomes the newest).
-    pub fn get(&mut self, key: &str) -> Option<Arc<Asset>> {
-        let i = self.pages.iter().position(|(k, _)| k == key)?;
-        let entry = self.pages.remove(i)?;
-        let page = entry.1.clone();
-        self.pages.push_front(entry);
-        Some(page)
-    }
-
-    /// Keeps `page` for `key`, forgetting the oldest beyond [`CACHED`].
-    pub fn put(&mut self, key: String, page: Arc<Asset>) {
-        self.pages.push_front((key, page));
+    /// The slot for `key` (an empty one if not kept), made the newest; the
+    /// oldest beyond [`CACHED`] is forgotten.
+    pub fn slot(&mut self, key: &str) -> Slot {
+        let kept = self.pages.iter().position(|(k, _)| k == key);
+        let slot = kept
+            .and_then(|i| self.pages.remove(i))
+            .map_or_else(Slot::default, |(_, slot)| slot);
+        self.pages.push_front((key.to_string(), slot.clone()));
         self.pages.truncate(CACHED);
+        slot
     }
 }
 
-/// The page for `link` as an asset of its own, compressed like the build's
-/// files but faster (it is made while a phone waits).
-pub fn asset(index: &Asset, link: &Link) -> Result<Asset, String> {
-    let text =
-        std::str::from_utf8(&index.raw).map_err(|_| "index.html is not UTF-8".to_string())?;
+/// The page for `link` as an asset of its own, from `index.html` as built
+/// (`raw`) and served with its headers, compressed like the build's files but
+/// faster (it is made while a phone waits).
+pub fn asset(
+    raw: &[u8],
+    content_type: &'static str,
+    cache_control: &'static str,
+    link: &Link,
+) -> Result<Asset, String> {
+    let text = std::str::from_utf8(raw).map_err(|_| "index.html is not UTF-8".to_string())?;
     let raw = page(text, link)?.into_bytes();
     Ok(Asset {
         br: Some(Bytes::from(site::brotli_at(&raw, 9))),
         gz: Some(Bytes::from(site::gzip_at(&raw, 6))),
         raw: Bytes::from(raw),
-        content_type: index.content_type,
-        cache_control: index.cache_control,
+        content_type,
+        cache_control,
     })
 }
 
@@ -201,7 +208,7 @@ mod tests {
         assert!(page("<html><body></body></html>", &link).is_err());
     }
 
-    /// The cache keeps the newest [`CACHED`] pages.
+    /// The cache keeps the newest [`CACHED`] moments, a failed drawing among them.
     #[test]
     fn the_cache_forgets_the_oldest() {
         let asset = || {
@@ -214,11 +221,16 @@ mod tests {
             })
         };
         let mut cache = Cache::default();
-        for i in 0..=CACHED {
-            cache.put(i.to_string(), asset());
+        cache.slot("0").set(Some(asset())).unwrap();
+        cache.slot("1").set(None).unwrap();
+        for i in 2..=CACHED {
+            cache.slot(&i.to_string()).set(Some(asset())).unwrap();
         }
-        assert!(cache.get("0").is_none());
-        assert!(cache.get("1").is_some());
-        assert!(cache.get(&CACHED.to_string()).is_some());
+        assert!(
+            matches!(cache.slot("1").get(), Some(None)),
+            "a failure is kept"
+        );
+        assert!(cache.slot(&CACHED.to_string()).get().unwrap().is_some());
+        assert!(!cache.slot("0").initialized(), "the oldest is forgotten");
     }
 }

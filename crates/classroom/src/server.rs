@@ -19,6 +19,7 @@ use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -32,11 +33,12 @@ use axum::Router;
 use futures_util::Stream;
 use serde::de::DeserializeOwned;
 use subtle::ConstantTimeEq as _;
-use tokio::sync::watch;
+use tokio::sync::{watch, Semaphore};
 
 use crate::class::{Ballot, Class, Moment, OpenVote, Public, RoundRef};
 use crate::linked;
 use crate::site::{Asset, Encoding, Refusal, Site};
+use checkpoint_lab::playback::Link;
 
 /// Largest presenter message (a moment carries a whole deflated scenario).
 pub const MAX_PRESENTER_BODY: usize = 64 * 1024;
@@ -48,6 +50,9 @@ pub const BURST: f64 = 20.0;
 pub const PER_SECOND: f64 = 5.0;
 /// How long a phone's browser waits before reconnecting a dropped stream.
 pub const RETRY: Duration = Duration::from_millis(1000);
+/// Linked moments drawn at once (each takes a core for 50–100 ms): any
+/// address on the LAN can name new moments, and the cores also serve the class.
+pub const DRAWING_AT_ONCE: usize = 2;
 
 /// How the server runs.
 #[derive(Clone, Debug)]
@@ -98,9 +103,13 @@ pub struct Shared {
     /// Lock order: `class`, then `presence`.
     presence: Mutex<Presence>,
     away_after: Duration,
-    /// Linked moments' pages, drawn once each (held while one is drawn, so a
-    /// class scanning one code waits for one drawing, not forty).
-    linked: tokio::sync::Mutex<linked::Cache>,
+    /// Linked moments' pages, drawn once each: held only to find a moment's
+    /// slot, so a drawing delays only the requests for its own moment.
+    linked: Mutex<linked::Cache>,
+    /// Permits for [`DRAWING_AT_ONCE`] drawings.
+    drawing: Arc<Semaphore>,
+    /// Drawings begun, and ended (drawn or failed).
+    drawings: (AtomicU64, AtomicU64),
 }
 
 impl Shared {
@@ -154,7 +163,9 @@ impl Shared {
                 away: false,
             }),
             away_after: config.away_after,
-            linked: tokio::sync::Mutex::new(linked::Cache::default()),
+            linked: Mutex::new(linked::Cache::default()),
+            drawing: Arc::new(Semaphore::new(DRAWING_AT_ONCE)),
+            drawings: (AtomicU64::new(0), AtomicU64::new(0)),
         }))
     }
 
@@ -166,6 +177,13 @@ impl Shared {
     /// The page as loaded.
     pub fn site(&self) -> &Site {
         &self.site
+    }
+
+    /// How many linked moments' drawings have begun (a class scanning one
+    /// code adds one) and how many of them have ended.
+    pub fn linked_drawings(&self) -> (u64, u64) {
+        let (begun, ended) = &self.drawings;
+        (begun.load(Ordering::Relaxed), ended.load(Ordering::Relaxed))
     }
 
     fn change(&self, f: impl FnOnce(&mut Class) -> Result<(), String>) -> Response {
@@ -568,35 +586,63 @@ async fn static_file(
     r
 }
 
-/// The page with a linked moment's frame ([`linked`]), drawn on a blocking
-/// thread the first time it is asked for; `None` for the page as built (the
-/// address names no moment, or the moment cannot be drawn: the page then says
-/// why itself).
-async fn linked_page(s: &Shared, index: &Asset, query: &str) -> Option<Arc<Asset>> {
+/// The page with a linked moment's frame ([`linked`]), drawn the first time
+/// it is asked for (the requests that come meanwhile wait for that drawing);
+/// `None` for the page as built (the address names no moment, or the moment
+/// cannot be drawn: the page then says why itself).
+async fn linked_page(s: &Arc<Shared>, index: &Asset, query: &str) -> Option<Arc<Asset>> {
     let (key, link) = linked::moment_of(query)?;
-    let mut cache = s.linked.lock().await;
-    if let Some(page) = cache.get(&key) {
-        return Some(page);
+    let slot = s
+        .linked
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .slot(&key);
+    if let Some(page) = slot.get() {
+        return page.clone();
     }
-    let index = Asset {
-        raw: index.raw.clone(),
-        br: None,
-        gz: None,
-        content_type: index.content_type,
-        cache_control: index.cache_control,
-    };
-    let drawn = tokio::task::spawn_blocking(move || linked::asset(&index, &link)).await;
+    let (s, raw) = (s.clone(), index.raw.clone());
+    let headers = (index.content_type, index.cache_control);
+    // A task of its own: a phone that leaves while the moment is drawn must
+    // not cancel the drawing the other phones wait for.
+    let wait = tokio::spawn(async move {
+        let page = slot.get_or_init(|| draw(&s, raw, headers, &key, link));
+        page.await.clone()
+    });
+    wait.await.ok()?
+}
+
+/// Draws `link`'s page from `index.html` as built (`raw`, served with
+/// `headers`) on a blocking thread once a permit is free. A failure is logged
+/// here, once, and kept as `None` like a page, so a class scanning the code
+/// does not try again forty times.
+async fn draw(
+    s: &Arc<Shared>,
+    raw: Bytes,
+    (content_type, cache_control): (&'static str, &'static str),
+    key: &str,
+    link: Link,
+) -> Option<Arc<Asset>> {
+    let permit = s.drawing.clone().acquire_owned().await.ok()?;
+    s.drawings.0.fetch_add(1, Ordering::Relaxed);
+    let shared = s.clone();
+    let drawn = tokio::task::spawn_blocking(move || {
+        // Held for as long as the drawing takes a core.
+        let _permit = permit;
+        let page = linked::asset(&raw, content_type, cache_control, &link);
+        shared.drawings.1.fetch_add(1, Ordering::Relaxed);
+        page
+    })
+    .await;
     match drawn {
-        Ok(Ok(page)) => {
-            let page = Arc::new(page);
-            cache.put(key, page.clone());
-            Some(page)
-        }
+        Ok(Ok(page)) => Some(Arc::new(page)),
         Ok(Err(why)) => {
             eprintln!("classroom: no first frame for ?{key}: {why}");
             None
         }
-        Err(_) => None,
+        Err(e) => {
+            eprintln!("classroom: the first frame for ?{key} failed: {e}");
+            None
+        }
     }
 }
 
